@@ -1,0 +1,102 @@
+/*
+ * arena.c - chunked bump allocation.
+ *
+ * Chunks are malloc'ed and chained; a request larger than the default chunk
+ * gets a chunk of its own.  Allocation failure is fatal: there is no useful
+ * recovery for a compiler that ran out of memory.
+ */
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ArenaChunk {
+    ArenaChunk *next;   /* older chunk */
+    size_t used;        /* bytes used in data[] */
+    size_t size;        /* capacity of data[] */
+    _Alignas(16) unsigned char data[];
+};
+
+enum { CHUNK_DEFAULT = 64 * 1024 };
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) {
+        fputs("lmdlc: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    ArenaChunk *c = a->head;
+    if (!c || c->size - c->used < size) {
+        size_t cap = size > CHUNK_DEFAULT ? size : CHUNK_DEFAULT;
+        c = xmalloc(sizeof *c + cap);
+        c->size = cap;
+        c->used = 0;
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    a->total += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+    char *p = arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+    return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void arena_free(Arena *a)
+{
+    ArenaChunk *c = a->head;
+    while (c) {
+        ArenaChunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+void ptrvec_push(Arena *a, PtrVec *v, void *item)
+{
+    if (v->n == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 4;
+        void **items = arena_alloc(a, sizeof(void *) * (size_t)cap);
+        if (v->n)
+            memcpy(items, v->items, sizeof(void *) * (size_t)v->n);
+        v->items = items;
+        v->cap = cap;
+    }
+    v->items[v->n++] = item;
+}

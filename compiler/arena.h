@@ -1,0 +1,37 @@
+/*
+ * arena.h - bump allocators freed per phase.
+ *
+ * Every pass allocates its long-lived data in an arena and drops it in one
+ * call when the pass's output is no longer needed (QBE's pools, Lua's
+ * per-function state).  Nothing allocated here is freed individually.
+ */
+#ifndef LMDL_ARENA_H
+#define LMDL_ARENA_H
+
+#include <stddef.h>
+
+typedef struct ArenaChunk ArenaChunk;
+
+/* A growable region; zero-initialise it to get an empty arena. */
+typedef struct Arena {
+    ArenaChunk *head;   /* the chunk currently being filled */
+    size_t total;       /* bytes handed out, for --time-passes style reports */
+} Arena;
+
+void *arena_alloc(Arena *a, size_t size);           /* zeroed, 16-aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void arena_free(Arena *a);                          /* drop everything */
+
+/* A vector of pointers living in an arena (grows by doubling). */
+typedef struct PtrVec {
+    void **items;   /* the elements */
+    int n;          /* how many are used */
+    int cap;        /* how many fit before the next growth */
+} PtrVec;
+
+void ptrvec_push(Arena *a, PtrVec *v, void *item);
+
+#endif

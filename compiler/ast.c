@@ -1,0 +1,596 @@
+/*
+ * ast.c - builders for the syntax tree, called one per grammar action, and
+ * the tree dump behind `lmdlc check --dump-ast` (used by golden tests).
+ */
+#include "ast.h"
+
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define X_NAME(k, s) s,
+const char *const ast_expr_kind_names[] = {AST_EXPR_KINDS(X_NAME)};
+const char *const ast_op_names[] = {AST_OPS(X_NAME)};
+const char *const ast_section_names[] = {AST_SECTION_KINDS(X_NAME)};
+static const char *const stmt_names[] = {AST_STMT_KINDS(X_NAME)};
+
+static AstExpr *new_expr(Arena *a, AstExprKind kind, SrcSpan sp)
+{
+    AstExpr *e = arena_alloc(a, sizeof *e);
+    e->kind = kind;
+    e->span = sp;
+    return e;
+}
+
+AstExpr *ast_num(Arena *a, SrcSpan sp, const char *text, size_t len)
+{
+    AstExpr *e = new_expr(a, EXPR_NUM, sp);
+    e->u.num.text = arena_strndup(a, text, len);
+    e->u.num.value = strtod(e->u.num.text, NULL);
+    return e;
+}
+
+AstExpr *ast_bool(Arena *a, SrcSpan sp, bool v)
+{
+    AstExpr *e = new_expr(a, EXPR_BOOL, sp);
+    e->u.boolean = v;
+    return e;
+}
+
+AstExpr *ast_str(Arena *a, SrcSpan sp, const char *s)
+{
+    AstExpr *e = new_expr(a, EXPR_STR, sp);
+    e->u.str = s;
+    return e;
+}
+
+AstExpr *ast_leaf(Arena *a, SrcSpan sp, AstExprKind kind)
+{
+    return new_expr(a, kind, sp);
+}
+
+AstExpr *ast_name(Arena *a, SrcSpan sp, Sym *s)
+{
+    AstExpr *e = new_expr(a, EXPR_NAME, sp);
+    e->u.name.parts = arena_alloc(a, sizeof(AstNamePart));
+    e->u.name.parts[0].sym = s;
+    e->u.name.parts[0].span = sp;
+    e->u.name.n = 1;
+    return e;
+}
+
+AstExpr *ast_name_append(Arena *a, AstExpr *name, SrcSpan sp, Sym *s)
+{
+    int n = name->u.name.n;
+    AstNamePart *parts = arena_alloc(a, sizeof(AstNamePart) * (size_t)(n + 1));
+    memcpy(parts, name->u.name.parts, sizeof(AstNamePart) * (size_t)n);
+    parts[n].sym = s;
+    parts[n].span = sp;
+    name->u.name.parts = parts;
+    name->u.name.n = n + 1;
+    name->span = src_join(name->span, sp);
+    return name;
+}
+
+AstExpr *ast_der(Arena *a, SrcSpan sp, AstExpr *arg)
+{
+    AstExpr *e = new_expr(a, EXPR_DER, sp);
+    e->u.der.arg = arg;
+    return e;
+}
+
+AstExpr *ast_call(Arena *a, SrcSpan sp, AstExpr *callee, PtrVec args)
+{
+    if (callee->u.name.n != 1) {
+        diag_error(callee->span, "only a plain function name can be called "
+                                 "here, not '%s'", ast_name_text(a, callee));
+    }
+    AstExpr *e = new_expr(a, EXPR_CALL, sp);
+    e->u.call.func = callee->u.name.parts[callee->u.name.n - 1].sym;
+    e->u.call.func_span = callee->span;
+    e->u.call.args = args;
+    return e;
+}
+
+AstExpr *ast_unary(Arena *a, SrcSpan sp, AstOp op, AstExpr *arg)
+{
+    AstExpr *e = new_expr(a, EXPR_UNARY, sp);
+    e->u.unary.op = op;
+    e->u.unary.arg = arg;
+    return e;
+}
+
+AstExpr *ast_binary(Arena *a, SrcSpan sp, AstOp op, AstExpr *l, AstExpr *r)
+{
+    AstExpr *e = new_expr(a, EXPR_BINARY, sp);
+    e->u.binary.op = op;
+    e->u.binary.lhs = l;
+    e->u.binary.rhs = r;
+    return e;
+}
+
+AstExpr *ast_if(Arena *a, SrcSpan sp, AstExpr *c, AstExpr *t, AstExpr *el)
+{
+    AstExpr *e = new_expr(a, EXPR_IF, sp);
+    e->u.cond.cond = c;
+    e->u.cond.then = t;
+    e->u.cond.els = el;
+    return e;
+}
+
+AstExpr *ast_quantity(Arena *a, SrcSpan sp, AstExpr *v, AstExpr *unit)
+{
+    AstExpr *e = new_expr(a, EXPR_QUANTITY, sp);
+    e->u.quantity.value = v;
+    e->u.quantity.unit = unit->u.str;
+    e->u.quantity.unit_span = unit->span;
+    return e;
+}
+
+AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields)
+{
+    AstExpr *e = new_expr(a, EXPR_RECORD, sp);
+    e->u.record.n = fields.n;
+    e->u.record.fields = arena_alloc(a, sizeof(AstField) * (size_t)(fields.n + 1));
+    for (int i = 0; i < fields.n; i++) {
+        AstField *f = fields.items[i];
+        for (int j = 0; j < i; j++)
+            if (e->u.record.fields[j].name == f->name)
+                diag_error(f->name_span, "field '%s' is given twice",
+                           f->name->name);
+        e->u.record.fields[i] = *f;
+    }
+    return e;
+}
+
+AstExpr *ast_paren(AstExpr *e, SrcSpan sp)
+{
+    e->parens = true;
+    e->span = sp;
+    return e;
+}
+
+AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value)
+{
+    AstField *f = arena_alloc(a, sizeof *f);
+    f->name = name;
+    f->name_span = sp;
+    f->value = value;
+    return f;
+}
+
+AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v)
+{
+    AstDecl *d = arena_alloc(a, sizeof *d);
+    d->name = name;
+    d->name_span = name_sp;
+    d->span = sp;
+    d->value = v;
+    return d;
+}
+
+AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v)
+{
+    AstArg *g = arena_alloc(a, sizeof *g);
+    g->name = name;
+    g->name_span = name_sp;
+    g->value = v;
+    return g;
+}
+
+AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                          SrcSpan type_sp, Sym *type, PtrVec args)
+{
+    AstInstance *in = arena_alloc(a, sizeof *in);
+    in->name = name;
+    in->name_span = name_sp;
+    in->type = type;
+    in->type_span = type_sp;
+    in->args = args;
+    in->span = sp;
+    for (int i = 0; i < args.n; i++) {
+        AstArg *g = args.items[i];
+        for (int j = 0; j < i; j++)
+            if (((AstArg *)args.items[j])->name == g->name)
+                diag_error(g->name_span, "'%s' is set twice in this instance",
+                           g->name->name);
+    }
+    return in;
+}
+
+AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
+                      AstExpr *to)
+{
+    AstBranch *b = arena_alloc(a, sizeof *b);
+    b->var = var;
+    b->from = from;
+    b->to = to;
+    b->span = sp;
+    if (from->kind == EXPR_REF && to->kind == EXPR_REF)
+        diag_error(sp, "a branch cannot run from '*' to '*'");
+    return b;
+}
+
+AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends)
+{
+    AstConnect *c = arena_alloc(a, sizeof *c);
+    c->ends = ends;
+    c->span = sp;
+    if (ends.n < 2)
+        diag_error(sp, "connect() needs at least two ends");
+    return c;
+}
+
+AstStmt *ast_equation(Arena *a, SrcSpan sp, AstExpr *e)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_EQUATION;
+    s->span = sp;
+    if (e->kind == EXPR_BINARY && e->u.binary.op == OP_EQ && !e->parens) {
+        s->u.eq.lhs = e->u.binary.lhs;
+        s->u.eq.rhs = e->u.binary.rhs;
+    } else {
+        diag_error(e->span, "expected an equation 'LHS == RHS'");
+        s->u.eq.lhs = e;
+        s->u.eq.rhs = e;
+    }
+    return s;
+}
+
+AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_ASSERT;
+    s->span = sp;
+    s->u.assert_.cond = cond;
+    s->u.assert_.msg = msg->u.str;
+    s->u.assert_.msg_span = msg->span;
+    return s;
+}
+
+AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_IF;
+    s->span = sp;
+    s->u.if_.clauses = clauses;
+    return s;
+}
+
+AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body)
+{
+    AstClause *c = arena_alloc(a, sizeof *c);
+    c->cond = cond;
+    c->body = body;
+    c->span = sp;
+    return c;
+}
+
+AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries)
+{
+    AstItem *it = arena_alloc(a, sizeof *it);
+    it->kind = ITEM_SECTION;
+    it->span = sp;
+    it->u.section.kind = kind;
+    it->u.section.entries = entries;
+    return it;
+}
+
+AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses)
+{
+    AstItem *it = arena_alloc(a, sizeof *it);
+    it->kind = ITEM_IF;
+    it->span = sp;
+    it->u.if_.clauses = clauses;
+    return it;
+}
+
+AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
+                Sym *name, PtrVec items)
+{
+    AstDef *d = arena_alloc(a, sizeof *d);
+    d->kind = kind;
+    d->name = name;
+    d->name_span = name_sp;
+    d->span = sp;
+    d->items = items;
+    return d;
+}
+
+bool ast_is_simple_name(const AstExpr *e)
+{
+    return e->kind == EXPR_NAME && e->u.name.n == 1;
+}
+
+char *ast_name_text(Arena *a, const AstExpr *e)
+{
+    if (e->kind == EXPR_REF)
+        return arena_strdup(a, "*");
+    if (e->kind != EXPR_NAME)
+        return arena_strdup(a, "?");
+    size_t len = 0;
+    for (int i = 0; i < e->u.name.n; i++)
+        len += e->u.name.parts[i].sym->len + 1;
+    char *s = arena_alloc(a, len + 1), *p = s;
+    for (int i = 0; i < e->u.name.n; i++) {
+        if (i)
+            *p++ = '.';
+        memcpy(p, e->u.name.parts[i].sym->name, e->u.name.parts[i].sym->len);
+        p += e->u.name.parts[i].sym->len;
+    }
+    *p = 0;
+    return s;
+}
+
+/* ---- printing ---------------------------------------------------------- */
+
+static void print_string(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', fp);
+        fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+/* Binding strength of each operator, as in LANGUAGE.md section 4. */
+static int op_prec(AstOp op)
+{
+    switch (op) {
+    case OP_OR: return 1;
+    case OP_AND: return 2;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        return 3;
+    case OP_ADD: case OP_SUB: return 4;
+    case OP_MUL: case OP_DIV: return 5;
+    case OP_NEG: case OP_PLUS: case OP_NOT: return 6;
+    case OP_POW: return 7;
+    default: return 8;
+    }
+}
+
+/* Prints fully parenthesised binary expressions, so the dump shows how
+   precedence and associativity were applied. */
+void ast_print_expr(FILE *fp, const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_NUM: fputs(e->u.num.text, fp); break;
+    case EXPR_BOOL: fputs(e->u.boolean ? "true" : "false", fp); break;
+    case EXPR_STR: print_string(fp, e->u.str); break;
+    case EXPR_TIME: fputs("time", fp); break;
+    case EXPR_REF: fputs("*", fp); break;
+    case EXPR_NAME:
+        for (int i = 0; i < e->u.name.n; i++)
+            fprintf(fp, "%s%s", i ? "." : "", e->u.name.parts[i].sym->name);
+        break;
+    case EXPR_DER:
+        fputs("der(", fp);
+        ast_print_expr(fp, e->u.der.arg);
+        fputc(')', fp);
+        break;
+    case EXPR_CALL:
+        fprintf(fp, "%s(", e->u.call.func->name);
+        for (int i = 0; i < e->u.call.args.n; i++) {
+            if (i)
+                fputs(", ", fp);
+            ast_print_expr(fp, e->u.call.args.items[i]);
+        }
+        fputc(')', fp);
+        break;
+    case EXPR_UNARY:
+        fputs(e->u.unary.op == OP_NOT ? "~" : ast_op_names[e->u.unary.op], fp);
+        fputc('(', fp);
+        ast_print_expr(fp, e->u.unary.arg);
+        fputc(')', fp);
+        break;
+    case EXPR_BINARY:
+        fputc('(', fp);
+        ast_print_expr(fp, e->u.binary.lhs);
+        fprintf(fp, " %s ", ast_op_names[e->u.binary.op]);
+        ast_print_expr(fp, e->u.binary.rhs);
+        fputc(')', fp);
+        break;
+    case EXPR_IF:
+        fputs("if ", fp);
+        ast_print_expr(fp, e->u.cond.cond);
+        fputs(", ", fp);
+        ast_print_expr(fp, e->u.cond.then);
+        fputs(" else ", fp);
+        ast_print_expr(fp, e->u.cond.els);
+        fputs(" end", fp);
+        break;
+    case EXPR_QUANTITY:
+        fputc('{', fp);
+        ast_print_expr(fp, e->u.quantity.value);
+        fputs(", ", fp);
+        print_string(fp, e->u.quantity.unit);
+        fputc('}', fp);
+        break;
+    case EXPR_RECORD:
+        fputc('{', fp);
+        for (int i = 0; i < e->u.record.n; i++) {
+            fprintf(fp, "%s%s = ", i ? ", " : "", e->u.record.fields[i].name->name);
+            ast_print_expr(fp, e->u.record.fields[i].value);
+        }
+        fputc('}', fp);
+        break;
+    default: fputs("?", fp); break;
+    }
+    (void)op_prec;
+}
+
+static void indent(FILE *fp, int depth)
+{
+    for (int i = 0; i < depth; i++)
+        fputs("  ", fp);
+}
+
+static void dump_at(FILE *fp, SrcSpan sp)
+{
+    int line, col;
+    src_linecol(sp, &line, &col);
+    fprintf(fp, " @%d:%d", line, col);
+}
+
+static void dump_stmts(FILE *fp, const PtrVec *v, int depth);
+
+static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
+{
+    indent(fp, depth);
+    fputs(stmt_names[s->kind], fp);
+    dump_at(fp, s->span);
+    switch (s->kind) {
+    case STMT_EQUATION:
+        fputc(' ', fp);
+        ast_print_expr(fp, s->u.eq.lhs);
+        fputs(" == ", fp);
+        ast_print_expr(fp, s->u.eq.rhs);
+        fputc('\n', fp);
+        break;
+    case STMT_ASSERT:
+        fputc(' ', fp);
+        ast_print_expr(fp, s->u.assert_.cond);
+        fputs(", ", fp);
+        print_string(fp, s->u.assert_.msg);
+        fputc('\n', fp);
+        break;
+    case STMT_IF:
+        fputc('\n', fp);
+        for (int i = 0; i < s->u.if_.clauses.n; i++) {
+            AstClause *c = s->u.if_.clauses.items[i];
+            indent(fp, depth + 1);
+            if (c->cond) {
+                fputs(i ? "elseif " : "if ", fp);
+                ast_print_expr(fp, c->cond);
+            } else {
+                fputs("else", fp);
+            }
+            fputc('\n', fp);
+            dump_stmts(fp, &c->body, depth + 2);
+        }
+        break;
+    default: break;
+    }
+}
+
+static void dump_stmts(FILE *fp, const PtrVec *v, int depth)
+{
+    for (int i = 0; i < v->n; i++)
+        dump_stmt(fp, v->items[i], depth);
+}
+
+static void dump_items(FILE *fp, const PtrVec *items, int depth);
+
+static void dump_section(FILE *fp, const AstItem *it, int depth)
+{
+    AstSectionKind k = it->u.section.kind;
+    const PtrVec *v = &it->u.section.entries;
+    indent(fp, depth);
+    fputs(ast_section_names[k], fp);
+    dump_at(fp, it->span);
+    fputc('\n', fp);
+    for (int i = 0; i < v->n; i++) {
+        switch (k) {
+        case SEC_COMPONENTS: {
+            AstInstance *in = v->items[i];
+            indent(fp, depth + 1);
+            fprintf(fp, "%s", in->name->name);
+            dump_at(fp, in->span);
+            fprintf(fp, " = %s(", in->type->name);
+            for (int j = 0; j < in->args.n; j++) {
+                AstArg *g = in->args.items[j];
+                fprintf(fp, "%s%s = ", j ? ", " : "", g->name->name);
+                ast_print_expr(fp, g->value);
+            }
+            fputs(")\n", fp);
+            break;
+        }
+        case SEC_BRANCHES: {
+            AstBranch *b = v->items[i];
+            indent(fp, depth + 1);
+            ast_print_expr(fp, b->var);
+            dump_at(fp, b->span);
+            fputs(" : ", fp);
+            ast_print_expr(fp, b->from);
+            fputs(" -> ", fp);
+            ast_print_expr(fp, b->to);
+            fputc('\n', fp);
+            break;
+        }
+        case SEC_CONNECTIONS: {
+            AstConnect *c = v->items[i];
+            indent(fp, depth + 1);
+            fputs("connect", fp);
+            dump_at(fp, c->span);
+            fputc(' ', fp);
+            for (int j = 0; j < c->ends.n; j++) {
+                if (j)
+                    fputs(", ", fp);
+                ast_print_expr(fp, c->ends.items[j]);
+            }
+            fputc('\n', fp);
+            break;
+        }
+        case SEC_EQUATIONS:
+            dump_stmt(fp, v->items[i], depth + 1);
+            break;
+        default: {
+            AstDecl *d = v->items[i];
+            indent(fp, depth + 1);
+            fprintf(fp, "%s", d->name->name);
+            dump_at(fp, d->span);
+            fputs(" = ", fp);
+            ast_print_expr(fp, d->value);
+            if (d->comment)
+                fprintf(fp, "  %% %s", d->comment);
+            fputc('\n', fp);
+            break;
+        }
+        }
+    }
+}
+
+static void dump_items(FILE *fp, const PtrVec *items, int depth)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_SECTION) {
+            dump_section(fp, it, depth);
+            continue;
+        }
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            indent(fp, depth);
+            if (c->cond) {
+                fputs(j ? "elseif " : "if ", fp);
+                ast_print_expr(fp, c->cond);
+            } else {
+                fputs("else", fp);
+            }
+            dump_at(fp, c->span);
+            fputc('\n', fp);
+            dump_items(fp, &c->body, depth + 1);
+        }
+    }
+}
+
+void ast_dump_file(FILE *fp, const AstFile *f)
+{
+    for (int i = 0; i < f->defs.n; i++) {
+        AstDef *d = f->defs.items[i];
+        fprintf(fp, "%s %s", d->kind == DEF_DOMAIN ? "domain" : "component",
+                d->name->name);
+        dump_at(fp, d->span);
+        fputc('\n', fp);
+        if (d->description) {
+            indent(fp, 1);
+            fputs("description ", fp);
+            print_string(fp, d->description);
+            fputc('\n', fp);
+        }
+        dump_items(fp, &d->items, 1);
+    }
+}

@@ -1,0 +1,253 @@
+/*
+ * ast.h - the syntax tree of .lmdl files.
+ *
+ * The tree is a faithful picture of the text: nothing is resolved or
+ * evaluated here.  Every node carries a source span.  Nodes are tagged
+ * unions; each kind's comment names the union member that is live.  The
+ * kind enums and their printable names come from one X-macro list each.
+ * All nodes of a parse live in the parse's arena.
+ */
+#ifndef LMDL_AST_H
+#define LMDL_AST_H
+
+#include "arena.h"
+#include "source.h"
+#include "sym.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct AstExpr AstExpr;
+
+#define AST_EXPR_KINDS(X)                                                  \
+    X(EXPR_NUM, "num")           /* number literal: u.num */              \
+    X(EXPR_BOOL, "bool")         /* true or false: u.boolean */           \
+    X(EXPR_STR, "str")           /* string literal: u.str */              \
+    X(EXPR_NAME, "name")         /* dotted name a.b.c: u.name */          \
+    X(EXPR_TIME, "time")         /* the simulation time: no payload */    \
+    X(EXPR_REF, "ref")           /* '*', the reference node: none */      \
+    X(EXPR_DER, "der")           /* der(arg): u.der */                    \
+    X(EXPR_CALL, "call")         /* f(args): u.call */                    \
+    X(EXPR_UNARY, "unary")       /* op arg: u.unary */                    \
+    X(EXPR_BINARY, "binary")     /* lhs op rhs: u.binary */               \
+    X(EXPR_IF, "if")             /* if c, a else b end: u.cond */         \
+    X(EXPR_QUANTITY, "quantity") /* {value, 'unit'}: u.quantity */        \
+    X(EXPR_RECORD, "record")     /* {value = ..., priority = ...}: u.record */
+
+#define AST_OPS(X)                                                         \
+    X(OP_OR, "||")                                                         \
+    X(OP_AND, "&&")                                                        \
+    X(OP_EQ, "==")                                                         \
+    X(OP_NE, "~=")                                                         \
+    X(OP_LT, "<")                                                          \
+    X(OP_LE, "<=")                                                         \
+    X(OP_GT, ">")                                                          \
+    X(OP_GE, ">=")                                                         \
+    X(OP_ADD, "+")                                                         \
+    X(OP_SUB, "-")                                                         \
+    X(OP_MUL, "*")                                                         \
+    X(OP_DIV, "/")                                                         \
+    X(OP_POW, "^")                                                         \
+    X(OP_NEG, "-")               /* unary minus */                        \
+    X(OP_PLUS, "+")              /* unary plus */                         \
+    X(OP_NOT, "~")               /* logical not, written ~ or ! */
+
+#define X_ENUM(k, s) k,
+typedef enum AstExprKind { AST_EXPR_KINDS(X_ENUM) EXPR_KIND_COUNT } AstExprKind;
+typedef enum AstOp { AST_OPS(X_ENUM) OP_COUNT } AstOp;
+
+/* One component of a dotted name, with its own span for messages. */
+typedef struct AstNamePart {
+    Sym *sym;           /* the identifier */
+    SrcSpan span;       /* where it is written */
+} AstNamePart;
+
+/* One `name = expr` of a record literal. */
+typedef struct AstField {
+    Sym *name;          /* field name (value, priority, nominal, ...) */
+    SrcSpan name_span;  /* where the name is written */
+    AstExpr *value;     /* field value */
+} AstField;
+
+struct AstExpr {
+    AstExprKind kind;   /* which member of u is live */
+    SrcSpan span;       /* the whole expression */
+    bool parens;        /* written inside parentheses */
+    union {
+        struct { double value; const char *text; } num;     /* EXPR_NUM */
+        bool boolean;                                       /* EXPR_BOOL */
+        const char *str;        /* EXPR_STR: contents, quotes undone */
+        struct { AstNamePart *parts; int n; } name;         /* EXPR_NAME */
+        struct { AstExpr *arg; } der;                       /* EXPR_DER */
+        struct { Sym *func; SrcSpan func_span; PtrVec args; } call;
+        struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
+        struct { AstOp op; AstExpr *lhs, *rhs; } binary;    /* EXPR_BINARY */
+        struct { AstExpr *cond, *then, *els; } cond;        /* EXPR_IF */
+        struct { AstExpr *value; const char *unit; SrcSpan unit_span; }
+            quantity;                                       /* EXPR_QUANTITY */
+        struct { AstField *fields; int n; } record;         /* EXPR_RECORD */
+    } u;
+};
+
+/* `NAME = expr;` in nodes, inputs, outputs, parameters, variables,
+   intermediates, across and through sections. */
+typedef struct AstDecl {
+    Sym *name;          /* declared name */
+    SrcSpan name_span;  /* where the name is written */
+    SrcSpan span;       /* the whole declaration */
+    AstExpr *value;     /* right-hand side */
+    const char *comment;/* trailing `% ...` comment on its line, or NULL */
+} AstDecl;
+
+/* `name = expr` in an instantiation's argument list. */
+typedef struct AstArg {
+    Sym *name;          /* parameter, input or variable of the child */
+    SrcSpan name_span;  /* where the name is written */
+    AstExpr *value;     /* the binding */
+} AstArg;
+
+/* `NAME = COMPONENT(args);` in a components section. */
+typedef struct AstInstance {
+    Sym *name;          /* instance name */
+    SrcSpan name_span;  /* where it is written */
+    Sym *type;          /* component to instantiate */
+    SrcSpan type_span;  /* where the type name is written */
+    PtrVec args;        /* AstArg* */
+    SrcSpan span;       /* the whole declaration */
+    const char *comment;/* trailing comment, or NULL */
+} AstInstance;
+
+/* `VAR : FROM -> TO;`; FROM or TO is EXPR_REF for '*'. */
+typedef struct AstBranch {
+    AstExpr *var;       /* the component variable carried (EXPR_NAME) */
+    AstExpr *from;      /* node.through where the flow enters */
+    AstExpr *to;        /* node.through where it leaves */
+    SrcSpan span;       /* the whole branch */
+} AstBranch;
+
+/* `connect(a, b, ...);` */
+typedef struct AstConnect {
+    PtrVec ends;        /* AstExpr*: EXPR_NAME or EXPR_REF */
+    SrcSpan span;       /* the whole statement */
+} AstConnect;
+
+#define AST_STMT_KINDS(X)                                                  \
+    X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
+    X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
+    X(STMT_IF, "if")             /* if-equation: u.if_ */
+
+typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
+
+/* One arm of an if: cond is NULL for the else arm. */
+typedef struct AstClause {
+    AstExpr *cond;      /* guard, or NULL for else */
+    PtrVec body;        /* AstStmt* or AstItem*, by context */
+    SrcSpan span;       /* from the keyword to the end of the body */
+} AstClause;
+
+typedef struct AstStmt {
+    AstStmtKind kind;   /* which member of u is live */
+    SrcSpan span;       /* the whole statement */
+    union {
+        struct { AstExpr *lhs, *rhs; } eq;                  /* STMT_EQUATION */
+        struct { AstExpr *cond; const char *msg; SrcSpan msg_span; }
+            assert_;                                        /* STMT_ASSERT */
+        struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
+    } u;
+} AstStmt;
+
+#define AST_SECTION_KINDS(X)                                               \
+    X(SEC_NODES, "nodes")                 /* AstDecl* */                  \
+    X(SEC_INPUTS, "inputs")               /* AstDecl* */                  \
+    X(SEC_OUTPUTS, "outputs")             /* AstDecl* */                  \
+    X(SEC_PARAMETERS, "parameters")       /* AstDecl* */                  \
+    X(SEC_VARIABLES, "variables")         /* AstDecl* */                  \
+    X(SEC_INTERMEDIATES, "intermediates") /* AstDecl* */                  \
+    X(SEC_ACROSS, "across")               /* AstDecl* */                  \
+    X(SEC_THROUGH, "through")             /* AstDecl* */                  \
+    X(SEC_COMPONENTS, "components")       /* AstInstance* */              \
+    X(SEC_BRANCHES, "branches")           /* AstBranch* */                \
+    X(SEC_CONNECTIONS, "connections")     /* AstConnect* */               \
+    X(SEC_EQUATIONS, "equations")         /* AstStmt* */
+
+typedef enum AstSectionKind { AST_SECTION_KINDS(X_ENUM) SEC_KIND_COUNT } AstSectionKind;
+
+#define AST_ITEM_KINDS(X)                                                  \
+    X(ITEM_SECTION, "section")   /* a section: u.section */               \
+    X(ITEM_IF, "if")             /* conditional section: u.if_ */
+
+typedef enum AstItemKind { AST_ITEM_KINDS(X_ENUM) ITEM_KIND_COUNT } AstItemKind;
+
+typedef struct AstItem {
+    AstItemKind kind;   /* which member of u is live */
+    SrcSpan span;       /* keyword to matching end */
+    union {
+        struct { AstSectionKind kind; PtrVec entries; } section;
+        struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
+    } u;
+} AstItem;
+
+typedef enum AstDefKind { DEF_DOMAIN, DEF_COMPONENT } AstDefKind;
+
+/* One `domain` or `component` definition. */
+typedef struct AstDef {
+    AstDefKind kind;        /* domain or component */
+    Sym *name;              /* its name */
+    SrcSpan name_span;      /* where the name is written */
+    SrcSpan span;           /* keyword to matching end */
+    const char *description;/* comment lines right after the header */
+    PtrVec items;           /* AstItem*, in source order */
+} AstDef;
+
+/* One parsed file. */
+typedef struct AstFile {
+    int file;               /* source id */
+    PtrVec defs;            /* AstDef*, in source order */
+} AstFile;
+
+extern const char *const ast_expr_kind_names[];
+extern const char *const ast_op_names[];
+extern const char *const ast_section_names[];
+
+/* Builders, called from grammar actions. */
+AstExpr *ast_num(Arena *a, SrcSpan sp, const char *text, size_t len);
+AstExpr *ast_bool(Arena *a, SrcSpan sp, bool v);
+AstExpr *ast_str(Arena *a, SrcSpan sp, const char *s);
+AstExpr *ast_leaf(Arena *a, SrcSpan sp, AstExprKind kind);
+AstExpr *ast_name(Arena *a, SrcSpan sp, Sym *s);
+AstExpr *ast_name_append(Arena *a, AstExpr *name, SrcSpan sp, Sym *s);
+AstExpr *ast_der(Arena *a, SrcSpan sp, AstExpr *arg);
+AstExpr *ast_call(Arena *a, SrcSpan sp, AstExpr *callee, PtrVec args);
+AstExpr *ast_unary(Arena *a, SrcSpan sp, AstOp op, AstExpr *arg);
+AstExpr *ast_binary(Arena *a, SrcSpan sp, AstOp op, AstExpr *l, AstExpr *r);
+AstExpr *ast_if(Arena *a, SrcSpan sp, AstExpr *c, AstExpr *t, AstExpr *e);
+AstExpr *ast_quantity(Arena *a, SrcSpan sp, AstExpr *v, AstExpr *unit);
+AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields);
+AstExpr *ast_paren(AstExpr *e, SrcSpan sp);
+AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value);
+
+AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
+AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
+AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                          SrcSpan type_sp, Sym *type, PtrVec args);
+AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
+                      AstExpr *to);
+AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);
+AstStmt *ast_equation(Arena *a, SrcSpan sp, AstExpr *e);
+AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg);
+AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses);
+AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body);
+AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
+AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
+AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
+                Sym *name, PtrVec items);
+
+/* Name helpers. */
+bool ast_is_simple_name(const AstExpr *e);
+char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */
+
+/* Debug and golden output. */
+void ast_dump_file(FILE *fp, const AstFile *f);
+void ast_print_expr(FILE *fp, const AstExpr *e);   /* as .lmdl source */
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * diag.c - formatting of errors, warnings and notes with a quoted source
+ * line and a caret underline, plus the edit-distance helper behind
+ * "did you mean" suggestions.
+ */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ERROR_LIMIT = 50 };
+
+static int nerrors, nwarnings, limit_hit;
+static FILE *out;
+
+void diag_set_stream(FILE *fp)
+{
+    out = fp;
+}
+
+/* Quote line `line` of f and underline [col0, col1) of it. */
+static void quote(SrcFile *f, SrcSpan sp, int line)
+{
+    uint32_t start = f->lines[line - 1];
+    uint32_t stop = start;
+    while (stop < f->len && f->text[stop] != '\n')
+        stop++;
+    if (stop > start && f->text[stop - 1] == '\r')
+        stop--;
+    fprintf(out, "%5d | ", line);
+    /* Echo the line, replacing control bytes so the terminal sees nothing
+       a file could use to move the cursor or change colours. */
+    for (uint32_t i = start; i < stop; i++) {
+        unsigned char c = (unsigned char)f->text[i];
+        fputc(c == '\t' ? '\t' : (c < 0x20 || c == 0x7f) ? '?' : c, out);
+    }
+    fputs("\n      | ", out);
+    uint32_t b = sp.begin < start ? start : sp.begin;
+    uint32_t e = sp.end > stop ? stop : sp.end;
+    if (b > stop)
+        b = stop;
+    for (uint32_t i = start; i < b; i++) {
+        unsigned char c = (unsigned char)f->text[i];
+        if ((c & 0xC0) != 0x80)
+            fputc(c == '\t' ? '\t' : ' ', out);
+    }
+    fputc('^', out);
+    for (uint32_t i = b + 1; i < e; i++)
+        if (((unsigned char)f->text[i] & 0xC0) != 0x80)
+            fputc('~', out);
+    fputc('\n', out);
+}
+
+static void vreport(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
+{
+    if (!out)
+        out = stderr;
+    SrcFile *f = src_get(sp.file);
+    if (f) {
+        int line, col;
+        src_linecol(sp, &line, &col);
+        fprintf(out, "%s:%d:%d: %s: ", f->path, line, col, kind);
+    } else {
+        fprintf(out, "lmdlc: %s: ", kind);
+    }
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+    if (f) {
+        int line, col;
+        src_linecol(sp, &line, &col);
+        quote(f, sp, line);
+    }
+}
+
+void diag_error(SrcSpan sp, const char *fmt, ...)
+{
+    if (limit_hit)
+        return;
+    if (nerrors == ERROR_LIMIT) {
+        limit_hit = 1;
+        fprintf(out ? out : stderr,
+                "lmdlc: error: too many errors (%d); stopping here\n",
+                ERROR_LIMIT);
+        nerrors++;
+        return;
+    }
+    nerrors++;
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("error", sp, fmt, ap);
+    va_end(ap);
+}
+
+void diag_warning(SrcSpan sp, const char *fmt, ...)
+{
+    if (limit_hit)
+        return;
+    nwarnings++;
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("warning", sp, fmt, ap);
+    va_end(ap);
+}
+
+void diag_note(SrcSpan sp, const char *fmt, ...)
+{
+    if (limit_hit)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("note", sp, fmt, ap);
+    va_end(ap);
+}
+
+int diag_error_count(void)
+{
+    return nerrors;
+}
+
+int diag_warning_count(void)
+{
+    return nwarnings;
+}
+
+int diag_too_many(void)
+{
+    return limit_hit;
+}
+
+void diag_reset(void)
+{
+    nerrors = nwarnings = limit_hit = 0;
+}
+
+/* Levenshtein distance with one rolling row; names are short. */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *diag_closest(const char *name, const char *const *cands, int n)
+{
+    const char *best = NULL;
+    int bestd = 1000;
+    size_t len = strlen(name);
+    int allowed = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    for (int i = 0; i < n; i++) {
+        if (!cands[i] || strcmp(cands[i], name) == 0)
+            continue;
+        int d = distance(name, cands[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = cands[i];
+        }
+    }
+    return bestd <= allowed ? best : NULL;
+}

@@ -1,0 +1,31 @@
+/*
+ * diag.h - the one diagnostics module.
+ *
+ * Messages go to stderr in the GCC format, `file:line:col: error: message`,
+ * followed by the source line and an underline, so editors can jump to
+ * them.  Passes never exit: they report and count, and the driver stops
+ * between passes when diag_error_count() is non-zero.
+ */
+#ifndef LMDL_DIAG_H
+#define LMDL_DIAG_H
+
+#include "source.h"
+
+#include <stdio.h>
+
+#define DIAG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void diag_error(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
+void diag_warning(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
+void diag_note(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
+int diag_error_count(void);
+int diag_warning_count(void);
+int diag_too_many(void);            /* the error limit was reached */
+void diag_reset(void);
+void diag_set_stream(FILE *fp);     /* default stderr */
+
+/* "did you mean" support: the candidate closest to `name` by edit distance,
+   or NULL when none is close enough to be a plausible typo. */
+const char *diag_closest(const char *name, const char *const *cands, int n);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * driver.h - the pipeline, written out once.
+ *
+ *   parse -> resolve -> elaborate -> units -> flatten -> simplify
+ *         -> structure -> codegen
+ *
+ * driver_run() calls the passes in that order, stops after the stage the
+ * command needs, and stops early when a pass reported errors.
+ */
+#ifndef LMDL_DRIVER_H
+#define LMDL_DRIVER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum DriverCommand {
+    CMD_CHECK,      /* lmdlc check */
+    CMD_DOC,        /* lmdlc doc */
+} DriverCommand;
+
+typedef struct DriverOptions {
+    DriverCommand command;          /* what to do */
+    const char *file;               /* model file (check) or name (doc) */
+    const char *top;                /* --top, or NULL for the last component */
+    const char **include_dirs;      /* -I DIR, in order */
+    int ninclude;                   /* entries in include_dirs */
+    bool dump_ast;                  /* --dump-ast: print the syntax tree */
+    FILE *out;                      /* where reports go (stdout) */
+} DriverOptions;
+
+/* Runs a command; returns the process exit status (0, or 2 for errors in
+   the model). */
+int driver_run(const DriverOptions *o);
+
+/* The standard library directory: $LMDL_STDLIB, or the built-in path. */
+const char *driver_stdlib_dir(void);
+
+#endif

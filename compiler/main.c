@@ -1,0 +1,110 @@
+/*
+ * main.c - the lmdlc command line: parses arguments, runs the driver and
+ * maps the outcome to the exit codes of TOOLS.md (0 ok, 1 bad command
+ * line, 2 model error).
+ */
+#include "diag.h"
+#include "driver.h"
+#include "source.h"
+#include "sym.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: lmdlc COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  check FILE [--top NAME] [-I DIR]...   parse, resolve and check a model;\n"
+    "                                         print a summary\n"
+    "  doc NAME [-I DIR]...                  describe a component or domain\n"
+    "\n"
+    "options:\n"
+    "  --top NAME      the top-level component (default: the file's last)\n"
+    "  -I DIR          add DIR to the search path for definitions\n"
+    "  --dump-ast      check: print the syntax tree\n"
+    "  --help          show this help\n"
+    "  --version       show the version\n"
+    "\n"
+    "Names are looked up in the same file, then NAME.lmdl in the model's\n"
+    "directory, then each -I DIR, then each directory of $LMDL_PATH, then\n"
+    "the standard library ($LMDL_STDLIB or the built-in one).\n";
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "lmdlc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'lmdlc --help'.\n");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return bad_usage("%s", "no command given");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("lmdlc %s\n", LMDL_VERSION);
+        return 0;
+    }
+    DriverOptions o = {0};
+    o.out = stdout;
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "check") == 0)
+        o.command = CMD_CHECK;
+    else if (strcmp(cmd, "doc") == 0)
+        o.command = CMD_DOC;
+    else if (!strcmp(cmd, "flatten") || !strcmp(cmd, "emit-c")
+             || !strcmp(cmd, "build") || !strcmp(cmd, "run"))
+        return bad_usage("'%s' is not available in this version yet", cmd);
+    else
+        return bad_usage("unknown command '%s'", cmd);
+
+    const char **inc = calloc((size_t)argc, sizeof *inc);
+    if (!inc)
+        return 1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--top") == 0) {
+            if (++i >= argc)
+                return bad_usage("%s needs a component name", a);
+            o.top = argv[i];
+        } else if (strcmp(a, "-I") == 0) {
+            if (++i >= argc)
+                return bad_usage("%s needs a directory", a);
+            inc[o.ninclude++] = argv[i];
+        } else if (strncmp(a, "-I", 2) == 0) {
+            inc[o.ninclude++] = a + 2;
+        } else if (strcmp(a, "--dump-ast") == 0 && o.command == CMD_CHECK) {
+            o.dump_ast = true;
+        } else if (strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            free(inc);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            free(inc);
+            return bad_usage("unknown option '%s'", a);
+        } else if (!o.file) {
+            o.file = a;
+        } else {
+            free(inc);
+            return bad_usage("unexpected argument '%s'", a);
+        }
+    }
+    if (!o.file) {
+        free(inc);
+        return bad_usage("%s", o.command == CMD_DOC ? "doc needs a component name"
+                                                    : "no model file given");
+    }
+    o.include_dirs = inc;
+    int status = driver_run(&o);
+    free(inc);
+    src_free_all();
+    sym_free_all();
+    return status;
+}

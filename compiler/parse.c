@@ -1,0 +1,179 @@
+/*
+ * parse.c - pass 1, the driver of the scanner and parser for one file.
+ *
+ * Before scanning, the bytes are checked: a NUL byte or invalid UTF-8
+ * means a binary or mis-encoded file, reported once at its location.  After
+ * parsing, descriptions (the comment lines right after a definition's
+ * header) and trailing comments of declarations are read off the text.
+ */
+#include "parse.h"
+
+#include "diag.h"
+#include "parser.h"
+#include "lexer.h"
+
+#include <string.h>
+
+/* Offset of the first bad byte, or -1 when the text is clean UTF-8
+   without NULs.  *why says which. */
+static long check_bytes(const unsigned char *s, size_t n, const char **why)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c == 0) {
+            *why = "the file contains a NUL byte; is it a binary file?";
+            return (long)i;
+        }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0 || i + len > n) {
+            *why = "invalid UTF-8 byte; .lmdl files are UTF-8 text";
+            return (long)i;
+        }
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) {
+                *why = "invalid UTF-8 sequence; .lmdl files are UTF-8 text";
+                return (long)i;
+            }
+        }
+        /* overlong 3- and 4-byte forms, surrogates, > U+10FFFF */
+        if ((c == 0xE0 && s[i + 1] < 0xA0) || (c == 0xED && s[i + 1] > 0x9F)
+            || (c == 0xF0 && s[i + 1] < 0x90) || (c == 0xF4 && s[i + 1] > 0x8F)) {
+            *why = "invalid UTF-8 sequence; .lmdl files are UTF-8 text";
+            return (long)i;
+        }
+        i += len;
+    }
+    return -1;
+}
+
+/* Text of a comment starting at `p` ('%'), trimmed, up to end of line. */
+static char *comment_text(Arena *a, const char *p, const char *end)
+{
+    while (p < end && *p == '%')
+        p++;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *q = p;
+    while (q < end && *q != '\n')
+        q++;
+    while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+        q--;
+    return arena_strndup(a, p, (size_t)(q - p));
+}
+
+/* The trailing comment on the line where a declaration ends: the first
+   '%' after its ';' that is not inside a string. */
+static const char *trailing_comment(Arena *a, SrcFile *f, uint32_t end)
+{
+    const char *p = f->text + end, *stop = f->text + f->len;
+    bool in_str = false;
+    for (; p < stop && *p != '\n'; p++) {
+        if (*p == '\'')
+            in_str = !in_str;
+        else if (*p == '%' && !in_str)
+            return comment_text(a, p, stop);
+    }
+    return NULL;
+}
+
+/* Joins the comment-only lines that follow the definition's header line. */
+static const char *description(Arena *a, SrcFile *f, const AstDef *d)
+{
+    const char *p = f->text + d->name_span.end, *stop = f->text + f->len;
+    while (p < stop && *p != '\n')
+        p++;
+    size_t cap = 256, len = 0;
+    char *buf = arena_alloc(a, cap);
+    while (p < stop) {
+        p++; /* past '\n' */
+        const char *q = p;
+        while (q < stop && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q >= stop || *q != '%' || (q + 1 < stop && (q[1] == '{' || q[1] == '}')))
+            break;
+        char *line = comment_text(a, q, stop);
+        size_t ll = strlen(line);
+        if (len + ll + 2 > cap) {
+            while (len + ll + 2 > cap)
+                cap *= 2;
+            char *nb = arena_alloc(a, cap);
+            memcpy(nb, buf, len);
+            buf = nb;
+        }
+        if (len)
+            buf[len++] = '\n';
+        memcpy(buf + len, line, ll);
+        len += ll;
+        buf[len] = 0;
+        while (p < stop && *p != '\n')
+            p++;
+    }
+    return len ? buf : NULL;
+}
+
+static void attach_comments_items(Arena *a, SrcFile *f, PtrVec *items)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_IF) {
+            for (int j = 0; j < it->u.if_.clauses.n; j++) {
+                AstClause *c = it->u.if_.clauses.items[j];
+                attach_comments_items(a, f, &c->body);
+            }
+            continue;
+        }
+        AstSectionKind k = it->u.section.kind;
+        PtrVec *v = &it->u.section.entries;
+        for (int j = 0; j < v->n; j++) {
+            if (k == SEC_COMPONENTS) {
+                AstInstance *in = v->items[j];
+                in->comment = trailing_comment(a, f, in->span.end);
+            } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS
+                       && k != SEC_EQUATIONS) {
+                AstDecl *d = v->items[j];
+                d->comment = trailing_comment(a, f, d->span.end);
+            }
+        }
+    }
+}
+
+AstFile *parse_file(Arena *a, int file)
+{
+    SrcFile *f = src_get(file);
+    AstFile *out = arena_alloc(a, sizeof *out);
+    out->file = file;
+    const char *why = NULL;
+    long bad = check_bytes((const unsigned char *)f->text, f->len, &why);
+    if (bad >= 0) {
+        diag_error((SrcSpan){file, (uint32_t)bad, (uint32_t)bad + 1}, "%s", why);
+        return out;
+    }
+
+    ParseCtx pc = {0};
+    pc.arena = a;
+    pc.file = file;
+    pc.result = out;
+    pc.last_span = pc.prev_span = (SrcSpan){file, 0, 0};
+    yyscan_t scanner;
+    if (yylex_init_extra(&pc, &scanner) != 0) {
+        diag_error(src_none, "cannot start the scanner");
+        return out;
+    }
+    pc.scanner = scanner;
+    YY_BUFFER_STATE buf = yy_scan_bytes(f->text, (int)f->len, scanner);
+    yyparse(&pc);
+    yy_delete_buffer(buf, scanner);
+    yylex_destroy(scanner);
+
+    for (int i = 0; i < out->defs.n; i++) {
+        AstDef *d = out->defs.items[i];
+        d->description = description(a, f, d);
+        attach_comments_items(a, f, &d->items);
+    }
+    return out;
+}

@@ -1,0 +1,102 @@
+/*
+ * sema.h - pass 2, name resolution, and the program it produces.
+ *
+ * A Program is every definition reachable from the model file, found by
+ * the lookup order of LANGUAGE.md section 1, together with a member table
+ * per definition.  Resolution checks every name written in the model:
+ * definitions, declarations, dotted references, function calls, instance
+ * arguments, branches and connection ends.  It decides nothing that needs
+ * parameter values; that is elaboration's job.
+ */
+#ifndef LMDL_SEMA_H
+#define LMDL_SEMA_H
+
+#include "ast.h"
+
+#define SEMA_MEMBER_KINDS(X)                                               \
+    X(MEM_NODE, "node")                                                    \
+    X(MEM_INPUT, "input")                                                  \
+    X(MEM_OUTPUT, "output")                                                \
+    X(MEM_PARAMETER, "parameter")                                          \
+    X(MEM_VARIABLE, "variable")                                            \
+    X(MEM_INTERMEDIATE, "intermediate")                                    \
+    X(MEM_INSTANCE, "component")                                           \
+    X(MEM_ACROSS, "across variable")                                       \
+    X(MEM_THROUGH, "through variable")
+
+typedef enum SemaMemberKind { SEMA_MEMBER_KINDS(X_ENUM) MEM_KIND_COUNT } SemaMemberKind;
+
+extern const char *const sema_member_kind_names[];
+
+typedef struct SemaDef SemaDef;
+
+/* One declared name of a definition. */
+typedef struct SemaMember {
+    SemaMemberKind kind;    /* what it is */
+    Sym *name;              /* its name */
+    AstDecl *decl;          /* declaration, unless kind == MEM_INSTANCE */
+    AstInstance *inst;      /* instantiation, if kind == MEM_INSTANCE */
+    SemaDef *type;          /* node: the domain; instance: the component */
+    int scope;              /* conditional arm it is declared in; 0 = always */
+    int order;              /* declaration order within the definition */
+    struct SemaMember *next_same_name; /* same name in another arm */
+} SemaMember;
+
+/* A resolved definition. */
+struct SemaDef {
+    AstDef *ast;            /* its syntax */
+    int file;               /* source file it came from */
+    SymMap members;         /* Sym* -> SemaMember*, union over all arms */
+    PtrVec member_list;     /* SemaMember*, in declaration order */
+    int *scope_parent;      /* parent arm of each arm; arm 0 is the body */
+    int nscopes;            /* entries in scope_parent */
+    bool resolved;          /* its body has been checked */
+};
+
+typedef struct SemaOptions {
+    const char *const *include_dirs;  /* -I, in order */
+    int ninclude;
+    const char *stdlib_dir;           /* the standard library root */
+} SemaOptions;
+
+typedef struct Program {
+    Arena *arena;           /* AST and sema data of every file */
+    SemaOptions opts;       /* search path */
+    int main_file;          /* source id of the model file */
+    PtrVec files;           /* SemaFile* (private) */
+    SymMap resolved;        /* Sym* -> SemaDef*: names found on the path */
+    PtrVec all_defs;        /* SemaDef*, every definition loaded */
+    PtrVec stdlib_names;    /* char*: stems of the library's files */
+    PtrVec stdlib_paths;    /* char*: their paths, same order */
+    SemaDef *top;           /* the top-level model, once chosen */
+} Program;
+
+/* Loads and parses the model file; -1 when it cannot be read. */
+Program *sema_program_new(Arena *a, const SemaOptions *opts);
+AstFile *sema_add_main(Program *p, int file);
+
+/* Looks a definition up from file `from` (LANGUAGE.md section 1 order);
+   NULL when not found (no error is reported). */
+SemaDef *sema_lookup(Program *p, Sym *name, int from);
+
+/* Resolves the top model (`top` NULL = the last component of the main
+   file) and everything it reaches.  Errors go to diag. */
+SemaDef *sema_resolve(Program *p, const char *top);
+
+/* Resolves every definition of the main file (lmdlc check on a library). */
+void sema_resolve_all(Program *p);
+
+/* Resolves one definition's body (idempotent). */
+void sema_resolve_def(Program *p, SemaDef *d);
+
+SemaMember *sema_member(const SemaDef *d, const Sym *name);
+
+/* Built-in functions: their arity, or -1 for an unknown name. */
+int sema_builtin_arity(const char *name);
+
+/* Names for "did you mean" over every known definition. */
+const char *sema_suggest_def(Program *p, const char *name);
+
+void sema_program_free(Program *p);
+
+#endif
