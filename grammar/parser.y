@@ -373,6 +373,7 @@ static const char *entry_name(int token)
     }
 }
 
+/* How a token kind reads in a message. */
 static const char *symbol_display(yysymbol_kind_t k)
 {
     switch (k) {
@@ -385,14 +386,28 @@ static const char *symbol_display(yysymbol_kind_t k)
     }
     /* yysymbol_name gives "\"end\"" for aliased tokens and "';'" for
        characters; show both as 'x'. */
-    static char buf[64];
+    static char buf[8][64];
+    static int slot;
+    char *b = buf[slot++ % 8];
     const char *n = yysymbol_name(k);
     size_t len = strlen(n);
-    if (len >= 2 && (n[0] == '"' || n[0] == '\'') && len < sizeof buf) {
-        snprintf(buf, sizeof buf, "'%.*s'", (int)(len - 2), n + 1);
-        return buf;
+    if (len >= 2 && (n[0] == '"' || n[0] == '\'') && len < 60) {
+        snprintf(b, 64, "'%.*s'", (int)(len - 2), n + 1);
+        return b;
     }
     return n;
+}
+
+/* The unexpected token, quoting names and numbers as written. */
+static const char *found_display(ParseCtx *pc, yysymbol_kind_t k, SrcSpan at)
+{
+    SrcFile *f = src_get(at.file);
+    if ((k == YYSYMBOL_IDENT || k == YYSYMBOL_NUMBER) && f && at.end > at.begin
+        && at.end - at.begin < 60)
+        return arena_printf(pc->arena, "%s '%.*s'",
+                            k == YYSYMBOL_IDENT ? "name" : "number",
+                            (int)(at.end - at.begin), f->text + at.begin);
+    return symbol_display(k);
 }
 
 static int line_of(SrcSpan sp, bool end)
@@ -410,7 +425,7 @@ static const ParseOpener *innermost(const ParseCtx *pc)
 
 static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
 {
-    enum { MAXEXP = 8 };
+    enum { MAXEXP = 128 };
     yysymbol_kind_t exp[MAXEXP];
     int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
     if (n < 0)
@@ -452,12 +467,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
         && open->token != COMPONENT && open->token != DOMAIN && open->token != IF) {
         diag_error(at, "expected 'end' to close the %s opened at line %d "
                    "before %s", parse_block_name(open->token),
-                   line_of(open->span, false), symbol_display(tok));
+                   line_of(open->span, false), found_display(pc, tok, at));
         return 0;
     }
     /* General form: what was found, and what would have been right. */
     char buf[512];
-    int len = snprintf(buf, sizeof buf, "unexpected %s", symbol_display(tok));
+    int len = snprintf(buf, sizeof buf, "unexpected %s", found_display(pc, tok, at));
     if (n > 0 && n <= 5) {
         len += snprintf(buf + len, sizeof buf - (size_t)len, ", expected ");
         for (int i = 0; i < n && len < (int)sizeof buf; i++)

@@ -1,0 +1,33 @@
+#!/bin/sh
+# bootstrap.sh - set up a fresh Debian machine and build lmdl.
+#
+# Installs what is missing (a C compiler, cmake, flex, bison, GSL), with
+# sudo when not run as root, then configures and builds into ./build.
+#   sh scripts/bootstrap.sh            release-ish build in build/
+#   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
+set -eu
+cd "$(dirname "$0")/.."
+
+need=""
+command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v flex >/dev/null 2>&1 || need="$need flex"
+command -v bison >/dev/null 2>&1 || need="$need bison"
+[ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
+if [ -n "$need" ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+  echo "bootstrap: installing$need"
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ "${1:-}" = asan ]; then
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLMDL_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j "$jobs" >/dev/null
+else
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j "$jobs" >/dev/null
+fi
