@@ -1,0 +1,142 @@
+/*
+ * rt_model.h - the interface between a generated model and the runtime.
+ *
+ * `lmdlc build` writes C that defines one `const RtModel rt_model` and
+ * links it with liblmdl_rt.a, which owns main(): option parsing, CSV
+ * output, parameter overrides, initialization, integration with
+ * gsl_odeiv2, event location, assertion checks and error reports.  The
+ * generated code holds only what is specific to the model: sizes, names
+ * and the functions below.  All values are SI.
+ *
+ * Evaluation model.  The unknowns are split into states x (integrated)
+ * and algebraic variables alg (computed from t, x and the parameters p by
+ * evaluating the sorted blocks).  `eval` computes alg and dx/dt given the
+ * frozen relation values `modes` (one per zero-crossing relation), so the
+ * right-hand side is smooth between events.  Algebraic loops inside eval
+ * call back into the runtime through rt_solve_block (Newton with the
+ * generated analytic Jacobian, gsl_multiroot hybridsj).
+ */
+#ifndef LMDL_RT_MODEL_H
+#define LMDL_RT_MODEL_H
+
+#define RT_ABI_VERSION 1
+
+/* Failure codes returned by RtModel.eval and rt_solve_block. */
+enum {
+    RT_OK = 0,
+    RT_FAIL_SINGULAR = 1,   /* a block's pivot vanished (singular system) */
+    RT_FAIL_NEWTON = 2,     /* an algebraic loop did not converge */
+    RT_FAIL_DOMAIN = 3,     /* a value became NaN or infinite */
+};
+
+typedef struct RtModel RtModel;
+
+/* What eval and the other model functions see. */
+typedef struct RtEval {
+    const RtModel *m;   /* the model */
+    double t;           /* time */
+    const double *x;    /* states, m->n_states */
+    double *dx;         /* out: dx/dt, m->n_states */
+    double *alg;        /* in: previous values (Newton guesses); out: values */
+    const double *p;    /* parameters, m->n_params */
+    const int *modes;   /* frozen relation values, m->n_relations (0/1) */
+    int fail_block;     /* out: block that failed, when eval returns != 0 */
+    void *rt;           /* runtime-private workspace */
+} RtEval;
+
+/* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
+typedef int (*RtBlockFn)(RtEval *e, const double *z, double *res);
+/* Its Jacobian dF/dz, row-major n*n; 0 on success. */
+typedef int (*RtBlockJac)(RtEval *e, const double *z, double *jac);
+
+/* Solves block `block` (n unknowns, z holds the guess on entry and the
+   solution on return).  Returns RT_OK, or RT_FAIL_NEWTON/RT_FAIL_SINGULAR
+   and sets e->fail_block.  Provided by the runtime. */
+int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
+                   RtBlockJac jac);
+
+typedef struct RtParamInfo {
+    const char *name;       /* instance path, e.g. "lever.r12" */
+    double value;           /* default value, SI */
+    signed char dim[7];     /* SI dimension: m kg s A K mol cd exponents */
+    unsigned char structural; /* fixed at compile time: --param refuses it */
+    unsigned char is_bool;  /* a true/false parameter */
+} RtParamInfo;
+
+typedef struct RtTargetInfo {
+    int column;             /* the column (variable) the target is on */
+    unsigned char high;     /* 1: priority.high, 0: priority.low */
+} RtTargetInfo;
+
+typedef struct RtRelationInfo {
+    const char *instance;   /* instance path, "" for the top model */
+    const char *condition;  /* source text of the relation, for the log */
+    const char *location;   /* "file:line:col" */
+} RtRelationInfo;
+
+typedef struct RtAssertInfo {
+    const char *instance;   /* instance path */
+    const char *message;    /* the user's message */
+    const char *location;   /* "file:line:col" */
+} RtAssertInfo;
+
+typedef struct RtBlockInfo {
+    int size;               /* unknowns in the block */
+    const char *what;       /* equations and variables involved, readable */
+    const char *location;   /* "file:line:col" of its first equation */
+} RtBlockInfo;
+
+struct RtModel {
+    int abi;                /* RT_ABI_VERSION */
+    const char *name;       /* top-level component */
+
+    int n_params;
+    const RtParamInfo *params;
+    /* Recomputes every parameter defined by an expression of others
+       (e.g. lever.r12 bound to the top-level r12), in dependency order,
+       skipping those with overridden[i] != 0. */
+    void (*derive_params)(double *p, const unsigned char *overridden);
+
+    int n_states;
+    const char *const *state_names;
+    /* Declared start values and nominal magnitudes of the states. */
+    void (*start)(const double *p, double *x0, double *nominal);
+
+    int n_alg;
+    /* Declared values of the algebraic variables (first Newton guesses). */
+    void (*alg_start)(const double *p, double *alg);
+
+    /* Computes alg and dx (dx may be NULL when n_states == 0). */
+    int (*eval)(RtEval *e);
+
+    int n_columns;
+    const char *const *column_names; /* CSV header after "time" */
+    /* Fills every column value from an evaluated state. */
+    void (*columns)(const RtEval *e, double *out);
+
+    int n_targets;
+    const RtTargetInfo *targets;
+    /* Target values and nominal scales of every target. */
+    void (*target_values)(const double *p, double *value, double *nominal);
+
+    int n_relations;
+    const RtRelationInfo *relations;
+    /* Zero-crossing functions: relation i is true when g[i] > 0 (or >= 0
+       for a non-strict relation; see relation_values). */
+    void (*zero_crossings)(const RtEval *e, double *g);
+    /* The relations' truth values at an evaluated state. */
+    void (*relation_values)(const RtEval *e, int *truth);
+
+    int n_asserts;
+    const RtAssertInfo *asserts;
+    /* Index of the first failing assertion, or -1. */
+    int (*check_asserts)(const RtEval *e);
+
+    int n_blocks;
+    const RtBlockInfo *blocks;
+};
+
+/* The one model of a simulator executable, defined by generated code. */
+extern const RtModel rt_model;
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * rt_units.h - unit strings to SI scale and dimension.
+ *
+ * Shared by the compiler (reading {value, 'unit'} literals) and the
+ * simulator (--param 'lever.r12=250 mm'), so both read units alike.
+ * A unit string is a product and quotient of symbols with integer powers:
+ * 'N*m', 'kg*m^2', 'm/s^2', '1', '1/s'.  Symbols are the SI base and
+ * derived units, g, min, h, rad, deg, rev, rpm, in, ft, lbf, lbm, with any
+ * SI prefix.  Angles are dimensionless (rad = 1).
+ */
+#ifndef LMDL_RT_UNITS_H
+#define LMDL_RT_UNITS_H
+
+#include <stddef.h>
+
+enum { RT_DIM_COUNT = 7 }; /* m kg s A K mol cd */
+
+typedef struct RtUnit {
+    double scale;                   /* SI value of one unit */
+    signed char dim[RT_DIM_COUNT];  /* exponents of m kg s A K mol cd */
+} RtUnit;
+
+/* Parses `s`.  Returns 0 and fills *u, or -1 and writes a message and the
+   byte offset of the problem in s to err/errpos. */
+int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
+                  size_t *errpos);
+
+/* Writes a readable unit for a dimension ("N", "N*m", "m/s^2", "1"). */
+void rt_unit_format(const signed char dim[RT_DIM_COUNT], char *buf, size_t len);
+
+#endif
