@@ -19,6 +19,32 @@ void diag_set_stream(FILE *fp)
     out = fp;
 }
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static uint32_t utf8_length(const unsigned char *s, uint32_t n)
+{
+    uint32_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+                 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (uint32_t k = 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F)
+        || (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return len;
+}
+
+/* Bytes of the character echoed at offset i: a valid UTF-8 sequence, or
+   one byte (shown as '?' when it is not valid). */
+static uint32_t char_length(const SrcFile *f, uint32_t i, uint32_t stop)
+{
+    const unsigned char *c = (const unsigned char *)f->text + i;
+    uint32_t len = *c >= 0x80 ? utf8_length(c, stop - i) : 1;
+    return len ? len : 1;
+}
+
 /* Quote line `line` of f and underline [col0, col1) of it. */
 static void quote(SrcFile *f, SrcSpan sp, int line)
 {
@@ -30,25 +56,33 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
         stop--;
     fprintf(out, "%5d | ", line);
     /* Echo the line, replacing control bytes so the terminal sees nothing
-       a file could use to move the cursor or change colours. */
-    for (uint32_t i = start; i < stop; i++) {
-        unsigned char c = (unsigned char)f->text[i];
-        fputc(c == '\t' ? '\t' : (c < 0x20 || c == 0x7f) ? '?' : c, out);
+       a file could use to move the cursor or change colours, and invalid
+       UTF-8 so that the message itself stays valid text. */
+    for (uint32_t i = start; i < stop; i += char_length(f, i, stop)) {
+        const unsigned char *c = (const unsigned char *)f->text + i;
+        if (*c >= 0x80 && utf8_length(c, stop - i))
+            fwrite(c, 1, char_length(f, i, stop), out);
+        else
+            fputc(*c == '\t' ? '\t' : (*c < 0x20 || *c >= 0x7f) ? '?' : *c, out);
     }
     fputs("\n      | ", out);
     uint32_t b = sp.begin < start ? start : sp.begin;
     uint32_t e = sp.end > stop ? stop : sp.end;
     if (b > stop)
         b = stop;
-    for (uint32_t i = start; i < b; i++) {
-        unsigned char c = (unsigned char)f->text[i];
-        if ((c & 0xC0) != 0x80)
-            fputc(c == '\t' ? '\t' : ' ', out);
+    /* One underline column per character echoed above. */
+    uint32_t i = start;
+    while (i < b) {
+        fputc(f->text[i] == '\t' ? '\t' : ' ', out);
+        i += char_length(f, i, stop);
     }
     fputc('^', out);
-    for (uint32_t i = b + 1; i < e; i++)
-        if (((unsigned char)f->text[i] & 0xC0) != 0x80)
-            fputc('~', out);
+    if (i < e)
+        i += char_length(f, i, stop);
+    while (i < e) {
+        fputc('~', out);
+        i += char_length(f, i, stop);
+    }
     fputc('\n', out);
 }
 
