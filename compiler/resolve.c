@@ -883,7 +883,14 @@ SemaDef *sema_resolve(Program *p, const char *top)
                 t = symmap_get(&u->defs, ad->name);
         }
         if (!t) {
-            if (!diag_error_count())
+            /* A file of domains has nothing to simulate, but its own
+               errors say more than the lack of a component does. */
+            sema_resolve_all(p);
+            if (!diag_error_count() && u->ast->defs.n == 0)
+                diag_error((SrcSpan){p->main_file, 0, 0}, "this file has no "
+                           "definitions; a model file defines at least one "
+                           "component");
+            else if (!diag_error_count())
                 diag_error((SrcSpan){p->main_file, 0, 0},
                            "this file defines no component to use as the model");
             return NULL;
