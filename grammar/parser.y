@@ -5,7 +5,10 @@
  * are reported by yyreport_syntax_error below, which turns bison's exact
  * expected-token set (parse.lac full) into a message a user can act on,
  * using the scanner's stack of open blocks.  Recovery happens at ';' and
- * 'end', so one run reports several independent errors.
+ * 'end', so one run reports several independent errors.  Two repairs
+ * (rules ending in `error`) keep the tree whole for the commonest slips: a
+ * ';' missing at the end of a line, and a section's 'end' missing before
+ * the next section.
  *
  * Grammar overview (LANGUAGE.md):
  *   file  := def*
@@ -72,10 +75,39 @@ static PtrVec vecadd(Arena *a, PtrVec v, void *x)
     return v;
 }
 
+/* In the action of a rule ending in `error` that stands for a missing
+   ';': rejects the repair unless the token after the statement is on a
+   later line. */
+static bool semi_missing(const ParseCtx *pc);
+#define MISSING_SEMI()                                                     \
+    do {                                                                   \
+        if (!semi_missing(pc))                                             \
+            YYERROR;                                                       \
+    } while (0)
+
 static void need_else(ParseCtx *pc, SrcSpan sp)
 {
     (void)pc;
     diag_error(sp, "an if-equation needs an 'else' branch");
+}
+
+/* `if C, A end`: accepted so that the statement around it still parses,
+   with 0 standing in for the missing branch. */
+static AstExpr *missing_else(ParseCtx *pc, SrcSpan sp)
+{
+    diag_error(sp, "an if-expression needs an 'else' branch: "
+               "if C, A else B end");
+    return ast_num(pc->arena, sp, "0", 1);
+}
+
+/* The equation of a statement whose ';' is missing.  Recovery may have
+   popped part of it (LAC finds the error before reducing `a == b`), and
+   then there is no equation to keep: the error is already reported. */
+static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
+{
+    if (e->kind != EXPR_BINARY || e->u.binary.op != OP_EQ || e->parens)
+        return NULL;
+    return ast_equation(pc->arena, sp, e);
 }
 }
 
@@ -131,12 +163,20 @@ file:
 defs:
     %empty                      { $$ = (PtrVec){0}; }
   | defs def                    { $$ = vecadd(A, $1, $2); }
-  | defs error END              { $$ = $1; yyerrok; }
     ;
 
+/* Recovery: a definition whose 'end' is missing ends where the next one
+   starts (or at the end of the file); a bad header skips to the first
+   section; anything else at the top level skips to the next section or
+   'end' and is taken as a nameless definition. */
 def:
     DOMAIN IDENT items END      { $$ = ast_def(A, @$, DEF_DOMAIN, @2, $2, $3); }
   | COMPONENT IDENT items END   { $$ = ast_def(A, @$, DEF_COMPONENT, @2, $2, $3); }
+  | DOMAIN IDENT items error    { $$ = ast_def(A, src_join(@1, @3), DEF_DOMAIN, @2, $2, $3); }
+  | COMPONENT IDENT items error { $$ = ast_def(A, src_join(@1, @3), DEF_COMPONENT, @2, $2, $3); }
+  | DOMAIN error items END      { $$ = NULL; yyerrok; }
+  | COMPONENT error items END   { $$ = NULL; yyerrok; }
+  | error items END             { $$ = NULL; }
     ;
 
 items:
@@ -144,12 +184,20 @@ items:
   | items item                  { $$ = vecadd(A, $1, $2); }
     ;
 
+/* The `error` forms close a section whose 'end' is missing where the next
+   section (or 'if', 'else', 'end') begins: with LAC the parser reduces them
+   only when that token can follow. */
 item:
     decl_keyword decls END      { $$ = ast_section(A, @$, $1, $2); }
   | COMPONENTS instances END    { $$ = ast_section(A, @$, SEC_COMPONENTS, $2); }
   | BRANCHES branches END       { $$ = ast_section(A, @$, SEC_BRANCHES, $2); }
   | CONNECTIONS connects END    { $$ = ast_section(A, @$, SEC_CONNECTIONS, $2); }
   | EQUATIONS stmts END         { $$ = ast_section(A, @$, SEC_EQUATIONS, $2); }
+  | decl_keyword decls error    { $$ = ast_section(A, @1, $1, $2); }
+  | COMPONENTS instances error  { $$ = ast_section(A, @1, SEC_COMPONENTS, $2); }
+  | BRANCHES branches error     { $$ = ast_section(A, @1, SEC_BRANCHES, $2); }
+  | CONNECTIONS connects error  { $$ = ast_section(A, @1, SEC_CONNECTIONS, $2); }
+  | EQUATIONS stmts error       { $$ = ast_section(A, @1, SEC_EQUATIONS, $2); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
@@ -179,8 +227,14 @@ decls:
   | decls decl                  { $$ = vecadd(A, $1, $2); }
     ;
 
+/* Each `... error` form below stands for a missing ';' at the end of a
+   line: it is accepted only when the next token starts a new line, and
+   otherwise falls back to skipping to the next ';'.  None of the repairs
+   calls yyerrok: an error within the next three tokens is taken as a
+   consequence of the first and not reported. */
 decl:
     IDENT '=' expr ';'          { $$ = ast_decl(A, @$, @1, $1, $3); }
+  | IDENT '=' expr error        { MISSING_SEMI(); $$ = ast_decl(A, src_join(@1, @3), @1, $1, $3); }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -195,6 +249,18 @@ instance:
     }
   | IDENT '=' IDENT '(' ')' ';' { $$ = ast_instance(A, @$, @1, $1, @3, $3, (PtrVec){0}); }
   | IDENT '=' IDENT ';'         { $$ = ast_instance(A, @$, @1, $1, @3, $3, (PtrVec){0}); }
+  | IDENT '=' IDENT '(' args ')' error {
+        MISSING_SEMI();
+        $$ = ast_instance(A, src_join(@1, @6), @1, $1, @3, $3, $5);
+    }
+  | IDENT '=' IDENT '(' ')' error {
+        MISSING_SEMI();
+        $$ = ast_instance(A, src_join(@1, @5), @1, $1, @3, $3, (PtrVec){0});
+    }
+  | IDENT '=' IDENT error       {
+        MISSING_SEMI();
+        $$ = ast_instance(A, src_join(@1, @3), @1, $1, @3, $3, (PtrVec){0});
+    }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -214,6 +280,10 @@ branches:
 
 branch:
     name ':' endpoint ARROW endpoint ';' { $$ = ast_branch(A, @$, $1, $3, $5); }
+  | name ':' endpoint ARROW endpoint error {
+        MISSING_SEMI();
+        $$ = ast_branch(A, src_join(@1, @5), $1, $3, $5);
+    }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -229,6 +299,7 @@ connects:
 
 connect:
     CONNECT '(' ends ')' ';'    { $$ = ast_connect(A, @$, $3); }
+  | CONNECT '(' ends ')' error  { MISSING_SEMI(); $$ = ast_connect(A, src_join(@1, @4), $3); }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -254,7 +325,12 @@ opt_stmts:
 
 stmt:
     expr ';'                    { $$ = ast_equation(A, @$, $1); }
+  | expr error                  { MISSING_SEMI(); $$ = equation_before_error(pc, @1, $1); }
   | ASSERT '(' expr ',' STRING ')' ';' { $$ = ast_assert(A, @$, $3, $5); }
+  | ASSERT '(' expr ',' STRING ')' error {
+        MISSING_SEMI();
+        $$ = ast_assert(A, src_join(@1, @6), $3, $5);
+    }
   | stmt_clauses ELSE opt_stmts END {
         $$ = ast_stmt_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
@@ -306,6 +382,7 @@ primary:
 
 if_tail:
     ELSE expr END               { $$ = $2; }
+  | END                         { $$ = missing_else(pc, @1); }
   | ELSEIF expr COND_END expr if_tail { $$ = ast_if(A, @$, $2, $4, $5); }
     ;
 
@@ -373,8 +450,9 @@ static const char *entry_name(int token)
     }
 }
 
-/* How a token kind reads in a message. */
-static const char *symbol_display(yysymbol_kind_t k)
+/* How a token kind reads in a message: keywords and punctuation quoted,
+   classes of tokens described. */
+static const char *symbol_display(ParseCtx *pc, yysymbol_kind_t k)
 {
     switch (k) {
     case YYSYMBOL_YYEOF: return "end of file";
@@ -382,37 +460,46 @@ static const char *symbol_display(yysymbol_kind_t k)
     case YYSYMBOL_NUMBER: return "a number";
     case YYSYMBOL_STRING: return "a string";
     case YYSYMBOL_COND_END: return "the end of the condition";
+    case YYSYMBOL_YYEMPTY: return "token";
     default: break;
     }
-    /* yysymbol_name gives "\"end\"" for aliased tokens and "';'" for
+    /* yysymbol_name gives "end" for aliased tokens and "';'" for
        characters; show both as 'x'. */
-    static char buf[8][64];
-    static int slot;
-    char *b = buf[slot++ % 8];
     const char *n = yysymbol_name(k);
     size_t len = strlen(n);
-    if (len >= 2 && (n[0] == '"' || n[0] == '\'') && len < 60) {
-        snprintf(b, 64, "'%.*s'", (int)(len - 2), n + 1);
-        return b;
-    }
-    return n;
+    if (len >= 2 && n[0] == '\'')
+        return n;
+    return arena_printf(pc->arena, "'%s'", n);
 }
 
-/* The unexpected token, quoting names and numbers as written. */
+/* The unexpected token, quoting names, numbers and strings as written. */
 static const char *found_display(ParseCtx *pc, yysymbol_kind_t k, SrcSpan at)
 {
     SrcFile *f = src_get(at.file);
-    if ((k == YYSYMBOL_IDENT || k == YYSYMBOL_NUMBER) && f && at.end > at.begin
-        && at.end - at.begin < 60)
+    bool quoted = k == YYSYMBOL_IDENT || k == YYSYMBOL_NUMBER || k == YYSYMBOL_STRING;
+    if (quoted && f && at.end > at.begin && at.end - at.begin < 60) {
+        const char *text = f->text + at.begin;
+        int len = (int)(at.end - at.begin);
+        if (k == YYSYMBOL_STRING)
+            return arena_printf(pc->arena, "string %.*s", len, text);
         return arena_printf(pc->arena, "%s '%.*s'",
-                            k == YYSYMBOL_IDENT ? "name" : "number",
-                            (int)(at.end - at.begin), f->text + at.begin);
-    return symbol_display(k);
+                            k == YYSYMBOL_IDENT ? "name" : "number", len, text);
+    }
+    if (k == YYSYMBOL_COND_END)
+        return "end of the condition (a line break or ',')";
+    return symbol_display(pc, k);
 }
 
 static int line_of(SrcSpan sp, bool end)
 {
     return src_line_of(sp.file, end && sp.end > sp.begin ? sp.end - 1 : sp.begin);
+}
+
+static int column_of(SrcSpan sp)
+{
+    int line, col;
+    src_linecol(sp, &line, &col);
+    return col;
 }
 
 /* The open block whose 'end' is expected: innermost one. */
@@ -423,6 +510,122 @@ static const ParseOpener *innermost(const ParseCtx *pc)
     return &pc->open[pc->nopen - 1];
 }
 
+static bool is_end_keyword(SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    return f && sp.end == sp.begin + 3 && memcmp(f->text + sp.begin, "end", 3) == 0;
+}
+
+/* The statement before the lookahead ends on an earlier line, so a ';'
+   between them is what is missing. */
+static bool semi_missing(const ParseCtx *pc)
+{
+    return pc->prev_span.file >= 0
+           && line_of(pc->prev_span, true) < line_of(pc->last_span, false);
+}
+
+/* When `end_span` is an 'end' that sits in the column of the block still
+   open, the user probably meant it for that block: say which block it
+   really closed.  The scanner pops a block without erasing it, so the
+   block that 'end' closed is just above the top of the stack. */
+static void note_misplaced_end(const ParseCtx *pc, SrcSpan end_span)
+{
+    const ParseOpener *open = innermost(pc);
+    if (!open || pc->nopen >= PARSE_MAX_OPEN || !is_end_keyword(end_span))
+        return;
+    const ParseOpener *closed = &pc->open[pc->nopen];
+    if (column_of(end_span) != column_of(open->span)
+        || column_of(closed->span) == column_of(open->span))
+        return;
+    diag_note(end_span, "this 'end' closes the %s opened at line %d",
+              parse_block_name(closed->token), line_of(closed->span, false));
+}
+
+/* Whether k is the character token c: bison numbers those in order of
+   appearance, so compare names, not kinds. */
+static bool is_char(yysymbol_kind_t k, char c)
+{
+    if (k < 0)
+        return false;
+    const char *n = yysymbol_name(k);
+    return n[0] == '\'' && n[1] == c && n[2] == '\'' && n[3] == 0;
+}
+
+static bool is_binary_operator(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_OROR: case YYSYMBOL_ANDAND: case YYSYMBOL_EQEQ: case YYSYMBOL_NE:
+    case YYSYMBOL_LE: case YYSYMBOL_GE:
+        return true;
+    default:
+        return is_char(k, '<') || is_char(k, '>') || is_char(k, '+')
+               || is_char(k, '-') || is_char(k, '*') || is_char(k, '/')
+               || is_char(k, '^');
+    }
+}
+
+static bool starts_expression(yysymbol_kind_t k)
+{
+    switch (k) {
+    case YYSYMBOL_NUMBER: case YYSYMBOL_IDENT: case YYSYMBOL_TRUE:
+    case YYSYMBOL_FALSE: case YYSYMBOL_TIME: case YYSYMBOL_DER: case YYSYMBOL_IF:
+        return true;
+    default:
+        return is_char(k, '-') || is_char(k, '+') || is_char(k, '(')
+               || is_char(k, '{') || is_char(k, '~') || is_char(k, '!');
+    }
+}
+
+static bool expects(const yysymbol_kind_t *exp, int n, yysymbol_kind_t k)
+{
+    for (int i = 0; i < n; i++)
+        if (exp[i] == k)
+            return true;
+    return false;
+}
+
+static bool expects_char(const yysymbol_kind_t *exp, int n, char c)
+{
+    for (int i = 0; i < n; i++)
+        if (is_char(exp[i], c))
+            return true;
+    return false;
+}
+
+/* The expected tokens as a user would put them: the many tokens that can
+   start an expression are "an expression" (or "an equation" where an
+   assert could also start), and after a complete operand the operators
+   that could continue it are left out, since the user meant to stop
+   there.  Returns how many phrases were written to out. */
+static int describe_expected(ParseCtx *pc, const yysymbol_kind_t *exp, int n,
+                             const char **out, int max)
+{
+    bool expression = expects(exp, n, YYSYMBOL_NUMBER);
+    bool statement = expression && expects(exp, n, YYSYMBOL_ASSERT);
+    bool operand = expects_char(exp, n, '*');   /* only after an operand */
+    int m = 0;
+    if (expression)
+        out[m++] = statement ? "an equation" : "an expression";
+    for (int i = 0; i < n && m < max; i++) {
+        yysymbol_kind_t k = exp[i];
+        if (expression && starts_expression(k))
+            continue;
+        if (statement && k == YYSYMBOL_ASSERT)
+            continue;
+        if (operand && (is_binary_operator(k) || is_char(k, '(') || is_char(k, '.')))
+            continue;
+        out[m++] = symbol_display(pc, k);
+    }
+    if (m == 0 && operand)
+        out[m++] = "an operator";
+    return m;
+}
+
+static const char *const section_words[] = {
+    "nodes", "inputs", "outputs", "parameters", "variables", "intermediates",
+    "components", "branches", "connections", "equations", "across", "through",
+};
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
 {
     enum { MAXEXP = 128 };
@@ -432,58 +635,125 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
         return n;
     yysymbol_kind_t tok = yypcontext_token(ctx);
     SrcSpan at = *yypcontext_location(ctx);
-    SrcSpan prev = pc->last_span;
-    bool want_semi = false, want_end = false;
-    for (int i = 0; i < n; i++) {
-        want_semi |= strcmp(yysymbol_name(exp[i]), "';'") == 0;
-        want_end |= exp[i] == YYSYMBOL_END;
-    }
+    bool want_semi = expects_char(exp, n, ';');
+    bool want_end = expects(exp, n, YYSYMBOL_END);
     const ParseOpener *open = innermost(pc);
+    const char *found = found_display(pc, tok, at);
     pc->syntax_errors++;
 
+    /* An unterminated block comment has swallowed the rest of the file;
+       the blocks it leaves open are its fault, and it is reported. */
+    if (tok == YYSYMBOL_YYEOF && pc->block_nest > 0)
+        return 0;
     /* Running off the end of the file inside a block. */
     if (tok == YYSYMBOL_YYEOF && open) {
         diag_error(at, "expected 'end' to close the %s opened at line %d",
                    parse_block_name(open->token), line_of(open->span, false));
         diag_note(open->span, "the %s starts here", parse_block_name(open->token));
+        note_misplaced_end(pc, pc->last_span);
         return 0;
     }
-    /* A statement that runs onto the next line: the ';' is missing. */
-    if (want_semi && tok != YYSYMBOL_YYEOF) {
-        /* The token before the unexpected one ends the statement.  The
-           scanner has already read the lookahead, so use the span that
-           bison recorded for the token before it: approximate with the
-           lookahead's start when they share a line. */
-        SrcSpan before = pc->prev_span;
-        if (before.file >= 0 && line_of(before, true) < line_of(at, false)) {
-            SrcSpan p = {before.file, before.end, before.end};
-            diag_error(p, "expected ';' after the %s",
-                       entry_name(open ? open->token : 0));
-            return 0;
-        }
+    /* A statement that runs onto the next line: the ';' is missing.  Point
+       just after the last token of the statement. */
+    if (want_semi && tok != YYSYMBOL_YYEOF && semi_missing(pc)) {
+        SrcSpan p = {pc->prev_span.file, pc->prev_span.end, pc->prev_span.end};
+        diag_error(p, "expected ';' after the %s", entry_name(open ? open->token : 0));
+        return 0;
     }
-    /* A section keyword where the current section should have ended. */
-    if (want_end && open && tok >= YYSYMBOL_NODES && tok <= YYSYMBOL_THROUGH
-        && open->token != COMPONENT && open->token != DOMAIN && open->token != IF) {
+    /* A keyword that opens a section (or a definition) where the current
+       block should have ended. */
+    bool opens_section = tok >= YYSYMBOL_NODES && tok <= YYSYMBOL_THROUGH;
+    bool opens_def = tok == YYSYMBOL_COMPONENT || tok == YYSYMBOL_DOMAIN;
+    if (want_end && open && (opens_def || (opens_section && open->token != COMPONENT
+                                           && open->token != DOMAIN
+                                           && open->token != IF))) {
         diag_error(at, "expected 'end' to close the %s opened at line %d "
                    "before %s", parse_block_name(open->token),
-                   line_of(open->span, false), found_display(pc, tok, at));
+                   line_of(open->span, false), found);
+        note_misplaced_end(pc, pc->prev_span);
+        return 0;
+    }
+    /* An if-expression without its 'end'. */
+    const char *phrases[8];
+    int m = describe_expected(pc, exp, n, phrases, 8);
+    if (want_end && m == 1 && open && open->token == IF) {
+        diag_error(at, "expected 'end' to close the 'if' opened at line %d "
+                   "before %s", line_of(open->span, false), found);
+        return 0;
+    }
+    /* An 'end' with nothing left to close. */
+    if (tok == YYSYMBOL_END && pc->nopen == 0) {
+        diag_error(at, "unexpected 'end': no block is open here");
+        if (is_end_keyword(pc->prev_span))
+            diag_note(pc->prev_span, "the %s opened at line %d is already "
+                      "closed here", parse_block_name(pc->open[0].token),
+                      line_of(pc->open[0].span, false));
+        return 0;
+    }
+    /* '=' in an equation. */
+    if (is_char(tok, '=') && expects(exp, n, YYSYMBOL_EQEQ)
+        && !expects_char(exp, n, '=')) {
+        diag_error(at, "unexpected '=': an equation is written LHS == RHS");
+        return 0;
+    }
+    /* A string where a value belongs. */
+    if (tok == YYSYMBOL_STRING && expects(exp, n, YYSYMBOL_NUMBER)) {
+        diag_error(at, "unexpected %s: a string is not a value (a quantity "
+                   "with a unit is written {value, 'unit'})", found);
+        return 0;
+    }
+    /* A definition without its name. */
+    if (n == 1 && exp[0] == YYSYMBOL_IDENT && open
+        && (open->token == COMPONENT || open->token == DOMAIN)
+        && pc->prev_span.begin == open->span.begin) {
+        diag_error(at, "expected the %s's name after '%s', found %s",
+                   parse_block_name(open->token), parse_block_name(open->token),
+                   found);
+        return 0;
+    }
+    /* A reserved word used as a name. */
+    if (expects(exp, n, YYSYMBOL_IDENT) && !expects(exp, n, YYSYMBOL_NUMBER)
+        && (tok == YYSYMBOL_TIME || tok == YYSYMBOL_DER || tok == YYSYMBOL_TRUE
+            || tok == YYSYMBOL_FALSE || tok == YYSYMBOL_CONNECT
+            || tok == YYSYMBOL_ASSERT)) {
+        diag_error(at, "%s is a reserved word and cannot be used as a name",
+                   found);
+        return 0;
+    }
+    /* A name where a section or a definition should start: often a
+       misspelt keyword. */
+    if (tok == YYSYMBOL_IDENT && src_get(at.file) && at.end - at.begin < 64
+        && (expects(exp, n, YYSYMBOL_NODES) || expects(exp, n, YYSYMBOL_COMPONENT))) {
+        bool top = expects(exp, n, YYSYMBOL_COMPONENT);
+        const char *word = arena_strndup(pc->arena, src_get(at.file)->text + at.begin,
+                                         at.end - at.begin);
+        static const char *const def_words[] = {"component", "domain"};
+        const char *s = top ? diag_closest(word, def_words, 2)
+                            : diag_closest(word, section_words,
+                                           (int)(sizeof section_words / sizeof section_words[0]));
+        if (s)
+            diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);
+        else if (top)
+            diag_error(at, "unexpected %s: a definition starts with "
+                       "'component' or 'domain'", found);
+        else
+            diag_error(at, "unexpected %s: expected a section such as "
+                       "'variables' or 'equations', or 'end' to close the %s",
+                       found, open ? parse_block_name(open->token) : "block");
         return 0;
     }
     /* General form: what was found, and what would have been right. */
     char buf[512];
-    int len = snprintf(buf, sizeof buf, "unexpected %s", found_display(pc, tok, at));
-    if (n > 0 && n <= 5) {
+    int len = snprintf(buf, sizeof buf, "unexpected %s", found);
+    if (m > 0 && m <= 5) {
         len += snprintf(buf + len, sizeof buf - (size_t)len, ", expected ");
-        for (int i = 0; i < n && len < (int)sizeof buf; i++)
+        for (int i = 0; i < m && len < (int)sizeof buf; i++)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%s",
-                            i == 0 ? "" : i == n - 1 ? " or " : ", ",
-                            symbol_display(exp[i]));
+                            i == 0 ? "" : i == m - 1 ? " or " : ", ", phrases[i]);
     } else if (open) {
         snprintf(buf + len, sizeof buf - (size_t)len, " in this %s",
                  parse_block_name(open->token));
     }
-    (void)prev;
     diag_error(at, "%s", buf);
     return 0;
 }
