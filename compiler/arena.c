@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 struct ArenaChunk {
@@ -99,4 +100,64 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item)
         v->cap = cap;
     }
     v->items[v->n++] = item;
+}
+
+static size_t ptr_hash(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+void *ptrmap_get(const PtrMap *m, const void *key)
+{
+    if (!m->cap)
+        return NULL;
+    for (size_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        if (!m->keys[i])
+            return NULL;
+    }
+}
+
+void ptrmap_put(PtrMap *m, const void *key, void *val)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        const void **keys = calloc(cap, sizeof *keys);
+        void **vals = calloc(cap, sizeof *vals);
+        if (!keys || !vals)
+            abort();
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i])
+                continue;
+            size_t j = ptr_hash(m->keys[i]) & (cap - 1);
+            while (keys[j])
+                j = (j + 1) & (cap - 1);
+            keys[j] = m->keys[i];
+            vals[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = keys;
+        m->vals = vals;
+        m->cap = cap;
+    }
+    size_t i = ptr_hash(key) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    if (!m->keys[i])
+        m->n++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+}
+
+void ptrmap_free(PtrMap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    *m = (PtrMap){0};
 }

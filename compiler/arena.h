@@ -34,4 +34,17 @@ typedef struct PtrVec {
 
 void ptrvec_push(Arena *a, PtrVec *v, void *item);
 
+
+/* A hash map from pointers to pointers (open addressing), for memo
+   tables keyed by node identity. */
+typedef struct PtrMap {
+    const void **keys;  /* NULL marks an empty slot */
+    void **vals;        /* value of each key */
+    size_t cap;         /* slots, a power of two */
+    size_t n;           /* keys present */
+} PtrMap;
+
+void *ptrmap_get(const PtrMap *m, const void *key);
+void ptrmap_put(PtrMap *m, const void *key, void *val);
+void ptrmap_free(PtrMap *m);
 #endif

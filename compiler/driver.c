@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "doc.h"
+#include "elab.h"
 #include "parse.h"
 #include "sema.h"
 
@@ -31,32 +32,60 @@ static int exit_status(void)
     return diag_error_count() ? 2 : 0;
 }
 
-/* Counts the instances below d (unconditional and conditional arms alike),
-   for the check summary. */
-static int count_instances(PtrVec *items)
+/* Zero-crossing relations: distinct relation nodes that depend on the
+   state, in the remaining equations. */
+static int count_relations(Dae *d)
 {
+    PtrMap seen = {0};
+    PtrVec stack = {0};
     int n = 0;
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind == ITEM_SECTION) {
-            if (it->u.section.kind == SEC_COMPONENTS)
-                n += it->u.section.entries.n;
-        } else {
-            for (int j = 0; j < it->u.if_.clauses.n; j++)
-                n += count_instances(&((AstClause *)it->u.if_.clauses.items[j])->body);
+    for (int i = 0; i < d->eqs.n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        ptrvec_push(&d->arena, &stack, q->lhs);
+        ptrvec_push(&d->arena, &stack, q->rhs);
+    }
+    while (stack.n) {
+        DaeExpr *e = stack.items[--stack.n];
+        if (ptrmap_get(&seen, e))
+            continue;
+        ptrmap_put(&seen, e, e);
+        if (dae_is_relation(e) && dae_depends_on_state(e))
+            n++;
+        switch (e->kind) {
+        case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: break;
+        case DX_FUNC:
+            ptrvec_push(&d->arena, &stack, e->u.fn.a);
+            if (e->u.fn.b) ptrvec_push(&d->arena, &stack, e->u.fn.b);
+            break;
+        case DX_IF:
+            ptrvec_push(&d->arena, &stack, e->u.cond.c);
+            ptrvec_push(&d->arena, &stack, e->u.cond.a);
+            ptrvec_push(&d->arena, &stack, e->u.cond.b);
+            break;
+        default:
+            ptrvec_push(&d->arena, &stack, e->u.bin.a);
+            if (e->u.bin.b) ptrvec_push(&d->arena, &stack, e->u.bin.b);
+            break;
         }
     }
+    ptrmap_free(&seen);
     return n;
 }
 
-static void summary(FILE *out, Program *p, SemaDef *top)
+static void summary(FILE *out, SemaDef *top, Dae *d)
 {
-    int nfiles = p->files.n, ndefs = p->all_defs.n;
-    fprintf(out, "model %s: %d definition%s from %d file%s, %d component "
-            "instance%s in the top model\n", top->ast->name->name, ndefs,
-            ndefs == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
-            count_instances(&top->ast->items),
-            count_instances(&top->ast->items) == 1 ? "" : "s");
+    int structural = 0;
+    for (int i = 0; i < d->params.n; i++)
+        structural += ((DaeParam *)d->params.items[i])->structural;
+    fprintf(out, "model %s\n", top->ast->name->name);
+    fprintf(out, "  components:               %d\n", d->ncomponents);
+    fprintf(out, "  parameters:               %d (%d structural)\n", d->params.n, structural);
+    fprintf(out, "  before simplification:    %d equations, %d variables\n", d->raw_eqs,
+            d->raw_vars);
+    fprintf(out, "  after simplification:     %d equations, %d variables\n", d->eqs.n,
+            d->nvars_left);
+    fprintf(out, "  assertions:               %d\n", d->asserts.n);
+    fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
 static int run_doc(const DriverOptions *o, Arena *ast_arena)
@@ -111,10 +140,29 @@ int driver_run(const DriverOptions *o)
     if (diag_error_count() || !top)
         goto done;
 
-    /* elaborate, units, flatten, simplify, structure, codegen: issues 3-4 */
+    /* elaborate: the instance tree, parameters, arms, connections */
+    Arena elab_arena = {0};
+    Model *m = elab_model(p, top, &elab_arena);
+    /* units: dimensions of every active equation */
+    if (!diag_error_count())
+        units_check(m);
+    /* flatten: one system of equations */
+    if (!diag_error_count())
+        flatten_model(m);
+    if (!diag_error_count() && o->command == CMD_FLATTEN && o->raw)
+        dae_print(o->out, m->dae, top->ast->name->name, false);
+    /* simplify: constants, aliases */
+    if (!diag_error_count() && !(o->command == CMD_FLATTEN && o->raw)) {
+        simplify_dae(m->dae);
+        if (!diag_error_count() && o->command == CMD_FLATTEN)
+            dae_print(o->out, m->dae, top->ast->name->name, true);
+        else if (!diag_error_count() && o->command == CMD_CHECK && !o->dump_ast)
+            summary(o->out, top, m->dae);
+    }
+    /* structure, codegen: issue 4 */
+    elab_free(m);
+    arena_free(&elab_arena);
 
-    if (o->command == CMD_CHECK && !o->dump_ast)
-        summary(o->out, p, top);
 done:
     status = exit_status();
     sema_program_free(p);

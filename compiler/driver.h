@@ -16,6 +16,7 @@
 typedef enum DriverCommand {
     CMD_CHECK,      /* lmdlc check */
     CMD_DOC,        /* lmdlc doc */
+    CMD_FLATTEN,    /* lmdlc flatten */
 } DriverCommand;
 
 typedef struct DriverOptions {
@@ -25,6 +26,7 @@ typedef struct DriverOptions {
     const char **include_dirs;      /* -I DIR, in order */
     int ninclude;                   /* entries in include_dirs */
     bool dump_ast;                  /* --dump-ast: print the syntax tree */
+    bool raw;                       /* flatten --raw: before simplification */
     FILE *out;                      /* where reports go (stdout) */
 } DriverOptions;
 

@@ -18,6 +18,9 @@ static const char usage[] =
     "commands:\n"
     "  check FILE [--top NAME] [-I DIR]...   parse, resolve and check a model;\n"
     "                                         print a summary\n"
+    "  flatten FILE [--top NAME] [-I DIR]... [--raw]\n"
+    "                                         print the flattened equations\n"
+    "                                         (--raw: before simplification)\n"
     "  doc NAME [-I DIR]...                  describe a component or domain\n"
     "\n"
     "options:\n"
@@ -59,7 +62,9 @@ int main(int argc, char **argv)
         o.command = CMD_CHECK;
     else if (strcmp(cmd, "doc") == 0)
         o.command = CMD_DOC;
-    else if (!strcmp(cmd, "flatten") || !strcmp(cmd, "emit-c")
+    else if (strcmp(cmd, "flatten") == 0)
+        o.command = CMD_FLATTEN;
+    else if (!strcmp(cmd, "emit-c")
              || !strcmp(cmd, "build") || !strcmp(cmd, "run"))
         return bad_usage("'%s' is not available in this version yet", cmd);
     else
@@ -82,6 +87,8 @@ int main(int argc, char **argv)
             inc[o.ninclude++] = a + 2;
         } else if (strcmp(a, "--dump-ast") == 0 && o.command == CMD_CHECK) {
             o.dump_ast = true;
+        } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
+            o.raw = true;
         } else if (strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             free(inc);

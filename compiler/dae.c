@@ -1,0 +1,712 @@
+/*
+ * dae.c - the expression DAG and the flat system's containers.
+ *
+ * Hash-consing: every constructor computes a structural hash over the kind,
+ * the payload and the children's identities, and returns the existing node
+ * when an equal one exists.  Folding happens before the lookup, so
+ * 0 + x is never stored.  Differentiation is memoised per call over node
+ * identity, so the derivative of a shared subexpression is built once and
+ * the cost stays linear in the DAG's size.
+ */
+#include "dae.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X_FNNAME(k, s, n) s,
+#define X_FNARITY(k, s, n) n,
+const char *const dae_func_names[] = {DAE_FUNCS(X_FNNAME)};
+const int dae_func_arity[] = {DAE_FUNCS(X_FNARITY)};
+
+void dae_table_init(DaeExprTable *t, Arena *a)
+{
+    t->arena = a;
+    t->nbuckets = 1024;
+    t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
+    if (!t->buckets)
+        abort();
+    t->count = 0;
+}
+
+void dae_table_free(DaeExprTable *t)
+{
+    ptrmap_free(&t->origin);
+    free(t->buckets);
+    t->buckets = NULL;
+    t->nbuckets = 0;
+}
+
+static uint32_t mix(uint32_t h, uint64_t v)
+{
+    h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+    h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+    return h;
+}
+
+static uint64_t dbits(double v)
+{
+    uint64_t b;
+    if (v == 0)
+        v = 0; /* -0 and +0 are one constant */
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+static bool same(const DaeExpr *x, const DaeExpr *y)
+{
+    if (x->kind != y->kind)
+        return false;
+    switch (x->kind) {
+    case DX_CONST: return dbits(x->u.value) == dbits(y->u.value);
+    case DX_PARAM: return x->u.index == y->u.index;
+    case DX_VAR: return x->u.var.index == y->u.var.index && x->u.var.order == y->u.var.order;
+    case DX_TIME: return true;
+    case DX_FUNC: return x->u.fn.fn == y->u.fn.fn && x->u.fn.a == y->u.fn.a && x->u.fn.b == y->u.fn.b;
+    case DX_IF: return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
+    default: return x->u.bin.a == y->u.bin.a && x->u.bin.b == y->u.bin.b;
+    }
+}
+
+static uint32_t hash_of(const DaeExpr *x)
+{
+    uint32_t h = mix(2166136261u, (uint64_t)x->kind);
+    switch (x->kind) {
+    case DX_CONST: return mix(h, dbits(x->u.value));
+    case DX_PARAM: return mix(h, (uint64_t)x->u.index);
+    case DX_VAR: return mix(mix(h, (uint64_t)x->u.var.index), (uint64_t)x->u.var.order);
+    case DX_TIME: return h;
+    case DX_FUNC:
+        h = mix(h, (uint64_t)x->u.fn.fn);
+        h = mix(h, x->u.fn.a->id);
+        return mix(h, x->u.fn.b ? x->u.fn.b->id + 1u : 0);
+    case DX_IF:
+        h = mix(h, x->u.cond.c->id);
+        h = mix(h, x->u.cond.a->id);
+        return mix(h, x->u.cond.b->id);
+    default:
+        h = mix(h, x->u.bin.a->id);
+        return mix(h, x->u.bin.b ? x->u.bin.b->id + 1u : 0);
+    }
+}
+
+static void rehash(DaeExprTable *t)
+{
+    size_t n = t->nbuckets * 2;
+    DaeExpr **b = calloc(n, sizeof *b);
+    if (!b)
+        abort();
+    for (size_t i = 0; i < t->nbuckets; i++) {
+        for (DaeExpr *e = t->buckets[i], *next; e; e = next) {
+            next = e->next;
+            e->next = b[e->hash & (n - 1)];
+            b[e->hash & (n - 1)] = e;
+        }
+    }
+    free(t->buckets);
+    t->buckets = b;
+    t->nbuckets = n;
+}
+
+/* Returns the shared node equal to *proto, creating it if needed. */
+static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
+{
+    uint32_t h = hash_of(proto);
+    for (DaeExpr *e = t->buckets[h & (t->nbuckets - 1)]; e; e = e->next)
+        if (e->hash == h && same(e, proto))
+            return e;
+    if (t->count >= t->nbuckets)
+        rehash(t);
+    DaeExpr *e = arena_alloc(t->arena, sizeof *e);
+    *e = *proto;
+    e->hash = h;
+    e->id = t->count++;
+    e->next = t->buckets[h & (t->nbuckets - 1)];
+    t->buckets[h & (t->nbuckets - 1)] = e;
+    return e;
+}
+
+DaeExpr *dae_const(DaeExprTable *t, double v)
+{
+    DaeExpr p = {.kind = DX_CONST};
+    p.u.value = v == 0 ? 0 : v;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_param(DaeExprTable *t, int index)
+{
+    DaeExpr p = {.kind = DX_PARAM};
+    p.u.index = index;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_var(DaeExprTable *t, int index, int order)
+{
+    DaeExpr p = {.kind = DX_VAR};
+    p.u.var.index = index;
+    p.u.var.order = order;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_time(DaeExprTable *t)
+{
+    DaeExpr p = {.kind = DX_TIME};
+    return intern(t, &p);
+}
+
+bool dae_is_const(const DaeExpr *e, double v)
+{
+    return e->kind == DX_CONST && e->u.value == v;
+}
+
+static bool is_num(const DaeExpr *e)
+{
+    return e->kind == DX_CONST;
+}
+
+bool dae_is_relation(const DaeExpr *e)
+{
+    return e->kind >= DX_LT && e->kind <= DX_NE;
+}
+
+static DaeExpr *mk2(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
+{
+    DaeExpr p = {.kind = k};
+    p.u.bin.a = a;
+    p.u.bin.b = b;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_neg(DaeExprTable *t, DaeExpr *a)
+{
+    if (is_num(a))
+        return dae_const(t, -a->u.value);
+    if (a->kind == DX_NEG)
+        return a->u.bin.a;
+    if (a->kind == DX_SUB)
+        return dae_sub(t, a->u.bin.b, a->u.bin.a);
+    return mk2(t, DX_NEG, a, NULL);
+}
+
+DaeExpr *dae_not(DaeExprTable *t, DaeExpr *a)
+{
+    if (is_num(a))
+        return dae_const(t, a->u.value == 0);
+    if (a->kind == DX_NOT)
+        return a->u.bin.a;
+    return mk2(t, DX_NOT, a, NULL);
+}
+
+static double fold(DaeExprKind k, double a, double b)
+{
+    switch (k) {
+    case DX_ADD: return a + b;
+    case DX_SUB: return a - b;
+    case DX_MUL: return a * b;
+    case DX_DIV: return a / b;
+    case DX_POW: return pow(a, b);
+    case DX_LT: return a < b;
+    case DX_LE: return a <= b;
+    case DX_GT: return a > b;
+    case DX_GE: return a >= b;
+    case DX_EQ: return a == b;
+    case DX_NE: return a != b;
+    case DX_AND: return a != 0 && b != 0;
+    case DX_OR: return a != 0 || b != 0;
+    default: return NAN;
+    }
+}
+
+DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
+{
+    if (is_num(a) && is_num(b)) {
+        double v = fold(k, a->u.value, b->u.value);
+        if (isfinite(v))
+            return dae_const(t, v);
+    }
+    switch (k) {
+    case DX_ADD:
+        if (dae_is_const(a, 0)) return b;
+        if (dae_is_const(b, 0)) return a;
+        if (b->kind == DX_NEG) return dae_sub(t, a, b->u.bin.a);
+        if (a->kind == DX_NEG) return dae_sub(t, b, a->u.bin.a);
+        if (is_num(b) && b->u.value < 0) return dae_sub(t, a, dae_const(t, -b->u.value));
+        break;
+    case DX_SUB:
+        if (dae_is_const(b, 0)) return a;
+        if (dae_is_const(a, 0)) return dae_neg(t, b);
+        if (a == b) return dae_const(t, 0);
+        if (b->kind == DX_NEG) return dae_add(t, a, b->u.bin.a);
+        break;
+    case DX_MUL:
+        if (dae_is_const(a, 0) || dae_is_const(b, 0)) return dae_const(t, 0);
+        if (dae_is_const(a, 1)) return b;
+        if (dae_is_const(b, 1)) return a;
+        if (dae_is_const(a, -1)) return dae_neg(t, b);
+        if (dae_is_const(b, -1)) return dae_neg(t, a);
+        if (a->kind == DX_NEG && b->kind == DX_NEG) return dae_mul(t, a->u.bin.a, b->u.bin.a);
+        if (a->kind == DX_NEG) return dae_neg(t, dae_mul(t, a->u.bin.a, b));
+        if (b->kind == DX_NEG) return dae_neg(t, dae_mul(t, a, b->u.bin.a));
+        if (is_num(b) && !is_num(a)) return dae_mul(t, b, a); /* constants first */
+        break;
+    case DX_DIV:
+        if (dae_is_const(a, 0)) return dae_const(t, 0);
+        if (dae_is_const(b, 1)) return a;
+        if (dae_is_const(b, -1)) return dae_neg(t, a);
+        if (a == b && a->kind != DX_CONST) break; /* x/x is 1 only where x != 0 */
+        if (a->kind == DX_NEG) return dae_neg(t, dae_div(t, a->u.bin.a, b));
+        break;
+    case DX_POW:
+        if (dae_is_const(b, 1)) return a;
+        if (dae_is_const(b, 0)) return dae_const(t, 1);
+        break;
+    case DX_AND:
+        if (is_num(a)) return a->u.value != 0 ? b : dae_const(t, 0);
+        if (is_num(b)) return b->u.value != 0 ? a : dae_const(t, 0);
+        break;
+    case DX_OR:
+        if (is_num(a)) return a->u.value != 0 ? dae_const(t, 1) : b;
+        if (is_num(b)) return b->u.value != 0 ? dae_const(t, 1) : a;
+        break;
+    default:
+        break;
+    }
+    return mk2(t, k, a, b);
+}
+
+static double fold_fn(DaeFunc fn, double a, double b)
+{
+    switch (fn) {
+    case FN_SIN: return sin(a);
+    case FN_COS: return cos(a);
+    case FN_TAN: return tan(a);
+    case FN_ASIN: return asin(a);
+    case FN_ACOS: return acos(a);
+    case FN_ATAN: return atan(a);
+    case FN_ATAN2: return atan2(a, b);
+    case FN_SINH: return sinh(a);
+    case FN_COSH: return cosh(a);
+    case FN_TANH: return tanh(a);
+    case FN_EXP: return exp(a);
+    case FN_LOG: return log(a);
+    case FN_LOG10: return log10(a);
+    case FN_SQRT: return sqrt(a);
+    default: return NAN;
+    }
+}
+
+DaeExpr *dae_func(DaeExprTable *t, DaeFunc fn, DaeExpr *a, DaeExpr *b)
+{
+    if (is_num(a) && (!b || is_num(b))) {
+        double v = fold_fn(fn, a->u.value, b ? b->u.value : 0);
+        if (isfinite(v))
+            return dae_const(t, v);
+    }
+    DaeExpr p = {.kind = DX_FUNC};
+    p.u.fn.fn = fn;
+    p.u.fn.a = a;
+    p.u.fn.b = b;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_if(DaeExprTable *t, DaeExpr *c, DaeExpr *a, DaeExpr *b)
+{
+    if (is_num(c))
+        return c->u.value != 0 ? a : b;
+    if (a == b)
+        return a;
+    DaeExpr p = {.kind = DX_IF};
+    p.u.cond.c = c;
+    p.u.cond.a = a;
+    p.u.cond.b = b;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_abs(DaeExprTable *t, DaeExpr *a)
+{
+    return dae_if(t, dae_binary(t, DX_GE, a, dae_const(t, 0)), a, dae_neg(t, a));
+}
+
+DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a)
+{
+    DaeExpr *zero = dae_const(t, 0);
+    return dae_if(t, dae_binary(t, DX_GT, a, zero), dae_const(t, 1),
+                  dae_if(t, dae_binary(t, DX_LT, a, zero), dae_const(t, -1), zero));
+}
+
+DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
+{
+    return dae_if(t, dae_binary(t, DX_LE, a, b), a, b);
+}
+
+DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
+{
+    return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
+}
+
+/* ---- traversal ---------------------------------------------------------- */
+
+DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
+                        PtrMap *memo)
+{
+    DaeExpr *done = ptrmap_get(memo, e);
+    if (done)
+        return done;
+    DaeExpr *r;
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM: case DX_TIME:
+        r = e;
+        break;
+    case DX_VAR:
+        r = map(ctx, t, e);
+        break;
+    case DX_FUNC:
+        r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
+                     e->u.fn.b ? dae_substitute(t, e->u.fn.b, map, ctx, memo) : NULL);
+        break;
+    case DX_IF:
+        r = dae_if(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
+                   dae_substitute(t, e->u.cond.a, map, ctx, memo),
+                   dae_substitute(t, e->u.cond.b, map, ctx, memo));
+        break;
+    case DX_NEG:
+        r = dae_neg(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        break;
+    case DX_NOT:
+        r = dae_not(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        break;
+    default:
+        r = dae_binary(t, e->kind, dae_substitute(t, e->u.bin.a, map, ctx, memo),
+                       dae_substitute(t, e->u.bin.b, map, ctx, memo));
+        /* a rebuilt relation keeps its source for the event log */
+        if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
+            void *o = ptrmap_get(&t->origin, e);
+            if (o)
+                ptrmap_put(&t->origin, r, o);
+        }
+        break;
+    }
+    ptrmap_put(memo, e, r);
+    return r;
+}
+
+DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel)
+{
+    return ptrmap_get(&t->origin, rel);
+}
+
+/* One differentiation routine for both d/dt and d/dvar: `wrt_index` < 0
+   means time. */
+typedef struct Diff {
+    DaeExprTable *t;
+    int index, order;       /* variable, or index < 0 for time */
+    PtrMap *memo;
+} Diff;
+
+static DaeExpr *diff(Diff *d, DaeExpr *e);
+
+static DaeExpr *diff_func(Diff *d, DaeExpr *e)
+{
+    DaeExprTable *t = d->t;
+    DaeExpr *a = e->u.fn.a, *da = diff(d, a);
+    if (e->u.fn.fn == FN_ATAN2) {
+        /* d atan2(y, x) = (x dy - y dx) / (x^2 + y^2) */
+        DaeExpr *x = e->u.fn.b, *dx = diff(d, x);
+        if (dae_is_const(da, 0) && dae_is_const(dx, 0))
+            return dae_const(t, 0);
+        return dae_div(t, dae_sub(t, dae_mul(t, x, da), dae_mul(t, a, dx)),
+                       dae_add(t, dae_mul(t, x, x), dae_mul(t, a, a)));
+    }
+    if (dae_is_const(da, 0))
+        return da;
+    DaeExpr *one = dae_const(t, 1), *f;
+    switch (e->u.fn.fn) {
+    case FN_SIN: f = dae_func(t, FN_COS, a, NULL); break;
+    case FN_COS: f = dae_neg(t, dae_func(t, FN_SIN, a, NULL)); break;
+    case FN_TAN: {
+        DaeExpr *c = dae_func(t, FN_COS, a, NULL);
+        f = dae_div(t, one, dae_mul(t, c, c));
+        break;
+    }
+    case FN_ASIN:
+        f = dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL));
+        break;
+    case FN_ACOS:
+        f = dae_neg(t, dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL)));
+        break;
+    case FN_ATAN: f = dae_div(t, one, dae_add(t, one, dae_mul(t, a, a))); break;
+    case FN_SINH: f = dae_func(t, FN_COSH, a, NULL); break;
+    case FN_COSH: f = dae_func(t, FN_SINH, a, NULL); break;
+    case FN_TANH: {
+        DaeExpr *th = dae_func(t, FN_TANH, a, NULL);
+        f = dae_sub(t, one, dae_mul(t, th, th));
+        break;
+    }
+    case FN_EXP: f = e; break;
+    case FN_LOG: f = dae_div(t, one, a); break;
+    case FN_LOG10: f = dae_div(t, one, dae_mul(t, a, dae_const(t, log(10.0)))); break;
+    case FN_SQRT: f = dae_div(t, one, dae_mul(t, dae_const(t, 2), e)); break;
+    default: f = dae_const(t, NAN); break;
+    }
+    return dae_mul(t, f, da);
+}
+
+static bool is_parametric(const DaeExpr *e)
+{
+    return !dae_depends_on_state(e);
+}
+
+static DaeExpr *diff(Diff *d, DaeExpr *e)
+{
+    DaeExpr *done = ptrmap_get(d->memo, e);
+    if (done)
+        return done;
+    DaeExprTable *t = d->t;
+    DaeExpr *r, *a = e->u.bin.a, *b = e->u.bin.b;
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM:
+        r = dae_const(t, 0);
+        break;
+    case DX_TIME:
+        r = dae_const(t, d->index < 0 ? 1 : 0);
+        break;
+    case DX_VAR:
+        if (d->index < 0)
+            r = dae_var(t, e->u.var.index, e->u.var.order + 1);
+        else
+            r = dae_const(t, e->u.var.index == d->index && e->u.var.order == d->order);
+        break;
+    case DX_ADD: r = dae_add(t, diff(d, a), diff(d, b)); break;
+    case DX_SUB: r = dae_sub(t, diff(d, a), diff(d, b)); break;
+    case DX_NEG: r = dae_neg(t, diff(d, a)); break;
+    case DX_MUL:
+        r = dae_add(t, dae_mul(t, diff(d, a), b), dae_mul(t, a, diff(d, b)));
+        break;
+    case DX_DIV: {
+        DaeExpr *da = diff(d, a), *db = diff(d, b);
+        if (dae_is_const(db, 0))
+            r = dae_div(t, da, b);
+        else
+            r = dae_div(t, dae_sub(t, dae_mul(t, da, b), dae_mul(t, a, db)),
+                        dae_mul(t, b, b));
+        break;
+    }
+    case DX_POW: {
+        DaeExpr *da = diff(d, a);
+        if (is_parametric(b)) {
+            /* b * a^(b-1) * da */
+            r = dae_mul(t, dae_mul(t, b, dae_binary(t, DX_POW, a,
+                        dae_sub(t, b, dae_const(t, 1)))), da);
+        } else {
+            /* a^b * (db * log(a) + b * da / a) */
+            DaeExpr *db = diff(d, b);
+            r = dae_mul(t, e, dae_add(t, dae_mul(t, db, dae_func(t, FN_LOG, a, NULL)),
+                                      dae_div(t, dae_mul(t, b, da), a)));
+        }
+        break;
+    }
+    case DX_FUNC: r = diff_func(d, e); break;
+    case DX_IF:
+        r = dae_if(t, e->u.cond.c, diff(d, e->u.cond.a), diff(d, e->u.cond.b));
+        break;
+    default: /* relations and logic are piecewise constant */
+        r = dae_const(t, 0);
+        break;
+    }
+    ptrmap_put(d->memo, e, r);
+    return r;
+}
+
+DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo)
+{
+    Diff d = {t, -1, 0, memo};
+    return diff(&d, e);
+}
+
+DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap *memo)
+{
+    Diff d = {t, index, order, memo};
+    return diff(&d, e);
+}
+
+bool dae_depends_on_state(const DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM: return false;
+    case DX_VAR: case DX_TIME: return true;
+    case DX_FUNC:
+        return dae_depends_on_state(e->u.fn.a) || (e->u.fn.b && dae_depends_on_state(e->u.fn.b));
+    case DX_IF:
+        return dae_depends_on_state(e->u.cond.c) || dae_depends_on_state(e->u.cond.a)
+               || dae_depends_on_state(e->u.cond.b);
+    default:
+        return dae_depends_on_state(e->u.bin.a) || (e->u.bin.b && dae_depends_on_state(e->u.bin.b));
+    }
+}
+
+bool dae_mentions_var(const DaeExpr *e, int index, int order)
+{
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
+    case DX_VAR: return e->u.var.index == index && e->u.var.order == order;
+    case DX_FUNC:
+        return dae_mentions_var(e->u.fn.a, index, order)
+               || (e->u.fn.b && dae_mentions_var(e->u.fn.b, index, order));
+    case DX_IF:
+        return dae_mentions_var(e->u.cond.c, index, order)
+               || dae_mentions_var(e->u.cond.a, index, order)
+               || dae_mentions_var(e->u.cond.b, index, order);
+    default:
+        return dae_mentions_var(e->u.bin.a, index, order)
+               || (e->u.bin.b && dae_mentions_var(e->u.bin.b, index, order));
+    }
+}
+
+double dae_eval_params(const DaeExpr *e, const double *p)
+{
+    switch (e->kind) {
+    case DX_CONST: return e->u.value;
+    case DX_PARAM: return p[e->u.index];
+    case DX_VAR: case DX_TIME: return NAN;
+    case DX_NEG: return -dae_eval_params(e->u.bin.a, p);
+    case DX_NOT: return dae_eval_params(e->u.bin.a, p) == 0;
+    case DX_FUNC:
+        return fold_fn(e->u.fn.fn, dae_eval_params(e->u.fn.a, p),
+                       e->u.fn.b ? dae_eval_params(e->u.fn.b, p) : 0);
+    case DX_IF: {
+        double c = dae_eval_params(e->u.cond.c, p);
+        if (isnan(c))
+            return NAN;
+        return c != 0 ? dae_eval_params(e->u.cond.a, p) : dae_eval_params(e->u.cond.b, p);
+    }
+    default:
+        return fold(e->kind, dae_eval_params(e->u.bin.a, p), dae_eval_params(e->u.bin.b, p));
+    }
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static int prec(DaeExprKind k)
+{
+    switch (k) {
+    case DX_OR: return 1;
+    case DX_AND: return 2;
+    case DX_LT: case DX_LE: case DX_GT: case DX_GE: case DX_EQ: case DX_NE: return 3;
+    case DX_ADD: case DX_SUB: return 4;
+    case DX_MUL: case DX_DIV: return 5;
+    case DX_NEG: case DX_NOT: return 6;
+    case DX_POW: return 7;
+    case DX_IF: return 0;
+    default: return 9;
+    }
+}
+
+static void print_num(FILE *fp, double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.15g", v);
+    fputs(buf, fp);
+}
+
+static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
+{
+    int p = prec(e->kind);
+    bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
+                 || (p == ctx && !right && p == 7)
+                 || (e->kind == DX_CONST && e->u.value < 0 && ctx > 4);
+    if (paren)
+        fputc('(', fp);
+    switch (e->kind) {
+    case DX_CONST: print_num(fp, e->u.value); break;
+    case DX_PARAM: fputs(n->param(n->ctx, e->u.index), fp); break;
+    case DX_TIME: fputs("time", fp); break;
+    case DX_VAR:
+        for (int i = 0; i < e->u.var.order; i++)
+            fputs("der(", fp);
+        fputs(n->var(n->ctx, e->u.var.index), fp);
+        for (int i = 0; i < e->u.var.order; i++)
+            fputc(')', fp);
+        break;
+    case DX_NEG:
+        fputc('-', fp);
+        print_at(fp, e->u.bin.a, n, 6, true);
+        break;
+    case DX_NOT:
+        fputc('~', fp);
+        print_at(fp, e->u.bin.a, n, 6, true);
+        break;
+    case DX_FUNC:
+        fprintf(fp, "%s(", dae_func_names[e->u.fn.fn]);
+        print_at(fp, e->u.fn.a, n, 0, false);
+        if (e->u.fn.b) {
+            fputs(", ", fp);
+            print_at(fp, e->u.fn.b, n, 0, false);
+        }
+        fputc(')', fp);
+        break;
+    case DX_IF:
+        fputs("if ", fp);
+        print_at(fp, e->u.cond.c, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        fputs(" else ", fp);
+        print_at(fp, e->u.cond.b, n, 0, false);
+        fputs(" end", fp);
+        break;
+    default: {
+        static const char *const ops[] = {
+#define X_OPNAME(k, s) s,
+            DAE_EXPR_KINDS(X_OPNAME)
+        };
+        print_at(fp, e->u.bin.a, n, p, false);
+        fprintf(fp, " %s ", ops[e->kind]);
+        print_at(fp, e->u.bin.b, n, p, true);
+        break;
+    }
+    }
+    if (paren)
+        fputc(')', fp);
+}
+
+void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names)
+{
+    print_at(fp, e, names, 0, false);
+}
+
+/* ---- the system ------------------------------------------------------------ */
+
+Dae *dae_new(void)
+{
+    Dae *d = calloc(1, sizeof *d);
+    if (!d)
+        abort();
+    dae_table_init(&d->t, &d->arena);
+    return d;
+}
+
+void dae_free(Dae *d)
+{
+    if (!d)
+        return;
+    dae_table_free(&d->t);
+    arena_free(&d->arena);
+    free(d);
+}
+
+const char *dae_var_name(void *dae, int index)
+{
+    Dae *d = dae;
+    return index >= 0 && index < d->vars.n ? ((DaeVar *)d->vars.items[index])->name : "?";
+}
+
+const char *dae_param_name(void *dae, int index)
+{
+    Dae *d = dae;
+    return index >= 0 && index < d->params.n ? ((DaeParam *)d->params.items[index])->name : "?";
+}
+
+DaeNames dae_names(Dae *d)
+{
+    DaeNames n = {dae_param_name, dae_var_name, d};
+    return n;
+}

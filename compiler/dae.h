@@ -1,0 +1,230 @@
+/*
+ * dae.h - the flat DAE: run-time parameters, scalar variables, residual
+ * equations over a hash-consed expression DAG, and assertions.
+ *
+ * Expressions are built only through the dae_* constructors, which fold
+ * constants and drop neutral terms, and which share structurally equal
+ * nodes: building the same expression twice gives the same pointer.  The
+ * same constructors serve symbolic differentiation (time derivatives for
+ * der() and index reduction, partial derivatives for Jacobians), so the
+ * simplification rules live in one place.
+ *
+ * abs, sign, min and max are lowered to if-expressions over relations at
+ * construction, so every zero crossing is an explicit relation node.
+ */
+#ifndef LMDL_DAE_H
+#define LMDL_DAE_H
+
+#include "arena.h"
+#include "source.h"
+#include "units.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DAE_EXPR_KINDS(X)                                                  \
+    X(DX_CONST, "const")   /* number: u.value */                           \
+    X(DX_PARAM, "param")   /* run-time parameter: u.index */               \
+    X(DX_VAR, "var")       /* derivative u.var.order of variable u.var.index */ \
+    X(DX_TIME, "time")     /* simulation time: none */                     \
+    X(DX_ADD, "+")         /* a + b: u.bin */                              \
+    X(DX_SUB, "-")         /* a - b: u.bin */                              \
+    X(DX_MUL, "*")         /* a * b: u.bin */                              \
+    X(DX_DIV, "/")         /* a / b: u.bin */                              \
+    X(DX_POW, "^")         /* a ^ b: u.bin */                              \
+    X(DX_NEG, "neg")       /* -a: u.bin.a */                               \
+    X(DX_FUNC, "func")     /* fn(a) or fn(a, b): u.fn */                   \
+    X(DX_IF, "if")         /* if c then a else b: u.cond */                \
+    X(DX_LT, "<")          /* relations, 0 or 1: u.bin */                  \
+    X(DX_LE, "<=")                                                         \
+    X(DX_GT, ">")                                                          \
+    X(DX_GE, ">=")                                                         \
+    X(DX_EQ, "==")                                                         \
+    X(DX_NE, "~=")                                                         \
+    X(DX_AND, "&&")        /* logic, 0 or 1: u.bin */                      \
+    X(DX_OR, "||")                                                         \
+    X(DX_NOT, "~")         /* u.bin.a */
+
+#define DAE_FUNCS(X)                                                       \
+    X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1) X(FN_TAN, "tan", 1)            \
+    X(FN_ASIN, "asin", 1) X(FN_ACOS, "acos", 1) X(FN_ATAN, "atan", 1)      \
+    X(FN_ATAN2, "atan2", 2) X(FN_SINH, "sinh", 1) X(FN_COSH, "cosh", 1)    \
+    X(FN_TANH, "tanh", 1) X(FN_EXP, "exp", 1) X(FN_LOG, "log", 1)          \
+    X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1)
+
+#define X_DXENUM(k, s) k,
+#define X_FNENUM(k, s, n) k,
+typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
+typedef enum DaeFunc { DAE_FUNCS(X_FNENUM) FN_COUNT } DaeFunc;
+
+extern const char *const dae_func_names[];
+extern const int dae_func_arity[];
+
+typedef struct DaeExpr DaeExpr;
+struct DaeExpr {
+    DaeExprKind kind;       /* which member of u is live */
+    uint32_t id;            /* creation order: a stable sort key */
+    uint32_t hash;          /* structural hash */
+    DaeExpr *next;          /* hash-table chain */
+    union {
+        double value;                           /* DX_CONST */
+        int index;                              /* DX_PARAM */
+        struct { int index, order; } var;       /* DX_VAR */
+        struct { DaeExpr *a, *b; } bin;         /* operators, relations */
+        struct { DaeFunc fn; DaeExpr *a, *b; } fn;  /* DX_FUNC (b for atan2) */
+        struct { DaeExpr *c, *a, *b; } cond;    /* DX_IF */
+    } u;
+};
+
+/* The expression table: owner of every node of one DAE. */
+typedef struct DaeExprTable {
+    Arena *arena;           /* node storage */
+    DaeExpr **buckets;      /* hash buckets */
+    size_t nbuckets;        /* power of two */
+    uint32_t count;         /* nodes made */
+    PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
+} DaeExprTable;
+
+void dae_table_init(DaeExprTable *t, Arena *a);
+void dae_table_free(DaeExprTable *t);
+
+DaeExpr *dae_const(DaeExprTable *t, double v);
+DaeExpr *dae_param(DaeExprTable *t, int index);
+DaeExpr *dae_var(DaeExprTable *t, int index, int order);
+DaeExpr *dae_time(DaeExprTable *t);
+DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b);
+DaeExpr *dae_neg(DaeExprTable *t, DaeExpr *a);
+DaeExpr *dae_not(DaeExprTable *t, DaeExpr *a);
+DaeExpr *dae_func(DaeExprTable *t, DaeFunc fn, DaeExpr *a, DaeExpr *b);
+DaeExpr *dae_if(DaeExprTable *t, DaeExpr *c, DaeExpr *a, DaeExpr *b);
+DaeExpr *dae_abs(DaeExprTable *t, DaeExpr *a);
+DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a);
+DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
+DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
+#define dae_add(t, a, b) dae_binary(t, DX_ADD, a, b)
+#define dae_sub(t, a, b) dae_binary(t, DX_SUB, a, b)
+#define dae_mul(t, a, b) dae_binary(t, DX_MUL, a, b)
+#define dae_div(t, a, b) dae_binary(t, DX_DIV, a, b)
+
+bool dae_is_const(const DaeExpr *e, double v);
+bool dae_is_relation(const DaeExpr *e);
+
+/* Rebuilds e with every DX_VAR mapped through `map` (which returns the
+   replacement node for a variable leaf). */
+typedef DaeExpr *(*DaeVarMap)(void *ctx, DaeExprTable *t, const DaeExpr *leaf);
+DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
+                        PtrMap *memo);
+
+/* Time derivative: d/dt, with der(var^(k)) = var^(k+1). */
+DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);
+/* Partial derivative with respect to variable (index, order). */
+DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
+                      PtrMap *memo);
+
+/* Whether e mentions a variable, time, or the given variable. */
+bool dae_depends_on_state(const DaeExpr *e);   /* any DX_VAR or DX_TIME */
+bool dae_mentions_var(const DaeExpr *e, int index, int order);
+
+/* Numeric evaluation of a parameter-only expression; NAN if e mentions a
+   variable or time. */
+double dae_eval_params(const DaeExpr *e, const double *params);
+
+/* Infix printing; names come from a callback. */
+typedef struct DaeNames {
+    const char *(*param)(void *ctx, int index);
+    const char *(*var)(void *ctx, int index);
+    void *ctx;
+} DaeNames;
+void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names);
+
+/* ---- the flat system ------------------------------------------------------ */
+
+typedef enum DaePriority { PRIO_NONE, PRIO_LOW, PRIO_HIGH } DaePriority;
+
+typedef struct DaeParam {
+    const char *name;       /* instance path, "lever.r12" */
+    SrcSpan span;           /* declaration */
+    DaeExpr *expr;          /* default: constant or expression of earlier ones */
+    double value;           /* default value, SI */
+    Dim dim;                /* dimension */
+    bool is_bool;           /* declared true/false */
+    bool structural;        /* decides structure: fixed at compile time */
+} DaeParam;
+
+typedef enum DaeVarKind {
+    VAR_COMPONENT,          /* a component's variable */
+    VAR_OUTPUT,             /* a component's output */
+    VAR_NODE,               /* an across variable of a connected node set */
+} DaeVarKind;
+
+typedef struct DaeVar {
+    const char *name;       /* primary instance path */
+    PtrVec names;           /* char*: every name of it (node ports, aliases) */
+    DaeVarKind kind;        /* where it comes from */
+    SrcSpan span;           /* declaration */
+    const char *instance;   /* instance path of the owner */
+    Dim dim;                /* dimension */
+    DaePriority priority;   /* target priority */
+    DaeExpr *start;         /* declared value / target (parameters only) */
+    DaeExpr *nominal;       /* nominal magnitude, or NULL */
+    bool inertial;          /* belongs to a mass or inertia: preferred state */
+    /* set by simplification */
+    bool eliminated;        /* replaced by alias_expr */
+    DaeExpr *alias_expr;    /* its value in terms of remaining variables */
+    struct DaeEq *eliminated_by; /* the equation that defined it */
+} DaeVar;
+
+typedef enum DaeEqKind {
+    EQ_COMPONENT,           /* written in a component */
+    EQ_DOMAIN,              /* a domain equation of a node set */
+    EQ_CONSERVATION,        /* sum of through variables at a node set */
+    EQ_CONNECTION,          /* output to output of the composite */
+} DaeEqKind;
+
+typedef struct DaeEq DaeEq;
+struct DaeEq {
+    DaeExpr *lhs, *rhs;     /* lhs == rhs */
+    DaeEqKind kind;         /* origin kind */
+    const char *instance;   /* instance path ("" for the top model) */
+    SrcSpan span;           /* source of the equation */
+    const char *what;       /* for node-set equations: the set's name */
+    DaeExpr *orig_lhs, *orig_rhs; /* as flattened, before simplification */
+};
+
+typedef struct DaeAssert {
+    DaeExpr *cond;          /* must stay true */
+    const char *message;    /* the user's message */
+    const char *instance;   /* instance path */
+    SrcSpan span;           /* the assert */
+} DaeAssert;
+
+/* Where a relation came from, for the event log. */
+typedef struct DaeRelOrigin {
+    const char *instance;   /* instance path */
+    SrcSpan span;           /* the condition's source */
+} DaeRelOrigin;
+
+typedef struct Dae {
+    Arena arena;            /* everything below */
+    DaeExprTable t;         /* the expression DAG */
+    PtrVec params;          /* DaeParam* */
+    PtrVec vars;            /* DaeVar* */
+    PtrVec eqs;             /* DaeEq* */
+    PtrVec asserts;         /* DaeAssert* */
+    int ncomponents;        /* component instances */
+    int raw_eqs, raw_vars;  /* counts before simplification */
+    int nvars_left;         /* variables not eliminated */
+} Dae;
+
+Dae *dae_new(void);
+void dae_free(Dae *d);
+const char *dae_var_name(void *dae, int index);
+const char *dae_param_name(void *dae, int index);
+DaeNames dae_names(Dae *d);
+/* Prints the system as `lmdlc flatten` shows it. */
+void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
+/* Where a relation node came from (copied along substitutions). */
+DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel);
+
+#endif

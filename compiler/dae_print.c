@@ -1,0 +1,137 @@
+/*
+ * dae_print.c - the readable form of the flat system, as `lmdlc flatten`
+ * prints it: run-time parameters with values and units, variables with
+ * their names and targets, equations with their origins, assertions, and
+ * the counts.  Deterministic: everything in creation order.
+ */
+#include "dae.h"
+
+#include <string.h>
+
+static void print_origin(FILE *fp, SrcSpan sp, const char *inst, const char *what)
+{
+    SrcFile *f = src_get(sp.file);
+    int line, col;
+    src_linecol(sp, &line, &col);
+    fputs("      % ", fp);
+    if (what)
+        fprintf(fp, "node %s", what);
+    else
+        fputs(inst && inst[0] ? inst : "(top)", fp);
+    if (f)
+        fprintf(fp, ", %s:%d", f->path, line);
+    fputc('\n', fp);
+}
+
+static const char *unit_of(Dim d, char *buf)
+{
+    return dim_text(d, buf, 64);
+}
+
+static void print_params(FILE *fp, Dae *d, DaeNames *nm)
+{
+    fprintf(fp, "parameters (%d):\n", d->params.n);
+    for (int i = 0; i < d->params.n; i++) {
+        DaeParam *p = d->params.items[i];
+        char u[64];
+        fprintf(fp, "  %s = ", p->name);
+        if (p->is_bool)
+            fputs(p->value != 0 ? "true" : "false", fp);
+        else
+            fprintf(fp, "%.15g", p->value);
+        if (!p->is_bool && !dim_is_none(p->dim))
+            fprintf(fp, " %s", unit_of(p->dim, u));
+        if (p->expr->kind != DX_CONST) {
+            fputs("  := ", fp);
+            dae_print_expr(fp, p->expr, nm);
+        }
+        if (p->structural)
+            fputs("  [structural]", fp);
+        fputc('\n', fp);
+    }
+}
+
+static void print_var(FILE *fp, DaeVar *v, DaeNames *nm)
+{
+    char u[64];
+    fprintf(fp, "  %s [%s]", v->name, unit_of(v->dim, u));
+    if (v->priority != PRIO_NONE || !dae_is_const(v->start, 0)) {
+        fputs(v->priority == PRIO_HIGH ? "  target " : v->priority == PRIO_LOW
+                                                           ? "  target (low) "
+                                                           : "  start ", fp);
+        dae_print_expr(fp, v->start, nm);
+        if (v->priority == PRIO_HIGH)
+            fputs(" (high)", fp);
+    }
+    if (v->nominal) {
+        fputs("  nominal ", fp);
+        dae_print_expr(fp, v->nominal, nm);
+    }
+    if (v->names.n > 1) {
+        fputs("  also", fp);
+        for (int j = 1; j < v->names.n; j++)
+            fprintf(fp, "%s %s", j > 1 ? "," : "", (const char *)v->names.items[j]);
+    }
+    fputc('\n', fp);
+}
+
+void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
+{
+    DaeNames nm = dae_names(d);
+    fprintf(fp, "model %s (%s; %d component instance%s)\n\n", model,
+            simplified ? "flattened and simplified" : "flattened, before simplification",
+            d->ncomponents, d->ncomponents == 1 ? "" : "s");
+    print_params(fp, d, &nm);
+    int left = 0;
+    for (int i = 0; i < d->vars.n; i++)
+        left += !((DaeVar *)d->vars.items[i])->eliminated;
+    fprintf(fp, "\nvariables (%d):\n", simplified ? left : d->vars.n);
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        if (!simplified || !v->eliminated)
+            print_var(fp, v, &nm);
+    }
+    if (simplified && left < d->vars.n) {
+        fprintf(fp, "\neliminated (%d):\n", d->vars.n - left);
+        for (int i = 0; i < d->vars.n; i++) {
+            DaeVar *v = d->vars.items[i];
+            if (!v->eliminated)
+                continue;
+            fprintf(fp, "  %s = ", v->name);
+            dae_print_expr(fp, v->alias_expr, &nm);
+            if (v->names.n > 1) {
+                fputs("  also", fp);
+                for (int j = 1; j < v->names.n; j++)
+                    fprintf(fp, "%s %s", j > 1 ? "," : "", (const char *)v->names.items[j]);
+            }
+            fputc('\n', fp);
+        }
+    }
+    fprintf(fp, "\nequations (%d):\n", d->eqs.n);
+    for (int i = 0; i < d->eqs.n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        fprintf(fp, "  %d: ", i + 1);
+        dae_print_expr(fp, q->lhs, &nm);
+        fputs(" == ", fp);
+        dae_print_expr(fp, q->rhs, &nm);
+        fputc('\n', fp);
+        print_origin(fp, q->span, q->instance,
+                     q->kind == EQ_DOMAIN || q->kind == EQ_CONSERVATION ? q->what : NULL);
+    }
+    if (d->asserts.n) {
+        fprintf(fp, "\nassertions (%d):\n", d->asserts.n);
+        for (int i = 0; i < d->asserts.n; i++) {
+            DaeAssert *a = d->asserts.items[i];
+            fputs("  ", fp);
+            dae_print_expr(fp, a->cond, &nm);
+            fprintf(fp, "  '%s'\n", a->message);
+            print_origin(fp, a->span, a->instance, NULL);
+        }
+    }
+    fprintf(fp, "\ncounts: %d equations, %d variables", d->eqs.n,
+            simplified ? left : d->vars.n);
+    if (simplified)
+        fprintf(fp, " (before simplification: %d equations, %d variables)",
+                d->raw_eqs, d->raw_vars);
+    fputc('\n', fp);
+}

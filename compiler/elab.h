@@ -1,0 +1,115 @@
+/*
+ * elab.h - the elaborated model: the instance tree with its parameters
+ * evaluated, conditional sections decided and connections joined.
+ *
+ * Passes: elaborate (build the tree), units (check dimensions over the
+ * active parts), flatten (emit the DAE), simplify (aliases, constants).
+ * Lowering of an expression in an instance's context (lower.c) is shared
+ * by elaborate (parameter values) and flatten (equations).
+ */
+#ifndef LMDL_ELAB_H
+#define LMDL_ELAB_H
+
+#include "dae.h"
+#include "sema.h"
+
+typedef struct ElabInst ElabInst;
+
+/* The state of one member of one instance. */
+typedef struct ElabSlot {
+    SemaMember *m;          /* its declaration */
+    bool active;            /* declared in an active arm */
+    Dim dim;                /* its dimension (not for nodes, instances) */
+    bool is_bool;           /* a true/false parameter */
+    int param;              /* MEM_PARAMETER: DAE parameter index */
+    int var;                /* MEM_VARIABLE, MEM_OUTPUT: DAE variable index */
+    DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default) */
+    SrcSpan bound_at;       /* MEM_INPUT: where it was bound or connected */
+    int node;               /* MEM_NODE: node id */
+    ElabInst *child;        /* MEM_INSTANCE: the child */
+    AstArg *override;       /* MEM_VARIABLE/OUTPUT: parent's target override */
+    DaeExpr *lowered;       /* MEM_INTERMEDIATE: cached lowering */
+    int lowering;           /* MEM_INTERMEDIATE: 1 while being lowered */
+} ElabSlot;
+
+struct ElabInst {
+    const char *path;       /* "" for the top, "lever", "a.b" */
+    SemaDef *def;           /* its component */
+    ElabInst *parent;       /* NULL for the top */
+    AstInstance *ast;       /* the parent's instantiation, NULL for the top */
+    bool *arm_active;       /* per scope of def */
+    ElabSlot *slots;        /* per member, indexed by SemaMember.order */
+    PtrVec children;        /* ElabInst*, in declaration order */
+    const char *arm_key;    /* arms as a string, to check each variant once */
+};
+
+/* A conserving node of one instance; union-find over connections. */
+typedef struct ElabNode {
+    int parent;             /* union-find parent */
+    int rank;               /* union-find rank */
+    SemaDef *domain;        /* its domain */
+    ElabInst *inst;         /* owner */
+    Sym *name;              /* port name */
+    bool reference;         /* joined to '*' */
+    int set;                /* after flatten: index of its set */
+} ElabNode;
+
+/* A connected node set, made by flatten. */
+typedef struct ElabSet {
+    SemaDef *domain;        /* its domain */
+    PtrVec nodes;           /* ElabNode*, in creation order */
+    bool reference;         /* joined to '*': across variables are 0 */
+    int *across_var;        /* DAE variable of each across member, by order */
+    const char *name;       /* first port's name, for messages */
+} ElabSet;
+
+typedef struct Model {
+    Program *prog;          /* resolved definitions */
+    ElabInst *top;          /* the top instance */
+    Dae *dae;               /* parameters now; everything after flatten */
+    Arena *arena;           /* the instance tree */
+    ElabNode *nodes;        /* every node */
+    int nnodes, capnodes;   /* used and allocated */
+    PtrVec insts;           /* ElabInst*, creation (preorder) order */
+    PtrVec sets;            /* ElabSet*, after flatten */
+    PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
+    PtrMap checked;         /* arm_key+def -> checked marker (units) */
+    PtrVec conn_eqs;        /* DaeEq*: connections that drive own outputs */
+} Model;
+
+/* pass 3 */
+Model *elab_model(Program *p, SemaDef *top, Arena *a);
+void elab_free(Model *m);
+
+/* pass 4 (units.c) */
+void units_check(Model *m);
+/* Dimension of an expression in an instance's context; false if it could
+   not be computed (an error was reported). */
+bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool);
+/* Reads a {value, 'unit'} literal's unit once; NULL after an error. */
+const RtUnit *units_literal(Model *m, AstExpr *quantity);
+
+/* pass 5 (flatten.c) */
+void flatten_model(Model *m);
+
+/* pass 6 (simplify.c) */
+void simplify_dae(Dae *d);
+
+/* lowering (lower.c) */
+DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);
+/* The slot a dotted name ends at, following children; NULL after an
+   error.  *node_member is set when the name ends at NODE.ACROSS. */
+ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *name, ElabInst **owner,
+                        SemaMember **node_member);
+
+/* Calls fn for every section of an instance's active arms, in source
+   order (arms numbered as resolve numbered them). */
+typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ctx);
+void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
+
+/* Helpers. */
+ElabSlot *elab_slot(ElabInst *in, Sym *name);
+int elab_find(Model *m, int node);
+const char *elab_qualify(Model *m, ElabInst *in, const char *name);
+
+#endif

@@ -1,0 +1,771 @@
+/*
+ * elaborate.c - pass 3: from the resolved top component to the instance
+ * tree.
+ *
+ * Walks the hierarchy from the top model.  For each instance, in
+ * declaration order: parameters are bound (the parent's argument, lowered
+ * in the parent's context, or the declared default) and become run-time
+ * parameters of the DAE; conditional sections are decided from parameter
+ * values, and every parameter a condition reads (and everything those are
+ * computed from) becomes structural; variables get their targets (with the
+ * parent's overrides); nodes get union-find ids; children are made last.
+ * Then connections are joined (nodes by union-find, signals by binding
+ * inputs to outputs), unconnected inputs take their defaults, and the
+ * local balance rule is checked once per component variant.
+ */
+#include "elab.h"
+
+#include "diag.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int elab_find(Model *m, int node)
+{
+    while (m->nodes[node].parent != node) {
+        m->nodes[node].parent = m->nodes[m->nodes[node].parent].parent;
+        node = m->nodes[node].parent;
+    }
+    return node;
+}
+
+static void unite(Model *m, int a, int b)
+{
+    a = elab_find(m, a);
+    b = elab_find(m, b);
+    if (a == b)
+        return;
+    if (m->nodes[a].rank < m->nodes[b].rank) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    m->nodes[b].parent = a;
+    if (m->nodes[a].rank == m->nodes[b].rank)
+        m->nodes[a].rank++;
+    m->nodes[a].reference |= m->nodes[b].reference;
+}
+
+/* ---- walking the active arms -------------------------------------------- */
+
+static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, int *next,
+                 ElabSectionFn fn, void *ctx)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_SECTION && active)
+            fn(m, in, it, ctx);
+    }
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_IF)
+            continue;
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            int arm = (*next)++;
+            walk(m, in, &c->body, active && in->arm_active[arm], next, fn, ctx);
+        }
+    }
+}
+
+void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx)
+{
+    int next = 1;
+    walk(m, in, &in->def->ast->items, true, &next, fn, ctx);
+}
+
+/* ---- parameters ------------------------------------------------------------ */
+
+static SemaMember *member_of_decl(SemaDef *d, Sym *name, const void *decl)
+{
+    for (SemaMember *mm = sema_member(d, name); mm; mm = mm->next_same_name)
+        if ((const void *)mm->decl == decl || (const void *)mm->inst == decl)
+            return mm;
+    return NULL;
+}
+
+static AstArg *find_arg(ElabInst *in, Sym *name)
+{
+    if (!in->ast)
+        return NULL;
+    for (int i = 0; i < in->ast->args.n; i++) {
+        AstArg *g = in->ast->args.items[i];
+        if (g->name == name)
+            return g;
+    }
+    return NULL;
+}
+
+static bool is_zero_literal(const AstExpr *e)
+{
+    return e->kind == EXPR_NUM && e->u.num.value == 0;
+}
+
+/* Checks that a binding written in the parent has the declared dimension. */
+static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want_bool,
+                          const char *what)
+{
+    Dim got;
+    bool got_bool = false;
+    if (!units_dim(m, in->parent, g->value, &got, &got_bool))
+        return false;
+    if (want_bool != got_bool) {
+        diag_error(g->value->span, "%s '%s' of %s is %s, but this value is %s",
+                   what, g->name->name, in->def->ast->name->name,
+                   want_bool ? "true/false" : "a number",
+                   got_bool ? "true/false" : "a number");
+        return false;
+    }
+    if (!want_bool && !dim_eq(want, got) && !is_zero_literal(g->value)) {
+        char a[64], b[64];
+        diag_error(g->value->span, "%s '%s' of %s is in %s, but this value is in %s",
+                   what, g->name->name, in->def->ast->name->name,
+                   dim_text(want, a, sizeof a), dim_text(got, b, sizeof b));
+        return false;
+    }
+    return true;
+}
+
+static void mark_structural(Model *m, int index)
+{
+    DaeParam *p = m->dae->params.items[index];
+    if (p->structural)
+        return;
+    p->structural = true;
+    /* everything it is computed from decides structure too */
+    PtrVec stack = {0};
+    ptrvec_push(m->arena, &stack, p->expr);
+    while (stack.n) {
+        DaeExpr *e = stack.items[--stack.n];
+        switch (e->kind) {
+        case DX_PARAM: mark_structural(m, e->u.index); break;
+        case DX_CONST: case DX_VAR: case DX_TIME: break;
+        case DX_FUNC:
+            ptrvec_push(m->arena, &stack, e->u.fn.a);
+            if (e->u.fn.b) ptrvec_push(m->arena, &stack, e->u.fn.b);
+            break;
+        case DX_IF:
+            ptrvec_push(m->arena, &stack, e->u.cond.c);
+            ptrvec_push(m->arena, &stack, e->u.cond.a);
+            ptrvec_push(m->arena, &stack, e->u.cond.b);
+            break;
+        default:
+            ptrvec_push(m->arena, &stack, e->u.bin.a);
+            if (e->u.bin.b) ptrvec_push(m->arena, &stack, e->u.bin.b);
+            break;
+        }
+    }
+}
+
+static void mark_structural_expr(Model *m, DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_PARAM: mark_structural(m, e->u.index); break;
+    case DX_CONST: case DX_VAR: case DX_TIME: break;
+    case DX_FUNC:
+        mark_structural_expr(m, e->u.fn.a);
+        if (e->u.fn.b) mark_structural_expr(m, e->u.fn.b);
+        break;
+    case DX_IF:
+        mark_structural_expr(m, e->u.cond.c);
+        mark_structural_expr(m, e->u.cond.a);
+        mark_structural_expr(m, e->u.cond.b);
+        break;
+    default:
+        mark_structural_expr(m, e->u.bin.a);
+        if (e->u.bin.b) mark_structural_expr(m, e->u.bin.b);
+        break;
+    }
+}
+
+static double *param_values(Model *m)
+{
+    int n = m->dae->params.n;
+    double *v = arena_alloc(m->arena, sizeof(double) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        v[i] = ((DaeParam *)m->dae->params.items[i])->value;
+    return v;
+}
+
+static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
+{
+    Dae *dae = m->dae;
+    s->active = true;
+    units_dim(m, in, d->value, &s->dim, &s->is_bool);
+    AstArg *g = find_arg(in, d->name);
+    DaeExpr *e;
+    SrcSpan sp = d->span;
+    if (g) {
+        check_binding(m, in, g, s->dim, s->is_bool, "parameter");
+        e = lower_expr(m, in->parent, g->value);
+        sp = g->value->span;
+    } else {
+        e = lower_expr(m, in, d->value);
+    }
+    DaeParam *p = arena_alloc(&dae->arena, sizeof *p);
+    p->name = elab_qualify(m, in, d->name->name);
+    p->span = sp;
+    p->expr = e;
+    p->dim = s->dim;
+    p->is_bool = s->is_bool;
+    p->value = dae_eval_params(e, param_values(m));
+    if (!isfinite(p->value))
+        diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
+    s->param = dae->params.n;
+    ptrvec_push(&dae->arena, &dae->params, p);
+}
+
+/* ---- variables, inputs, nodes ---------------------------------------------- */
+
+static AstExpr *record_field(AstExpr *e, const char *name)
+{
+    if (e->kind != EXPR_RECORD)
+        return strcmp(name, "value") == 0 ? e : NULL;
+    for (int i = 0; i < e->u.record.n; i++)
+        if (!strcmp(e->u.record.fields[i].name->name, name))
+            return e->u.record.fields[i].value;
+    return NULL;
+}
+
+static DaePriority priority_of(AstExpr *e, DaePriority dflt)
+{
+    if (!e || e->kind != EXPR_NAME || e->u.name.n != 2)
+        return dflt;
+    const char *l = e->u.name.parts[1].sym->name;
+    return !strcmp(l, "high") ? PRIO_HIGH : !strcmp(l, "low") ? PRIO_LOW : PRIO_NONE;
+}
+
+/* Applies a target given in context `ctx` (the declaration's, or the
+   parent's for an override) to v. */
+static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
+                         ElabInst *owner, const char *what)
+{
+    AstExpr *val = record_field(rec, "value");
+    AstExpr *nom = record_field(rec, "nominal");
+    AstExpr *pri = rec->kind == EXPR_RECORD ? record_field(rec, "priority") : NULL;
+    if (val) {
+        Dim dim;
+        bool isb = false;
+        if (units_dim(m, ctx, val, &dim, &isb) && what && !dim_eq(dim, v->dim)
+            && !is_zero_literal(val)) {
+            char a[64], b[64];
+            diag_error(val->span, "%s '%s' of %s is in %s, but this value is in %s",
+                       what, strrchr(v->name, '.') ? strrchr(v->name, '.') + 1 : v->name,
+                       owner->def->ast->name->name, dim_text(v->dim, a, sizeof a),
+                       dim_text(dim, b, sizeof b));
+        }
+        v->start = lower_expr(m, ctx, val);
+    }
+    if (nom) {
+        Dim dim;
+        bool isb = false;
+        if (units_dim(m, ctx, nom, &dim, &isb) && !dim_eq(dim, v->dim)) {
+            char a[64], b[64];
+            diag_error(nom->span, "the nominal value is in %s, but the variable is in %s",
+                       dim_text(dim, b, sizeof b), dim_text(v->dim, a, sizeof a));
+        }
+        v->nominal = lower_expr(m, ctx, nom);
+    }
+    v->priority = priority_of(pri, v->priority);
+}
+
+static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind kind)
+{
+    Dae *dae = m->dae;
+    s->active = true;
+    AstExpr *val = record_field(d->value, "value");
+    if (val)
+        units_dim(m, in, val, &s->dim, &s->is_bool);
+    DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+    v->name = elab_qualify(m, in, d->name->name);
+    ptrvec_push(&dae->arena, &v->names, (void *)v->name);
+    v->kind = kind;
+    v->span = d->name_span;
+    v->instance = in->path;
+    v->dim = s->dim;
+    v->start = dae_const(&dae->t, 0);
+    apply_target(m, in, d->value, v, in, NULL);
+    AstArg *g = find_arg(in, d->name);
+    if (g)
+        apply_target(m, in->parent, g->value, v, in, "variable");
+    s->var = dae->vars.n;
+    ptrvec_push(&dae->arena, &dae->vars, v);
+}
+
+static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
+{
+    s->active = true;
+    units_dim(m, in, d->value, &s->dim, &s->is_bool);
+    AstArg *g = find_arg(in, d->name);
+    if (g) {
+        check_binding(m, in, g, s->dim, s->is_bool, "input");
+        s->input = lower_expr(m, in->parent, g->value);
+        s->bound_at = g->value->span;
+    }
+}
+
+static void make_node(Model *m, ElabInst *in, ElabSlot *s)
+{
+    s->active = true;
+    if (m->nnodes == m->capnodes) {
+        m->capnodes = m->capnodes ? m->capnodes * 2 : 64;
+        m->nodes = realloc(m->nodes, sizeof *m->nodes * (size_t)m->capnodes);
+        if (!m->nodes)
+            abort();
+    }
+    int id = m->nnodes++;
+    m->nodes[id] = (ElabNode){id, 0, s->m->type, in, s->m->name, false, -1};
+    s->node = id;
+}
+
+/* ---- instances ----------------------------------------------------------------- */
+
+static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
+                           AstInstance *ast, const char *path, int depth);
+
+static void declare_section(Model *m, ElabInst *in, AstItem *it)
+{
+    AstSectionKind k = it->u.section.kind;
+    PtrVec *v = &it->u.section.entries;
+    for (int j = 0; j < v->n; j++) {
+        if (k == SEC_COMPONENTS) {
+            AstInstance *ai = v->items[j];
+            SemaMember *mm = member_of_decl(in->def, ai->name, ai);
+            if (mm)
+                in->slots[mm->order].active = true;
+            continue;
+        }
+        if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS)
+            continue;
+        AstDecl *d = v->items[j];
+        SemaMember *mm = member_of_decl(in->def, d->name, d);
+        if (!mm)
+            continue;
+        ElabSlot *s = &in->slots[mm->order];
+        switch (k) {
+        case SEC_PARAMETERS: make_param(m, in, d, s); break;
+        case SEC_VARIABLES: make_var(m, in, d, s, VAR_COMPONENT); break;
+        case SEC_OUTPUTS: make_var(m, in, d, s, VAR_OUTPUT); break;
+        case SEC_INPUTS: make_input(m, in, d, s); break;
+        case SEC_NODES: make_node(m, in, s); break;
+        default: s->active = true; break; /* intermediates */
+        }
+    }
+}
+
+static void skip_arms(PtrVec *items, int *next)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_IF)
+            continue;
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            (*next)++;
+            skip_arms(&((AstClause *)it->u.if_.clauses.items[j])->body, next);
+        }
+    }
+}
+
+static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_SECTION || it->u.section.kind != SEC_COMPONENTS)
+            continue;
+        for (int j = 0; j < it->u.section.entries.n; j++) {
+            AstInstance *ai = it->u.section.entries.items[j];
+            SemaMember *mm = member_of_decl(in->def, ai->name, ai);
+            if (!mm || !mm->type)
+                continue;
+            ElabSlot *s = &in->slots[mm->order];
+            s->child = make_inst(m, mm->type, in, ai,
+                                 elab_qualify(m, in, ai->name->name), depth + 1);
+            if (s->child)
+                ptrvec_push(m->arena, &in->children, s->child);
+        }
+    }
+}
+
+/* Decides one arm's contents; arms are numbered as in resolve.c. */
+static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int depth)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_SECTION)
+            declare_section(m, in, it);
+    }
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_IF)
+            continue;
+        int chosen = -1;
+        for (int j = 0; j < it->u.if_.clauses.n && chosen < 0; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            if (!c->cond) {
+                chosen = j;
+                break;
+            }
+            Dim dim;
+            bool isb = false;
+            if (units_dim(m, in, c->cond, &dim, &isb) && !isb) {
+                diag_error(c->cond->span, "the condition of a conditional section "
+                           "must be true or false");
+                continue;
+            }
+            DaeExpr *e = lower_expr(m, in, c->cond);
+            mark_structural_expr(m, e);
+            double v = dae_eval_params(e, param_values(m));
+            if (v != 0 && !isnan(v))
+                chosen = j;
+        }
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            int arm = (*next)++;
+            if (j == chosen) {
+                in->arm_active[arm] = true;
+                process_arm(m, in, &c->body, next, depth);
+            } else {
+                skip_arms(&c->body, next);
+            }
+        }
+    }
+    make_children(m, in, items, depth);
+}
+
+static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
+                           AstInstance *ast, const char *path, int depth)
+{
+    if (depth > 64) {
+        diag_error(ast ? ast->span : def->ast->name_span,
+                   "components are nested more than 64 deep; is a component "
+                   "instantiating itself through another?");
+        return NULL;
+    }
+    ElabInst *in = arena_alloc(m->arena, sizeof *in);
+    in->path = path;
+    in->def = def;
+    in->parent = parent;
+    in->ast = ast;
+    in->arm_active = arena_alloc(m->arena, sizeof(bool) * (size_t)(def->nscopes + 1));
+    in->arm_active[0] = true;
+    int n = def->member_list.n;
+    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        in->slots[i].m = def->member_list.items[i];
+        in->slots[i].param = in->slots[i].var = in->slots[i].node = -1;
+    }
+    ptrvec_push(m->arena, &m->insts, in);
+    m->dae->ncomponents++;
+    int next = 1;
+    process_arm(m, in, &def->ast->items, &next, depth);
+    /* The arm pattern, so checks that depend only on it run once. */
+    char *key = arena_alloc(m->arena, (size_t)def->nscopes + 2);
+    for (int i = 0; i < def->nscopes; i++)
+        key[i] = in->arm_active[i] ? '1' : '0';
+    in->arm_key = key;
+    /* Arguments naming members of inactive arms. */
+    if (ast) {
+        for (int i = 0; i < ast->args.n; i++) {
+            AstArg *g = ast->args.items[i];
+            ElabSlot *s = elab_slot(in, g->name);
+            if (s && !s->active) {
+                diag_error(g->name_span, "'%s' does not exist in %s: component "
+                           "'%s' declares it only in a conditional section that "
+                           "is not active here", g->name->name, path,
+                           def->ast->name->name);
+                diag_note(s->m->decl->name_span, "'%s' is declared here", g->name->name);
+            }
+        }
+    }
+    return in;
+}
+
+/* ---- connections -------------------------------------------------------------- */
+
+/* One end of a connect(), resolved. */
+typedef struct End {
+    AstExpr *ast;           /* as written */
+    ElabSlot *slot;         /* node, input or output; NULL for '*' */
+    ElabInst *owner;        /* instance of the slot */
+    bool own;               /* the slot belongs to the connecting component */
+} End;
+
+static const char *end_text(Model *m, End *e)
+{
+    return ast_name_text(m->arena, e->ast);
+}
+
+static DaeExpr *input_value(Model *m, ElabInst *in, ElabSlot *s)
+{
+    if (!s->input)
+        s->input = lower_expr(m, in, s->m->decl->value);
+    return s->input;
+}
+
+static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect *c)
+{
+    End *src = NULL;
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        bool is_src = (e->slot->m->kind == MEM_OUTPUT && !e->own)
+                      || (e->slot->m->kind == MEM_INPUT && e->own);
+        if (!is_src)
+            continue;
+        if (src) {
+            diag_error(e->ast->span, "cannot connect two outputs, '%s' and '%s'; "
+                       "one output drives one or more inputs",
+                       end_text(m, src), end_text(m, e));
+            return;
+        }
+        src = e;
+    }
+    if (!src) {
+        diag_error(c->span, "this connection has no output to drive its inputs");
+        return;
+    }
+    DaeExpr *value = src->slot->m->kind == MEM_OUTPUT
+                         ? dae_var(&m->dae->t, src->slot->var, 0)
+                         : input_value(m, src->owner, src->slot);
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        if (e == src)
+            continue;
+        bool dimless_src = dim_is_none(src->slot->dim);
+        if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
+            char a[64], b[64];
+            diag_error(e->ast->span, "'%s' is in %s, but the output '%s' driving "
+                       "it is in %s", end_text(m, e), dim_text(e->slot->dim, a, sizeof a),
+                       end_text(m, src), dim_text(src->slot->dim, b, sizeof b));
+            continue;
+        }
+        if (e->slot->m->kind == MEM_OUTPUT) {
+            /* The composite's own output follows the child's. */
+            DaeEq *q = arena_alloc(&m->dae->arena, sizeof *q);
+            q->lhs = dae_var(&m->dae->t, e->slot->var, 0);
+            q->rhs = value;
+            q->kind = EQ_CONNECTION;
+            q->instance = in->path;
+            q->span = c->span;
+            ptrvec_push(m->arena, &m->conn_eqs, q);
+            continue;
+        }
+        if (e->slot->input) {
+            diag_error(e->ast->span, "input '%s' is already bound", end_text(m, e));
+            if (e->slot->bound_at.file >= 0)
+                diag_note(e->slot->bound_at, "it is bound here");
+            continue;
+        }
+        e->slot->input = value;
+        e->slot->bound_at = e->ast->span;
+    }
+}
+
+static void connect_one(Model *m, ElabInst *in, AstConnect *c)
+{
+    int n = c->ends.n;
+    End *ends = arena_alloc(m->arena, sizeof(End) * (size_t)(n + 1));
+    int nodes = 0, signals = 0, refs = 0;
+    for (int i = 0; i < n; i++) {
+        AstExpr *a = c->ends.items[i];
+        ends[i].ast = a;
+        if (a->kind == EXPR_REF) {
+            refs++;
+            continue;
+        }
+        SemaMember *nm = NULL;
+        ElabInst *owner = in;
+        ElabSlot *s = lower_resolve(m, in, a, &owner, &nm);
+        if (!s)
+            return;
+        ends[i].slot = s;
+        ends[i].owner = owner;
+        ends[i].own = owner == in;
+        if (s->m->kind == MEM_NODE)
+            nodes++;
+        else
+            signals++;
+    }
+    if (nodes && (signals || 0)) {
+        End *node = NULL, *sig = NULL;
+        for (int i = 0; i < n; i++) {
+            if (!ends[i].slot)
+                continue;
+            if (ends[i].slot->m->kind == MEM_NODE && !node)
+                node = &ends[i];
+            if (ends[i].slot->m->kind != MEM_NODE && !sig)
+                sig = &ends[i];
+        }
+        diag_error(sig->ast->span, "cannot connect the %s '%s' to the node '%s'; "
+                   "nodes connect to nodes, outputs to inputs",
+                   sema_member_kind_names[sig->slot->m->kind], end_text(m, sig),
+                   end_text(m, node));
+        return;
+    }
+    if (signals) {
+        if (refs) {
+            diag_error(c->span, "'*' is the reference node; signals cannot connect to it");
+            return;
+        }
+        connect_signals(m, in, ends, n, c);
+        return;
+    }
+    End *first = NULL;
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        if (!e->slot)
+            continue;
+        if (!first) {
+            first = e;
+            continue;
+        }
+        SemaDef *d1 = first->slot->m->type, *d2 = e->slot->m->type;
+        if (d1 != d2) {
+            diag_error(e->ast->span, "cannot connect '%s' (%s) to '%s' (%s): they "
+                       "are nodes of different domains", end_text(m, e),
+                       d2->ast->name->name, end_text(m, first), d1->ast->name->name);
+            return;
+        }
+        unite(m, first->slot->node, e->slot->node);
+    }
+    if (first && refs)
+        m->nodes[elab_find(m, first->slot->node)].reference = true;
+    if (!first && refs)
+        diag_error(c->span, "this connects only '*' to itself");
+}
+
+static void connect_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    (void)ctx;
+    if (it->u.section.kind != SEC_CONNECTIONS)
+        return;
+    for (int j = 0; j < it->u.section.entries.n; j++)
+        connect_one(m, in, it->u.section.entries.items[j]);
+}
+
+/* ---- the local balance rule ------------------------------------------------------ */
+
+typedef struct Count {
+    int eqs;                /* equations in active arms */
+    bool bad;               /* an if-equation's branches disagree */
+} Count;
+
+static int count_stmts(PtrVec *v, Count *c);
+
+static int count_stmt(AstStmt *s, Count *c)
+{
+    if (s->kind == STMT_EQUATION)
+        return 1;
+    if (s->kind == STMT_ASSERT)
+        return 0;
+    int first = -1;
+    for (int i = 0; i < s->u.if_.clauses.n; i++) {
+        AstClause *cl = s->u.if_.clauses.items[i];
+        int k = count_stmts(&cl->body, c);
+        if (first < 0) {
+            first = k;
+        } else if (k != first) {
+            if (!c->bad)
+                diag_error(cl->span, "the branches of an if-equation must hold the "
+                           "same number of equations: the first has %d, this one %d",
+                           first, k);
+            c->bad = true;
+        }
+    }
+    return first < 0 ? 0 : first;
+}
+
+static int count_stmts(PtrVec *v, Count *c)
+{
+    int n = 0;
+    for (int i = 0; i < v->n; i++)
+        n += count_stmt(v->items[i], c);
+    return n;
+}
+
+static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    (void)m;
+    (void)in;
+    if (it->u.section.kind == SEC_EQUATIONS)
+        ((Count *)ctx)->eqs += count_stmts(&it->u.section.entries, ctx);
+}
+
+static void check_balance(Model *m, ElabInst *in, SymMap *seen)
+{
+    /* once per component and arm pattern */
+    Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s", in->def->ast->name->name,
+                                     in->arm_key));
+    if (symmap_get(seen, key))
+        return;
+    symmap_put(seen, key, in);
+    Count c = {0, false};
+    elab_each_section(m, in, count_section, &c);
+    for (int i = 0; i < m->conn_eqs.n; i++)
+        if (((DaeEq *)m->conn_eqs.items[i])->instance == in->path)
+            c.eqs++;
+    int nvars = 0, nout = 0;
+    size_t len = 0;
+    char names[512] = "";
+    for (int i = 0; i < in->def->member_list.n; i++) {
+        ElabSlot *s = &in->slots[i];
+        if (!s->active || (s->m->kind != MEM_VARIABLE && s->m->kind != MEM_OUTPUT))
+            continue;
+        if (s->m->kind == MEM_VARIABLE)
+            nvars++;
+        else
+            nout++;
+        if (len + s->m->name->len + 8 < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                    len ? ", " : "", s->m->name->name);
+        else if (len + 8 < sizeof names && !strstr(names, "..."))
+            len += (size_t)snprintf(names + len, sizeof names - len, ", ...");
+    }
+    if (c.bad || c.eqs == nvars + nout)
+        return;
+    diag_error(in->def->ast->name_span, "component '%s' has %d equation%s but %d "
+               "variable%s and %d output%s; every component needs one equation "
+               "per variable and output", in->def->ast->name->name, c.eqs,
+               c.eqs == 1 ? "" : "s", nvars, nvars == 1 ? "" : "s", nout,
+               nout == 1 ? "" : "s");
+    if (len)
+        diag_note(in->def->ast->name_span, "its variables and outputs: %s", names);
+    if (in->path[0] && in->ast)
+        diag_note(in->ast->span, "instantiated here as '%s'", in->path);
+}
+
+Model *elab_model(Program *p, SemaDef *top, Arena *a)
+{
+    Model *m = arena_alloc(a, sizeof *m);
+    m->prog = p;
+    m->arena = a;
+    m->dae = dae_new();
+    m->top = make_inst(m, top, NULL, NULL, "", 0);
+    if (diag_error_count())
+        return m;
+    for (int i = 0; i < m->insts.n; i++)
+        elab_each_section(m, m->insts.items[i], connect_section, NULL);
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *s = &in->slots[j];
+            if (s->active && s->m->kind == MEM_INPUT)
+                input_value(m, in, s);
+        }
+    }
+    SymMap seen = {0};
+    for (int i = 0; i < m->insts.n; i++)
+        check_balance(m, m->insts.items[i], &seen);
+    symmap_free(&seen);
+    return m;
+}
+
+void elab_free(Model *m)
+{
+    if (!m)
+        return;
+    free(m->nodes);
+    ptrmap_free(&m->units_memo);
+    ptrmap_free(&m->checked);
+    dae_free(m->dae);
+}

@@ -1,0 +1,398 @@
+/*
+ * flatten.c - pass 5: the elaborated tree to one flat system.
+ *
+ * Connected nodes form sets (union-find roots, numbered in the order their
+ * first node was declared).  Each set that is not joined to '*' gets one
+ * copy of its domain's across variables, named after every port on it
+ * (lever.T1.x, push.P.x), one copy of the domain equations, and one
+ * conservation equation per through variable: the sum of the branch
+ * variables entering the set (subtracted at a branch's `from` node, added
+ * at its `to` node) is zero.  Component equations are lowered in their
+ * instance's context; an if-equation becomes one equation per position,
+ * each an if-expression over the branches.
+ */
+#include "elab.h"
+
+#include "diag.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A domain read as an instance, so its equations lower like any other;
+   each across slot's var is pointed at the current set's variable. */
+static ElabInst *domain_inst(Model *m, SemaDef *dom, PtrMap *cache)
+{
+    ElabInst *in = ptrmap_get(cache, dom);
+    if (in)
+        return in;
+    in = arena_alloc(m->arena, sizeof *in);
+    in->path = "";
+    in->def = dom;
+    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
+    in->arm_active[0] = true;
+    in->arm_key = "1";
+    int n = dom->member_list.n;
+    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        ElabSlot *s = &in->slots[i];
+        s->m = dom->member_list.items[i];
+        s->active = true;
+        s->param = s->node = s->var = -1;
+        bool b;
+        units_dim(m, in, s->m->decl->value, &s->dim, &b);
+    }
+    ptrmap_put(cache, dom, in);
+    return in;
+}
+
+static const char *port_name(Model *m, ElabNode *n, const char *across)
+{
+    if (n->inst->path[0])
+        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
+    return arena_printf(m->arena, "%s.%s", n->name->name, across);
+}
+
+static void make_sets(Model *m, PtrMap *doms)
+{
+    Dae *dae = m->dae;
+    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
+    for (int i = 0; i < m->nnodes; i++)
+        set_of_root[i] = -1;
+    for (int i = 0; i < m->nnodes; i++) {
+        int r = elab_find(m, i);
+        if (set_of_root[r] < 0) {
+            ElabSet *s = arena_alloc(m->arena, sizeof *s);
+            s->domain = m->nodes[i].domain;
+            s->reference = m->nodes[r].reference;
+            set_of_root[r] = m->sets.n;
+            ptrvec_push(m->arena, &m->sets, s);
+        }
+        ElabSet *s = m->sets.items[set_of_root[r]];
+        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
+        m->nodes[i].set = set_of_root[r];
+    }
+    for (int i = 0; i < m->nnodes; i++)
+        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        ElabNode *first = s->nodes.items[0];
+        s->name = first->inst->path[0]
+                      ? arena_printf(m->arena, "%s.%s", first->inst->path, first->name->name)
+                      : first->name->name;
+        int nm = s->domain->member_list.n;
+        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
+        if (s->reference)
+            continue;
+        ElabInst *din = domain_inst(m, s->domain, doms);
+        for (int j = 0; j < nm; j++) {
+            SemaMember *am = s->domain->member_list.items[j];
+            s->across_var[j] = -1;
+            if (am->kind != MEM_ACROSS)
+                continue;
+            DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+            v->name = port_name(m, first, am->name->name);
+            for (int q = 0; q < s->nodes.n; q++)
+                ptrvec_push(&dae->arena, &v->names,
+                            (void *)port_name(m, s->nodes.items[q], am->name->name));
+            v->kind = VAR_NODE;
+            v->span = am->decl->name_span;
+            v->instance = first->inst->path;
+            v->dim = din->slots[j].dim;
+            v->start = lower_expr(m, din, am->decl->value);
+            s->across_var[j] = dae->vars.n;
+            ptrvec_push(&dae->arena, &dae->vars, v);
+        }
+    }
+}
+
+static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *inst,
+                     SrcSpan sp)
+{
+    DaeEq *q = arena_alloc(&d->arena, sizeof *q);
+    q->lhs = l;
+    q->rhs = r;
+    q->kind = k;
+    q->instance = inst;
+    q->span = sp;
+    ptrvec_push(&d->arena, &d->eqs, q);
+    return q;
+}
+
+static void domain_equations(Model *m, PtrMap *doms)
+{
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        if (s->reference)
+            continue;
+        ElabInst *din = domain_inst(m, s->domain, doms);
+        for (int j = 0; j < s->domain->member_list.n; j++)
+            din->slots[j].var = s->across_var[j];
+        for (int i = 0; i < s->domain->ast->items.n; i++) {
+            AstItem *it = s->domain->ast->items.items[i];
+            if (it->kind != ITEM_SECTION || it->u.section.kind != SEC_EQUATIONS)
+                continue;
+            for (int j = 0; j < it->u.section.entries.n; j++) {
+                AstStmt *st = it->u.section.entries.items[j];
+                if (st->kind != STMT_EQUATION)
+                    continue;
+                DaeEq *q = new_eq(m->dae, lower_expr(m, din, st->u.eq.lhs),
+                                  lower_expr(m, din, st->u.eq.rhs), EQ_DOMAIN,
+                                  "", st->span);
+                q->what = s->name;
+            }
+        }
+    }
+}
+
+/* ---- component equations ------------------------------------------------ */
+
+typedef struct EqList {
+    PtrVec lhs, rhs;        /* DaeExpr*, one per equation position */
+    PtrVec spans;           /* SrcSpan* of each */
+} EqList;
+
+static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out);
+
+static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
+{
+    SrcSpan *p = arena_alloc(m->arena, sizeof *p);
+    *p = sp;
+    ptrvec_push(m->arena, &out->lhs, l);
+    ptrvec_push(m->arena, &out->rhs, r);
+    ptrvec_push(m->arena, &out->spans, p);
+}
+
+static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
+{
+    Dae *d = m->dae;
+    DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
+    a->cond = lower_expr(m, in, s->u.assert_.cond);
+    a->message = s->u.assert_.msg;
+    a->instance = in->path;
+    a->span = s->span;
+    ptrvec_push(&d->arena, &d->asserts, a);
+    if (!dae_depends_on_state(a->cond)) {
+        int np = d->params.n;
+        double *pv = arena_alloc(m->arena, sizeof(double) * (size_t)(np + 1));
+        for (int i = 0; i < np; i++)
+            pv[i] = ((DaeParam *)d->params.items[i])->value;
+        double v = dae_eval_params(a->cond, pv);
+        if (v == 0)
+            diag_error(s->span, "assertion failed in %s: %s",
+                       in->path[0] ? in->path : "the top model", a->message);
+    }
+}
+
+static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
+{
+    int nc = s->u.if_.clauses.n;
+    EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
+    DaeExpr **conds = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(nc + 1));
+    for (int i = 0; i < nc; i++) {
+        AstClause *c = s->u.if_.clauses.items[i];
+        conds[i] = c->cond ? lower_expr(m, in, c->cond) : NULL;
+        lower_stmts(m, in, &c->body, &arms[i]);
+    }
+    int n = arms[0].lhs.n;
+    for (int i = 1; i < nc; i++)
+        if (arms[i].lhs.n != n)
+            return; /* reported by the balance check */
+    DaeExprTable *t = &m->dae->t;
+    for (int k = 0; k < n; k++) {
+        /* Fold from the last arm: if c1, a1 else (if c2, a2 else ...). */
+        AstClause *last = s->u.if_.clauses.items[nc - 1];
+        DaeExpr *l = last->cond ? dae_const(t, 0) : arms[nc - 1].lhs.items[k];
+        DaeExpr *r = last->cond ? dae_const(t, 0) : arms[nc - 1].rhs.items[k];
+        for (int i = nc - 1 - (last->cond ? 0 : 1); i >= 0; i--) {
+            l = dae_if(t, conds[i], arms[i].lhs.items[k], l);
+            r = dae_if(t, conds[i], arms[i].rhs.items[k], r);
+        }
+        push_eq(m, out, l, r, s->span);
+    }
+}
+
+static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out)
+{
+    for (int i = 0; i < v->n; i++) {
+        AstStmt *s = v->items[i];
+        switch (s->kind) {
+        case STMT_EQUATION:
+            push_eq(m, out, lower_expr(m, in, s->u.eq.lhs), lower_expr(m, in, s->u.eq.rhs),
+                    s->span);
+            break;
+        case STMT_ASSERT:
+            lower_assert(m, in, s);
+            break;
+        case STMT_IF:
+            lower_if(m, in, s, out);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Branch terms per set and through member: (sign, variable) pairs. */
+typedef struct Term {
+    int set;                /* node set */
+    int through;            /* member order of the through variable */
+    int var;                /* branch variable */
+    double sign;            /* -1 at the from node, +1 at the to node */
+    struct Term *next;      /* next term of the same set */
+} Term;
+
+typedef struct FlatCtx {
+    Term **terms;           /* per set: its terms, newest first */
+    Term **tails;           /* per set: oldest term, to append in order */
+} FlatCtx;
+
+static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
+                     double sign)
+{
+    if (end->kind != EXPR_NAME)
+        return;
+    ElabInst *owner = in;
+    SemaMember *through = NULL;
+    ElabSlot *node = lower_resolve(m, in, end, &owner, &through);
+    if (!node || !through || node->node < 0)
+        return;
+    int set = m->nodes[elab_find(m, node->node)].set;
+    Term *t = arena_alloc(m->arena, sizeof *t);
+    *t = (Term){set, through->order, var, sign, NULL};
+    if (fc->tails[set])
+        fc->tails[set]->next = t;
+    else
+        fc->terms[set] = t;
+    fc->tails[set] = t;
+}
+
+static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    FlatCtx *fc = ctx;
+    PtrVec *v = &it->u.section.entries;
+    if (it->u.section.kind == SEC_EQUATIONS) {
+        EqList out = {{0}, {0}, {0}};
+        lower_stmts(m, in, v, &out);
+        for (int i = 0; i < out.lhs.n; i++)
+            new_eq(m->dae, out.lhs.items[i], out.rhs.items[i], EQ_COMPONENT, in->path,
+                   *(SrcSpan *)out.spans.items[i]);
+    } else if (it->u.section.kind == SEC_BRANCHES) {
+        for (int i = 0; i < v->n; i++) {
+            AstBranch *b = v->items[i];
+            ElabSlot *s = elab_slot(in, b->var->u.name.parts[0].sym);
+            if (!s || s->var < 0)
+                continue;
+            add_term(m, fc, in, b->from, s->var, -1);
+            add_term(m, fc, in, b->to, s->var, +1);
+        }
+    }
+}
+
+static void conservation(Model *m, FlatCtx *fc)
+{
+    DaeExprTable *t = &m->dae->t;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        if (s->reference)
+            continue;
+        for (int j = 0; j < s->domain->member_list.n; j++) {
+            SemaMember *tm = s->domain->member_list.items[j];
+            if (tm->kind != MEM_THROUGH)
+                continue;
+            DaeExpr *sum = NULL;
+            for (Term *x = fc->terms[k]; x; x = x->next) {
+                if (x->through != j)
+                    continue;
+                DaeExpr *v = dae_var(t, x->var, 0);
+                sum = !sum ? (x->sign < 0 ? dae_neg(t, v) : v)
+                           : (x->sign < 0 ? dae_sub(t, sum, v) : dae_add(t, sum, v));
+            }
+            if (!sum)
+                continue; /* nothing carries this quantity: see the count check */
+            ElabNode *first = s->nodes.items[0];
+            ElabSlot *ns = elab_slot(first->inst, first->name);
+            DaeEq *q = new_eq(m->dae, sum, dae_const(t, 0), EQ_CONSERVATION, "",
+                              ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
+            q->what = s->name;
+        }
+    }
+}
+
+/* Marks variables written under der() in component equations: masses,
+   inertias and the like, preferred as states. */
+static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen)
+{
+    if (ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, e);
+    switch (e->kind) {
+    case DX_VAR:
+        if (e->u.var.order > 0)
+            ((DaeVar *)d->vars.items[e->u.var.index])->inertial = true;
+        break;
+    case DX_CONST: case DX_PARAM: case DX_TIME: break;
+    case DX_FUNC:
+        mark_inertial(d, e->u.fn.a, seen);
+        if (e->u.fn.b) mark_inertial(d, e->u.fn.b, seen);
+        break;
+    case DX_IF:
+        mark_inertial(d, e->u.cond.c, seen);
+        mark_inertial(d, e->u.cond.a, seen);
+        mark_inertial(d, e->u.cond.b, seen);
+        break;
+    default:
+        mark_inertial(d, e->u.bin.a, seen);
+        if (e->u.bin.b) mark_inertial(d, e->u.bin.b, seen);
+        break;
+    }
+}
+
+static void check_count(Model *m, FlatCtx *fc)
+{
+    Dae *d = m->dae;
+    if (d->eqs.n == d->vars.n)
+        return;
+    diag_error(m->top->def->ast->name_span, "the flattened model '%s' has %d "
+               "equation%s for %d variable%s", m->top->def->ast->name->name,
+               d->eqs.n, d->eqs.n == 1 ? "" : "s", d->vars.n, d->vars.n == 1 ? "" : "s");
+    /* Node sets whose through quantity nothing carries are the usual cause. */
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        if (s->reference || fc->terms[k])
+            continue;
+        ElabNode *first = s->nodes.items[0];
+        ElabSlot *ns = elab_slot(first->inst, first->name);
+        diag_note(ns && ns->m->decl ? ns->m->decl->name_span : src_none,
+                  "node '%s' is connected to nothing that carries its through "
+                  "variable, so its across variables are not determined", s->name);
+    }
+}
+
+void flatten_model(Model *m)
+{
+    PtrMap doms = {0};
+    make_sets(m, &doms);
+    domain_equations(m, &doms);
+    FlatCtx fc;
+    fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
+    fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
+    size_t first_component = (size_t)m->dae->eqs.n;
+    for (int i = 0; i < m->insts.n; i++)
+        elab_each_section(m, m->insts.items[i], flatten_section, &fc);
+    PtrMap seen = {0};
+    for (int i = (int)first_component; i < m->dae->eqs.n; i++) {
+        DaeEq *q = m->dae->eqs.items[i];
+        mark_inertial(m->dae, q->lhs, &seen);
+        mark_inertial(m->dae, q->rhs, &seen);
+    }
+    ptrmap_free(&seen);
+    conservation(m, &fc);
+    for (int i = 0; i < m->conn_eqs.n; i++) {
+        DaeEq *q = m->conn_eqs.items[i];
+        new_eq(m->dae, q->lhs, q->rhs, q->kind, q->instance, q->span);
+    }
+    m->dae->raw_eqs = m->dae->eqs.n;
+    m->dae->raw_vars = m->dae->vars.n;
+    check_count(m, &fc);
+    ptrmap_free(&doms);
+}

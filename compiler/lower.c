@@ -1,0 +1,242 @@
+/*
+ * lower.c - turns an AST expression, read in the context of one instance,
+ * into a DAE expression.
+ *
+ * Names are resolved through the instance's slots: a parameter becomes a
+ * run-time parameter node (never folded, so --param works), a variable or
+ * output a variable node, an input its binding, an intermediate its own
+ * lowered expression (substituted, cached per instance), NODE.x the node
+ * set's across variable (0 on a set joined to '*').  Literals with units
+ * are converted to SI here.  der() is expanded by the symbolic
+ * differentiator until it applies to variables only.
+ */
+#include "elab.h"
+
+#include "diag.h"
+
+#include <math.h>
+#include <string.h>
+
+ElabSlot *elab_slot(ElabInst *in, Sym *name)
+{
+    ElabSlot *found = NULL;
+    for (SemaMember *m = sema_member(in->def, name); m; m = m->next_same_name) {
+        ElabSlot *s = &in->slots[m->order];
+        if (s->active)
+            return s;
+        if (!found)
+            found = s;
+    }
+    return found;
+}
+
+const char *elab_qualify(Model *m, ElabInst *in, const char *name)
+{
+    if (!in || !in->path[0])
+        return arena_strdup(m->arena, name);
+    return arena_printf(m->arena, "%s.%s", in->path, name);
+}
+
+static void not_active(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
+{
+    const char *what = sema_member_kind_names[s->m->kind];
+    diag_error(at, "%s '%s' does not exist in %s: component '%s' declares it "
+               "only in a conditional section that is not active here",
+               what, s->m->name->name, owner->path[0] ? owner->path : "the top model",
+               owner->def->ast->name->name);
+    SrcSpan decl = s->m->decl ? s->m->decl->name_span : s->m->inst->name_span;
+    diag_note(decl, "'%s' is declared here", s->m->name->name);
+    (void)m;
+}
+
+ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
+                        SemaMember **node_member)
+{
+    AstNamePart *parts = e->u.name.parts;
+    int n = e->u.name.n;
+    *node_member = NULL;
+    ElabInst *cur = in;
+    for (int i = 0; i < n; i++) {
+        ElabSlot *s = elab_slot(cur, parts[i].sym);
+        if (!s)
+            return NULL; /* resolution already reported it */
+        if (!s->active) {
+            not_active(m, cur, s, parts[i].span);
+            return NULL;
+        }
+        *owner = cur;
+        if (i == n - 1)
+            return s;
+        if (s->m->kind == MEM_NODE) {
+            SemaMember *am = sema_member(s->m->type, parts[i + 1].sym);
+            if (!am)
+                return NULL;
+            *node_member = am;
+            return s;
+        }
+        if (s->m->kind != MEM_INSTANCE || !s->child)
+            return NULL;
+        cur = s->child;
+    }
+    return NULL;
+}
+
+static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
+{
+    DaeExprTable *t = &m->dae->t;
+    ElabInst *owner = in;
+    SemaMember *nm = NULL;
+    if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
+        && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
+        return dae_const(t, 3.14159265358979323846);
+    ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
+    if (!s)
+        return dae_const(t, 0);
+    switch (s->m->kind) {
+    case MEM_PARAMETER:
+        return dae_param(t, s->param);
+    case MEM_VARIABLE: case MEM_OUTPUT: case MEM_ACROSS:
+        return s->var >= 0 ? dae_var(t, s->var, 0) : dae_const(t, 0);
+    case MEM_INPUT:
+        return s->input ? s->input : dae_const(t, 0);
+    case MEM_INTERMEDIATE:
+        if (s->lowered)
+            return s->lowered;
+        if (s->lowering) {
+            diag_error(e->span, "intermediate '%s' is defined in terms of itself",
+                       s->m->name->name);
+            return dae_const(t, 0);
+        }
+        s->lowering = 1;
+        s->lowered = lower_expr(m, owner, s->m->decl->value);
+        s->lowering = 0;
+        return s->lowered;
+    case MEM_NODE: {
+        if (!nm || nm->kind != MEM_ACROSS) {
+            diag_error(e->span, "a node's through variable cannot be used in an "
+                       "equation; declare a branch variable for it");
+            return dae_const(t, 0);
+        }
+        ElabNode *node = &m->nodes[elab_find(m, s->node)];
+        if (node->set < 0 || node->set >= m->sets.n)
+            return dae_const(t, 0);
+        ElabSet *set = m->sets.items[node->set];
+        if (set->reference)
+            return dae_const(t, 0);
+        return dae_var(t, set->across_var[nm->order], 0);
+    }
+    default:
+        return dae_const(t, 0);
+    }
+}
+
+static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
+{
+    DaeExprTable *t = &m->dae->t;
+    const char *f = e->u.call.func->name;
+    int n = e->u.call.args.n;
+    DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
+    DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
+    if (!strcmp(f, "abs")) return dae_abs(t, a);
+    if (!strcmp(f, "sign")) return dae_sign(t, a);
+    if (!strcmp(f, "min")) return dae_min(t, a, b);
+    if (!strcmp(f, "max")) return dae_max(t, a, b);
+    for (int k = 0; k < FN_COUNT; k++)
+        if (!strcmp(f, dae_func_names[k]))
+            return dae_func(t, (DaeFunc)k, a, dae_func_arity[k] == 2 ? b : NULL);
+    return dae_const(t, 0);
+}
+
+static DaeExprKind binary_kind(AstOp op)
+{
+    switch (op) {
+    case OP_OR: return DX_OR;
+    case OP_AND: return DX_AND;
+    case OP_EQ: return DX_EQ;
+    case OP_NE: return DX_NE;
+    case OP_LT: return DX_LT;
+    case OP_LE: return DX_LE;
+    case OP_GT: return DX_GT;
+    case OP_GE: return DX_GE;
+    case OP_ADD: return DX_ADD;
+    case OP_SUB: return DX_SUB;
+    case OP_MUL: return DX_MUL;
+    case OP_DIV: return DX_DIV;
+    default: return DX_POW;
+    }
+}
+
+/* Records where a relation came from, for the event log (first wins). */
+static void note_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
+{
+    if (!dae_is_relation(e) || ptrmap_get(&m->dae->t.origin, e))
+        return;
+    DaeRelOrigin *o = arena_alloc(&m->dae->arena, sizeof *o);
+    o->instance = in->path;
+    o->span = sp;
+    ptrmap_put(&m->dae->t.origin, e, o);
+}
+
+/* Relations made by lowering abs/min/max/sign take the call's text. */
+static void note_call_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
+{
+    for (int depth = 0; e && e->kind == DX_IF && depth < 3; depth++) {
+        note_relations(m, in, e->u.cond.c, sp);
+        e = e->u.cond.b;
+    }
+}
+
+DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
+{
+    DaeExprTable *t = &m->dae->t;
+    switch (e->kind) {
+    case EXPR_NUM: return dae_const(t, e->u.num.value);
+    case EXPR_BOOL: return dae_const(t, e->u.boolean ? 1 : 0);
+    case EXPR_TIME: return dae_time(t);
+    case EXPR_NAME: return lower_name(m, in, e);
+    case EXPR_DER: {
+        PtrMap memo = {0};
+        DaeExpr *r = dae_diff_time(t, lower_expr(m, in, e->u.der.arg), &memo);
+        ptrmap_free(&memo);
+        return r;
+    }
+    case EXPR_CALL: {
+        DaeExpr *r = lower_call(m, in, e);
+        note_call_relations(m, in, r, e->span);
+        return r;
+    }
+    case EXPR_UNARY: {
+        DaeExpr *a = lower_expr(m, in, e->u.unary.arg);
+        if (e->u.unary.op == OP_NEG)
+            return dae_neg(t, a);
+        if (e->u.unary.op == OP_NOT)
+            return dae_not(t, a);
+        return a;
+    }
+    case EXPR_BINARY: {
+        DaeExpr *r = dae_binary(t, binary_kind(e->u.binary.op),
+                                lower_expr(m, in, e->u.binary.lhs),
+                                lower_expr(m, in, e->u.binary.rhs));
+        note_relations(m, in, r, e->span);
+        return r;
+    }
+    case EXPR_IF:
+        return dae_if(t, lower_expr(m, in, e->u.cond.cond),
+                      lower_expr(m, in, e->u.cond.then),
+                      lower_expr(m, in, e->u.cond.els));
+    case EXPR_QUANTITY: {
+        const RtUnit *u = units_literal(m, e);
+        DaeExpr *v = lower_expr(m, in, e->u.quantity.value);
+        return u ? dae_mul(t, dae_const(t, u->scale), v) : v;
+    }
+    case EXPR_RECORD: {
+        /* A variable's long form: its value. */
+        for (int i = 0; i < e->u.record.n; i++)
+            if (!strcmp(e->u.record.fields[i].name->name, "value"))
+                return lower_expr(m, in, e->u.record.fields[i].value);
+        return dae_const(t, 0);
+    }
+    default:
+        return dae_const(t, 0);
+    }
+}

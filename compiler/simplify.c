@@ -1,0 +1,272 @@
+/*
+ * simplify.c - pass 6: constant folding, alias elimination and trivial
+ * equations.
+ *
+ * An equation whose residual is linear in at most two variables of order
+ * zero, with numeric coefficients and a parameter-only remainder, defines
+ * one of them: `v == expr-of-parameters` makes v a known value, and
+ * `a == ±b + c` makes a an alias of b.  The defined variable is eliminated
+ * everywhere (its derivatives become derivatives of its definition) but
+ * keeps its names: DaeVar.alias_expr says how to compute it for the
+ * output.  Which of two aliases survives: the one with the stronger target,
+ * then the one written under der() in a component (a mass or inertia),
+ * then the one declared first.  Chains are resolved with path compression,
+ * so a long chain of aliases costs linear time.
+ *
+ * An equation that reduces to a constant is either inconsistent (c == 0
+ * with c != 0) or redundant (0 == 0: it repeats what the equations that
+ * defined its variables already say).  Both are errors naming the
+ * equations involved.
+ */
+#include "elab.h"
+
+#include "diag.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct Simp {
+    Dae *d;
+    DaeExprTable *t;
+} Simp;
+
+static DaeExpr *resolve_var(Simp *s, int i);
+
+static DaeExpr *map_leaf(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
+{
+    Simp *s = ctx;
+    DaeVar *v = s->d->vars.items[leaf->u.var.index];
+    if (!v->eliminated)
+        return (DaeExpr *)leaf;
+    DaeExpr *e = resolve_var(s, leaf->u.var.index);
+    for (int k = 0; k < leaf->u.var.order; k++) {
+        PtrMap memo = {0};
+        e = dae_diff_time(t, e, &memo);
+        ptrmap_free(&memo);
+    }
+    return e;
+}
+
+static DaeExpr *subst(Simp *s, DaeExpr *e)
+{
+    PtrMap memo = {0};
+    DaeExpr *r = dae_substitute(s->t, e, map_leaf, s, &memo);
+    ptrmap_free(&memo);
+    return r;
+}
+
+/* The definition of eliminated variable i in terms of remaining ones;
+   stored back (path compression). */
+static DaeExpr *resolve_var(Simp *s, int i)
+{
+    DaeVar *v = s->d->vars.items[i];
+    v->alias_expr = subst(s, v->alias_expr);
+    return v->alias_expr;
+}
+
+/* The residual as sum(coef * var) + remainder, if it has that form. */
+typedef struct Linear {
+    int var[3];             /* distinct variables (order 0) */
+    double coef[3];         /* their coefficients */
+    int n;                  /* how many; 3 means "too many" */
+    DaeExpr *rem;           /* parameter-only remainder */
+    bool ok;                /* the form holds */
+} Linear;
+
+static void lin(Simp *s, DaeExpr *e, double c, Linear *L)
+{
+    if (!L->ok)
+        return;
+    DaeExprTable *t = s->t;
+    switch (e->kind) {
+    case DX_VAR:
+        if (e->u.var.order != 0) {
+            L->ok = false;
+            return;
+        }
+        for (int i = 0; i < L->n; i++) {
+            if (L->var[i] == e->u.var.index) {
+                L->coef[i] += c;
+                return;
+            }
+        }
+        if (L->n == 2) {
+            L->ok = false;
+            return;
+        }
+        L->var[L->n] = e->u.var.index;
+        L->coef[L->n++] = c;
+        return;
+    case DX_ADD: lin(s, e->u.bin.a, c, L); lin(s, e->u.bin.b, c, L); return;
+    case DX_SUB: lin(s, e->u.bin.a, c, L); lin(s, e->u.bin.b, -c, L); return;
+    case DX_NEG: lin(s, e->u.bin.a, -c, L); return;
+    case DX_MUL:
+        if (e->u.bin.a->kind == DX_CONST) {
+            lin(s, e->u.bin.b, c * e->u.bin.a->u.value, L);
+            return;
+        }
+        if (e->u.bin.b->kind == DX_CONST) {
+            lin(s, e->u.bin.a, c * e->u.bin.b->u.value, L);
+            return;
+        }
+        break;
+    case DX_DIV:
+        if (e->u.bin.b->kind == DX_CONST && e->u.bin.b->u.value != 0) {
+            lin(s, e->u.bin.a, c / e->u.bin.b->u.value, L);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    if (dae_depends_on_state(e)) {
+        L->ok = false;
+        return;
+    }
+    L->rem = dae_add(t, L->rem, dae_mul(t, dae_const(t, c), e));
+}
+
+/* Higher is kept. */
+static int keep_rank(const DaeVar *v)
+{
+    return (int)v->priority * 4 + (v->inertial ? 2 : 0) + (v->kind != VAR_NODE ? 1 : 0);
+}
+
+static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
+{
+    DaeVar *v = s->d->vars.items[i];
+    v->eliminated = true;
+    v->alias_expr = def;
+    v->eliminated_by = q;
+}
+
+/* How to name an equation in a message. */
+static const char *eq_text(Dae *d, DaeEq *q)
+{
+    switch (q->kind) {
+    case EQ_CONSERVATION:
+        return arena_printf(&d->arena, "the balance of the through variable at "
+                            "node %s", q->what);
+    case EQ_DOMAIN:
+        return arena_printf(&d->arena, "the domain equation of node %s", q->what);
+    default:
+        return q->instance[0] ? arena_printf(&d->arena, "this equation of %s", q->instance)
+                              : "this equation of the top model";
+    }
+}
+
+/* Tries to use q to eliminate a variable; true if it did. */
+static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
+{
+    Linear L = {{0}, {0}, 0, dae_const(s->t, 0), true};
+    lin(s, r, 1, &L);
+    if (!L.ok)
+        return false;
+    /* drop cancelled terms */
+    int n = 0;
+    for (int i = 0; i < L.n; i++) {
+        if (L.coef[i] != 0) {
+            L.var[n] = L.var[i];
+            L.coef[n++] = L.coef[i];
+        }
+    }
+    DaeExprTable *t = s->t;
+    if (n == 1) {
+        eliminate(s, L.var[0], dae_div(t, dae_neg(t, L.rem), dae_const(t, L.coef[0])), q);
+        return true;
+    }
+    if (n == 2 && fabs(L.coef[0]) == fabs(L.coef[1])) {
+        DaeVar *a = s->d->vars.items[L.var[0]], *b = s->d->vars.items[L.var[1]];
+        int ka = keep_rank(a), kb = keep_rank(b);
+        int gone = ka > kb || (ka == kb && L.var[0] < L.var[1]) ? 1 : 0;
+        int kept = 1 - gone;
+        /* c_g*g + c_k*k + rem = 0  =>  g = -(c_k*k + rem)/c_g */
+        DaeExpr *def = dae_div(t, dae_neg(t, dae_add(t, dae_mul(t, dae_const(t, L.coef[kept]),
+                               dae_var(t, L.var[kept], 0)), L.rem)), dae_const(t, L.coef[gone]));
+        eliminate(s, L.var[gone], def, q);
+        return true;
+    }
+    return false;
+}
+
+static void report_constant(Simp *s, DaeEq *q, double c)
+{
+    Dae *d = s->d;
+    if (c != 0) {
+        diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
+                   "values fixed by other equations are used", eq_text(d, q), c);
+    } else {
+        diag_error(q->span, "%s is redundant: it only repeats what other equations "
+                   "already fix, so the system is singular", eq_text(d, q));
+    }
+    /* Name the equations that fixed the variables it mentions. */
+    int notes = 0;
+    for (int i = 0; i < d->vars.n && notes < 4; i++) {
+        DaeVar *v = d->vars.items[i];
+        if (!v->eliminated || !v->eliminated_by || v->eliminated_by == q)
+            continue;
+        if (!dae_mentions_var(q->orig_lhs, i, 0) && !dae_mentions_var(q->orig_rhs, i, 0))
+            continue;
+        diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
+                  v->name, v->eliminated_by->instance[0] ? " in " : "",
+                  v->eliminated_by->instance);
+        notes++;
+    }
+}
+
+void simplify_dae(Dae *d)
+{
+    Simp s = {d, &d->t};
+    int n = d->eqs.n;
+    bool *gone = arena_alloc(&d->arena, sizeof(bool) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        q->orig_lhs = q->lhs;
+        q->orig_rhs = q->rhs;
+    }
+    for (int round = 0; round < 8; round++) {
+        bool changed = false;
+        for (int i = 0; i < n; i++) {
+            if (gone[i])
+                continue;
+            DaeEq *q = d->eqs.items[i];
+            q->lhs = subst(&s, q->lhs);
+            q->rhs = subst(&s, q->rhs);
+            DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
+            if (r->kind == DX_CONST) {
+                report_constant(&s, q, r->u.value);
+                gone[i] = true;
+                continue;
+            }
+            if (try_alias(&s, q, r)) {
+                gone[i] = true;
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    /* Final substitution of everything that remains. */
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        if (gone[i])
+            continue;
+        q->lhs = subst(&s, q->lhs);
+        q->rhs = subst(&s, q->rhs);
+        d->eqs.items[k++] = q;
+    }
+    d->eqs.n = k;
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        a->cond = subst(&s, a->cond);
+    }
+    d->nvars_left = 0;
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        if (v->eliminated)
+            resolve_var(&s, i);
+        else
+            d->nvars_left++;
+    }
+}

@@ -1,0 +1,35 @@
+/*
+ * units.h - dimensions, and pass 4: the unit check.
+ *
+ * A Dim is the vector of SI base exponents; angles are dimensionless.
+ * Unit strings are read by the runtime's shared parser (rt_units.h) so the
+ * compiler and the simulator agree on every symbol.  The pass itself
+ * (units_check) walks the elaborated instance tree and checks every active
+ * equation, branch, binding and connection; see units.c.
+ */
+#ifndef LMDL_UNITS_H
+#define LMDL_UNITS_H
+
+#include "rt_units.h"
+
+#include <stdbool.h>
+
+typedef struct Dim {
+    signed char e[RT_DIM_COUNT];    /* exponents of m kg s A K mol cd */
+} Dim;
+
+static inline Dim dim_none(void)
+{
+    Dim d = {{0}};
+    return d;
+}
+
+bool dim_eq(Dim a, Dim b);
+bool dim_is_none(Dim a);
+Dim dim_mul(Dim a, Dim b);
+Dim dim_div(Dim a, Dim b);
+Dim dim_pow(Dim a, int n);
+/* Readable unit text for messages: "N", "N*m", "m/s^2", "1". */
+const char *dim_text(Dim d, char *buf, size_t len);
+
+#endif
