@@ -544,6 +544,19 @@ bool dae_depends_on_state(const DaeExpr *e)
     }
 }
 
+bool dae_has_var(const DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
+    case DX_VAR: return true;
+    case DX_FUNC: return dae_has_var(e->u.fn.a) || (e->u.fn.b && dae_has_var(e->u.fn.b));
+    case DX_IF:
+        return dae_has_var(e->u.cond.c) || dae_has_var(e->u.cond.a) || dae_has_var(e->u.cond.b);
+    default:
+        return dae_has_var(e->u.bin.a) || (e->u.bin.b && dae_has_var(e->u.bin.b));
+    }
+}
+
 bool dae_mentions_var(const DaeExpr *e, int index, int order)
 {
     switch (e->kind) {

@@ -125,6 +125,7 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
 /* Whether e mentions a variable, time, or the given variable. */
 bool dae_depends_on_state(const DaeExpr *e);   /* any DX_VAR or DX_TIME */
 bool dae_mentions_var(const DaeExpr *e, int index, int order);
+bool dae_has_var(const DaeExpr *e);            /* any DX_VAR */
 
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */

@@ -119,9 +119,9 @@ static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want
     }
     if (!want_bool && !dim_eq(want, got) && !is_zero_literal(g->value)) {
         char a[64], b[64];
-        diag_error(g->value->span, "%s '%s' of %s is in %s, but this value is in %s",
+        diag_error(g->value->span, "%s '%s' of %s is %s, but this value is %s",
                    what, g->name->name, in->def->ast->name->name,
-                   dim_text(want, a, sizeof a), dim_text(got, b, sizeof b));
+                   dim_phrase(want, a, sizeof a), dim_phrase(got, b, sizeof b));
         return false;
     }
     return true;
@@ -250,10 +250,10 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
         if (units_dim(m, ctx, val, &dim, &isb) && what && !dim_eq(dim, v->dim)
             && !is_zero_literal(val)) {
             char a[64], b[64];
-            diag_error(val->span, "%s '%s' of %s is in %s, but this value is in %s",
+            diag_error(val->span, "%s '%s' of %s is %s, but this value is %s",
                        what, strrchr(v->name, '.') ? strrchr(v->name, '.') + 1 : v->name,
-                       owner->def->ast->name->name, dim_text(v->dim, a, sizeof a),
-                       dim_text(dim, b, sizeof b));
+                       owner->def->ast->name->name, dim_phrase(v->dim, a, sizeof a),
+                       dim_phrase(dim, b, sizeof b));
         }
         v->start = lower_expr(m, ctx, val);
     }
@@ -262,8 +262,8 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
         bool isb = false;
         if (units_dim(m, ctx, nom, &dim, &isb) && !dim_eq(dim, v->dim)) {
             char a[64], b[64];
-            diag_error(nom->span, "the nominal value is in %s, but the variable is in %s",
-                       dim_text(dim, b, sizeof b), dim_text(v->dim, a, sizeof a));
+            diag_error(nom->span, "the nominal value is %s, but the variable is %s",
+                       dim_phrase(dim, b, sizeof b), dim_phrase(v->dim, a, sizeof a));
         }
         v->nominal = lower_expr(m, ctx, nom);
     }
@@ -534,9 +534,9 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         bool dimless_src = dim_is_none(src->slot->dim);
         if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
             char a[64], b[64];
-            diag_error(e->ast->span, "'%s' is in %s, but the output '%s' driving "
-                       "it is in %s", end_text(m, e), dim_text(e->slot->dim, a, sizeof a),
-                       end_text(m, src), dim_text(src->slot->dim, b, sizeof b));
+            diag_error(e->ast->span, "'%s' is %s, but the output '%s' driving "
+                       "it is %s", end_text(m, e), dim_phrase(e->slot->dim, a, sizeof a),
+                       end_text(m, src), dim_phrase(src->slot->dim, b, sizeof b));
             continue;
         }
         if (e->slot->m->kind == MEM_OUTPUT) {

@@ -189,10 +189,16 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     return false;
 }
 
-static void report_constant(Simp *s, DaeEq *q, double c)
+/* q no longer mentions any unknown: r is its residual. */
+static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
 {
     Dae *d = s->d;
-    if (c != 0) {
+    double c = r->kind == DX_CONST ? r->u.value : 0;
+    if (r->kind != DX_CONST) {
+        diag_error(q->span, "%s no longer involves any unknown once the values "
+                   "fixed by other equations are used: it is redundant (or "
+                   "contradicts them), so the system is singular", eq_text(d, q));
+    } else if (c != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
                    "values fixed by other equations are used", eq_text(d, q), c);
     } else {
@@ -233,8 +239,8 @@ void simplify_dae(Dae *d)
             q->lhs = subst(&s, q->lhs);
             q->rhs = subst(&s, q->rhs);
             DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
-            if (r->kind == DX_CONST) {
-                report_constant(&s, q, r->u.value);
+            if (!dae_has_var(r)) {
+                report_constant(&s, q, r);
                 gone[i] = true;
                 continue;
             }

@@ -4,6 +4,7 @@
  */
 #include "units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 bool dim_eq(Dim a, Dim b)
@@ -41,6 +42,26 @@ const char *dim_text(Dim d, char *buf, size_t len)
 {
     rt_unit_format(d.e, buf, len);
     return buf;
+}
+
+const char *dim_phrase(Dim d, char *buf, size_t len)
+{
+    if (dim_is_none(d)) {
+        snprintf(buf, len, "dimensionless");
+        return buf;
+    }
+    char u[64];
+    snprintf(buf, len, "in %s", dim_text(d, u, sizeof u));
+    return buf;
+}
+
+const char *dim_text_msg(Dim d, char *buf, size_t len)
+{
+    if (dim_is_none(d)) {
+        snprintf(buf, len, "dimensionless");
+        return buf;
+    }
+    return dim_text(d, buf, len);
 }
 
 /* ---- pass 4: the unit check over the instance tree ------------------------- */
@@ -103,7 +124,7 @@ static DimInfo failed(void)
 
 static const char *dtext(Dim d, char *buf)
 {
-    return dim_text(d, buf, 64);
+    return dim_text_msg(d, buf, 64);
 }
 
 /* Dimension of a declaration's value in a domain (no instance context):

@@ -31,5 +31,9 @@ Dim dim_div(Dim a, Dim b);
 Dim dim_pow(Dim a, int n);
 /* Readable unit text for messages: "N", "N*m", "m/s^2", "1". */
 const char *dim_text(Dim d, char *buf, size_t len);
+/* "in N", or "dimensionless". */
+const char *dim_phrase(Dim d, char *buf, size_t len);
+/* The same for messages: "dimensionless" instead of "1". */
+const char *dim_text_msg(Dim d, char *buf, size_t len);
 
 #endif

@@ -8,6 +8,8 @@
 #   errors  stderr of `lmdlc check INPUT`, which must exit 2
 #   ast     stdout of `lmdlc check --dump-ast INPUT`, which must exit 0
 #   check   stdout of `lmdlc check INPUT`, which must exit 0
+#   flatten stdout of `lmdlc flatten INPUT`, which must exit 0
+#   raw     stdout of `lmdlc flatten --raw INPUT`, which must exit 0
 #   doc     stdout of `lmdlc doc INPUT` (INPUT is a name), exit 0
 #   cmd     stdout+stderr of `lmdlc ARGS...`, exit status in GOLDEN's
 #           first line as "# exit N"
@@ -30,6 +32,8 @@ case $kind in
   errors) "$lmdlc" check "$base" "$@" >/dev/null 2>"$out"; status=$?; want=2 ;;
   ast)    "$lmdlc" check --dump-ast "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   check)  "$lmdlc" check "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
+  flatten) "$lmdlc" flatten "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
+  raw)    "$lmdlc" flatten --raw "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   doc)    "$lmdlc" doc "$input" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   cmd)    "$lmdlc" "$@" >"$out" 2>&1; status=$?
           want=$(sed -n '1s/^# exit //p' "$golden" 2>/dev/null)
