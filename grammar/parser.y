@@ -621,6 +621,50 @@ static int describe_expected(ParseCtx *pc, const yysymbol_kind_t *exp, int n,
     return m;
 }
 
+/* The innermost bracket still open before `at` on its line ('(' or '{'),
+   or 0.  The parser's stack holds no locations to ask, so the line is
+   scanned from its start, skipping strings and stopping at a comment;
+   statements rarely span lines. */
+static char open_bracket(SrcSpan at, SrcSpan *where)
+{
+    enum { MAXDEPTH = 32 };
+    SrcFile *f = src_get(at.file);
+    if (!f || at.begin > f->len)
+        return 0;
+    uint32_t open[MAXDEPTH];
+    int depth = 0;
+    for (uint32_t i = f->lines[src_line_of(at.file, at.begin) - 1]; i < at.begin; i++) {
+        char c = f->text[i];
+        if (c == '%')
+            break;
+        if (c == '\'') {
+            while (i + 1 < at.begin && f->text[i + 1] != '\'')
+                i++;
+            i++;
+        } else if (c == '(' || c == '{') {
+            if (depth < MAXDEPTH)
+                open[depth] = i;
+            depth++;
+        } else if ((c == ')' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    if (depth == 0 || depth > MAXDEPTH)
+        return 0;
+    *where = (SrcSpan){at.file, open[depth - 1], open[depth - 1] + 1};
+    return f->text[open[depth - 1]];
+}
+
+/* Whether the word just before offset `off` (blanks skipped) is `word`. */
+static bool word_before(SrcSpan at, uint32_t off, const char *word)
+{
+    SrcFile *f = src_get(at.file);
+    size_t n = strlen(word);
+    while (off > 0 && (f->text[off - 1] == ' ' || f->text[off - 1] == '\t'))
+        off--;
+    return off >= n && memcmp(f->text + off - n, word, n) == 0;
+}
+
 static const char *const section_words[] = {
     "nodes", "inputs", "outputs", "parameters", "variables", "intermediates",
     "components", "branches", "connections", "equations", "across", "through",
@@ -742,6 +786,27 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                        found, open ? parse_block_name(open->token) : "block");
         return 0;
     }
+    /* A string is the only thing that fits: a unit or an assert message. */
+    SrcSpan bracket;
+    char br = open_bracket(at, &bracket);
+    if (n == 1 && exp[0] == YYSYMBOL_STRING && br == '{') {
+        diag_error(at, "expected the unit as a string, as in {1, 'm'}; "
+                   "found %s", found);
+        return 0;
+    }
+    if (n == 1 && exp[0] == YYSYMBOL_STRING && br == '('
+        && word_before(at, bracket.begin, "assert")) {
+        diag_error(at, "expected the assert's message as a string: "
+                   "assert(COND, 'message'); found %s", found);
+        return 0;
+    }
+    /* `{1 'kg'}`. */
+    if (tok == YYSYMBOL_STRING && br == '{' && m == 1 && expects_char(exp, n, ',')) {
+        bool quoted = strncmp(found, "string ", 7) == 0;
+        diag_error(at, "expected ',' between the value and its unit, as in "
+                   "{1, %s}", quoted ? found + 7 : "'unit'");
+        return 0;
+    }
     /* General form: what was found, and what would have been right. */
     char buf[512];
     int len = snprintf(buf, sizeof buf, "unexpected %s", found);
@@ -755,5 +820,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                  parse_block_name(open->token));
     }
     diag_error(at, "%s", buf);
+    /* A bracket that should have been closed: show where it opened. */
+    if (br && !is_char(tok, br == '(' ? ')' : '}')
+        && expects_char(exp, n, br == '(' ? ')' : '}'))
+        diag_note(bracket, "the '%c' opened here is not closed", br);
     return 0;
 }
