@@ -1,0 +1,255 @@
+/*
+ * rt_integrate.c - the run after initialization: steps, rows, checks.
+ *
+ * A model with states is integrated with gsl_odeiv2's evolve API, one
+ * accepted step at a time, because after every step the runtime has work
+ * to do: evaluate the accepted state (its algebraic values and
+ * derivative), look for relations that changed (rt_events.c), and check
+ * the asserts.  Steps are clipped at output times, so every row is a
+ * solver state, never an interpolation.
+ *
+ * The stepper comes from a gsl_odeiv2 driver, which owns the stepper,
+ * control and evolve objects; msadams and msbdf need that driver to reach
+ * the control object.  The control is the scaled one: --atol applies per
+ * unit of each state's nominal, since one absolute tolerance in metres,
+ * radians per second and pascals at once would mean nothing.
+ *
+ * Evaluation failures inside the solver (a Newton block that fails on a
+ * predictor far from the solution, say) are recoverable: the right-hand
+ * side reports GSL_FAILURE and evolve retries with half the step.  Only
+ * when the step cannot shrink further does the run fail, and then the
+ * failure of the last evaluation, if that is what stopped it, is the one
+ * reported, with its block.  Failures at an accepted state are final.
+ *
+ * The implicit steppers get a forward-difference Jacobian over eval,
+ * with increments scaled by each state's magnitude or nominal.
+ *
+ * A model without states is purely algebraic: it is evaluated at each
+ * output time, and relation changes in between are located by the same
+ * event code, on time alone.
+ */
+#include "rt_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+static int rhs(double t, const double y[], double dydt[], void *params)
+{
+    RtSim *s = params;
+    if (rt_eval_checked(s, t, y, dydt, s->alg, s->modes, &s->pending) != 0) {
+        s->last_eval_failed = 1;
+        return GSL_FAILURE;
+    }
+    s->last_eval_failed = 0;
+    return GSL_SUCCESS;
+}
+
+/* One evaluation for the Jacobian, from the accepted algebraic values, so
+   perturbed points do not drift the guesses of the real evaluations. */
+static int jac_eval(RtSim *s, double t, const double *y, double *f)
+{
+    const RtModel *m = s->m;
+    if (m->n_alg > 0)
+        memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
+    if (rt_eval_checked(s, t, y, f, s->alg_jac, s->modes, &s->pending) != 0) {
+        s->last_eval_failed = 1;
+        return -1;
+    }
+    s->last_eval_failed = 0;
+    return 0;
+}
+
+static int jac(double t, const double y[], double *dfdy, double dfdt[],
+               void *params)
+{
+    RtSim *s = params;
+    int n = s->m->n_states;
+    double root_eps = sqrt(DBL_EPSILON);
+    if (jac_eval(s, t, y, s->f0j) != 0)
+        return GSL_FAILURE;
+    memcpy(s->xj, y, (size_t)n * sizeof *s->xj);
+    for (int j = 0; j < n; j++) {
+        double h = root_eps * fmax(fabs(y[j]), s->nominal[j]);
+        s->xj[j] = y[j] + (y[j] < 0 ? -h : h);
+        h = s->xj[j] - y[j];            /* the increment actually taken */
+        int rc = jac_eval(s, t, s->xj, s->fj);
+        s->xj[j] = y[j];
+        if (rc != 0)
+            return GSL_FAILURE;
+        for (int i = 0; i < n; i++)
+            dfdy[(size_t)i * (size_t)n + (size_t)j] = (s->fj[i] - s->f0j[i]) / h;
+    }
+    double tt = t + root_eps * fmax(fabs(t), s->opt.output_step);
+    double ht = tt - t;
+    if (jac_eval(s, tt, y, s->fj) != 0)
+        return GSL_FAILURE;
+    for (int i = 0; i < n; i++)
+        dfdt[i] = (s->fj[i] - s->f0j[i]) / ht;
+    return GSL_SUCCESS;
+}
+
+int rt_integrate_setup(RtSim *s)
+{
+    int n = s->m->n_states;
+    if (n <= 0)
+        return 0;
+    s->sys.function = rhs;
+    s->sys.jacobian = jac;
+    s->sys.dimension = (size_t)n;
+    s->sys.params = s;
+    double span = s->opt.stop_time > 0 ? fmin(s->opt.stop_time, s->opt.output_step)
+                                       : s->opt.output_step;
+    s->h = 1e-3 * span;
+    s->drv = gsl_odeiv2_driver_alloc_scaled_new(&s->sys, s->opt.stepper, s->h,
+                                                s->opt.atol, s->opt.rtol, 1.0,
+                                                0.0, s->nominal);
+    if (!s->drv) {
+        fprintf(stderr, "%s: error: cannot set up the %s solver\n", s->prog,
+                s->opt.solver);
+        return -1;
+    }
+    return 0;
+}
+
+void rt_integrate_teardown(RtSim *s)
+{
+    if (s->drv)
+        gsl_odeiv2_driver_free(s->drv);
+    s->drv = NULL;
+}
+
+void rt_solver_reset(RtSim *s)
+{
+    if (s->drv)
+        gsl_odeiv2_driver_reset(s->drv);
+}
+
+double rt_output_time(const RtOptions *o, long k, long *n_rows)
+{
+    double T = o->stop_time, dt = o->output_step;
+    long last = (long)floor(T / dt + 1e-9);   /* the last multiple */
+    int extra = fabs(T - (double)last * dt) > 1e-9 * dt; /* T is not one */
+    if (n_rows)
+        *n_rows = last + 1 + extra;
+    if (k >= last + extra)
+        return T;
+    return (double)k * dt;
+}
+
+/* A step that evolve gave up on: blame the evaluation if the last one
+   failed, else the solver. */
+static int step_failed(RtSim *s, int status, double t)
+{
+    if (s->last_eval_failed && s->pending.kind != RT_FAILKIND_NONE) {
+        s->fail = s->pending;
+        return -1;
+    }
+    rt_fail_simple(&s->fail, RT_FAILKIND_SOLVER, t, -1);
+    s->fail.code = status;
+    s->fail.h = s->h;
+    return -1;
+}
+
+/* One evolve step towards t1 from (*t, x). */
+static int step(RtSim *s, double *t, double t1, double *h, double *x)
+{
+    gsl_odeiv2_driver *d = s->drv;
+    double t_before = *t;
+    s->pending.kind = RT_FAILKIND_NONE;
+    s->last_eval_failed = 0;
+    int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &s->sys, t, t1, h, x);
+    if (st != GSL_SUCCESS) {
+        s->h = *h;
+        return step_failed(s, st, t_before);
+    }
+    return 0;
+}
+
+int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
+                   double *x)
+{
+    int n = s->m->n_states;
+    memcpy(x, x0, (size_t)n * sizeof *x);
+    if (!(t1 > t0))
+        return 0;
+    rt_solver_reset(s);
+    double t = t0, h = fmin(s->h, t1 - t0);
+    for (long k = 0; t < t1; k++) {
+        if (k >= RT_MAX_STEPS_PER_OUTPUT) {
+            rt_fail_simple(&s->fail, RT_FAILKIND_STEPS, t, -1);
+            return -1;
+        }
+        if (step(s, &t, t1, &h, x) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_ode(RtSim *s, long n_rows)
+{
+    int n = s->m->n_states;
+    for (long k = 1; k < n_rows; k++) {
+        double tout = rt_output_time(&s->opt, k, NULL);
+        long steps = 0;
+        while (s->t < tout) {
+            if (++steps > RT_MAX_STEPS_PER_OUTPUT) {
+                rt_fail_simple(&s->fail, RT_FAILKIND_STEPS, s->t, -1);
+                return -1;
+            }
+            double t0 = s->t;
+            memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
+            memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
+            if (step(s, &s->t, tout, &s->h, s->x) != 0)
+                return -1;
+            if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
+                                &s->fail) != 0)
+                return -1;
+            rt_accept_alg(s);
+            if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
+                return -1;
+            if (rt_check_asserts(s) != 0)
+                return -1;
+            rt_progress_update(s->progress, s->t);
+        }
+        if (rt_csv_row(s, tout, s->x, s->dx, s->alg) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int run_algebraic(RtSim *s, long n_rows)
+{
+    for (long k = 1; k < n_rows; k++) {
+        double tout = rt_output_time(&s->opt, k, NULL);
+        /* Each pass either reaches tout or stops at an event before it;
+           the chattering guard bounds the number of events. */
+        while (s->t < tout) {
+            double t0 = s->t;
+            s->t = tout;
+            if (rt_eval_checked(s, tout, s->x, NULL, s->alg, s->modes,
+                                &s->fail) != 0)
+                return -1;
+            rt_accept_alg(s);
+            if (rt_events_after_step(s, t0, NULL, NULL) != 0)
+                return -1;
+        }
+        if (rt_check_asserts(s) != 0)
+            return -1;
+        if (rt_csv_row(s, tout, s->x, NULL, s->alg) != 0)
+            return -1;
+        rt_progress_update(s->progress, tout);
+    }
+    return 0;
+}
+
+int rt_run(RtSim *s)
+{
+    long n_rows;
+    rt_output_time(&s->opt, 0, &n_rows);
+    if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
+        return -1;
+    return s->m->n_states > 0 ? run_ode(s, n_rows) : run_algebraic(s, n_rows);
+}

@@ -1,0 +1,443 @@
+/*
+ * rt_main.c - the simulator's main() and its command line (TOOLS.md).
+ *
+ * Generated code defines only `const RtModel rt_model`; this is the rest
+ * of the executable.  The run is one readable sequence:
+ *
+ *   options -> parameters -> columns (--vars) -> files -> header
+ *   -> initialization -> integration -> report
+ *
+ * Everything that can be refused is refused before any file is opened,
+ * so a mistyped --param never truncates last run's results.  A bad
+ * command line exits 1; a failed simulation exits 3 after its rows have
+ * been flushed, with one report on stderr.
+ *
+ * Options take their value as the next argument or after '='
+ * (--stop-time 2, --stop-time=2); -o also takes -oFILE.
+ */
+#include "rt_internal.h"
+#include "rt_units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#define RT_MAX_ROWS 1e8     /* --output-step that would write more: refused */
+
+static const struct {
+    const char *name;
+    const gsl_odeiv2_step_type *const *type;
+} steppers[] = {
+    {"rk2", &gsl_odeiv2_step_rk2},       {"rk4", &gsl_odeiv2_step_rk4},
+    {"rkf45", &gsl_odeiv2_step_rkf45},   {"rkck", &gsl_odeiv2_step_rkck},
+    {"rk8pd", &gsl_odeiv2_step_rk8pd},   {"rk1imp", &gsl_odeiv2_step_rk1imp},
+    {"rk2imp", &gsl_odeiv2_step_rk2imp}, {"rk4imp", &gsl_odeiv2_step_rk4imp},
+    {"bsimp", &gsl_odeiv2_step_bsimp},   {"msadams", &gsl_odeiv2_step_msadams},
+    {"msbdf", &gsl_odeiv2_step_msbdf},
+};
+enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
+
+/* The options that take a value, for parsing and for suggestions. */
+static const char *const value_options[] = {
+    "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
+    "--param", "--vars", "--events",
+};
+static const char *const all_options[] = {
+    "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
+    "--param", "--vars", "--events", "--quiet", "--help", "-o",
+};
+
+/* What the command line said, before it is checked against the model. */
+typedef struct CmdLine {
+    RtOptions opt;
+    int have_step;          /* --output-step was given */
+    char **params;          /* --param values, in order */
+    int n_params;
+    const char *vars;       /* --vars value, or NULL */
+    int help;
+} CmdLine;
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void usage(const RtModel *m, const char *prog)
+{
+    printf("Usage: %s [OPTIONS]\n"
+           "Simulates %s and writes the results as CSV.\n\n"
+           "  --stop-time T        end time in s [1]\n"
+           "  --output-step DT     spacing of output rows in s [T/500]\n"
+           "  --rtol R             relative tolerance [1e-6]\n"
+           "  --atol A             absolute tolerance, per unit of each "
+           "state's nominal [1e-9]\n"
+           "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
+           "rk4imp bsimp\n"
+           "                       msadams msbdf [msbdf]\n"
+           "  --param PATH=VALUE   change a run-time parameter, e.g. "
+           "'lever.r12=250 mm'\n"
+           "                       (repeatable; a bare number is SI)\n"
+           "  --vars A,B,...       write only these columns, in this order "
+           "[all]\n"
+           "  -o FILE              write the results to FILE [stdout]\n"
+           "  --events FILE        write the event log (CSV) to FILE\n"
+           "  --quiet              no progress bar and no warnings\n"
+           "  --help               show this help\n\n"
+           "Exit status: 0 success, 1 bad command line, 3 simulation "
+           "failure.\n", prog, m->name ? m->name : "the model");
+    int shown = 0;
+    for (int i = 0; i < m->n_params && shown < 50; i++) {
+        const RtParamInfo *pi = &m->params[i];
+        if (pi->structural)
+            continue;
+        if (!shown++)
+            printf("\nRun-time parameters (SI):\n");
+        if (pi->is_bool) {
+            printf("  %-30s %s\n", pi->name, pi->value != 0 ? "true" : "false");
+        } else {
+            char unit[96];
+            rt_unit_format(pi->dim, unit, sizeof unit);
+            printf("  %-30s %.10g %s\n", pi->name, pi->value, unit);
+        }
+    }
+}
+
+/* A number option: the whole text must be a finite number. */
+static int parse_number(const char *prog, const char *opt, const char *text,
+                        double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != 0 || errno == ERANGE || !isfinite(v)) {
+        rt_usage_error(prog, "%s expects a number, not '%s'", opt, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int set_value(CmdLine *c, const char *prog, const char *opt,
+                     const char *val)
+{
+    RtOptions *o = &c->opt;
+    if (!strcmp(opt, "--stop-time"))
+        return parse_number(prog, opt, val, &o->stop_time);
+    if (!strcmp(opt, "--output-step")) {
+        c->have_step = 1;
+        return parse_number(prog, opt, val, &o->output_step);
+    }
+    if (!strcmp(opt, "--rtol"))
+        return parse_number(prog, opt, val, &o->rtol);
+    if (!strcmp(opt, "--atol"))
+        return parse_number(prog, opt, val, &o->atol);
+    if (!strcmp(opt, "--solver")) {
+        for (int i = 0; i < N_STEPPERS; i++) {
+            if (!strcmp(val, steppers[i].name)) {
+                o->solver = steppers[i].name;
+                o->stepper = *steppers[i].type;
+                return 0;
+            }
+        }
+        rt_usage_error(prog, "unknown solver '%s'; the solvers are rk2 rk4 "
+                       "rkf45 rkck rk8pd rk1imp rk2imp rk4imp bsimp msadams "
+                       "msbdf", val);
+        return -1;
+    }
+    if (!strcmp(opt, "--param")) {
+        c->params[c->n_params++] = (char *)val;
+        return 0;
+    }
+    if (!strcmp(opt, "--vars")) {
+        c->vars = val;
+        return 0;
+    }
+    if (!strcmp(opt, "--events")) {
+        o->events_path = val;
+        return 0;
+    }
+    o->out_path = val;  /* -o */
+    return 0;
+}
+
+static int takes_value(const char *opt)
+{
+    for (size_t i = 0; i < sizeof value_options / sizeof value_options[0]; i++)
+        if (!strcmp(opt, value_options[i]))
+            return 1;
+    return 0;
+}
+
+static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
+{
+    RtOptions *o = &c->opt;
+    o->stop_time = 1;
+    o->rtol = 1e-6;
+    o->atol = 1e-9;
+    o->solver = "msbdf";
+    o->stepper = gsl_odeiv2_step_msbdf;
+    c->params = rt_xcalloc((size_t)argc, sizeof *c->params);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            c->help = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        if (!strncmp(arg, "-o", 2)) {
+            const char *val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (arg[2] == '=')
+                val = arg + 3;
+            if (!val) {
+                rt_usage_error(prog, "-o expects a file name");
+                return -1;
+            }
+            o->out_path = val;
+            continue;
+        }
+        char name[32];
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (len < sizeof name) {
+            memcpy(name, arg, len);
+            name[len] = 0;
+        } else {
+            name[0] = 0;
+        }
+        if (!takes_value(name)) {
+            if (arg[0] == '-') {
+                const char *hint = rt_names_suggest(all_options,
+                    (int)(sizeof all_options / sizeof all_options[0]), arg, len);
+                if (hint)
+                    rt_usage_error(prog, "unknown option '%.*s'; did you mean "
+                                   "'%s'?", (int)len, arg, hint);
+                else
+                    rt_usage_error(prog, "unknown option '%.*s'", (int)len, arg);
+            } else {
+                rt_usage_error(prog, "unexpected argument '%s'", arg);
+            }
+            return -1;
+        }
+        const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!val) {
+            rt_usage_error(prog, "%s expects a value", name);
+            return -1;
+        }
+        if (set_value(c, prog, name, val) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int check_options(CmdLine *c, const char *prog)
+{
+    RtOptions *o = &c->opt;
+    if (o->stop_time < 0) {
+        rt_usage_error(prog, "--stop-time must not be negative");
+        return -1;
+    }
+    if (!c->have_step)
+        o->output_step = o->stop_time > 0 ? o->stop_time / 500 : 1;
+    if (!(o->output_step > 0)) {
+        rt_usage_error(prog, "--output-step must be positive");
+        return -1;
+    }
+    if (o->stop_time / o->output_step > RT_MAX_ROWS) {
+        rt_usage_error(prog, "--output-step %g would write more than %.0e rows",
+                       o->output_step, RT_MAX_ROWS);
+        return -1;
+    }
+    if (!(o->rtol > 0) || !(o->atol >= 0)) {
+        rt_usage_error(prog, "--rtol must be positive and --atol not negative");
+        return -1;
+    }
+    return 0;
+}
+
+/* --vars A,B,...: column indices, in the order given. */
+static int select_columns(RtSim *s, const char *vars)
+{
+    const RtModel *m = s->m;
+    if (!vars) {
+        s->opt.n_vars = m->n_columns;
+        s->opt.vars = rt_xcalloc((size_t)m->n_columns, sizeof *s->opt.vars);
+        for (int i = 0; i < m->n_columns; i++)
+            s->opt.vars[i] = i;
+        return 0;
+    }
+    size_t cap = 1;
+    for (const char *c = vars; *c; c++)
+        cap += *c == ',';
+    s->opt.vars = rt_xcalloc(cap, sizeof *s->opt.vars);
+    RtNameIndex *ix = rt_names_new(m->column_names, m->n_columns);
+    int rc = 0;
+    for (const char *at = vars; rc == 0;) {
+        const char *comma = strchr(at, ',');
+        size_t len = comma ? (size_t)(comma - at) : strlen(at);
+        int k = len ? rt_names_find(ix, at, len) : -1;
+        if (k < 0) {
+            const char *hint = len ? rt_names_suggest(m->column_names,
+                                                      m->n_columns, at, len) : NULL;
+            if (!len)
+                rt_usage_error(s->prog, "--vars: empty column name");
+            else if (hint)
+                rt_usage_error(s->prog, "--vars: unknown column '%.*s'; did "
+                               "you mean '%s'?", (int)len, at, hint);
+            else
+                rt_usage_error(s->prog, "--vars: unknown column '%.*s'",
+                               (int)len, at);
+            rc = -1;
+            break;
+        }
+        s->opt.vars[s->opt.n_vars++] = k;
+        if (!comma)
+            break;
+        at = comma + 1;
+    }
+    rt_names_free(ix);
+    return rc;
+}
+
+static FILE *open_output(const char *prog, const char *path, const char *what)
+{
+    if (!path || !strcmp(path, "-"))
+        return stdout;
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        rt_usage_error(prog, "cannot open %s '%s': %s", what, path,
+                       strerror(errno));
+    return fp;
+}
+
+static void sim_alloc(RtSim *s, const RtModel *m)
+{
+    size_t n = (size_t)(m->n_states > 0 ? m->n_states : 0);
+    size_t na = (size_t)(m->n_alg > 0 ? m->n_alg : 0);
+    size_t nr = (size_t)(m->n_relations > 0 ? m->n_relations : 0);
+    size_t np = (size_t)(m->n_params > 0 ? m->n_params : 0);
+    size_t nc = (size_t)(m->n_columns > 0 ? m->n_columns : 0);
+    s->m = m;
+    s->p = rt_xcalloc(np, sizeof *s->p);
+    s->overridden = rt_xcalloc(np, sizeof *s->overridden);
+    for (size_t i = 0; i < np; i++)
+        s->p[i] = m->params[i].value;
+    double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt,
+                       &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+        *vecs[i] = rt_xcalloc(n, sizeof(double));
+    s->alg = rt_xcalloc(na, sizeof *s->alg);
+    s->alg_good = rt_xcalloc(na, sizeof *s->alg_good);
+    s->alg_jac = rt_xcalloc(na, sizeof *s->alg_jac);
+    s->modes = rt_xcalloc(nr, sizeof *s->modes);
+    s->truth = rt_xcalloc(nr, sizeof *s->truth);
+    s->g = rt_xcalloc(nr, sizeof *s->g);
+    s->cols = rt_xcalloc(nc, sizeof *s->cols);
+    s->event_times = rt_xcalloc(RT_CHATTER_EVENTS, sizeof *s->event_times);
+    s->blocks = rt_blockwork_new(m);
+}
+
+static void sim_free(RtSim *s)
+{
+    rt_integrate_teardown(s);
+    rt_blockwork_free(s->blocks);
+    rt_progress_done(s->progress);
+    void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
+                    s->xt, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,
+                    s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
+                    s->cols, s->event_times, s->opt.vars};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        free(bufs[i]);
+}
+
+/* Closes a results file; a failed close (a full disk) fails the run. */
+static int close_output(RtSim *s, FILE *fp, const char *path)
+{
+    if (!fp)
+        return 0;
+    int bad = fp == stdout ? fflush(fp) != 0 : fclose(fp) != 0;
+    if (bad && s->fail.kind == RT_FAILKIND_NONE) {
+        rt_fail_simple(&s->fail, RT_FAILKIND_IO, s->t, -1);
+        s->fail.name = path ? path : "standard output";
+    }
+    return bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const RtModel *m = &rt_model;
+    const char *prog = argc > 0 && argv[0] && *argv[0] ? base_name(argv[0]) : "simulator";
+    gsl_set_error_handler_off();
+
+    if (m->abi != RT_ABI_VERSION) {
+        fprintf(stderr, "%s: error: the model was generated for runtime "
+                "interface %d, but this runtime implements %d; build it "
+                "again with the same lmdlc\n", prog, m->abi, RT_ABI_VERSION);
+        return RT_EXIT_SIM;
+    }
+
+    CmdLine cl;
+    memset(&cl, 0, sizeof cl);
+    int status = RT_EXIT_OK;
+    RtSim sim;
+    memset(&sim, 0, sizeof sim);
+    sim.prog = prog;
+    if (parse_cmdline(&cl, prog, argc, argv) != 0) {
+        free(cl.params);
+        return RT_EXIT_USAGE;
+    }
+    if (cl.help) {
+        usage(m, prog);
+        free(cl.params);
+        return RT_EXIT_OK;
+    }
+    if (check_options(&cl, prog) != 0) {
+        free(cl.params);
+        return RT_EXIT_USAGE;
+    }
+    sim.opt = cl.opt;
+    sim_alloc(&sim, m);
+    if (rt_params_apply(&sim, cl.params, cl.n_params) != 0
+        || select_columns(&sim, cl.vars) != 0) {
+        status = RT_EXIT_USAGE;
+        goto out;
+    }
+    sim.out = open_output(prog, sim.opt.out_path, "the results file");
+    if (sim.out && sim.opt.events_path) {
+        sim.events = open_output(prog, sim.opt.events_path, "the event log");
+        if (sim.events == stdout && sim.out == stdout) {
+            rt_usage_error(prog, "the results and the event log cannot both "
+                           "go to standard output");
+            sim.events = NULL;
+        }
+    }
+    if (!sim.out || (sim.opt.events_path && !sim.events)) {
+        status = RT_EXIT_USAGE;
+        goto out;
+    }
+    sim.progress = rt_progress_new(!sim.opt.quiet, sim.opt.stop_time);
+    if (rt_csv_header(&sim) != 0 || rt_csv_events_header(&sim) != 0
+        || rt_init(&sim) != 0 || rt_integrate_setup(&sim) != 0
+        || rt_run(&sim) != 0)
+        status = RT_EXIT_SIM;
+out:
+    if (sim.out)
+        close_output(&sim, sim.out, sim.opt.out_path);
+    if (sim.events && sim.events != sim.out)
+        close_output(&sim, sim.events, sim.opt.events_path);
+    if (sim.fail.kind != RT_FAILKIND_NONE) {
+        rt_progress_done(sim.progress);
+        sim.progress = NULL;
+        rt_report_failure(&sim);
+        status = RT_EXIT_SIM;
+    }
+    sim_free(&sim);
+    free(cl.params);
+    return status;
+}

@@ -1,0 +1,136 @@
+/*
+ * rt_names.c - parameter and column names to indices, and "did you mean".
+ *
+ * A large model has hundreds of thousands of columns, and --vars and
+ * --param look names up, so lookups go through an open-addressing hash
+ * table (FNV-1a, linear probing, load at most one half) instead of a scan
+ * per name.  Names are the model's own strings; the table stores indices.
+ *
+ * Suggestions run only on the error path, so they may scan: a name whose
+ * last path component matches ("r12" for "lever.r12") wins, then the
+ * closest name by edit distance if it is close enough to be a typo.
+ */
+#include "rt_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct RtNameIndex {
+    const char *const *names;   /* the model's names */
+    size_t mask;                /* table size - 1 (a power of two) */
+    int *slot;                  /* name index, or -1 for empty */
+};
+
+static uint64_t hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
+static int same(const char *name, const char *s, size_t len)
+{
+    return strncmp(name, s, len) == 0 && name[len] == 0;
+}
+
+RtNameIndex *rt_names_new(const char *const *names, int n)
+{
+    RtNameIndex *ix = rt_xcalloc(1, sizeof *ix);
+    size_t size = 8;
+    while (size < 2 * (size_t)(n > 0 ? n : 0))
+        size *= 2;
+    ix->names = names;
+    ix->mask = size - 1;
+    ix->slot = rt_xcalloc(size, sizeof *ix->slot);
+    for (size_t i = 0; i < size; i++)
+        ix->slot[i] = -1;
+    for (int k = 0; k < n; k++) {
+        const char *name = names[k];
+        size_t len = strlen(name);
+        size_t i = (size_t)hash(name, len) & ix->mask;
+        /* The first of two equal names keeps the slot. */
+        while (ix->slot[i] >= 0 && !same(names[ix->slot[i]], name, len))
+            i = (i + 1) & ix->mask;
+        if (ix->slot[i] < 0)
+            ix->slot[i] = k;
+    }
+    return ix;
+}
+
+int rt_names_find(const RtNameIndex *ix, const char *name, size_t len)
+{
+    size_t i = (size_t)hash(name, len) & ix->mask;
+    while (ix->slot[i] >= 0) {
+        if (same(ix->names[ix->slot[i]], name, len))
+            return ix->slot[i];
+        i = (i + 1) & ix->mask;
+    }
+    return -1;
+}
+
+void rt_names_free(RtNameIndex *ix)
+{
+    if (!ix)
+        return;
+    free(ix->slot);
+    free(ix);
+}
+
+/* Levenshtein distance, two rows; gives up (returns limit + 1) early. */
+static size_t distance(const char *a, size_t la, const char *b, size_t limit)
+{
+    size_t lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > limit)
+        return limit + 1;
+    size_t *prev = rt_xcalloc(lb + 1, sizeof *prev);
+    size_t *cur = rt_xcalloc(lb + 1, sizeof *cur);
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        size_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    size_t d = prev[lb];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+const char *rt_names_suggest(const char *const *names, int n,
+                             const char *name, size_t len)
+{
+    const char *suffix = NULL;
+    int n_suffix = 0;
+    for (int k = 0; k < n; k++) {
+        size_t l = strlen(names[k]);
+        if (l > len && names[k][l - len - 1] == '.'
+            && strncmp(names[k] + l - len, name, len) == 0) {
+            suffix = names[k];
+            n_suffix++;
+        }
+    }
+    if (n_suffix == 1)
+        return suffix;
+    size_t limit = len < 6 ? 2 : len / 3;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (int k = 0; k < n; k++) {
+        size_t d = distance(name, len, names[k], limit);
+        if (d < best_d) {
+            best_d = d;
+            best = names[k];
+        }
+    }
+    return best;
+}

@@ -1,0 +1,334 @@
+/*
+ * rt_newton.c - rt_solve_block: Newton on one algebraic loop.
+ *
+ * Generated eval code calls this for every nonlinear block at every
+ * right-hand-side evaluation, usually with the previous solution as the
+ * guess, so the common case must be cheap: one residual, one analytic
+ * Jacobian and one LU.  If that full Newton step is already below the
+ * tolerance the block is done.  Otherwise GSL's hybridsj (Powell's
+ * dogleg, which survives poor guesses and singular Jacobians along the
+ * way) iterates, using the generated analytic Jacobian.
+ *
+ * Convergence is judged by the full Newton correction at the iterate,
+ * never by hybridsj's last step alone: a trust region that has collapsed
+ * also takes tiny steps, far from any root.  The correction is applied,
+ * so an accepted z is good to about the square of the tolerance.
+ *
+ * On failure the Jacobian at the best iterate decides the code: a
+ * vanishing pivot (after scaling each row by its largest entry, since the
+ * equations of one block can have very different units) is
+ * RT_FAIL_SINGULAR, anything else RT_FAIL_NEWTON.
+ *
+ * The GSL solvers are allocated once per block, on first use, and kept in
+ * the RtBlockWork behind RtEval.rt.
+ */
+#include "rt_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multiroots.h>
+
+enum { RT_NEWTON_MAX_ITER = 100 };
+#define RT_NEWTON_RTOL 1e-10        /* Newton correction / unknown */
+#define RT_NEWTON_SCALE_FLOOR 1e-3  /* of the block's largest unknown */
+#define RT_SINGULAR_PIVOT 1e-13     /* pivot / row scale: singular */
+
+/* One block's solver and scratch, sized for its unknowns. */
+typedef struct BlockSolver {
+    int n;                          /* unknowns (0: not allocated yet) */
+    gsl_multiroot_fdfsolver *s;     /* hybridsj */
+    gsl_matrix *lu;                 /* Jacobian, factorized in place */
+    gsl_permutation *perm;          /* its row permutation */
+    gsl_vector *step;               /* Newton correction */
+    gsl_vector *res;                /* residual at the iterate */
+    double *zbuf, *rbuf, *jbuf;     /* contiguous copies for the model */
+    double *guess;                  /* the caller's guess, kept for scale */
+} BlockSolver;
+
+struct RtBlockWork {
+    int n_blocks;                   /* rt_model.n_blocks */
+    BlockSolver *solvers;           /* one per block */
+};
+
+/* What the GSL callbacks need to reach the model's functions. */
+typedef struct BlockCall {
+    RtEval *e;
+    RtBlockFn f;
+    RtBlockJac jac;
+    BlockSolver *b;
+    int status;                     /* RT_FAIL_* from inside a callback */
+} BlockCall;
+
+static int fail_code(int rc)
+{
+    return rc == RT_FAIL_SINGULAR || rc == RT_FAIL_NEWTON ? rc : RT_FAIL_DOMAIN;
+}
+
+static void solver_free(BlockSolver *b)
+{
+    if (b->s)
+        gsl_multiroot_fdfsolver_free(b->s);
+    if (b->lu)
+        gsl_matrix_free(b->lu);
+    if (b->perm)
+        gsl_permutation_free(b->perm);
+    if (b->step)
+        gsl_vector_free(b->step);
+    if (b->res)
+        gsl_vector_free(b->res);
+    free(b->zbuf);
+    free(b->rbuf);
+    free(b->jbuf);
+    free(b->guess);
+    memset(b, 0, sizeof *b);
+}
+
+static int solver_alloc(BlockSolver *b, int n)
+{
+    size_t un = (size_t)n;
+    b->n = n;
+    b->s = gsl_multiroot_fdfsolver_alloc(gsl_multiroot_fdfsolver_hybridsj, un);
+    b->lu = gsl_matrix_alloc(un, un);
+    b->perm = gsl_permutation_alloc(un);
+    b->step = gsl_vector_alloc(un);
+    b->res = gsl_vector_alloc(un);
+    b->zbuf = rt_xcalloc(un, sizeof(double));
+    b->rbuf = rt_xcalloc(un, sizeof(double));
+    b->jbuf = rt_xcalloc(un * un, sizeof(double));
+    b->guess = rt_xcalloc(un, sizeof(double));
+    if (!b->s || !b->lu || !b->perm || !b->step || !b->res) {
+        solver_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+RtBlockWork *rt_blockwork_new(const RtModel *m)
+{
+    RtBlockWork *w = rt_xcalloc(1, sizeof *w);
+    w->n_blocks = m->n_blocks > 0 ? m->n_blocks : 0;
+    w->solvers = rt_xcalloc((size_t)w->n_blocks, sizeof *w->solvers);
+    return w;
+}
+
+void rt_blockwork_free(RtBlockWork *w)
+{
+    if (!w)
+        return;
+    for (int i = 0; i < w->n_blocks; i++)
+        solver_free(&w->solvers[i]);
+    free(w->solvers);
+    free(w);
+}
+
+/* Residuals through contiguous buffers: GSL vectors may have a stride. */
+static int eval_res(BlockCall *c, const gsl_vector *z, gsl_vector *res)
+{
+    BlockSolver *b = c->b;
+    for (int i = 0; i < b->n; i++)
+        b->zbuf[i] = gsl_vector_get(z, (size_t)i);
+    int rc = c->f(c->e, b->zbuf, b->rbuf);
+    if (rc != 0) {
+        c->status = fail_code(rc);
+        return GSL_EBADFUNC;
+    }
+    for (int i = 0; i < b->n; i++) {
+        if (!isfinite(b->rbuf[i])) {
+            c->status = RT_FAIL_DOMAIN;
+            return GSL_EBADFUNC;
+        }
+        gsl_vector_set(res, (size_t)i, b->rbuf[i]);
+    }
+    return GSL_SUCCESS;
+}
+
+static int eval_jac(BlockCall *c, const gsl_vector *z, gsl_matrix *J)
+{
+    BlockSolver *b = c->b;
+    int n = b->n;
+    for (int i = 0; i < n; i++)
+        b->zbuf[i] = gsl_vector_get(z, (size_t)i);
+    int rc = c->jac(c->e, b->zbuf, b->jbuf);
+    if (rc != 0) {
+        c->status = fail_code(rc);
+        return GSL_EBADFUNC;
+    }
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            double v = b->jbuf[(size_t)i * (size_t)n + (size_t)j];
+            if (!isfinite(v)) {
+                c->status = RT_FAIL_DOMAIN;
+                return GSL_EBADFUNC;
+            }
+            gsl_matrix_set(J, (size_t)i, (size_t)j, v);
+        }
+    }
+    return GSL_SUCCESS;
+}
+
+static int cb_f(const gsl_vector *z, void *params, gsl_vector *res)
+{
+    return eval_res(params, z, res);
+}
+
+static int cb_df(const gsl_vector *z, void *params, gsl_matrix *J)
+{
+    return eval_jac(params, z, J);
+}
+
+static int cb_fdf(const gsl_vector *z, void *params, gsl_vector *res,
+                  gsl_matrix *J)
+{
+    int rc = eval_res(params, z, res);
+    return rc != GSL_SUCCESS ? rc : eval_jac(params, z, J);
+}
+
+/* Factorizes the Jacobian at z (rows scaled to unit maximum) and
+   computes the Newton correction into b->step.  Returns 0, 1 when the
+   Jacobian is singular, or -1 when a callback failed. */
+static int newton_step(BlockCall *c, const gsl_vector *z)
+{
+    BlockSolver *b = c->b;
+    size_t n = (size_t)b->n;
+    if (eval_res(c, z, b->res) != GSL_SUCCESS
+        || eval_jac(c, z, b->lu) != GSL_SUCCESS)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        double big = 0;
+        for (size_t j = 0; j < n; j++)
+            big = fmax(big, fabs(gsl_matrix_get(b->lu, i, j)));
+        if (big == 0)
+            return 1;
+        for (size_t j = 0; j < n; j++)
+            gsl_matrix_set(b->lu, i, j, gsl_matrix_get(b->lu, i, j) / big);
+        gsl_vector_set(b->res, i, -gsl_vector_get(b->res, i) / big);
+    }
+    int sign;
+    gsl_linalg_LU_decomp(b->lu, b->perm, &sign);
+    for (size_t i = 0; i < n; i++)
+        if (fabs(gsl_matrix_get(b->lu, i, i)) <= RT_SINGULAR_PIVOT)
+            return 1;
+    gsl_linalg_LU_solve(b->lu, b->perm, b->res, b->step);
+    return 0;
+}
+
+/* Is the step d below rtol at z?  The floor keeps unknowns that converge
+   to zero from demanding an exact zero: it is relative to the largest
+   unknown of the block, at z or in the guess. */
+static int small_step(const BlockSolver *b, const gsl_vector *d,
+                      const gsl_vector *z, double rtol)
+{
+    double scale = 0;
+    for (int i = 0; i < b->n; i++)
+        scale = fmax(scale, fmax(fabs(gsl_vector_get(z, (size_t)i)),
+                                 fabs(b->guess[i])));
+    for (int i = 0; i < b->n; i++) {
+        double zi = fabs(gsl_vector_get(z, (size_t)i));
+        double tol = rtol * fmax(zi, RT_NEWTON_SCALE_FLOOR * scale);
+        if (!(fabs(gsl_vector_get(d, (size_t)i)) <= tol))
+            return 0;
+    }
+    return 1;
+}
+
+/* Newton-checks z; on success writes the corrected solution to out. */
+static int accept_if_converged(BlockCall *c, const gsl_vector *z, double *out)
+{
+    if (newton_step(c, z) != 0 || !small_step(c->b, c->b->step, z, RT_NEWTON_RTOL))
+        return 0;
+    for (int i = 0; i < c->b->n; i++)
+        out[i] = gsl_vector_get(z, (size_t)i)
+                 + gsl_vector_get(c->b->step, (size_t)i);
+    return 1;
+}
+
+static int block_failed(RtEval *e, int block, int code)
+{
+    e->fail_block = block;
+    return code;
+}
+
+int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
+                   RtBlockJac jac)
+{
+    if (n <= 0)
+        return RT_OK;
+    RtBlockWork *w = e->rt;
+    BlockSolver local = {0};
+    BlockSolver *b = &local;
+    /* Without the runtime's workspace (a caller outside the simulator) or
+       for an unknown block, a solver lives for this one call. */
+    if (w && block >= 0 && block < w->n_blocks) {
+        b = &w->solvers[block];
+        if (b->n != n) {
+            solver_free(b);
+            if (solver_alloc(b, n) != 0)
+                return block_failed(e, block, RT_FAIL_NEWTON);
+        }
+    } else if (solver_alloc(b, n) != 0) {
+        return block_failed(e, block, RT_FAIL_NEWTON);
+    }
+
+    BlockCall call = {e, f, jac, b, RT_OK};
+    memcpy(b->guess, z, (size_t)n * sizeof(double));
+    gsl_vector_view zv = gsl_vector_view_array(b->guess, (size_t)n);
+    int result = RT_FAIL_NEWTON;
+
+    if (accept_if_converged(&call, &zv.vector, z)) {
+        result = RT_OK;
+        goto done;
+    }
+    if (call.status != RT_OK) {
+        result = call.status;
+        goto done;
+    }
+    gsl_multiroot_function_fdf fdf = {cb_f, cb_df, cb_fdf, (size_t)n, &call};
+    if (gsl_multiroot_fdfsolver_set(b->s, &fdf, &zv.vector) != GSL_SUCCESS) {
+        result = call.status != RT_OK ? call.status : RT_FAIL_NEWTON;
+        goto done;
+    }
+    for (int it = 0; it < RT_NEWTON_MAX_ITER; it++) {
+        int st = gsl_multiroot_fdfsolver_iterate(b->s);
+        if (call.status != RT_OK) {
+            result = call.status;
+            goto done;
+        }
+        const gsl_vector *x = gsl_multiroot_fdfsolver_root(b->s);
+        const gsl_vector *dx = gsl_multiroot_fdfsolver_dx(b->s);
+        /* Only a small hybridsj step, or its giving up, is worth the
+           Newton check that decides.  Near a root the next Newton step is
+           about the square of this one, so a looser test suffices. */
+        int small = small_step(b, dx, x, sqrt(RT_NEWTON_RTOL));
+        if (small || st != GSL_SUCCESS || it + 1 == RT_NEWTON_MAX_ITER) {
+            if (accept_if_converged(&call, x, z)) {
+                result = RT_OK;
+                goto done;
+            }
+            if (call.status != RT_OK) {
+                result = call.status;
+                goto done;
+            }
+            if (st != GSL_SUCCESS)
+                break;
+        }
+    }
+    /* Classify at the best iterate hybridsj reached. */
+    {
+        int rc = newton_step(&call, gsl_multiroot_fdfsolver_root(b->s));
+        if (rc < 0)
+            result = call.status;
+        else
+            result = rc == 1 ? RT_FAIL_SINGULAR : RT_FAIL_NEWTON;
+    }
+done:
+    if (b == &local)
+        solver_free(b);
+    if (result != RT_OK)
+        return block_failed(e, block, result);
+    return RT_OK;
+}
