@@ -3,8 +3,9 @@
  *
  * Before scanning, the bytes are checked: a NUL byte or invalid UTF-8
  * means a binary or mis-encoded file, reported once at its location.  After
- * parsing, descriptions (the comment lines right after a definition's
- * header) and trailing comments of declarations are read off the text.
+ * parsing, expressions too deep for the recursive passes are cut, and
+ * descriptions (the comment lines right after a definition's header) and
+ * trailing comments of declarations are read off the text.
  */
 #include "parse.h"
 
@@ -12,6 +13,7 @@
 #include "parser.h"
 #include "lexer.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Offset of the first bad byte, or -1 when the text is clean UTF-8
@@ -142,6 +144,146 @@ static void attach_comments_items(Arena *a, SrcFile *f, PtrVec *items)
     }
 }
 
+/* ---- expression depth ----------------------------------------------------
+
+   Every later pass walks expressions recursively, and a left-associative
+   chain such as 1+1+...+1 is as deep as it is long while bison's stack
+   stays flat.  So expressions are cut at a fixed depth here, once: an
+   over-deep subtree is replaced by 0 and the expression is reported.  The
+   walk keeps its own stack on the heap, as it must not recurse either. */
+
+enum { MAX_EXPR_DEPTH = 1000 };
+
+typedef struct DepthSlot {
+    AstExpr **slot;     /* where the expression hangs in the tree */
+    int depth;          /* 1 for the root */
+} DepthSlot;
+
+typedef struct DepthWalk {
+    Arena *arena;       /* for the replacement leaves */
+    DepthSlot *stack;   /* slots still to visit */
+    size_t n, cap;      /* entries used and allocated */
+} DepthWalk;
+
+static void push_slot(DepthWalk *w, AstExpr **slot, int depth)
+{
+    if (!*slot)
+        return;
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 64;
+        w->stack = realloc(w->stack, w->cap * sizeof *w->stack);
+        if (!w->stack)
+            abort();
+    }
+    w->stack[w->n++] = (DepthSlot){slot, depth};
+}
+
+static void limit_expr(DepthWalk *w, AstExpr **root)
+{
+    if (!*root)
+        return;
+    SrcSpan where = (*root)->span;
+    bool cut = false;
+    push_slot(w, root, 1);
+    while (w->n > 0) {
+        DepthSlot s = w->stack[--w->n];
+        AstExpr *e = *s.slot;
+        if (s.depth > MAX_EXPR_DEPTH) {
+            *s.slot = ast_num(w->arena, e->span, "0", 1);
+            cut = true;
+            continue;
+        }
+        int d = s.depth + 1;
+        switch (e->kind) {
+        case EXPR_DER: push_slot(w, &e->u.der.arg, d); break;
+        case EXPR_UNARY: push_slot(w, &e->u.unary.arg, d); break;
+        case EXPR_QUANTITY: push_slot(w, &e->u.quantity.value, d); break;
+        case EXPR_BINARY:
+            push_slot(w, &e->u.binary.lhs, d);
+            push_slot(w, &e->u.binary.rhs, d);
+            break;
+        case EXPR_IF:
+            push_slot(w, &e->u.cond.cond, d);
+            push_slot(w, &e->u.cond.then, d);
+            push_slot(w, &e->u.cond.els, d);
+            break;
+        case EXPR_CALL:
+            for (int i = 0; i < e->u.call.args.n; i++)
+                push_slot(w, (AstExpr **)&e->u.call.args.items[i], d);
+            break;
+        case EXPR_RECORD:
+            for (int i = 0; i < e->u.record.n; i++)
+                push_slot(w, &e->u.record.fields[i].value, d);
+            break;
+        default:
+            break;
+        }
+    }
+    if (cut)
+        diag_error(where, "this expression is nested more than %d levels "
+                   "deep; split it into intermediates", MAX_EXPR_DEPTH);
+}
+
+static void limit_stmts(DepthWalk *w, PtrVec *stmts)
+{
+    for (int i = 0; i < stmts->n; i++) {
+        AstStmt *s = stmts->items[i];
+        switch (s->kind) {
+        case STMT_EQUATION:
+            limit_expr(w, &s->u.eq.lhs);
+            if (s->u.eq.rhs != s->u.eq.lhs)
+                limit_expr(w, &s->u.eq.rhs);
+            break;
+        case STMT_ASSERT:
+            limit_expr(w, &s->u.assert_.cond);
+            break;
+        case STMT_IF:
+            for (int j = 0; j < s->u.if_.clauses.n; j++) {
+                AstClause *c = s->u.if_.clauses.items[j];
+                limit_expr(w, &c->cond);
+                limit_stmts(w, &c->body);
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void limit_items(DepthWalk *w, PtrVec *items)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_IF) {
+            for (int j = 0; j < it->u.if_.clauses.n; j++) {
+                AstClause *c = it->u.if_.clauses.items[j];
+                limit_expr(w, &c->cond);
+                limit_items(w, &c->body);
+            }
+            continue;
+        }
+        PtrVec *v = &it->u.section.entries;
+        switch (it->u.section.kind) {
+        case SEC_EQUATIONS:
+            limit_stmts(w, v);
+            break;
+        case SEC_COMPONENTS:
+            for (int j = 0; j < v->n; j++) {
+                AstInstance *in = v->items[j];
+                for (int k = 0; k < in->args.n; k++)
+                    limit_expr(w, &((AstArg *)in->args.items[k])->value);
+            }
+            break;
+        case SEC_BRANCHES: case SEC_CONNECTIONS:
+            break;      /* names and '*' only */
+        default:
+            for (int j = 0; j < v->n; j++)
+                limit_expr(w, &((AstDecl *)v->items[j])->value);
+            break;
+        }
+    }
+}
+
 AstFile *parse_file(Arena *a, int file)
 {
     SrcFile *f = src_get(file);
@@ -170,10 +312,13 @@ AstFile *parse_file(Arena *a, int file)
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);
 
+    DepthWalk walk = {a, NULL, 0, 0};
     for (int i = 0; i < out->defs.n; i++) {
         AstDef *d = out->defs.items[i];
+        limit_items(&walk, &d->items);
         d->description = description(a, f, d);
         attach_comments_items(a, f, &d->items);
     }
+    free(walk.stack);
     return out;
 }
