@@ -6,6 +6,7 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,16 @@ static uint32_t char_length(const SrcFile *f, uint32_t i, uint32_t stop)
     return len ? len : 1;
 }
 
-/* Quote line `line` of f and underline [col0, col1) of it. */
+enum { QUOTE_WIDTH = 200 };    /* bytes of a long line that are shown */
+
+static bool continuation(const SrcFile *f, uint32_t i)
+{
+    return ((unsigned char)f->text[i] & 0xC0) == 0x80;
+}
+
+/* Quote line `line` of f and underline the part of it that sp covers.  A
+   line longer than QUOTE_WIDTH is shown as a window around the caret, cut
+   with "...". */
 static void quote(SrcFile *f, SrcSpan sp, int line)
 {
     uint32_t start = f->lines[line - 1];
@@ -54,34 +64,45 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
         stop++;
     if (stop > start && f->text[stop - 1] == '\r')
         stop--;
-    fprintf(out, "%5d | ", line);
+    uint32_t b = sp.begin < start ? start : sp.begin;
+    if (b > stop)
+        b = stop;
+    uint32_t ws = start, we = stop;
+    if (stop - start > QUOTE_WIDTH) {
+        if (b - start > QUOTE_WIDTH / 2)
+            ws = b - QUOTE_WIDTH / 2;
+        while (ws < b && continuation(f, ws))
+            ws++;
+        if (we - ws > QUOTE_WIDTH)
+            we = ws + QUOTE_WIDTH;
+        while (we > b && we < stop && continuation(f, we))
+            we--;
+    }
+    uint32_t e = sp.end > we ? we : sp.end;
+    fprintf(out, "%5d | %s", line, ws > start ? "..." : "");
     /* Echo the line, replacing control bytes so the terminal sees nothing
        a file could use to move the cursor or change colours, and invalid
        UTF-8 so that the message itself stays valid text. */
-    for (uint32_t i = start; i < stop; i += char_length(f, i, stop)) {
+    for (uint32_t i = ws; i < we; i += char_length(f, i, we)) {
         const unsigned char *c = (const unsigned char *)f->text + i;
-        if (*c >= 0x80 && utf8_length(c, stop - i))
-            fwrite(c, 1, char_length(f, i, stop), out);
+        if (*c >= 0x80 && utf8_length(c, we - i))
+            fwrite(c, 1, char_length(f, i, we), out);
         else
             fputc(*c == '\t' ? '\t' : (*c < 0x20 || *c >= 0x7f) ? '?' : *c, out);
     }
-    fputs("\n      | ", out);
-    uint32_t b = sp.begin < start ? start : sp.begin;
-    uint32_t e = sp.end > stop ? stop : sp.end;
-    if (b > stop)
-        b = stop;
+    fprintf(out, "%s\n      | %s", we < stop ? "..." : "", ws > start ? "   " : "");
     /* One underline column per character echoed above. */
-    uint32_t i = start;
+    uint32_t i = ws;
     while (i < b) {
         fputc(f->text[i] == '\t' ? '\t' : ' ', out);
-        i += char_length(f, i, stop);
+        i += char_length(f, i, we);
     }
     fputc('^', out);
     if (i < e)
-        i += char_length(f, i, stop);
+        i += char_length(f, i, we);
     while (i < e) {
         fputc('~', out);
-        i += char_length(f, i, stop);
+        i += char_length(f, i, we);
     }
     fputc('\n', out);
 }
