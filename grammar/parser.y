@@ -54,9 +54,18 @@ static int yylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *pc)
     return lex_scan(lval, lloc, pc->scanner);
 }
 
+/* Bison's default, stated here so that the message below can quote it. */
+#define YYMAXDEPTH 10000
+
+/* Only bison's own failures come here; syntax errors go to
+   yyreport_syntax_error.  The one a file can cause is a full stack. */
 static void yyerror(YYLTYPE *loc, ParseCtx *pc, const char *msg)
 {
-    diag_error(*loc, "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)
+        diag_error(*loc, "nesting too deep for the parser: its stack of %d "
+                   "entries is full", YYMAXDEPTH);
+    else
+        diag_error(*loc, "%s", msg);
     pc->syntax_errors++;
 }
 
