@@ -170,6 +170,7 @@ typedef struct DaeVar {
     DaeExpr *start;         /* declared value / target (parameters only) */
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
     bool inertial;          /* belongs to a mass or inertia: preferred state */
+    bool differentiated;    /* appears under der() in some equation */
     /* set by simplification */
     bool eliminated;        /* replaced by alias_expr */
     DaeExpr *alias_expr;    /* its value in terms of remaining variables */

@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "doc.h"
 #include "elab.h"
+#include "structure.h"
 #include "parse.h"
 #include "sema.h"
 
@@ -156,10 +157,18 @@ int driver_run(const DriverOptions *o)
         simplify_dae(m->dae);
         if (!diag_error_count() && o->command == CMD_FLATTEN)
             dae_print(o->out, m->dae, top->ast->name->name, true);
-        else if (!diag_error_count() && o->command == CMD_CHECK && !o->dump_ast)
-            summary(o->out, top, m->dae);
     }
-    /* structure, codegen: issue 4 */
+    /* structure: matching, index reduction, BLT */
+    Structure *st = NULL;
+    if (!diag_error_count() && o->command == CMD_CHECK && !o->dump_ast) {
+        st = struct_analyze(m->dae);
+        if (st) {
+            summary(o->out, top, m->dae);
+            struct_report(o->out, st, m->dae);
+        }
+    }
+    struct_free(st);
+    /* codegen: issue 4 */
     elab_free(m);
     arena_free(&elab_arena);
 

@@ -320,29 +320,32 @@ static void conservation(Model *m, FlatCtx *fc)
 
 /* Marks variables written under der() in component equations: masses,
    inertias and the like, preferred as states. */
-static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen)
+static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen, bool component)
 {
     if (ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, e);
     switch (e->kind) {
     case DX_VAR:
-        if (e->u.var.order > 0)
-            ((DaeVar *)d->vars.items[e->u.var.index])->inertial = true;
+        if (e->u.var.order > 0) {
+            DaeVar *v = d->vars.items[e->u.var.index];
+            v->differentiated = true;
+            v->inertial |= component;
+        }
         break;
     case DX_CONST: case DX_PARAM: case DX_TIME: break;
     case DX_FUNC:
-        mark_inertial(d, e->u.fn.a, seen);
-        if (e->u.fn.b) mark_inertial(d, e->u.fn.b, seen);
+        mark_inertial(d, e->u.fn.a, seen, component);
+        if (e->u.fn.b) mark_inertial(d, e->u.fn.b, seen, component);
         break;
     case DX_IF:
-        mark_inertial(d, e->u.cond.c, seen);
-        mark_inertial(d, e->u.cond.a, seen);
-        mark_inertial(d, e->u.cond.b, seen);
+        mark_inertial(d, e->u.cond.c, seen, component);
+        mark_inertial(d, e->u.cond.a, seen, component);
+        mark_inertial(d, e->u.cond.b, seen, component);
         break;
     default:
-        mark_inertial(d, e->u.bin.a, seen);
-        if (e->u.bin.b) mark_inertial(d, e->u.bin.b, seen);
+        mark_inertial(d, e->u.bin.a, seen, component);
+        if (e->u.bin.b) mark_inertial(d, e->u.bin.b, seen, component);
         break;
     }
 }
@@ -380,12 +383,16 @@ void flatten_model(Model *m)
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], flatten_section, &fc);
     PtrMap seen = {0};
-    for (int i = (int)first_component; i < m->dae->eqs.n; i++) {
-        DaeEq *q = m->dae->eqs.items[i];
-        mark_inertial(m->dae, q->lhs, &seen);
-        mark_inertial(m->dae, q->rhs, &seen);
+    for (int pass = 0; pass < 2; pass++) {
+        /* component equations first: der() there marks masses, inertias */
+        for (int i = pass ? 0 : (int)first_component;
+             i < (pass ? (int)first_component : m->dae->eqs.n); i++) {
+            DaeEq *q = m->dae->eqs.items[i];
+            mark_inertial(m->dae, q->lhs, &seen, pass == 0);
+            mark_inertial(m->dae, q->rhs, &seen, pass == 0);
+        }
+        ptrmap_free(&seen);
     }
-    ptrmap_free(&seen);
     conservation(m, &fc);
     for (int i = 0; i < m->conn_eqs.n; i++) {
         DaeEq *q = m->conn_eqs.items[i];

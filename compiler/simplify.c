@@ -126,10 +126,13 @@ static void lin(Simp *s, DaeExpr *e, double c, Linear *L)
     L->rem = dae_add(t, L->rem, dae_mul(t, dae_const(t, c), e));
 }
 
-/* Higher is kept. */
+/* Higher is kept: a mass's or inertia's variable, then one with a
+   stronger target, then one that is differentiated (a state candidate),
+   then a component's own variable over a node's. */
 static int keep_rank(const DaeVar *v)
 {
-    return (int)v->priority * 4 + (v->inertial ? 2 : 0) + (v->kind != VAR_NODE ? 1 : 0);
+    return (v->inertial ? 16 : 0) + (int)v->priority * 4 + (v->differentiated ? 2 : 0)
+           + (v->kind != VAR_NODE ? 1 : 0);
 }
 
 static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
@@ -184,6 +187,10 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
         DaeExpr *def = dae_div(t, dae_neg(t, dae_add(t, dae_mul(t, dae_const(t, L.coef[kept]),
                                dae_var(t, L.var[kept], 0)), L.rem)), dae_const(t, L.coef[gone]));
         eliminate(s, L.var[gone], def, q);
+        /* the survivor speaks for both when states are chosen */
+        DaeVar *g = s->d->vars.items[L.var[gone]], *k = s->d->vars.items[L.var[kept]];
+        k->inertial |= g->inertial;
+        k->differentiated |= g->differentiated;
         return true;
     }
     return false;
