@@ -14,7 +14,11 @@
 #include "diag.h"
 #include "doc.h"
 #include "elab.h"
+#include "build.h"
+#include "codegen.h"
 #include "structure.h"
+
+#include <time.h>
 #include "parse.h"
 #include "sema.h"
 
@@ -26,6 +30,22 @@ const char *driver_stdlib_dir(void)
 {
     const char *env = getenv("LMDL_STDLIB");
     return env && *env ? env : LMDL_STDLIB_DIR;
+}
+
+/* --time-passes: wall time of each pass, on stderr. */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void pass_done(const DriverOptions *o, const char *name, double *t0)
+{
+    double t = now();
+    if (o->time_passes)
+        fprintf(stderr, "lmdlc: %-10s %9.3f ms\n", name, 1e3 * (t - *t0));
+    *t0 = t;
 }
 
 static int exit_status(void)
@@ -122,6 +142,7 @@ int driver_run(const DriverOptions *o)
         return status;
     }
 
+    double t0 = now();
     /* parse */
     int file = src_load(o->file);
     if (file < 0) {
@@ -133,42 +154,70 @@ int driver_run(const DriverOptions *o)
     AstFile *ast = sema_add_main(p, file);
     if (o->dump_ast)
         ast_dump_file(o->out, ast);
-    if (diag_error_count())
+    pass_done(o, "parse", &t0);
+    if (diag_error_count() || o->dump_ast)
         goto done;
 
     /* resolve */
     SemaDef *top = sema_resolve(p, o->top);
+    pass_done(o, "resolve", &t0);
     if (diag_error_count() || !top)
         goto done;
 
     /* elaborate: the instance tree, parameters, arms, connections */
     Arena elab_arena = {0};
     Model *m = elab_model(p, top, &elab_arena);
+    pass_done(o, "elaborate", &t0);
     /* units: dimensions of every active equation */
     if (!diag_error_count())
         units_check(m);
+    pass_done(o, "units", &t0);
     /* flatten: one system of equations */
     if (!diag_error_count())
         flatten_model(m);
+    pass_done(o, "flatten", &t0);
     if (!diag_error_count() && o->command == CMD_FLATTEN && o->raw)
         dae_print(o->out, m->dae, top->ast->name->name, false);
     /* simplify: constants, aliases */
     if (!diag_error_count() && !(o->command == CMD_FLATTEN && o->raw)) {
         simplify_dae(m->dae);
+        pass_done(o, "simplify", &t0);
         if (!diag_error_count() && o->command == CMD_FLATTEN)
             dae_print(o->out, m->dae, top->ast->name->name, true);
     }
     /* structure: matching, index reduction, BLT */
     Structure *st = NULL;
-    if (!diag_error_count() && o->command == CMD_CHECK && !o->dump_ast) {
+    if (!diag_error_count() && o->command != CMD_FLATTEN) {
         st = struct_analyze(m->dae);
-        if (st) {
+        pass_done(o, "structure", &t0);
+        if (st && o->command == CMD_CHECK) {
             summary(o->out, top, m->dae);
             struct_report(o->out, st, m->dae);
         }
     }
+    /* codegen */
+    if (st && !diag_error_count() && o->command != CMD_CHECK) {
+        char *c = cg_generate(m->dae, st, top->ast->name->name);
+        pass_done(o, "codegen", &t0);
+        if (o->command == CMD_EMIT_C) {
+            if (cg_write_file(o->output, c) != 0)
+                diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
+        } else if (o->command == CMD_BUILD) {
+            size_t n = strlen(o->output) + 8;
+            char *cpath = malloc(n);
+            snprintf(cpath, n, "%s.c", o->output);
+            if (cg_write_file(cpath, c) != 0)
+                diag_error(src_none, "cannot write '%s': %s", cpath, strerror(errno));
+            else if (build_compile(cpath, o->output) == 0)
+                remove(cpath);
+            pass_done(o, "cc", &t0);
+            free(cpath);
+        } else if (o->command == CMD_RUN) {
+            build_run(c, top->ast->name->name, o->sim_argc, o->sim_argv);
+        }
+        free(c);
+    }
     struct_free(st);
-    /* codegen: issue 4 */
     elab_free(m);
     arena_free(&elab_arena);
 

@@ -17,6 +17,9 @@ typedef enum DriverCommand {
     CMD_CHECK,      /* lmdlc check */
     CMD_DOC,        /* lmdlc doc */
     CMD_FLATTEN,    /* lmdlc flatten */
+    CMD_EMIT_C,     /* lmdlc emit-c */
+    CMD_BUILD,      /* lmdlc build */
+    CMD_RUN,        /* lmdlc run */
 } DriverCommand;
 
 typedef struct DriverOptions {
@@ -27,6 +30,10 @@ typedef struct DriverOptions {
     int ninclude;                   /* entries in include_dirs */
     bool dump_ast;                  /* --dump-ast: print the syntax tree */
     bool raw;                       /* flatten --raw: before simplification */
+    bool time_passes;               /* --time-passes: per-pass times on stderr */
+    const char *output;             /* -o for emit-c and build */
+    int sim_argc;                   /* run: options for the simulator */
+    char **sim_argv;                /* run: argv[0] is a placeholder */
     FILE *out;                      /* where reports go (stdout) */
 } DriverOptions;
 

@@ -21,12 +21,19 @@ static const char usage[] =
     "  flatten FILE [--top NAME] [-I DIR]... [--raw]\n"
     "                                         print the flattened equations\n"
     "                                         (--raw: before simplification)\n"
+    "  emit-c FILE [--top NAME] [-I DIR]... -o OUT.c\n"
+    "                                         write the generated C\n"
+    "  build FILE [--top NAME] [-I DIR]... -o SIM\n"
+    "                                         write and compile a simulator\n"
+    "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
+    "                                         build (cached by content) and run\n"
     "  doc NAME [-I DIR]...                  describe a component or domain\n"
     "\n"
     "options:\n"
     "  --top NAME      the top-level component (default: the file's last)\n"
     "  -I DIR          add DIR to the search path for definitions\n"
     "  --dump-ast      check: print the syntax tree\n"
+    "  --time-passes   print the time of each compiler pass on stderr\n"
     "  --help          show this help\n"
     "  --version       show the version\n"
     "\n"
@@ -64,15 +71,20 @@ int main(int argc, char **argv)
         o.command = CMD_DOC;
     else if (strcmp(cmd, "flatten") == 0)
         o.command = CMD_FLATTEN;
-    else if (!strcmp(cmd, "emit-c")
-             || !strcmp(cmd, "build") || !strcmp(cmd, "run"))
-        return bad_usage("'%s' is not available in this version yet", cmd);
+    else if (strcmp(cmd, "emit-c") == 0)
+        o.command = CMD_EMIT_C;
+    else if (strcmp(cmd, "build") == 0)
+        o.command = CMD_BUILD;
+    else if (strcmp(cmd, "run") == 0)
+        o.command = CMD_RUN;
     else
         return bad_usage("unknown command '%s'", cmd);
 
     const char **inc = calloc((size_t)argc, sizeof *inc);
-    if (!inc)
+    char **sim = calloc((size_t)argc + 2, sizeof *sim);
+    if (!inc || !sim)
         return 1;
+    sim[o.sim_argc++] = "simulator";
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--top") == 0) {
@@ -89,6 +101,16 @@ int main(int argc, char **argv)
             o.dump_ast = true;
         } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
             o.raw = true;
+        } else if (strcmp(a, "--time-passes") == 0) {
+            o.time_passes = true;
+        } else if (strcmp(a, "-o") == 0
+                   && (o.command == CMD_EMIT_C || o.command == CMD_BUILD)) {
+            if (++i >= argc)
+                return bad_usage("%s needs a file name", a);
+            o.output = argv[i];
+        } else if (o.command == CMD_RUN && o.file && a[0] == '-') {
+            /* everything else after the model file goes to the simulator */
+            sim[o.sim_argc++] = argv[i];
         } else if (strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             free(inc);
@@ -98,6 +120,8 @@ int main(int argc, char **argv)
             return bad_usage("unknown option '%s'", a);
         } else if (!o.file) {
             o.file = a;
+        } else if (o.command == CMD_RUN) {
+            sim[o.sim_argc++] = argv[i];
         } else {
             free(inc);
             return bad_usage("unexpected argument '%s'", a);
@@ -108,9 +132,16 @@ int main(int argc, char **argv)
         return bad_usage("%s", o.command == CMD_DOC ? "doc needs a component name"
                                                     : "no model file given");
     }
+    if ((o.command == CMD_EMIT_C || o.command == CMD_BUILD) && !o.output) {
+        free(inc);
+        free(sim);
+        return bad_usage("%s needs -o FILE", cmd);
+    }
     o.include_dirs = inc;
+    o.sim_argv = sim;
     int status = driver_run(&o);
     free(inc);
+    free(sim);
     src_free_all();
     sym_free_all();
     return status;

@@ -1,0 +1,939 @@
+/*
+ * codegen.c - pass 8: emits the C of one simulator.
+ *
+ * Layout of the output, in order: parameter table and derive_params; state
+ * names, start values; one function per algebraic loop (residuals and
+ * analytic Jacobian from the symbolic differentiator); eval, split into
+ * parts of bounded size so the C compiler's time stays linear; columns
+ * (every name of every variable, aliases included); targets; relations
+ * (zero-crossing functions and their truth values); assertions; and the
+ * RtModel descriptor.
+ *
+ * Expressions are DAG nodes.  Within one function, a node used more than
+ * once is computed once into a local `const double tN`.  Relations inside
+ * the continuous equations read the frozen mode md[k]; the zero-crossing
+ * and relation functions evaluate them for real.
+ *
+ * Output is deterministic: everything is emitted in index order, and no
+ * address or time stamp is written.
+ */
+#include "codegen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EVAL_PART_BLOCKS = 256 };
+
+/* The growing output buffer. */
+typedef struct Buf {
+    char *s;
+    size_t n, cap;
+} Buf;
+
+typedef struct Cg {
+    Buf out;                /* the C text */
+    Dae *d;
+    Structure *s;
+    int **slot_of;          /* per DaeVar, per order: StVar index or -1 */
+    int *norders;           /* per DaeVar: orders in slot_of */
+    PtrMap rel_index;       /* relation node -> 1 + index */
+    PtrVec rels;            /* DaeExpr*: relations with a mode */
+    /* per-function common subexpressions */
+    PtrMap uses;            /* node -> use count (as intptr) */
+    PtrMap temp;            /* node -> 1 + temp number */
+    int ntemps;
+    bool modes;             /* relations read md[] (true) or are evaluated */
+} Cg;
+
+static void put(Buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (b->n + n + 1 > cap)
+            cap *= 2;
+        b->s = realloc(b->s, cap);
+        if (!b->s)
+            abort();
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static void emit(Cg *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(Cg *cg, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < (int)sizeof small) {
+        put(&cg->out, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big)
+        abort();
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    put(&cg->out, big, (size_t)n);
+    free(big);
+}
+
+/* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
+   every byte outside printable ASCII are escaped, so no model text can end
+   the literal or change what the program means. */
+static void emit_str(Cg *cg, const char *s)
+{
+    put(&cg->out, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            put(&cg->out, esc, 2);
+        } else if (*p == '?') {
+            put(&cg->out, "\\?", 2);
+        } else if (*p < 0x20 || *p >= 0x7f) {
+            snprintf(esc, sizeof esc, "\\%03o", *p);
+            put(&cg->out, esc, 4);
+        } else {
+            put(&cg->out, (const char *)p, 1);
+        }
+    }
+    put(&cg->out, "\"", 1);
+}
+
+static void emit_num(Cg *cg, double v)
+{
+    if (isnan(v))
+        emit(cg, "NAN");
+    else if (isinf(v))
+        emit(cg, v > 0 ? "INFINITY" : "(-INFINITY)");
+    else
+        emit(cg, "%.17g", v);
+}
+
+/* ---- variables ---------------------------------------------------------- */
+
+static int stvar(Cg *cg, int var, int order)
+{
+    if (var < 0 || var >= cg->d->vars.n || order >= cg->norders[var])
+        return -1;
+    return cg->slot_of[var][order];
+}
+
+static void emit_var(Cg *cg, int var, int order)
+{
+    int i = stvar(cg, var, order);
+    if (i < 0) {
+        emit(cg, "0.0");
+        return;
+    }
+    StVar *x = cg->s->vars.items[i];
+    emit(cg, "%s[%d]", x->state ? "x" : "a", x->slot);
+}
+
+/* ---- expressions ---------------------------------------------------------- */
+
+static bool is_leaf(const DaeExpr *e)
+{
+    return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
+           || e->kind == DX_TIME;
+}
+
+static void count_uses(Cg *cg, DaeExpr *e)
+{
+    intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
+    ptrmap_put(&cg->uses, e, (void *)(n + 1));
+    if (n > 0 || is_leaf(e))
+        return;
+    if (cg->modes && ptrmap_get(&cg->rel_index, e))
+        return; /* read as md[k] */
+    switch (e->kind) {
+    case DX_FUNC:
+        count_uses(cg, e->u.fn.a);
+        if (e->u.fn.b) count_uses(cg, e->u.fn.b);
+        break;
+    case DX_IF:
+        count_uses(cg, e->u.cond.c);
+        count_uses(cg, e->u.cond.a);
+        count_uses(cg, e->u.cond.b);
+        break;
+    default:
+        count_uses(cg, e->u.bin.a);
+        if (e->u.bin.b) count_uses(cg, e->u.bin.b);
+        break;
+    }
+}
+
+static void emit_expr(Cg *cg, DaeExpr *e);
+
+static void emit_raw(Cg *cg, DaeExpr *e)
+{
+    static const char *const cop[] = {
+        [DX_ADD] = "+", [DX_SUB] = "-", [DX_MUL] = "*", [DX_DIV] = "/",
+        [DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">", [DX_GE] = ">=",
+        [DX_EQ] = "==", [DX_NE] = "!=", [DX_AND] = "&&", [DX_OR] = "||",
+    };
+    switch (e->kind) {
+    case DX_CONST: emit_num(cg, e->u.value); return;
+    case DX_PARAM: emit(cg, "p[%d]", e->u.index); return;
+    case DX_TIME: emit(cg, "t"); return;
+    case DX_VAR: emit_var(cg, e->u.var.index, e->u.var.order); return;
+    case DX_NEG: emit(cg, "(-"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
+    case DX_NOT: emit(cg, "(!"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
+    case DX_POW:
+        emit(cg, "pow(");
+        emit_expr(cg, e->u.bin.a);
+        emit(cg, ", ");
+        emit_expr(cg, e->u.bin.b);
+        emit(cg, ")");
+        return;
+    case DX_FUNC:
+        emit(cg, "%s(", dae_func_names[e->u.fn.fn]);
+        emit_expr(cg, e->u.fn.a);
+        if (e->u.fn.b) {
+            emit(cg, ", ");
+            emit_expr(cg, e->u.fn.b);
+        }
+        emit(cg, ")");
+        return;
+    case DX_IF:
+        emit(cg, "(");
+        emit_expr(cg, e->u.cond.c);
+        emit(cg, " ? ");
+        emit_expr(cg, e->u.cond.a);
+        emit(cg, " : ");
+        emit_expr(cg, e->u.cond.b);
+        emit(cg, ")");
+        return;
+    default:
+        if (cg->modes) {
+            void *k = ptrmap_get(&cg->rel_index, e);
+            if (k) {
+                emit(cg, "md[%d]", (int)(intptr_t)k - 1);
+                return;
+            }
+        }
+        emit(cg, "(");
+        emit_expr(cg, e->u.bin.a);
+        emit(cg, " %s ", cop[e->kind]);
+        emit_expr(cg, e->u.bin.b);
+        emit(cg, ")");
+        return;
+    }
+}
+
+static void emit_expr(Cg *cg, DaeExpr *e)
+{
+    void *tnum = ptrmap_get(&cg->temp, e);
+    if (tnum) {
+        emit(cg, "t%d", (int)(intptr_t)tnum - 1);
+        return;
+    }
+    emit_raw(cg, e);
+}
+
+/* Emits temporaries for the shared nodes under e, children first. */
+static void emit_temps(Cg *cg, DaeExpr *e)
+{
+    if (is_leaf(e) || ptrmap_get(&cg->temp, e))
+        return;
+    if (cg->modes && ptrmap_get(&cg->rel_index, e))
+        return;
+    switch (e->kind) {
+    case DX_FUNC:
+        emit_temps(cg, e->u.fn.a);
+        if (e->u.fn.b) emit_temps(cg, e->u.fn.b);
+        break;
+    case DX_IF:
+        emit_temps(cg, e->u.cond.c);
+        emit_temps(cg, e->u.cond.a);
+        emit_temps(cg, e->u.cond.b);
+        break;
+    default:
+        emit_temps(cg, e->u.bin.a);
+        if (e->u.bin.b) emit_temps(cg, e->u.bin.b);
+        break;
+    }
+    if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
+        int k = cg->ntemps++;
+        emit(cg, "    const double t%d = ", k);
+        emit_raw(cg, e);
+        emit(cg, ";\n");
+        ptrmap_put(&cg->temp, e, (void *)(intptr_t)(k + 1));
+    }
+}
+
+/* Forgets the shared nodes seen so far (temporaries keep their numbers,
+   which stay unique within the C function). */
+static void reset_cse(Cg *cg)
+{
+    ptrmap_free(&cg->uses);
+    ptrmap_free(&cg->temp);
+}
+
+static void begin_function(Cg *cg)
+{
+    reset_cse(cg);
+    cg->ntemps = 0;
+}
+
+/* The usual locals of a function over an RtEval. */
+static void emit_locals(Cg *cg, bool writable_alg)
+{
+    emit(cg, "    const double t = e->t;\n");
+    emit(cg, "    const double *x = e->x;\n");
+    emit(cg, "    const double *p = e->p;\n");
+    emit(cg, "    %sdouble *a = e->alg;\n", writable_alg ? "" : "const ");
+    emit(cg, "    const int *md = e->modes;\n");
+    emit(cg, "    (void)t; (void)x; (void)p; (void)a; (void)md;\n");
+}
+
+/* ---- relations ------------------------------------------------------------- */
+
+static void find_relations(Cg *cg, DaeExpr *e, PtrMap *seen)
+{
+    if (ptrmap_get(seen, e) || is_leaf(e))
+        return;
+    ptrmap_put(seen, e, e);
+    if (dae_is_relation(e) && dae_depends_on_state(e) && !ptrmap_get(&cg->rel_index, e)) {
+        ptrvec_push(&cg->d->arena, &cg->rels, e);
+        ptrmap_put(&cg->rel_index, e, (void *)(intptr_t)cg->rels.n);
+    }
+    switch (e->kind) {
+    case DX_FUNC:
+        find_relations(cg, e->u.fn.a, seen);
+        if (e->u.fn.b) find_relations(cg, e->u.fn.b, seen);
+        break;
+    case DX_IF:
+        find_relations(cg, e->u.cond.c, seen);
+        find_relations(cg, e->u.cond.a, seen);
+        find_relations(cg, e->u.cond.b, seen);
+        break;
+    default:
+        find_relations(cg, e->u.bin.a, seen);
+        if (e->u.bin.b) find_relations(cg, e->u.bin.b, seen);
+        break;
+    }
+}
+
+static char *source_text(SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f || sp.end <= sp.begin || sp.end > f->len)
+        return strdup("?");
+    size_t n = sp.end - sp.begin;
+    char *s = malloc(n + 1);
+    if (!s)
+        abort();
+    size_t k = 0;
+    bool space = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = f->text[sp.begin + i];
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = true;
+            continue;
+        }
+        if (space && k)
+            s[k++] = ' ';
+        space = false;
+        s[k++] = c;
+    }
+    s[k] = 0;
+    return s;
+}
+
+static void emit_location(Cg *cg, SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f) {
+        emit_str(cg, "");
+        return;
+    }
+    int line, col;
+    src_linecol(sp, &line, &col);
+    char buf[64];
+    snprintf(buf, sizeof buf, ":%d:%d", line, col);
+    size_t n = strlen(f->path) + strlen(buf) + 1;
+    char *s = malloc(n);
+    if (!s)
+        abort();
+    snprintf(s, n, "%s%s", f->path, buf);
+    emit_str(cg, s);
+    free(s);
+}
+
+/* ---- sections of the output ------------------------------------------------ */
+
+static void emit_params(Cg *cg)
+{
+    Dae *d = cg->d;
+    emit(cg, "static const RtParamInfo params[] = {\n");
+    for (int i = 0; i < d->params.n; i++) {
+        DaeParam *p = d->params.items[i];
+        emit(cg, "    {");
+        emit_str(cg, p->name);
+        emit(cg, ", ");
+        emit_num(cg, p->value);
+        emit(cg, ", {%d, %d, %d, %d, %d, %d, %d}, %d, %d},\n", p->dim.e[0], p->dim.e[1],
+             p->dim.e[2], p->dim.e[3], p->dim.e[4], p->dim.e[5], p->dim.e[6],
+             p->structural ? 1 : 0, p->is_bool ? 1 : 0);
+    }
+    if (!d->params.n)
+        emit(cg, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
+    emit(cg, "};\n\n");
+    emit(cg, "static void derive_params(double *p, const unsigned char *ov)\n{\n");
+    emit(cg, "    (void)p; (void)ov;\n");
+    for (int i = 0; i < d->params.n; i++) {
+        DaeParam *p = d->params.items[i];
+        if (p->expr->kind == DX_CONST)
+            continue;
+        begin_function(cg);
+        emit(cg, "    if (!ov[%d]) p[%d] = ", i, i);
+        emit_expr(cg, p->expr);
+        emit(cg, ";\n");
+    }
+    emit(cg, "}\n\n");
+}
+
+static DaeExpr *start_of(Cg *cg, int var, int order)
+{
+    DaeVar *v = cg->d->vars.items[var];
+    return order == 0 ? v->start : dae_const(&cg->d->t, 0);
+}
+
+static void emit_states(Cg *cg)
+{
+    Dae *d = cg->d;
+    Structure *s = cg->s;
+    emit(cg, "static const char *const state_names[] = {\n");
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = s->vars.items[s->state_var[i]];
+        DaeVar *v = d->vars.items[x->var];
+        char *name = NULL;
+        size_t sz = 0;
+        FILE *fp = open_memstream(&name, &sz);
+        for (int k = 0; k < x->order; k++)
+            fputs("der(", fp);
+        fputs(v->name, fp);
+        for (int k = 0; k < x->order; k++)
+            fputc(')', fp);
+        fclose(fp);
+        emit(cg, "    ");
+        emit_str(cg, name);
+        emit(cg, ",\n");
+        free(name);
+    }
+    emit(cg, "    \"\"\n};\n\n");
+    emit(cg, "static void start(const double *p, double *x0, double *nom)\n{\n");
+    emit(cg, "    (void)p; (void)x0; (void)nom;\n");
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = s->vars.items[s->state_var[i]];
+        DaeVar *v = d->vars.items[x->var];
+        begin_function(cg);
+        emit(cg, "    x0[%d] = ", i);
+        emit_expr(cg, start_of(cg, x->var, x->order));
+        emit(cg, ";\n    nom[%d] = ", i);
+        if (v->nominal && x->order == 0) {
+            emit(cg, "fabs(");
+            emit_expr(cg, v->nominal);
+            emit(cg, ")");
+        } else {
+            emit(cg, "1.0");
+        }
+        emit(cg, ";\n");
+    }
+    emit(cg, "}\n\n");
+    emit(cg, "static void alg_start(const double *p, double *a)\n{\n");
+    emit(cg, "    (void)p; (void)a;\n");
+    for (int i = 0; i < s->vars.n; i++) {
+        StVar *x = s->vars.items[i];
+        if (x->state)
+            continue;
+        DaeExpr *st = start_of(cg, x->var, x->order);
+        if (dae_is_const(st, 0))
+            emit(cg, "    a[%d] = 0.0;\n", x->slot);
+        else {
+            begin_function(cg);
+            emit(cg, "    a[%d] = ", x->slot);
+            emit_expr(cg, st);
+            emit(cg, ";\n");
+        }
+    }
+    emit(cg, "}\n\n");
+}
+
+static DaeExpr *block_res(Cg *cg, StBlock *b, int i)
+{
+    return ((StEq *)cg->s->eqs.items[b->eqs[i]])->res;
+}
+
+static void emit_loop_functions(Cg *cg, int k, StBlock *b)
+{
+    Structure *s = cg->s;
+    int n = b->n;
+    /* residuals */
+    emit(cg, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
+    emit_locals(cg, true);
+    for (int i = 0; i < n; i++)
+        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+    begin_function(cg);
+    for (int i = 0; i < n; i++)
+        count_uses(cg, block_res(cg, b, i));
+    for (int i = 0; i < n; i++) {
+        emit_temps(cg, block_res(cg, b, i));
+        emit(cg, "    res[%d] = ", i);
+        emit_expr(cg, block_res(cg, b, i));
+        emit(cg, ";\n");
+    }
+    emit(cg, "    return 0;\n}\n\n");
+    /* analytic Jacobian, row-major */
+    emit(cg, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
+    emit_locals(cg, true);
+    for (int i = 0; i < n; i++)
+        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+    DaeExpr **J = calloc((size_t)n * (size_t)n + 1, sizeof *J);
+    if (!J)
+        abort();
+    begin_function(cg);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            StVar *x = s->vars.items[b->vars[j]];
+            PtrMap memo = {0};
+            J[i * n + j] = dae_diff_var(&cg->d->t, block_res(cg, b, i), x->var, x->order, &memo);
+            ptrmap_free(&memo);
+            count_uses(cg, J[i * n + j]);
+        }
+    }
+    for (int i = 0; i < n * n; i++) {
+        emit_temps(cg, J[i]);
+        emit(cg, "    jac[%d] = ", i);
+        emit_expr(cg, J[i]);
+        emit(cg, ";\n");
+    }
+    free(J);
+    emit(cg, "    return 0;\n}\n\n");
+}
+
+/* One part of eval: blocks [from, to). */
+static void emit_eval_part(Cg *cg, int part, int from, int to)
+{
+    Structure *s = cg->s;
+    emit(cg, "static int eval_%d(RtEval *e)\n{\n", part);
+    emit_locals(cg, true);
+    begin_function(cg);
+    for (int k = from; k < to; k++) {
+        StBlock *b = s->blocks.items[k];
+        if (b->solved) {
+            count_uses(cg, b->pivot);
+            count_uses(cg, b->solved);
+        }
+    }
+    for (int k = from; k < to; k++) {
+        StBlock *b = s->blocks.items[k];
+        if (b->solved) {
+            StVar *x = s->vars.items[b->vars[0]];
+            emit_temps(cg, b->pivot);
+            emit(cg, "    if (!(fabs(");
+            emit_expr(cg, b->pivot);
+            emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+            emit_temps(cg, b->solved);
+            emit(cg, "    a[%d] = ", x->slot);
+            emit_expr(cg, b->solved);
+            emit(cg, ";\n");
+            continue;
+        }
+        emit(cg, "    {\n        double z[%d];\n", b->n);
+        for (int i = 0; i < b->n; i++)
+            emit(cg, "        z[%d] = a[%d];\n", i, ((StVar *)s->vars.items[b->vars[i]])->slot);
+        emit(cg, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n", k, b->n, k, k);
+        emit(cg, "        if (r) return r;\n");
+        for (int i = 0; i < b->n; i++)
+            emit(cg, "        a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+        emit(cg, "    }\n");
+        /* later blocks must not reuse temporaries computed before the loop
+           changed the unknowns they depend on */
+        reset_cse(cg);
+        for (int j = k + 1; j < to; j++) {
+            StBlock *bj = s->blocks.items[j];
+            if (bj->solved) {
+                count_uses(cg, bj->pivot);
+                count_uses(cg, bj->solved);
+            }
+        }
+    }
+    emit(cg, "    return 0;\n}\n\n");
+}
+
+static void emit_eval(Cg *cg)
+{
+    Structure *s = cg->s;
+    for (int k = 0; k < s->blocks.n; k++) {
+        StBlock *b = s->blocks.items[k];
+        if (!b->solved)
+            emit_loop_functions(cg, k, b);
+    }
+    int parts = 0;
+    for (int k = 0; k < s->blocks.n; k += EVAL_PART_BLOCKS) {
+        int to = k + EVAL_PART_BLOCKS < s->blocks.n ? k + EVAL_PART_BLOCKS : s->blocks.n;
+        emit_eval_part(cg, parts++, k, to);
+    }
+    emit(cg, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
+    for (int i = 0; i < parts; i++)
+        emit(cg, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
+    if (s->nstates) {
+        emit(cg, "    const double *x = e->x;\n    const double *a = e->alg;\n");
+        emit(cg, "    (void)x; (void)a;\n");
+        emit(cg, "    if (e->dx) {\n");
+        for (int i = 0; i < s->nstates; i++) {
+            StVar *x = s->vars.items[s->state_var[i]];
+            StVar *dx = s->vars.items[x->deriv];
+            emit(cg, "        e->dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
+        }
+        emit(cg, "    }\n");
+    }
+    emit(cg, "    return 0;\n}\n\n");
+}
+
+/* Columns: every name of every variable. */
+static int emit_columns(Cg *cg, int **col_of_var)
+{
+    Dae *d = cg->d;
+    int ncol = 0;
+    *col_of_var = calloc((size_t)d->vars.n + 1, sizeof(int));
+    if (!*col_of_var)
+        abort();
+    emit(cg, "static const char *const column_names[] = {\n");
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        (*col_of_var)[i] = ncol;
+        for (int j = 0; j < v->names.n; j++) {
+            emit(cg, "    ");
+            emit_str(cg, v->names.items[j]);
+            emit(cg, ",\n");
+            ncol++;
+        }
+    }
+    emit(cg, "    \"\"\n};\n\n");
+    emit(cg, "static void columns(const RtEval *e, double *out)\n{\n");
+    cg->modes = false;
+    emit(cg, "    const double t = e->t;\n    const double *x = e->x;\n");
+    emit(cg, "    const double *p = e->p;\n    const double *a = e->alg;\n");
+    emit(cg, "    (void)t; (void)x; (void)p; (void)a;\n");
+    int col = 0;
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        begin_function(cg);
+        DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
+        count_uses(cg, val);
+        emit_temps(cg, val);
+        emit(cg, "    out[%d] = ", col);
+        emit_expr(cg, val);
+        emit(cg, ";\n");
+        for (int j = 1; j < v->names.n; j++)
+            emit(cg, "    out[%d] = out[%d];\n", col + j, col);
+        col += v->names.n;
+    }
+    emit(cg, "}\n\n");
+    return ncol;
+}
+
+static int emit_targets(Cg *cg, const int *col_of_var)
+{
+    Dae *d = cg->d;
+    int n = 0;
+    emit(cg, "static const RtTargetInfo targets[] = {\n");
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        if (v->priority == PRIO_NONE)
+            continue;
+        emit(cg, "    {%d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH);
+        n++;
+    }
+    if (!n)
+        emit(cg, "    {0, 0},\n");
+    emit(cg, "};\n\n");
+    emit(cg, "static void target_values(const double *p, double *v, double *nom)\n{\n");
+    emit(cg, "    (void)p; (void)v; (void)nom;\n");
+    int k = 0;
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *x = d->vars.items[i];
+        if (x->priority == PRIO_NONE)
+            continue;
+        begin_function(cg);
+        emit(cg, "    v[%d] = ", k);
+        emit_expr(cg, x->start);
+        emit(cg, ";\n    nom[%d] = ", k);
+        if (x->nominal) {
+            emit(cg, "fabs(");
+            emit_expr(cg, x->nominal);
+            emit(cg, ")");
+        } else {
+            emit(cg, "1.0");
+        }
+        emit(cg, ";\n");
+        k++;
+    }
+    emit(cg, "}\n\n");
+    return n;
+}
+
+static void emit_relations(Cg *cg)
+{
+    Dae *d = cg->d;
+    emit(cg, "static const RtRelationInfo relations[] = {\n");
+    for (int i = 0; i < cg->rels.n; i++) {
+        DaeExpr *r = cg->rels.items[i];
+        DaeRelOrigin *o = dae_rel_origin(&d->t, r);
+        emit(cg, "    {");
+        emit_str(cg, o ? o->instance : "");
+        emit(cg, ", ");
+        char *text = o ? source_text(o->span) : strdup("?");
+        emit_str(cg, text);
+        free(text);
+        emit(cg, ", ");
+        if (o)
+            emit_location(cg, o->span);
+        else
+            emit_str(cg, "");
+        emit(cg, "},\n");
+    }
+    if (!cg->rels.n)
+        emit(cg, "    {\"\", \"\", \"\"},\n");
+    emit(cg, "};\n\n");
+    cg->modes = false;
+    emit(cg, "static void zero_crossings(const RtEval *e, double *g)\n{\n");
+    emit_locals(cg, false);
+    emit(cg, "    (void)g;\n");
+    for (int i = 0; i < cg->rels.n; i++) {
+        DaeExpr *r = cg->rels.items[i];
+        begin_function(cg);
+        /* g > 0 exactly when the relation holds (>= for non-strict ones) */
+        bool flip = r->kind == DX_LT || r->kind == DX_LE;
+        DaeExpr *g = flip ? dae_sub(&d->t, r->u.bin.b, r->u.bin.a)
+                          : dae_sub(&d->t, r->u.bin.a, r->u.bin.b);
+        cg->modes = true; /* operands read frozen modes of inner relations */
+        count_uses(cg, g);
+        emit_temps(cg, g);
+        emit(cg, "    g[%d] = ", i);
+        emit_expr(cg, g);
+        emit(cg, ";\n");
+        cg->modes = false;
+    }
+    emit(cg, "}\n\n");
+    emit(cg, "static void relation_values(const RtEval *e, int *truth)\n{\n");
+    emit_locals(cg, false);
+    emit(cg, "    (void)truth;\n");
+    for (int i = 0; i < cg->rels.n; i++) {
+        DaeExpr *r = cg->rels.items[i];
+        begin_function(cg);
+        cg->modes = true;
+        count_uses(cg, r->u.bin.a);
+        count_uses(cg, r->u.bin.b);
+        emit_temps(cg, r->u.bin.a);
+        emit_temps(cg, r->u.bin.b);
+        cg->modes = false;
+        /* the relation itself is evaluated, its operands as in eval */
+        emit(cg, "    truth[%d] = ", i);
+        static const char *const cop[] = {[DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">",
+                                          [DX_GE] = ">=", [DX_EQ] = "==", [DX_NE] = "!="};
+        cg->modes = true;
+        emit(cg, "(");
+        emit_expr(cg, r->u.bin.a);
+        emit(cg, " %s ", cop[r->kind]);
+        emit_expr(cg, r->u.bin.b);
+        emit(cg, ");\n");
+        cg->modes = false;
+    }
+    emit(cg, "}\n\n");
+}
+
+static void emit_asserts(Cg *cg)
+{
+    Dae *d = cg->d;
+    emit(cg, "static const RtAssertInfo asserts[] = {\n");
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        emit(cg, "    {");
+        emit_str(cg, a->instance);
+        emit(cg, ", ");
+        emit_str(cg, a->message);
+        emit(cg, ", ");
+        emit_location(cg, a->span);
+        emit(cg, "},\n");
+    }
+    if (!d->asserts.n)
+        emit(cg, "    {\"\", \"\", \"\"},\n");
+    emit(cg, "};\n\n");
+    emit(cg, "static int check_asserts(const RtEval *e)\n{\n");
+    emit_locals(cg, false);
+    cg->modes = false;
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        begin_function(cg);
+        count_uses(cg, a->cond);
+        emit_temps(cg, a->cond);
+        emit(cg, "    if (!(");
+        emit_expr(cg, a->cond);
+        emit(cg, ")) return %d;\n", i);
+    }
+    emit(cg, "    return -1;\n}\n\n");
+}
+
+static void emit_blocks(Cg *cg)
+{
+    Dae *d = cg->d;
+    Structure *s = cg->s;
+    emit(cg, "static const RtBlockInfo blocks[] = {\n");
+    DaeNames nm = dae_names(d);
+    for (int k = 0; k < s->blocks.n; k++) {
+        StBlock *b = s->blocks.items[k];
+        StEq *q = s->eqs.items[b->eqs[0]];
+        DaeEq *o = d->eqs.items[q->base];
+        char *what = NULL;
+        size_t sz = 0;
+        FILE *fp = open_memstream(&what, &sz);
+        if (q->level)
+            fprintf(fp, "derivative %d of ", q->level);
+        dae_print_expr(fp, o->lhs, &nm);
+        fputs(" == ", fp);
+        dae_print_expr(fp, o->rhs, &nm);
+        if (o->kind == EQ_DOMAIN || o->kind == EQ_CONSERVATION)
+            fprintf(fp, " (node %s)", o->what);
+        else if (o->instance[0])
+            fprintf(fp, " (in %s)", o->instance);
+        if (b->n > 1)
+            fprintf(fp, " and %d more equation%s", b->n - 1, b->n == 2 ? "" : "s");
+        fputs(", solved for ", fp);
+        for (int i = 0; i < b->n && i < 6; i++) {
+            StVar *x = s->vars.items[b->vars[i]];
+            if (i)
+                fputs(", ", fp);
+            for (int j = 0; j < x->order; j++)
+                fputs("der(", fp);
+            fputs(((DaeVar *)d->vars.items[x->var])->name, fp);
+            for (int j = 0; j < x->order; j++)
+                fputc(')', fp);
+        }
+        fclose(fp);
+        if (strlen(what) > 400)
+            strcpy(what + 396, "...");
+        emit(cg, "    {%d, ", b->n);
+        emit_str(cg, what);
+        free(what);
+        emit(cg, ", ");
+        emit_location(cg, o->span);
+        emit(cg, "},\n");
+    }
+    if (!s->blocks.n)
+        emit(cg, "    {0, \"\", \"\"},\n");
+    emit(cg, "};\n\n");
+}
+
+char *cg_generate(Dae *d, Structure *s, const char *model)
+{
+    Cg cg = {0};
+    cg.d = d;
+    cg.s = s;
+    int nv = d->vars.n;
+    cg.slot_of = calloc((size_t)nv + 1, sizeof(int *));
+    cg.norders = calloc((size_t)nv + 1, sizeof(int));
+    if (!cg.slot_of || !cg.norders)
+        abort();
+    for (int i = 0; i < s->vars.n; i++) {
+        StVar *x = s->vars.items[i];
+        if (x->order + 1 > cg.norders[x->var])
+            cg.norders[x->var] = x->order + 1;
+    }
+    for (int v = 0; v < nv; v++) {
+        cg.slot_of[v] = calloc((size_t)cg.norders[v] + 1, sizeof(int));
+        if (!cg.slot_of[v])
+            abort();
+        for (int k = 0; k < cg.norders[v]; k++)
+            cg.slot_of[v][k] = -1;
+    }
+    for (int i = 0; i < s->vars.n; i++) {
+        StVar *x = s->vars.items[i];
+        cg.slot_of[x->var][x->order] = i;
+    }
+    /* relations with modes: those in the equations being solved */
+    PtrMap seen = {0};
+    for (int i = 0; i < s->eqs.n; i++)
+        find_relations(&cg, ((StEq *)s->eqs.items[i])->res, &seen);
+    ptrmap_free(&seen);
+
+    emit(&cg, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
+    /* the model name is an identifier, but keep comments free of any text
+       that could close them */
+    for (const char *c = model; *c; c++)
+        emit(&cg, "%c", (*c == '*' || *c == '/') ? '_' : *c);
+    emit(&cg, ".  Do not edit. */\n");
+    emit(&cg, "#include \"rt_model.h\"\n#include <math.h>\n#include <stddef.h>\n\n");
+    cg.modes = true;
+    emit_params(&cg);
+    emit_states(&cg);
+    emit_eval(&cg);
+    int *col_of_var = NULL;
+    int ncol = emit_columns(&cg, &col_of_var);
+    int ntargets = emit_targets(&cg, col_of_var);
+    free(col_of_var);
+    emit_relations(&cg);
+    emit_asserts(&cg);
+    emit_blocks(&cg);
+    emit(&cg, "const RtModel rt_model = {\n");
+    emit(&cg, "    RT_ABI_VERSION,\n    ");
+    emit_str(&cg, model);
+    emit(&cg, ",\n    %d, params, derive_params,\n", d->params.n);
+    emit(&cg, "    %d, state_names, start,\n", s->nstates);
+    emit(&cg, "    %d, alg_start,\n    eval,\n", s->nalg);
+    emit(&cg, "    %d, column_names, columns,\n", ncol);
+    emit(&cg, "    %d, targets, target_values,\n", ntargets);
+    emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
+    emit(&cg, "    %d, asserts, check_asserts,\n", d->asserts.n);
+    emit(&cg, "    %d, blocks,\n};\n", s->blocks.n);
+
+    for (int v = 0; v < nv; v++)
+        free(cg.slot_of[v]);
+    free(cg.slot_of);
+    free(cg.norders);
+    ptrmap_free(&cg.uses);
+    ptrmap_free(&cg.temp);
+    ptrmap_free(&cg.rel_index);
+    return cg.out.s;
+}
+
+int cg_write_file(const char *path, const char *text)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        abort();
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        free(tmp);
+        return -1;
+    }
+    size_t len = strlen(text);
+    bool ok = fwrite(text, 1, len, fp) == len;
+    ok &= fclose(fp) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        int err = errno;
+        remove(tmp);
+        free(tmp);
+        errno = err;
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

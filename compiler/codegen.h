@@ -1,0 +1,23 @@
+/*
+ * codegen.h - pass 8: the sorted system to C.
+ *
+ * The generated file defines `const RtModel rt_model` (runtime/rt_model.h)
+ * and nothing else with external linkage.  No text from the model becomes
+ * C code: variables are array slots, and names, messages and source
+ * locations appear only inside string literals, escaped.
+ */
+#ifndef LMDL_CODEGEN_H
+#define LMDL_CODEGEN_H
+
+#include "dae.h"
+#include "structure.h"
+
+/* Generates the simulator source.  Returns a malloc'ed NUL-terminated
+   string (the caller frees it), or NULL on an internal error. */
+char *cg_generate(Dae *d, Structure *s, const char *model);
+
+/* Writes text to path atomically (a temporary file, then rename), so a
+   failure never leaves a half-written file.  0 on success. */
+int cg_write_file(const char *path, const char *text);
+
+#endif
