@@ -7,26 +7,27 @@
  * evaluated with the modes still frozen; one whose value differs from its
  * mode has crossed during the step.
  *
- * Location.  For each relation that crossed, its zero-crossing function
- * g(t), oriented to be >= 0 on the mode's side, is bracketed on
- * [t0, t1] and the bracket shrunk with the Illinois variant of regula
- * falsi until it is narrower than the time tolerance.  The states inside
- * the step come from cubic Hermite interpolation on x and dx at both ends,
- * which is cheap and as smooth as the solution.  Which side of the
- * crossing a trial time lies on is decided by relation_values, not by the
- * sign of g, so strict and non-strict relations are told apart exactly as
- * the model defines them; g only steers the secant.  The earliest
- * crossing wins.  The event time is the right end of its bracket: the
- * first time known to be past the crossing, so the flipped mode agrees
- * with the state it starts from.
+ * Location.  The crossing is kept in a bracket [L, R] of points on the
+ * integrated trajectory, no relation changed at L, some changed at R;
+ * it starts as the step.  For each relation changed at R, its
+ * zero-crossing function g, oriented to be >= 0 on the mode's side, is
+ * located on the cubic Hermite interpolant of x and dx between L and R
+ * with the Illinois variant of regula falsi, to the time tolerance; the
+ * earliest crossing wins.  Which side of a crossing a trial time lies on
+ * is decided by relation_values, not by the sign of g, so strict and
+ * non-strict relations are told apart exactly as the model defines them;
+ * g only steers the secant.
  *
- * Moving to the event.  The stepper integrates again from the step's
- * start to the event time, so the event state is as accurate as any other
- * (interpolation error would otherwise grow with the step).  If the
- * re-integrated state turns out not to be past the crossing (the
- * interpolant was slightly off), it is an ordinary accepted point and the
- * next, short step finds the crossing again; after RT_MAX_NEAR_MISSES of
- * those the interpolated state is used, so this cannot loop.
+ * Confirming on the trajectory.  The interpolant is only as good as the
+ * step is short, so the stepper integrates again from L to both ends of
+ * the located bracket, and each result becomes the new L or R.  A point
+ * that contradicts the interpolant (the crossing came earlier or later)
+ * just narrows the bracket for another, better pass on a shorter
+ * interval.  When the bracket is narrower than the tolerance the event is
+ * at R: the first point known to be past the crossing, so the flipped
+ * mode agrees with the state it starts from, and a state as accurate as
+ * any other the solver produced.  The passes are bounded; the worst case
+ * is a wider bracket, never a state on the wrong side.
  *
  * At the event: the row before (old modes), the flip, a fixed-point
  * iteration of the modes (a flip can change algebraic values that other
@@ -116,7 +117,8 @@ int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
     return -1;
 }
 
-/* The state at t inside the step, by cubic Hermite interpolation. */
+/* The state at t between two points of the trajectory, by cubic Hermite
+   interpolation. */
 static void hermite(int n, double t0, const double *x0, const double *f0,
                     double t1, const double *x1, const double *f1, double t,
                     double *out)
@@ -128,26 +130,43 @@ static void hermite(int n, double t0, const double *x0, const double *f0,
         out[i] = h00 * x0[i] + h10 * h * f0[i] + h01 * x1[i] + h11 * h * f1[i];
 }
 
-/* The step being searched: its two ends, kept apart from s->x and s->dx,
-   which the probes overwrite. */
-typedef struct Step {
-    double t0, t1;
-    const double *x0, *f0, *x1, *f1;
-} Step;
+/* A point of the trajectory: time, state and derivative (own storage,
+   since probes overwrite s->x, s->dx and s->alg). */
+typedef struct Point {
+    double t;
+    double *x, *f;
+} Point;
 
-static int probe_in_step(RtSim *s, const Step *st, double t)
+/* The bracket of the crossing on the trajectory: no relation has changed
+   at L, at least one has at R. */
+typedef struct Bracket {
+    Point L, R;
+} Bracket;
+
+static void point_set(int n, Point *p, double t, const double *x,
+                      const double *f)
 {
-    hermite(s->m->n_states, st->t0, st->x0, st->f0, st->t1, st->x1, st->f1,
-            t, s->xt);
+    p->t = t;
+    if (n > 0) {
+        memcpy(p->x, x, (size_t)n * sizeof *x);
+        memcpy(p->f, f, (size_t)n * sizeof *f);
+    }
+}
+
+static int probe_interpolated(RtSim *s, const Bracket *br, double t)
+{
+    hermite(s->m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x,
+            br->R.f, t, s->xt);
     return probe(s, t, s->xt, s->dxt);
 }
 
-/* Shrinks [a, b] around relation i's crossing (Illinois); *te gets the
-   right end.  ha and hb are its oriented g at a and b. */
-static int locate(RtSim *s, const Step *st, int i, double ha, double hb,
-                  double *te)
+/* Shrinks [a, b] around relation i's crossing on the interpolant
+   (Illinois), to the time tolerance.  ha and hb are its oriented g at the
+   ends of the bracket. */
+static int locate(RtSim *s, const Bracket *br, int i, double ha, double hb,
+                  double *ta, double *tb)
 {
-    double a = st->t0, b = st->t1;
+    double a = br->L.t, b = br->R.t;
     double tol = time_tol(s, b);
     int side = 0;
     for (int it = 0; it < RT_MAX_LOCATE_ITER && b - a > tol; it++) {
@@ -157,7 +176,7 @@ static int locate(RtSim *s, const Step *st, int i, double ha, double hb,
            bracket even when the secant lands on an end. */
         double lo = a + 0.5 * tol, hi = b - 0.5 * tol;
         c = lo >= hi ? 0.5 * (a + b) : fmin(fmax(c, lo), hi);
-        if (probe_in_step(s, st, c) != 0)
+        if (probe_interpolated(s, br, c) != 0)
             return -1;
         double hc = oriented(s, i);
         if (s->truth[i] != s->modes[i]) {
@@ -174,45 +193,100 @@ static int locate(RtSim *s, const Step *st, int i, double ha, double hb,
             side = 1;
         }
     }
-    *te = b;
+    *ta = a;
+    *tb = b;
     return 0;
 }
 
-/* The earliest crossing in the step.  s->truth and s->g hold the
-   relations at t1 on entry. */
-static int earliest_crossing(RtSim *s, const Step *st, double *te)
+/* The earliest crossing between L and R on the interpolant, as a bracket
+   [*ta, *tb] no wider than the time tolerance. */
+static int earliest_crossing(RtSim *s, const Bracket *br, double *ta,
+                             double *tb)
 {
-    const RtModel *m = s->m;
-    int nr = m->n_relations;
+    int nr = s->m->n_relations;
     int *crossed = rt_xcalloc((size_t)nr, sizeof *crossed);
+    double *h0 = rt_xcalloc((size_t)nr, sizeof *h0);
     double *h1 = rt_xcalloc((size_t)nr, sizeof *h1);
-    int rc = 0;
-    for (int i = 0; i < nr; i++) {
+    int rc = probe(s, br->R.t, br->R.x, s->dxt);
+    for (int i = 0; i < nr && rc == 0; i++) {
         crossed[i] = s->truth[i] != s->modes[i];
         h1[i] = oriented(s, i);
     }
-    *te = st->t1;
-    if (m->n_states > 0) {
-        if (probe(s, st->t0, st->x0, s->dxt) != 0)
-            rc = -1;
-    } else if (probe(s, st->t0, s->xt, s->dxt) != 0) {
-        rc = -1;
-    }
-    double *h0 = rt_xcalloc((size_t)nr, sizeof *h0);
+    if (rc == 0)
+        rc = probe(s, br->L.t, br->L.x, s->dxt);
     for (int i = 0; i < nr && rc == 0; i++)
         h0[i] = oriented(s, i);
+    *ta = br->L.t;
+    *tb = br->R.t;
     for (int i = 0; i < nr && rc == 0; i++) {
         if (!crossed[i])
             continue;
-        double t;
-        rc = locate(s, st, i, h0[i], h1[i], &t);
-        if (rc == 0 && t < *te)
-            *te = t;
+        double a, b;
+        rc = locate(s, br, i, h0[i], h1[i], &a, &b);
+        if (rc == 0 && b < *tb) {
+            *ta = a;
+            *tb = b;
+        }
     }
+    free(crossed);
     free(h0);
     free(h1);
-    free(crossed);
     return rc;
+}
+
+/* Moves the trajectory from L to t by integrating, and probes there.
+   Returns 1 if a relation has changed at t, 0 if not, -1 on failure. */
+static int integrate_and_probe(RtSim *s, const Bracket *br, double t)
+{
+    if (rt_reintegrate(s, br->L.t, br->L.x, t, s->xt) != 0
+        || probe(s, t, s->xt, s->dxt) != 0)
+        return -1;
+    return first_changed(s) >= 0;
+}
+
+/* Narrows the bracket until it is no wider than the time tolerance, with
+   every point on the integrated trajectory: locate on the interpolant,
+   then integrate to both ends of the located bracket to confirm it.  A
+   point that contradicts the interpolant becomes the new end, and the
+   next pass, on a shorter interval, interpolates better.  Bounded; the
+   worst case leaves a wider bracket, never a wrong one. */
+static int refine(RtSim *s, Bracket *br)
+{
+    int n = s->m->n_states;
+    for (int pass = 0; pass < RT_MAX_EVENT_REFINE; pass++) {
+        if (br->R.t - br->L.t <= time_tol(s, br->R.t))
+            return 0;
+        double a, b;
+        if (earliest_crossing(s, br, &a, &b) != 0)
+            return -1;
+        if (n == 0) {
+            /* No states: the located times are exact. */
+            br->L.t = a;
+            br->R.t = b;
+            return 0;
+        }
+        if (a > br->L.t) {
+            int rc = integrate_and_probe(s, br, a);
+            if (rc < 0)
+                return -1;
+            if (rc) {
+                point_set(n, &br->R, a, s->xt, s->dxt);
+                continue;
+            }
+            point_set(n, &br->L, a, s->xt, s->dxt);
+        }
+        if (b < br->R.t) {
+            int rc = integrate_and_probe(s, br, b);
+            if (rc < 0)
+                return -1;
+            if (!rc) {
+                point_set(n, &br->L, b, s->xt, s->dxt);
+                continue;
+            }
+            point_set(n, &br->R, b, s->xt, s->dxt);
+        }
+    }
+    return 0;
 }
 
 /* The chattering guard: RT_CHATTER_EVENTS events in a short window. */
@@ -230,17 +304,18 @@ static int chattering(RtSim *s, double te, int relation)
     return -1;
 }
 
-/* Takes (te, s->xt, s->dxt, s->alg), past the crossing with the old
-   modes, as the event state and handles the event there. */
-static int handle_event(RtSim *s, double te)
+/* Handles the event at R, the first point known to be past the
+   crossing: its state becomes the current one. */
+static int handle_event(RtSim *s, const Point *R)
 {
     const RtModel *m = s->m;
     int nr = m->n_relations, n = m->n_states;
+    double te = R->t;
     s->t = te;
-    if (n > 0) {
-        memcpy(s->x, s->xt, (size_t)n * sizeof *s->x);
-        memcpy(s->dx, s->dxt, (size_t)n * sizeof *s->dx);
-    }
+    if (n > 0)
+        memcpy(s->x, R->x, (size_t)n * sizeof *s->x);
+    if (probe(s, te, s->x, s->dx) != 0)
+        return -1;
     rt_accept_alg(s);
     if (rt_csv_row(s, te, s->x, s->dx, s->alg) != 0)
         return -1;
@@ -280,53 +355,15 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         return 0;
     RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);
     relations_at(s, &e);
-    if (first_changed(s) < 0) {
-        s->near_misses = 0;
+    if (first_changed(s) < 0)
         return 0;
-    }
-    /* The step's end moves to scratch: probes overwrite s->alg and the
-       search needs x1 and dx1 intact. */
-    double *x1 = rt_xcalloc((size_t)n, sizeof *x1);
-    double *f1 = rt_xcalloc((size_t)n, sizeof *f1);
-    if (n > 0) {
-        memcpy(x1, s->x, (size_t)n * sizeof *x1);
-        memcpy(f1, s->dx, (size_t)n * sizeof *f1);
-    }
-    Step st = {t0, s->t, x0, dx0, x1, f1};
-    double te;
-    int rc = earliest_crossing(s, &st, &te);
-    if (rc == 0 && n > 0) {
-        rc = rt_reintegrate(s, t0, x0, te, s->xt);
-        if (rc == 0)
-            rc = probe(s, te, s->xt, s->dxt);
-        if (rc == 0 && first_changed(s) < 0) {
-            if (++s->near_misses <= RT_MAX_NEAR_MISSES) {
-                /* Not past the crossing yet: an ordinary accepted point. */
-                s->t = te;
-                memcpy(s->x, s->xt, (size_t)n * sizeof *s->x);
-                memcpy(s->dx, s->dxt, (size_t)n * sizeof *s->dx);
-                rt_accept_alg(s);
-                goto done;
-            }
-            rc = probe_in_step(s, &st, te);
-        }
-    } else if (rc == 0) {
-        rc = probe(s, te, s->xt, s->dxt);
-    }
-    if (rc == 0 && first_changed(s) < 0) {
-        /* Even the interpolant is not past the crossing: give up on this
-           one and go on from the step's end, which is. */
-        s->t = st.t1;
-        memcpy(s->xt, x1, (size_t)n * sizeof *x1);
-        rc = probe(s, st.t1, s->xt, s->dxt);
-        te = st.t1;
-    }
-    if (rc == 0) {
-        s->near_misses = 0;
-        rc = handle_event(s, te);
-    }
-done:
-    free(x1);
-    free(f1);
+    double *store = rt_xcalloc(4 * (size_t)n, sizeof *store);
+    Bracket br = {{t0, store, store + n}, {s->t, store + 2 * n, store + 3 * n}};
+    point_set(n, &br.L, t0, x0, dx0);
+    point_set(n, &br.R, s->t, s->x, s->dx);
+    int rc = refine(s, &br);
+    if (rc == 0)
+        rc = handle_event(s, &br.R);
+    free(store);
     return rc;
 }

@@ -225,6 +225,11 @@ static void solve_fit(Problem *pb, double *u)
     int n = pb->s->m->n_states, nr = n_residuals(pb);
     gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
     par.trs = gsl_multifit_nlinear_trs_lm;
+    /* Central differences: where residuals stay non-zero at the optimum
+       (low targets that cannot all be met), a forward-difference
+       Jacobian's error of sqrt(eps) moves the optimum itself. */
+    par.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
+    par.h_df = cbrt(DBL_EPSILON);
     gsl_multifit_nlinear_workspace *w =
         gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par,
                                    (size_t)nr, (size_t)n);

@@ -39,7 +39,7 @@ enum {
     RT_MAX_STEPS_PER_OUTPUT = 1000000, /* solver steps between two rows */
     RT_MAX_MODE_ITER_EXTRA = 10,    /* mode fixed point: n_relations + this */
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
-    RT_MAX_NEAR_MISSES = 8,         /* re-integrations that miss a crossing */
+    RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
 };
 #define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time */
@@ -123,7 +123,6 @@ typedef struct RtSim {
 
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
     long n_events;              /* events so far */
-    int near_misses;            /* consecutive re-integrations that missed */
 
     RtFailure fail;             /* the first failure of the run */
     RtFailure pending;          /* a failure inside a solver trial step */

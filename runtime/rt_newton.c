@@ -295,8 +295,11 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
     for (int it = 0; it < RT_NEWTON_MAX_ITER; it++) {
         int st = gsl_multiroot_fdfsolver_iterate(b->s);
         if (call.status != RT_OK) {
-            result = call.status;
-            goto done;
+            /* A trial point hybridsj chose failed (a wild dogleg step on
+               a near-singular Jacobian, say): the iterate it came from is
+               the one to judge. */
+            call.status = RT_OK;
+            break;
         }
         const gsl_vector *x = gsl_multiroot_fdfsolver_root(b->s);
         const gsl_vector *dx = gsl_multiroot_fdfsolver_dx(b->s);
@@ -317,7 +320,8 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
                 break;
         }
     }
-    /* Classify at the best iterate hybridsj reached. */
+    /* Classify at the best iterate hybridsj reached; only a failure
+       there is the model's own domain error. */
     {
         int rc = newton_step(&call, gsl_multiroot_fdfsolver_root(b->s));
         if (rc < 0)

@@ -1,0 +1,30 @@
+# failures.sh CASE SIM: runs that must fail with exit 3 and a message
+# giving the time, what failed and where.
+. "$(dirname "$0")/lib.sh"
+case=$1 sim=$2
+case $case in
+singular)
+    run 3 "$sim" --stop-time 1 --output-step 0.1 -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "singular.lmdl:4:5: error: at t = 0.5: the system is singular in block 0: div: (1 - 2*time)*y == 1 (solving for y)"
+    [ "$(wc -l <"$tmp/rows.csv")" -eq 6 ] || fail "rows before t = 0.5 kept"
+    ;;
+singular_loop)
+    run 3 "$sim" --stop-time 1
+    expect_in "$tmp/err" "singular_loop.lmdl:8:5: error: at t = 0: initialization failed: the system is singular in block 1: pair: z1 + z2 == 1"
+    ;;
+chatter)
+    run 3 "$sim" --stop-time 1 --events "$tmp/ev.csv"
+    expect_in "$tmp/err" "chatter.lmdl:4:12: error: at t = 0.1"
+    expect_in "$tmp/err" "chattering: 100 events within 1e-06 s, the last on 'x > 0' in relay"
+    [ "$(wc -l <"$tmp/ev.csv")" -ge 100 ] || fail "events logged"
+    ;;
+nonfinite)
+    run 3 "$sim" --stop-time 2 --output-step 0.1 -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "error: at t = 1: 'y' is not a number (NaN or infinite)"
+    [ "$(wc -l <"$tmp/rows.csv")" -eq 12 ] || fail "rows up to t = 1 kept: $(wc -l <"$tmp/rows.csv")"
+    ;;
+*)
+    fail "unknown case $case"
+    ;;
+esac
+sed 's/^/  stderr: /' "$tmp/err"

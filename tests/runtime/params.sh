@@ -1,0 +1,26 @@
+# params.sh SIM: --param with units, derived parameters, booleans, and
+# the refusals (exit 1): structural, unknown, wrong dimension, bad value.
+. "$(dirname "$0")/lib.sh"
+sim=$1
+# 'k=2 kN/m' is 2000 N/m and reaches spring.k through derive_params.
+run 0 "$sim" --stop-time 0.5 --output-step 0.01 --rtol 1e-10 --atol 1e-12 --param 'k=2 kN/m'
+[ "$(sed -n 2p "$tmp/out.csv")" = "0,1,0,-2000,1" ] || fail "row 0: $(sed -n 2p "$tmp/out.csv")"
+check_max "x = cos(sqrt(2000) t)" 1e-6 "$tmp/out.csv" 'err = $c["x"] - cos(sqrt(2000) * $c["time"])'
+# Overriding the derived parameter itself wins over the binding; grams.
+run 0 "$sim" --stop-time 0.1 --param k=5 --param 'spring.k = 300' --param 'm=500 g' --param damped=true
+[ "$(sed -n 2p "$tmp/out.csv")" = "0,1,0,-300,0.5" ] || fail "row 0: $(sed -n 2p "$tmp/out.csv")"
+run 1 "$sim" --param use_damper=false
+expect_in "$tmp/err" "'use_damper' is a structural parameter"
+run 1 "$sim" --param kk=3
+expect_in "$tmp/err" "unknown parameter 'kk'; did you mean 'k'?"
+run 1 "$sim" --param 'k=2 m'
+expect_in "$tmp/err" "--param k: 'm' has the dimension m, but the parameter is in N/m"
+run 1 "$sim" --param 'k=2 furlongs'
+expect_in "$tmp/err" "bad unit 'furlongs'"
+run 1 "$sim" --param damped=2
+expect_in "$tmp/err" "'damped' is a boolean parameter"
+run 1 "$sim" --param k
+expect_in "$tmp/err" "--param expects PATH=VALUE"
+run 1 "$sim" --param k=abc
+expect_in "$tmp/err" "expected a number"
+echo "params: overrides and refusals as expected"
