@@ -254,8 +254,9 @@ static int check_options(CmdLine *c, const char *prog)
                        o->output_step, RT_MAX_ROWS);
         return -1;
     }
-    if (!(o->rtol > 0) || !(o->atol >= 0)) {
-        rt_usage_error(prog, "--rtol must be positive and --atol not negative");
+    if (!(o->rtol > 0) || !(o->atol > 0)) {
+        /* atol = 0 would ask for a relative error where a state is 0. */
+        rt_usage_error(prog, "--rtol and --atol must be positive");
         return -1;
     }
     return 0;

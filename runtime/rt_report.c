@@ -146,13 +146,21 @@ void rt_report_failure(const RtSim *s)
                 a && a->message ? a->message : "(no message)");
         return;
     }
-    case RT_FAILKIND_SOLVER:
+    case RT_FAILKIND_SOLVER: {
+        const char *explicit_hint = s->opt.stepper == gsl_odeiv2_step_msbdf
+            || s->opt.stepper == gsl_odeiv2_step_bsimp ? ""
+            : "; if the model is stiff, try --solver msbdf";
         lead(s, NULL, f);
-        fprintf(stderr, "the %s solver failed: %s (step size %.3g s); a "
-                "stiff or discontinuous model may need --solver msbdf or "
-                "a looser --rtol\n", s->opt.solver, gsl_strerror(f->code),
-                f->h);
+        if (f->code == GSL_FAILURE)
+            fprintf(stderr, "the %s solver cannot meet the tolerances even "
+                    "with a step of %.3g s: the solution may be growing "
+                    "without bound, or changing abruptly without an "
+                    "event%s\n", s->opt.solver, f->h, explicit_hint);
+        else
+            fprintf(stderr, "the %s solver failed: %s (step size %.3g s)%s\n",
+                    s->opt.solver, gsl_strerror(f->code), f->h, explicit_hint);
         return;
+    }
     case RT_FAILKIND_STEPS:
         lead(s, NULL, f);
         fprintf(stderr, "the %s solver took more than %d steps between two "

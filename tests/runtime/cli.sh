@@ -29,6 +29,8 @@ expect_in "$tmp/err" "--stop-time expects a value"
 run 1 "$sim" --rtol fast
 expect_in "$tmp/err" "--rtol expects a number, not 'fast'"
 run 1 "$sim" --output-step 0
+run 1 "$sim" --atol 0
+expect_in "$tmp/err" "--rtol and --atol must be positive"
 run 1 "$sim" --output-step 1e-12
 run 1 "$sim" extra
 expect_in "$tmp/err" "unexpected argument 'extra'"

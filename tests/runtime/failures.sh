@@ -23,6 +23,15 @@ nonfinite)
     expect_in "$tmp/err" "error: at t = 1: 'y' is not a number (NaN or infinite)"
     [ "$(wc -l <"$tmp/rows.csv")" -eq 12 ] || fail "rows up to t = 1 kept: $(wc -l <"$tmp/rows.csv")"
     ;;
+blowup)
+    run 3 "$sim" --stop-time 2 -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "rt_blowup: error: at t = "
+    expect_in "$tmp/err" "the msbdf solver cannot meet the tolerances"
+    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.999 && t < 1.001) }' "$tmp/err" \
+        || fail "failure time near 1"
+    # Rows up to the last output time before t = 1 (0.996) are kept.
+    [ "$(tail -n 1 "$tmp/rows.csv" | cut -d, -f1)" = 0.996 ] || fail "last row"
+    ;;
 *)
     fail "unknown case $case"
     ;;
