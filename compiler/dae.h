@@ -217,6 +217,7 @@ typedef struct Dae {
     int ncomponents;        /* component instances */
     int raw_eqs, raw_vars;  /* counts before simplification */
     int nvars_left;         /* variables not eliminated */
+    PtrVec redundant;       /* DaeEq*: equations that reduced to 0 == 0 */
 } Dae;
 
 Dae *dae_new(void);

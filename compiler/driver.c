@@ -187,7 +187,7 @@ int driver_run(const DriverOptions *o)
     }
     /* structure: matching, index reduction, BLT */
     Structure *st = NULL;
-    if (!diag_error_count() && o->command != CMD_FLATTEN) {
+    if (!diag_error_count() && (o->command != CMD_FLATTEN || m->dae->redundant.n)) {
         st = struct_analyze(m->dae);
         pass_done(o, "structure", &t0);
         if (st && o->command == CMD_CHECK) {

@@ -94,6 +94,9 @@ void flatten_model(Model *m);
 
 /* pass 6 (simplify.c) */
 void simplify_dae(Dae *d);
+/* Notes, for a redundant equation, naming the equations that had already
+   fixed what it says. */
+void simplify_explain(Dae *d, DaeEq *q);
 
 /* lowering (lower.c) */
 DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);

@@ -196,23 +196,8 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     return false;
 }
 
-/* q no longer mentions any unknown: r is its residual. */
-static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
+void simplify_explain(Dae *d, DaeEq *q)
 {
-    Dae *d = s->d;
-    double c = r->kind == DX_CONST ? r->u.value : 0;
-    if (r->kind != DX_CONST) {
-        diag_error(q->span, "%s no longer involves any unknown once the values "
-                   "fixed by other equations are used: it is redundant (or "
-                   "contradicts them), so the system is singular", eq_text(d, q));
-    } else if (c != 0) {
-        diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
-                   "values fixed by other equations are used", eq_text(d, q), c);
-    } else {
-        diag_error(q->span, "%s is redundant: it only repeats what other equations "
-                   "already fix, so the system is singular", eq_text(d, q));
-    }
-    /* Name the equations that fixed the variables it mentions. */
     int notes = 0;
     for (int i = 0; i < d->vars.n && notes < 4; i++) {
         DaeVar *v = d->vars.items[i];
@@ -225,6 +210,29 @@ static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
                   v->eliminated_by->instance);
         notes++;
     }
+}
+
+/* q no longer mentions any unknown: r is its residual.  An inconsistent
+   one is an error here; a redundant one (0 == 0, or parameters only) is
+   kept for the structural analysis, which names the variables it leaves
+   undetermined. */
+static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
+{
+    Dae *d = s->d;
+    if (r->kind == DX_CONST && r->u.value != 0) {
+        diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
+                   "values fixed by other equations are used", eq_text(d, q), r->u.value);
+        simplify_explain(d, q);
+        return;
+    }
+    if (r->kind != DX_CONST && dae_depends_on_state(r)) {
+        diag_error(q->span, "%s no longer involves any unknown once the values fixed "
+                   "by other equations are used; it only depends on time",
+                   eq_text(d, q));
+        simplify_explain(d, q);
+        return;
+    }
+    ptrvec_push(&d->arena, &d->redundant, q);
 }
 
 void simplify_dae(Dae *d)

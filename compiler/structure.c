@@ -29,6 +29,7 @@
 #include "structure.h"
 
 #include "diag.h"
+#include "elab.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -410,7 +411,7 @@ static void report_singular(St *t, Matcher *m)
     int qh = 0, qt = 0;
     for (int v = 0; v < nv; v++) {
         DaeVar *dv = d->vars.items[v];
-        if (!dv->eliminated && m->assign[v] < 0 && t->norders[v] > 0) {
+        if (!dv->eliminated && m->assign[v] < 0) {
             in_under_v[v] = 1;
             queue[qt++] = v;
         }
@@ -462,6 +463,20 @@ static void report_singular(St *t, Matcher *m)
         if (len + strlen(n) + 8 < sizeof names)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", n);
     }
+    /* eliminated aliases of undetermined variables are undetermined too */
+    for (int v = 0; v < nv; v++) {
+        DaeVar *dv = d->vars.items[v];
+        if (!dv->eliminated || !dv->alias_expr)
+            continue;
+        for (int w = 0; w < nv; w++) {
+            if (!in_under_v[w] || !dae_mentions_var(dv->alias_expr, w, 0))
+                continue;
+            nunder++;
+            if (len + strlen(dv->name) + 8 < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, ", %s", dv->name);
+            break;
+        }
+    }
     for (int e = 0; e < neq; e++)
         nover += in_over_e[e];
     for (int v = 0; v < nv; v++)
@@ -470,7 +485,26 @@ static void report_singular(St *t, Matcher *m)
     for (int e = 0; e < neq && where.file < 0; e++)
         if (in_over_e[e] || in_under_e[e])
             where = ((DaeEq *)d->eqs.items[eq_at(t, e)->base])->span;
-    if (nunder && nover)
+    if (nunder && d->redundant.n) {
+        DaeEq *r = d->redundant.items[0];
+        char text[200];
+        print_eq_text(d, r, text, sizeof text);
+        diag_error(r->span, "the model is singular: %d variable%s cannot be determined "
+                   "separately (%s), because %d equation%s only repeat%s what other "
+                   "equations already fix", nunder, nunder == 1 ? "" : "s", names,
+                   d->redundant.n, d->redundant.n == 1 ? "" : "s",
+                   d->redundant.n == 1 ? "s" : "");
+        for (int i = 0; i < d->redundant.n && i < 8; i++) {
+            DaeEq *q = d->redundant.items[i];
+            char org[200];
+            eq_origin(d, q, org, sizeof org);
+            if (i)
+                diag_note(q->span, "this equation also repeats others  [%s]", org);
+            else
+                diag_note(q->span, "this equation adds nothing  [%s]", org);
+            simplify_explain(d, q);
+        }
+    } else if (nunder && nover)
         diag_error(where, "the model is structurally singular: %d variable%s cannot be "
                    "determined (%s), while %d equation%s over-determine %d other "
                    "variable%s", nunder, nunder == 1 ? "" : "s", names, nover,
@@ -482,7 +516,7 @@ static void report_singular(St *t, Matcher *m)
         diag_error(where, "the model is structurally singular: %d equation%s "
                    "over-determine %d variable%s", nover, nover == 1 ? "" : "s",
                    nover_v, nover_v == 1 ? "" : "s");
-    int notes = 0;
+    int notes = d->redundant.n ? 12 : 0;
     for (int e = 0; e < neq && notes < 12; e++) {
         if (!in_over_e[e] && !in_under_e[e])
             continue;
@@ -1086,10 +1120,7 @@ Structure *struct_analyze(Dae *d)
     int matched = 0;
     for (int e = 0; e < d->eqs.n; e++)
         matched += augment(&m, &g, e);
-    int nunknown = 0;
-    for (int v = 0; v < nv; v++)
-        nunknown += t.norders[v] > 0;
-    if (matched < d->eqs.n || matched < nunknown) {
+    if (matched < d->eqs.n || matched < d->nvars_left) {
         report_singular(&t, &m);
         ok = false;
     }
