@@ -5,6 +5,7 @@
  */
 #include "diag.h"
 #include "driver.h"
+#include "plot.h"
 #include "source.h"
 #include "sym.h"
 
@@ -28,6 +29,8 @@ static const char usage[] =
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
     "  doc NAME [-I DIR]...                  describe a component or domain\n"
+    "  plot RESULTS.csv [--vars A,B] -o OUT.png|svg\n"
+    "                                         draw columns against time (gnuplot)\n"
     "\n"
     "options:\n"
     "  --top NAME      the top-level component (default: the file's last)\n"
@@ -65,6 +68,24 @@ int main(int argc, char **argv)
     DriverOptions o = {0};
     o.out = stdout;
     const char *cmd = argv[1];
+    if (strcmp(cmd, "plot") == 0) {
+        const char *csv = NULL, *vars = NULL, *out = NULL;
+        for (int i = 2; i < argc; i++) {
+            if (strcmp(argv[i], "--vars") == 0 && i + 1 < argc)
+                vars = argv[++i];
+            else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+                out = argv[++i];
+            else if (argv[i][0] == '-' && argv[i][1])
+                return bad_usage("unknown option '%s'", argv[i]);
+            else if (!csv)
+                csv = argv[i];
+            else
+                return bad_usage("unexpected argument '%s'", argv[i]);
+        }
+        if (!csv || !out)
+            return bad_usage("%s", "plot needs RESULTS.csv and -o FILE.png (or .svg)");
+        return plot_run(csv, vars, out);
+    }
     if (strcmp(cmd, "check") == 0)
         o.command = CMD_CHECK;
     else if (strcmp(cmd, "doc") == 0)
