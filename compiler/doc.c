@@ -33,6 +33,35 @@ static const char *text_of(Arena *a, SrcSpan sp)
     return s;
 }
 
+/* The source of a statement as written, lines kept, dedented by the
+   indentation of its first line. */
+static const char *raw_text(Arena *a, SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f)
+        return "";
+    uint32_t ls = sp.begin;
+    while (ls > 0 && f->text[ls - 1] != '\n')
+        ls--;
+    uint32_t indent = sp.begin - ls;
+    char *out = arena_alloc(a, sp.end - sp.begin + 2), *q = out;
+    for (uint32_t i = sp.begin; i < sp.end && i < f->len; i++) {
+        char c = f->text[i];
+        if (c == '\r')
+            continue;
+        *q++ = c;
+        if (c == '\n') {
+            uint32_t k = 0;
+            while (k < indent && i + 1 < sp.end && (f->text[i + 1] == ' ' || f->text[i + 1] == '\t')) {
+                i++;
+                k++;
+            }
+        }
+    }
+    *q = 0;
+    return out;
+}
+
 typedef struct DocRow {
     AstSectionKind kind;    /* section the member comes from */
     const char *name;       /* member name */
@@ -47,13 +76,19 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
         AstItem *it = items->items[i];
         if (it->kind == ITEM_SECTION) {
             AstSectionKind k = it->u.section.kind;
-            if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS)
-                continue;
             for (int j = 0; j < it->u.section.entries.n; j++) {
                 DocRow *r = arena_alloc(a, sizeof *r);
                 r->kind = k;
                 r->cond = cond;
-                if (k == SEC_COMPONENTS) {
+                if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS) {
+                    SrcSpan sp = k == SEC_BRANCHES
+                                     ? ((AstBranch *)it->u.section.entries.items[j])->span
+                                 : k == SEC_CONNECTIONS
+                                     ? ((AstConnect *)it->u.section.entries.items[j])->span
+                                     : ((AstStmt *)it->u.section.entries.items[j])->span;
+                    r->name = "";
+                    r->value = k == SEC_EQUATIONS ? raw_text(a, sp) : text_of(a, sp);
+                } else if (k == SEC_COMPONENTS) {
                     AstInstance *in = it->u.section.entries.items[j];
                     r->name = in->name->name;
                     r->value = in->type->name;
@@ -88,22 +123,31 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
     }
 }
 
+static int count_kind(PtrVec *rows, AstSectionKind k1, AstSectionKind k2)
+{
+    int n = 0;
+    for (int i = 0; i < rows->n; i++) {
+        DocRow *r = rows->items[i];
+        n += r->kind == k1 || r->kind == k2;
+    }
+    return n;
+}
+
 static void print_group(FILE *fp, PtrVec *rows, const char *title,
                         AstSectionKind k1, AstSectionKind k2)
 {
-    int width = 0, vwidth = 0, n = 0;
+    int width = 0, vwidth = 0;
+    if (!count_kind(rows, k1, k2))
+        return;
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
         if (r->kind != k1 && r->kind != k2)
             continue;
-        n++;
         if ((int)strlen(r->name) > width)
             width = (int)strlen(r->name);
         if ((int)strlen(r->value) > vwidth)
             vwidth = (int)strlen(r->value);
     }
-    if (!n)
-        return;
     if (vwidth > 40)
         vwidth = 40;
     fprintf(fp, "\n%s:\n", title);
@@ -111,7 +155,16 @@ static void print_group(FILE *fp, PtrVec *rows, const char *title,
         DocRow *r = rows->items[i];
         if (r->kind != k1 && r->kind != k2)
             continue;
-        fprintf(fp, "  %-*s  %-*s", width, r->name, vwidth, r->value);
+        if (*r->name) {
+            fprintf(fp, "  %-*s  %-*s", width, r->name, vwidth, r->value);
+        } else {
+            fputs("  ", fp);
+            for (const char *c = r->value; *c; c++) {
+                fputc(*c, fp);
+                if (*c == '\n')
+                    fputs("  ", fp);
+            }
+        }
         if (r->comment && *r->comment)
             fprintf(fp, "  %s", r->comment);
         if (r->cond)
@@ -120,10 +173,109 @@ static void print_group(FILE *fp, PtrVec *rows, const char *title,
     }
 }
 
-void doc_print(FILE *fp, Program *p, SemaDef *d)
+/* Markdown table cells: '|' would end the cell. */
+static void md_cell(FILE *fp, const char *s, bool code)
+{
+    if (code)
+        fputc('`', fp);
+    for (; s && *s; s++) {
+        if (*s == '|')
+            fputs("\\|", fp);
+        else if (*s == '`' && code)
+            fputc('\'', fp);
+        else
+            fputc(*s, fp);
+    }
+    if (code)
+        fputc('`', fp);
+}
+
+static void md_group(FILE *fp, PtrVec *rows, const char *title, const char *col,
+                     AstSectionKind k)
+{
+    if (!count_kind(rows, k, k))
+        return;
+    fprintf(fp, "\n**%s**\n\n| %s | %s | description | exists |\n|---|---|---|---|\n",
+            title, col, k == SEC_NODES ? "domain" : k == SEC_COMPONENTS ? "component"
+                        : "default");
+    for (int i = 0; i < rows->n; i++) {
+        DocRow *r = rows->items[i];
+        if (r->kind != k)
+            continue;
+        fputs("| ", fp);
+        md_cell(fp, r->name, true);
+        fputs(" | ", fp);
+        md_cell(fp, r->value, true);
+        fputs(" | ", fp);
+        md_cell(fp, r->comment ? r->comment : "", false);
+        fputs(" | ", fp);
+        md_cell(fp, r->cond ? r->cond : "always", false);
+        fputs(" |\n", fp);
+    }
+}
+
+static void md_code(FILE *fp, PtrVec *rows, const char *title, AstSectionKind k)
+{
+    if (!count_kind(rows, k, k))
+        return;
+    fprintf(fp, "\n**%s**\n\n```\n", title);
+    const char *cond = NULL;
+    for (int i = 0; i < rows->n; i++) {
+        DocRow *r = rows->items[i];
+        if (r->kind != k)
+            continue;
+        if (r->cond != cond && (!r->cond || !cond || strcmp(r->cond, cond)))
+            fprintf(fp, "%% %s\n", r->cond ? r->cond : "always");
+        cond = r->cond;
+        fprintf(fp, "%s\n", r->value);
+    }
+    fputs("```\n", fp);
+}
+
+static const char *shown_path(const char *path, const char *libdir)
+{
+    size_t n = libdir ? strlen(libdir) : 0;
+    if (n && strncmp(path, libdir, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir)
 {
     AstDef *ad = d->ast;
     SrcFile *f = src_get(d->file);
+    PtrVec rows = {0};
+    collect(p->arena, &rows, &ad->items, NULL);
+    if (markdown) {
+        fprintf(fp, "## %s\n\n", ad->name->name);
+        if (ad->description) {
+            for (const char *s = ad->description; *s;) {
+                const char *e = strchr(s, '\n');
+                size_t n = e ? (size_t)(e - s) : strlen(s);
+                fprintf(fp, "%.*s\n", (int)n, s);
+                s += n + (e ? 1 : 0);
+            }
+        }
+        fprintf(fp, "\n%s, in `library/%s`.\n", ad->kind == DEF_DOMAIN ? "Domain"
+                : "Component", shown_path(f ? f->path : "?", libdir));
+        if (ad->kind == DEF_DOMAIN) {
+            md_group(fp, &rows, "Across variables", "variable", SEC_ACROSS);
+            md_group(fp, &rows, "Through variables", "variable", SEC_THROUGH);
+        } else {
+            md_group(fp, &rows, "Nodes", "node", SEC_NODES);
+            md_group(fp, &rows, "Parameters", "parameter", SEC_PARAMETERS);
+            md_group(fp, &rows, "Inputs", "input", SEC_INPUTS);
+            md_group(fp, &rows, "Outputs", "output", SEC_OUTPUTS);
+            md_group(fp, &rows, "Variables", "variable", SEC_VARIABLES);
+            md_group(fp, &rows, "Intermediates", "name", SEC_INTERMEDIATES);
+            md_group(fp, &rows, "Components", "instance", SEC_COMPONENTS);
+            md_code(fp, &rows, "Branches", SEC_BRANCHES);
+            md_code(fp, &rows, "Connections", SEC_CONNECTIONS);
+        }
+        md_code(fp, &rows, "Equations", SEC_EQUATIONS);
+        fputc('\n', fp);
+        return;
+    }
     fprintf(fp, "%s %s  (%s)\n", ad->kind == DEF_DOMAIN ? "domain" : "component",
             ad->name->name, f ? f->path : "?");
     if (ad->description) {
@@ -135,11 +287,10 @@ void doc_print(FILE *fp, Program *p, SemaDef *d)
             s += n + (e ? 1 : 0);
         }
     }
-    PtrVec rows = {0};
-    collect(p->arena, &rows, &ad->items, NULL);
     if (ad->kind == DEF_DOMAIN) {
         print_group(fp, &rows, "Across variables", SEC_ACROSS, SEC_ACROSS);
         print_group(fp, &rows, "Through variables", SEC_THROUGH, SEC_THROUGH);
+        print_group(fp, &rows, "Equations", SEC_EQUATIONS, SEC_EQUATIONS);
         return;
     }
     print_group(fp, &rows, "Nodes", SEC_NODES, SEC_NODES);
@@ -149,4 +300,7 @@ void doc_print(FILE *fp, Program *p, SemaDef *d)
     print_group(fp, &rows, "Variables", SEC_VARIABLES, SEC_VARIABLES);
     print_group(fp, &rows, "Intermediates", SEC_INTERMEDIATES, SEC_INTERMEDIATES);
     print_group(fp, &rows, "Components", SEC_COMPONENTS, SEC_COMPONENTS);
+    print_group(fp, &rows, "Branches", SEC_BRANCHES, SEC_BRANCHES);
+    print_group(fp, &rows, "Connections", SEC_CONNECTIONS, SEC_CONNECTIONS);
+    print_group(fp, &rows, "Equations", SEC_EQUATIONS, SEC_EQUATIONS);
 }

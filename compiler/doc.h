@@ -9,6 +9,9 @@
 
 #include <stdio.h>
 
-void doc_print(FILE *fp, Program *p, SemaDef *d);
+#include <stdbool.h>
+
+/* markdown: the form docs/library.md is made of; libdir shortens paths. */
+void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir);
 
 #endif

@@ -127,7 +127,7 @@ static int run_doc(const DriverOptions *o, Arena *ast_arena)
     }
     sema_resolve_def(p, d);
     if (!diag_error_count())
-        doc_print(o->out, p, d);
+        doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
     sema_program_free(p);
     return exit_status();
 }

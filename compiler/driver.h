@@ -30,6 +30,7 @@ typedef struct DriverOptions {
     int ninclude;                   /* entries in include_dirs */
     bool dump_ast;                  /* --dump-ast: print the syntax tree */
     bool raw;                       /* flatten --raw: before simplification */
+    bool markdown;                  /* doc --markdown */
     bool time_passes;               /* --time-passes: per-pass times on stderr */
     const char *output;             /* -o for emit-c and build */
     int sim_argc;                   /* run: options for the simulator */

@@ -28,7 +28,7 @@ static const char usage[] =
     "                                         write and compile a simulator\n"
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
-    "  doc NAME [-I DIR]...                  describe a component or domain\n"
+    "  doc NAME [-I DIR]... [--markdown]     describe a component or domain\n"
     "  plot RESULTS.csv [--vars A,B] -o OUT.png|svg\n"
     "                                         draw columns against time (gnuplot)\n"
     "\n"
@@ -122,6 +122,8 @@ int main(int argc, char **argv)
             o.dump_ast = true;
         } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
             o.raw = true;
+        } else if (strcmp(a, "--markdown") == 0 && o.command == CMD_DOC) {
+            o.markdown = true;
         } else if (strcmp(a, "--time-passes") == 0) {
             o.time_passes = true;
         } else if (strcmp(a, "-o") == 0
