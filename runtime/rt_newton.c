@@ -35,7 +35,7 @@
 
 enum { RT_NEWTON_MAX_ITER = 100 };
 #define RT_NEWTON_RTOL 1e-10        /* Newton correction / unknown */
-#define RT_NEWTON_SCALE_FLOOR 1e-3  /* of the block's largest unknown */
+#define RT_NEWTON_SCALE_FLOOR 1e-6  /* of the block's largest unknown */
 #define RT_SINGULAR_PIVOT 1e-13     /* pivot / row scale: singular */
 
 /* One block's solver and scratch, sized for its unknowns. */
