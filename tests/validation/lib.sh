@@ -4,7 +4,6 @@
 # set (ctest sets it, and LMDL_CACHE); runs in a scratch directory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-examples=$(cd "$here/../../examples" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
