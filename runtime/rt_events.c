@@ -133,14 +133,16 @@ static void hermite(int n, double t0, const double *x0, const double *f0,
 /* A point of the trajectory: time, state and derivative (own storage,
    since probes overwrite s->x, s->dx and s->alg). */
 typedef struct Point {
-    double t;
-    double *x, *f;
+    double t;               /* time */
+    double *x;              /* state, n_states */
+    double *f;              /* its derivative */
 } Point;
 
 /* The bracket of the crossing on the trajectory: no relation has changed
    at L, at least one has at R. */
 typedef struct Bracket {
-    Point L, R;
+    Point L;                /* no relation has changed here */
+    Point R;                /* at least one has */
 } Bracket;
 
 static void point_set(int n, Point *p, double t, const double *x,

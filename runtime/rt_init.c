@@ -60,9 +60,9 @@ enum {
 
 /* One least-squares or root problem over u. */
 typedef struct Problem {
-    RtSim *s;
+    RtSim *s;               /* the run: model, parameters, scratch */
     const int *rows;        /* targets, in residual order */
-    int n_rows;
+    int n_rows;             /* their count */
     double weight_high;     /* weight of high targets among rows */
     int demoted;            /* every target counts as low */
     double pull;            /* weight of the pull rows; 0: none */
@@ -339,7 +339,7 @@ typedef struct Targets {
 
 /* Least squares over every target (high ones weighted unless demoted),
    strong pull then weak pull. */
-static void fit_all(RtSim *s, Targets *tg, Problem *pb, double *u)
+static void fit_all(Targets *tg, Problem *pb, double *u)
 {
     pb->rows = tg->all;
     pb->n_rows = tg->n_all;
@@ -348,7 +348,6 @@ static void fit_all(RtSim *s, Targets *tg, Problem *pb, double *u)
     solve_fit(pb, u);
     pb->pull = RT_PULL_WEAK;
     solve_fit(pb, u);
-    (void)s;
 }
 
 static void restart_from_start(RtSim *s, double *u)
@@ -392,7 +391,7 @@ static void solve_targets(RtSim *s, Targets *tg)
         restart_from_start(s, u);
     }
     pb.weight_high = RT_HIGH_WEIGHT;
-    fit_all(s, tg, &pb, u);
+    fit_all(tg, &pb, u);
     if (!tg->demoted && tg->n_high > 0) {
         pb.rows = tg->high;
         pb.n_rows = tg->n_high;
@@ -405,7 +404,7 @@ static void solve_targets(RtSim *s, Targets *tg)
             tg->demoted = 1;
             restart_from_start(s, u);
             pb.weight_high = RT_HIGH_WEIGHT;
-            fit_all(s, tg, &pb, u);
+            fit_all(tg, &pb, u);
         }
     }
 done:

@@ -57,10 +57,10 @@ struct RtBlockWork {
 
 /* What the GSL callbacks need to reach the model's functions. */
 typedef struct BlockCall {
-    RtEval *e;
-    RtBlockFn f;
-    RtBlockJac jac;
-    BlockSolver *b;
+    RtEval *e;                      /* the evaluation the block belongs to */
+    RtBlockFn f;                    /* its residuals */
+    RtBlockJac jac;                 /* its analytic Jacobian */
+    BlockSolver *b;                 /* its solver and buffers */
     int status;                     /* RT_FAIL_* from inside a callback */
 } BlockCall;
 
