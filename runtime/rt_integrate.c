@@ -202,6 +202,14 @@ static int run_ode(RtSim *s, long n_rows)
             double t0 = s->t;
             memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
             memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
+            /* Reach tout in two even steps rather than a full step and a
+               sliver: a multistep method rescales its history by the step
+               ratio, and a tiny last step followed by a full one costs
+               msbdf two orders of magnitude in accuracy (measured on the
+               oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
+            double rem = tout - s->t;
+            if (rem > s->h && rem < 2 * s->h)
+                s->h = 0.5 * rem;
             if (step(s, &s->t, tout, &s->h, s->x) != 0)
                 return -1;
             if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
