@@ -38,7 +38,8 @@ static const char *runtime_include(void)
 }
 
 /* The compiler command: $CC split on blanks, then our arguments. */
-static char **compile_argv(const char *c_path, const char *out_path, char **storage)
+static char **compile_argv(const char *c_path, const char *out_path, char **storage,
+                           char **flag_storage)
 {
     const char *cc = getenv("CC");
     if (!cc || !*cc)
@@ -57,14 +58,21 @@ static char **compile_argv(const char *c_path, const char *out_path, char **stor
                           runtime_lib(), "-lgsl", "-lgslcblas", "-lm", NULL};
     for (int i = 0; rest[i]; i++)
         argv[n++] = (char *)rest[i];
+    /* the build's own extra flags (sanitizers), word by word */
+    *flag_storage = strdup(LMDL_SIM_FLAGS);
+    if (!*flag_storage)
+        abort();
+    for (char *save = NULL, *w = strtok_r(*flag_storage, " ", &save); w && n < 60;
+         w = strtok_r(NULL, " ", &save))
+        argv[n++] = w;
     argv[n] = NULL;
     return argv;
 }
 
 int build_compile(const char *c_path, const char *out_path)
 {
-    char *storage;
-    char **argv = compile_argv(c_path, out_path, &storage);
+    char *storage, *flag_storage;
+    char **argv = compile_argv(c_path, out_path, &storage, &flag_storage);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ);
     int status = 0;
@@ -81,6 +89,7 @@ int build_compile(const char *c_path, const char *out_path)
                    "is a bug in lmdlc: please report it with the file %s", c_path);
     free(argv);
     free(storage);
+    free(flag_storage);
     return ok ? 0 : -1;
 }
 
@@ -131,6 +140,7 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
         h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
     }
     h = fnv(h, runtime_lib(), strlen(runtime_lib()));
+    h = fnv(h, LMDL_SIM_FLAGS, strlen(LMDL_SIM_FLAGS));
     char *dir = cache_dir();
     size_t n = strlen(dir) + 64;
     char *sim = malloc(n), *csrc = malloc(n), *tmp = malloc(n);
