@@ -6,7 +6,9 @@
 #       changes sign;
 #   lp (model 2), lq (model 3), forces on T1 and T3: theta changes sign,
 #       the port positions are the same.
-# Mirror tolerance: 1e-9 (rad, m) between the two runs, row by row.
+# Mirror tolerance: 1e-8 (rad, m) between the two runs, row by row (each
+# run is integrated on its own, with rtol 1e-10: the two can differ by
+# their integration errors, ~1e-9).
 # Analytic references, 1e-7 (rtol 1e-10): lm theta = 5 t^2,
 # lm x3 = eps 0.1 sin(5 t^2), lm x1 = -x3; lp theta = eps 25 t^2,
 # lp x3 = 2.5 t^2, lp x1 = -x3.
@@ -41,13 +43,13 @@ mirror() {
       split("lm.T1.x lm.T2.x lm.T3.x lp.theta lq.theta lm.length_P13", opp, " ")
       for (k in same) { a = A[FNR, col[ARGV[1], same[k]]]; b = $col[FILENAME, same[k]]
         d = abs(a - b); if (d > worst) worst = d
-        if (d > 1e-9) { bad = 1; why = same[k] " " a " vs " b " at row " FNR } }
+        if (d > 1e-8) { bad = 1; why = same[k] " " a " vs " b " at row " FNR } }
       for (k in opp) { a = A[FNR, col[ARGV[1], opp[k]]]; b = $col[FILENAME, opp[k]]
         d = abs(a + b); if (d > worst) worst = d
-        if (d > 1e-9) { bad = 1; why = opp[k] " " a " vs -(" b ") at row " FNR } }
+        if (d > 1e-8) { bad = 1; why = opp[k] " " a " vs -(" b ") at row " FNR } }
       if (abs(A[FNR, 1] - $1) > 0) { bad = 1; why = "times differ at row " FNR } }
     END { if (na != nb || na < 10) { bad = 1; why = na " vs " nb " rows" }
-          printf "  %s: %d rows, largest mirror error %.3g (tolerance 1e-9)\n", ARGV[2], nb - 1, worst
+          printf "  %s: %d rows, largest mirror error %.3g (tolerance 1e-8)\n", ARGV[2], nb - 1, worst
           if (bad) { print "mismatch: " why; exit 1 } }' "$1" "$2" || fail "mirror $2"
 }
 mirror "$work/p.csv" "$work/n.csv"
