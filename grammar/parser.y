@@ -773,26 +773,31 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                    found);
         return 0;
     }
-    /* A name where a section or a definition should start: often a
-       misspelt keyword. */
-    if (tok == YYSYMBOL_IDENT && src_get(at.file) && at.end - at.begin < 64
-        && (expects(exp, n, YYSYMBOL_NODES) || expects(exp, n, YYSYMBOL_COMPONENT))) {
-        bool top = expects(exp, n, YYSYMBOL_COMPONENT);
-        const char *word = arena_strndup(pc->arena, src_get(at.file)->text + at.begin,
-                                         at.end - at.begin);
-        static const char *const def_words[] = {"component", "domain"};
-        const char *s = top ? diag_closest(word, def_words, 2)
-                            : diag_closest(word, section_words,
-                                           (int)(sizeof section_words / sizeof section_words[0]));
+    /* Something else where a section or a definition should start; a
+       name there is often a misspelt keyword. */
+    bool top = expects(exp, n, YYSYMBOL_COMPONENT);
+    if (top || expects(exp, n, YYSYMBOL_NODES)) {
+        const char *s = NULL;
+        if (tok == YYSYMBOL_IDENT && src_get(at.file) && at.end - at.begin < 64) {
+            static const char *const def_words[] = {"component", "domain"};
+            const char *word = arena_strndup(pc->arena, src_get(at.file)->text
+                                             + at.begin, at.end - at.begin);
+            s = top ? diag_closest(word, def_words, 2)
+                    : diag_closest(word, section_words, (int)(sizeof section_words
+                                                       / sizeof section_words[0]));
+        }
         if (s)
             diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);
         else if (top)
             diag_error(at, "unexpected %s: a definition starts with "
                        "'component' or 'domain'", found);
-        else
+        else if (open && want_end)
             diag_error(at, "unexpected %s: expected a section such as "
                        "'variables' or 'equations', or 'end' to close the %s",
-                       found, open ? parse_block_name(open->token) : "block");
+                       found, parse_block_name(open->token));
+        else
+            diag_error(at, "unexpected %s: expected a section such as "
+                       "'variables' or 'equations'", found);
         return 0;
     }
     /* A string is the only thing that fits: a unit or an assert message. */
