@@ -1,6 +1,6 @@
 # lib.sh - helpers for the validation tests (tests/validation/NAME.sh).
-# The first three are those of tests/e2e/lib.sh; the rest read single
-# values and compare numbers.  POSIX sh and awk only.  Sourced with LMDLC
+# The first three are those of tests/e2e/lib.sh; near compares two
+# numbers, first_event reads the event log.  POSIX sh and awk only.  Sourced with LMDLC
 # set (ctest sets it, and LMDL_CACHE); runs in a scratch directory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,31 +25,12 @@ check() {
     END { if (bad) { print \"mismatch: \" why; exit 1 } }" "$1" || fail "check on $1"
 }
 
-# value CSV COLUMN [ROW]: prints COLUMN of data row ROW (default: the
-# last row) of a results CSV.
-value() {
-  awk -F, -v name="$2" -v row="${3:-0}" '
-    NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i
-              if (!c) { print "no column " name > "/dev/stderr"; exit 2 } next }
-    { last = $c; if (row && NR - 1 == row) { print $c; found = 1; exit } }
-    END { if (!found && c) { if (row || NR < 2) exit 3; print last } }' "$1" \
-    || fail "no value of $2 in $1"
-}
-
 # near NAME GOT REF TOL: |GOT - REF| <= TOL, else fail; prints the error.
 near() {
   awk -v n="$1" -v g="$2" -v r="$3" -v tol="$4" 'BEGIN {
     e = g - r; if (e < 0) e = -e
     printf "  %s: %.17g, reference %.17g, error %.3g (tolerance %g)\n", n, g, r, e, tol
     exit !(e <= tol) }' || fail "$1 = $2, expected $3 within $4"
-}
-
-# rel NAME GOT REF TOL: |GOT - REF| <= TOL*|REF|, else fail.
-rel() {
-  awk -v n="$1" -v g="$2" -v r="$3" -v tol="$4" 'BEGIN {
-    e = g - r; if (e < 0) e = -e; m = r < 0 ? -r : r
-    printf "  %s: %.17g, reference %.17g, relative error %.3g (tolerance %g)\n", n, g, r, (m ? e / m : e), tol
-    exit !(e <= tol * m) }' || fail "$1 = $2, expected $3 within $4 relative"
 }
 
 # first_event EVENTS INSTANCE CONDITION VALUE: prints "TIME INSTANCE" of
