@@ -92,6 +92,27 @@ static int first_changed(const RtSim *s)
     return -1;
 }
 
+/* Relation i cannot matter now: its guard's frozen mode is off.  If the
+   guard turns on within the same step, the guard's own event sets i's
+   mode when it settles the modes. */
+static int inert(const RtSim *s, const int *modes, int i)
+{
+    const RtRelationInfo *r = &s->m->relations[i];
+    int g = r->guard;
+    if (g < 0 || g >= s->m->n_relations)
+        return 0;
+    return modes[g] != r->guard_value;
+}
+
+/* The first relation that changed and matters, or -1. */
+static int first_changed_active(const RtSim *s)
+{
+    for (int i = 0; i < s->m->n_relations; i++)
+        if (s->truth[i] != s->modes[i] && !inert(s, s->modes, i))
+            return i;
+    return -1;
+}
+
 int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
 {
     const RtModel *m = s->m;
@@ -211,7 +232,7 @@ static int earliest_crossing(RtSim *s, const Bracket *br, double *ta,
     double *h1 = rt_xcalloc((size_t)nr, sizeof *h1);
     int rc = probe(s, br->R.t, br->R.x, s->dxt);
     for (int i = 0; i < nr && rc == 0; i++) {
-        crossed[i] = s->truth[i] != s->modes[i];
+        crossed[i] = s->truth[i] != s->modes[i] && !inert(s, s->modes, i);
         h1[i] = oriented(s, i);
     }
     if (rc == 0)
@@ -243,7 +264,7 @@ static int integrate_and_probe(RtSim *s, const Bracket *br, double t)
     if (rt_reintegrate(s, br->L.t, br->L.x, t, s->xt) != 0
         || probe(s, t, s->xt, s->dxt) != 0)
         return -1;
-    return first_changed(s) >= 0;
+    return first_changed_active(s) >= 0;
 }
 
 /* Narrows the bracket until it is no wider than the time tolerance, with
@@ -329,7 +350,11 @@ static int handle_event(RtSim *s, const Point *R)
     if (rc == 0) {
         rt_accept_alg(s);
         for (int i = 0; i < nr && rc == 0; i++) {
-            if (s->modes[i] != old[i]) {
+            const RtRelationInfo *ri = &m->relations[i];
+            int g = ri->guard;
+            /* a guarded relation speaks only while its guard was on */
+            int quiet = g >= 0 && g < nr && old[g] != ri->guard_value;
+            if (s->modes[i] != old[i] && !quiet) {
                 last = i;
                 rc = rt_csv_event(s, te, i, s->modes[i]);
             }
@@ -359,6 +384,13 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     relations_at(s, &e);
     if (first_changed(s) < 0)
         return 0;
+    if (first_changed_active(s) < 0) {
+        /* only relations in branches not taken: follow them silently */
+        for (int i = 0; i < nr; i++)
+            if (s->truth[i] != s->modes[i] && inert(s, s->modes, i))
+                s->modes[i] = s->truth[i];
+        return 0;
+    }
     double *store = rt_xcalloc(4 * (size_t)n, sizeof *store);
     Bracket br = {{t0, store, store + n}, {s->t, store + 2 * n, store + 3 * n}};
     point_set(n, &br.L, t0, x0, dx0);

@@ -19,7 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 1
+#define RT_ABI_VERSION 2
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -72,7 +72,12 @@ typedef struct RtRelationInfo {
     const char *instance;   /* instance path, "" for the top model */
     const char *condition;  /* source text of the relation, for the log */
     const char *location;   /* "file:line:col" */
+    int guard;              /* relation this one only matters under, or -1 */
+    int guard_value;        /* the guard's value under which it matters */
 } RtRelationInfo;
+/* A relation whose guard has the other value cannot change the equations
+   (it sits in a branch not taken, like a wall's force clamp while out of
+   contact): the runtime updates its mode silently, without an event. */
 
 typedef struct RtAssertInfo {
     const char *instance;   /* instance path */
