@@ -1,7 +1,8 @@
 # lib.sh - helpers for the validation tests (tests/validation/NAME.sh).
 # The first three are those of tests/e2e/lib.sh; near compares two
-# numbers, first_event reads the event log.  POSIX sh and awk only.  Sourced with LMDLC
-# set (ctest sets it, and LMDL_CACHE); runs in a scratch directory.
+# numbers, first_event reads the event log.  POSIX sh and awk only.
+# Sourced with LMDLC set (ctest sets it, and LMDL_CACHE); runs in a
+# scratch directory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

@@ -88,9 +88,9 @@ one() {
       while ((k + 1) * h <= tt) { rk4(th, w, h); th = TH; w = W; k++ }
       rk4(th, w, tt - k * h)
       e = abs($col["lever.theta"] - TH); if (e > worst) worst = e; rows++
-      if ($col["wall1.f"] != 0 || $col["wall3.f"] != 0) { print "a wall force before contact at t=" tt; exit 1 } }
+      if ($col["wall1.f"] != 0 || $col["wall3.f"] != 0) { if (!wf) print "a wall force before contact at t=" tt; wf = 1 } }
     END { printf "  %s: theta before contact (%d rows): largest error %.3g rad (tolerance %g)\n", name, rows, worst, tol
-          exit !(worst <= tol && rows > 50) }' \
+          exit !(worst <= tol && rows > 50 && !wf) }' \
     name="$name" "$work/$n.csv" || fail "$name: theta before contact"
 }
 
