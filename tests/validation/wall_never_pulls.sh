@@ -8,7 +8,7 @@
 #  - f >= -1e-9 N: never negative.  (The two rows at an event time are
 #    evaluated with the branch from before and from after the event; the
 #    clamp's crossing is located to ~1e-15 s, where the spring-damper
-#    force is ~1e-10 N, so a row may show f = -6e-11 N; 1e-9 N is that
+#    force is ~1e-10 N, so a row may show f = -9e-11 N; 1e-9 N is that
 #    margin, far below the ~300 N of contact.)
 #  - penetration <= 0: f = 0 (1e-9 N);
 #  - penetration > 1e-12 m (beyond the event location): f equals the
