@@ -64,18 +64,6 @@ static StEq *eq_at(St *t, int i)
     return t->s->eqs.items[i];
 }
 
-int struct_find(const Structure *s, int var, int order)
-{
-    /* used by codegen only on existing pairs: linear scan would be slow,
-       so codegen keeps its own table; this is for tests and reports */
-    for (int i = 0; i < s->vars.n; i++) {
-        StVar *v = s->vars.items[i];
-        if (v->var == var && v->order == order)
-            return i;
-    }
-    return -1;
-}
-
 /* The StVar of (v, k), creating it and its lower orders if needed. */
 static int node_of(St *t, int v, int k)
 {
@@ -706,25 +694,30 @@ static int cmp_cand(const void *x, const void *y)
     return b->node - a->node;
 }
 
-/* Chooses `rows.n` dummies among `cols` for equations `rows`: dense
-   Gaussian elimination with column preference, at the start point. */
-static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const Point *pt,
-                           int *chosen)
+/* Chooses nr dummies among the nc columns `cols` (sorted: preferred
+   dummies first) for the equations `rows`: Gaussian elimination with
+   column preference on the Jacobian at the start point.  colpos maps a
+   StVar to its position in cols, or -1.  chosen[] receives positions. */
+static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const int *colpos,
+                           const Point *pt, int *chosen)
 {
     double *A = xcalloc((size_t)nr * (size_t)nc, sizeof(double));
     double amax = 0;
     for (int i = 0; i < nr; i++) {
         StEq *q = eq_at(t, rows[i]);
-        for (int j = 0; j < nc; j++) {
-            StVar *x = var_at(t, cols[j].node);
-            if (!dae_mentions_var(q->res, x->var, x->order))
+        for (int k = 0; k < q->nadj; k++) {
+            int j = colpos[q->adj[k]];
+            if (j < 0)
                 continue;
+            StVar *x = var_at(t, cols[j].node);
             PtrMap memo = {0};
             DaeExpr *dj = dae_diff_var(&t->d->t, q->res, x->var, x->order, &memo);
             ptrmap_free(&memo);
             double v = eval_at(dj, pt);
-            A[(size_t)i * (size_t)nc + (size_t)j] = isfinite(v) ? v : 0;
-            if (fabs(v) > amax && isfinite(v))
+            if (!isfinite(v))
+                v = 0;
+            A[(size_t)i * (size_t)nc + (size_t)j] = v;
+            if (fabs(v) > amax)
                 amax = fabs(v);
         }
     }
@@ -769,28 +762,27 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const P
     return got == nr;
 }
 
-/* Structural fallback: a matching of rows to columns in preference order. */
-static bool choose_structural(St *t, int *rows, int nr, Cand *cols, int nc, int *chosen)
+/* Structural fallback: a maximum matching of rows to columns by
+   augmenting paths (BFS), trying columns in preference order. */
+static bool choose_structural(St *t, int *rows, int nr, int nc, const int *colpos,
+                              int *chosen)
 {
-    int got = 0;
-    char *used = xcalloc((size_t)nc, 1);
-    /* greedy per row over preferred columns, then augment */
-    int *col_of = xcalloc((size_t)nr, sizeof(int));
-    int *row_of = xcalloc((size_t)nc, sizeof(int));
+    int *row_of = xcalloc((size_t)nc + 1, sizeof(int));
+    int *prevc = xcalloc((size_t)nc + 1, sizeof(int));
+    int *queue = xcalloc((size_t)nc + 1, sizeof(int));
+    uint32_t *vis = xcalloc((size_t)nc + 1, sizeof(uint32_t));
     for (int j = 0; j < nc; j++)
         row_of[j] = -1;
+    int got = 0;
     for (int i = 0; i < nr; i++) {
-        col_of[i] = -1;
-        StEq *q = eq_at(t, rows[i]);
-        /* simple augmenting search (small blocks) */
-        int *prevc = xcalloc((size_t)nc, sizeof(int));
-        int *queue = xcalloc((size_t)nc + 1, sizeof(int));
-        char *vis = xcalloc((size_t)nc, 1);
         int qh = 0, qt = 0, found = -1;
-        for (int j = 0; j < nc; j++) {
-            StVar *x = var_at(t, cols[j].node);
-            if (dae_mentions_var(q->res, x->var, x->order)) {
-                vis[j] = 1;
+        uint32_t stamp = (uint32_t)i + 1;
+        /* columns of row i, in preference order (positions are sorted) */
+        StEq *q = eq_at(t, rows[i]);
+        for (int k = 0; k < q->nadj; k++) {
+            int j = colpos[q->adj[k]];
+            if (j >= 0 && vis[j] != stamp) {
+                vis[j] = stamp;
                 prevc[j] = -1;
                 queue[qt++] = j;
             }
@@ -802,42 +794,132 @@ static bool choose_structural(St *t, int *rows, int nr, Cand *cols, int nc, int 
                 break;
             }
             StEq *q2 = eq_at(t, rows[row_of[j]]);
-            for (int j2 = 0; j2 < nc; j2++) {
-                StVar *x = var_at(t, cols[j2].node);
-                if (!vis[j2] && dae_mentions_var(q2->res, x->var, x->order)) {
-                    vis[j2] = 1;
+            for (int k = 0; k < q2->nadj; k++) {
+                int j2 = colpos[q2->adj[k]];
+                if (j2 >= 0 && vis[j2] != stamp) {
+                    vis[j2] = stamp;
                     prevc[j2] = j;
                     queue[qt++] = j2;
                 }
             }
         }
-        if (found >= 0) {
-            /* flip: walk back along prevc */
-            int j = found, r = i;
-            while (j >= 0) {
-                int pj = prevc[j];
-                int old = row_of[j];
-                row_of[j] = r;
-                col_of[r] = j;
-                r = old;
-                j = pj;
-                if (r < 0)
-                    break;
-            }
-            got++;
+        if (found < 0)
+            continue;
+        /* flip the path: each column takes the row of the one before */
+        int r = i;
+        for (int j = found; j >= 0;) {
+            int pj = prevc[j];
+            int old = row_of[j];
+            row_of[j] = r;
+            r = old;
+            j = pj;
         }
-        free(prevc);
-        free(queue);
-        free(vis);
+        got++;
     }
     int k = 0;
     for (int j = 0; j < nc; j++)
         if (row_of[j] >= 0)
             chosen[k++] = j;
-    free(used);
-    free(col_of);
     free(row_of);
+    free(prevc);
+    free(queue);
+    free(vis);
     return got == nr;
+}
+
+static int uf_find(int *uf, int x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return x;
+}
+
+/* Chooses the dummies of one level: the rows and candidate columns are
+   split into independent groups (connected through the columns they
+   share), each chosen on its own, so the cost stays linear in the number
+   of groups. */
+static bool choose_level(St *t, int *rows, int nr, Cand *cols, int nc, const Point *pt,
+                         int *colpos, int *chosen_nodes)
+{
+    int n = nr + nc;
+    int *uf = xcalloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i < n; i++)
+        uf[i] = i;
+    for (int j = 0; j < nc; j++)
+        colpos[cols[j].node] = j;
+    for (int i = 0; i < nr; i++) {
+        StEq *q = eq_at(t, rows[i]);
+        for (int k = 0; k < q->nadj; k++) {
+            int j = colpos[q->adj[k]];
+            if (j >= 0) {
+                int a = uf_find(uf, i), b = uf_find(uf, nr + j);
+                if (a != b)
+                    uf[a] = b;
+            }
+        }
+    }
+    /* group members, keeping the column order */
+    int *count = xcalloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i < n; i++)
+        count[uf_find(uf, i)]++;
+    int *start = xcalloc((size_t)n + 2, sizeof(int));
+    for (int i = 0; i < n; i++)
+        start[i + 1] = start[i] + count[i];
+    int *fill = xcalloc((size_t)n + 1, sizeof(int));
+    int *members = xcalloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int r = uf_find(uf, i);
+        members[start[r] + fill[r]++] = i;
+    }
+    bool ok = true;
+    int nchosen = 0;
+    int *grow = xcalloc((size_t)nr + 1, sizeof(int));
+    Cand *gcol = xcalloc((size_t)nc + 1, sizeof(Cand));
+    int *gchosen = xcalloc((size_t)nr + 1, sizeof(int));
+    for (int r = 0; r < n && ok; r++) {
+        if (count[r] == 0)
+            continue;
+        int gr = 0, gc = 0;
+        for (int k = start[r]; k < start[r + 1]; k++) {
+            int m = members[k];
+            if (m < nr)
+                grow[gr++] = rows[m];
+            else
+                gcol[gc++] = cols[m - nr];
+        }
+        if (!gr)
+            continue;
+        /* positions within the group, for the choosers */
+        for (int j = 0; j < nc; j++)
+            colpos[cols[j].node] = -1;
+        for (int j = 0; j < gc; j++)
+            colpos[gcol[j].node] = j;
+        bool got = gr <= gc && gr <= 400
+                   && choose_dummies(t, grow, gr, gcol, gc, colpos, pt, gchosen);
+        if (!got)
+            got = gr <= gc && choose_structural(t, grow, gr, gc, colpos, gchosen);
+        if (!got) {
+            DaeEq *q = t->d->eqs.items[eq_at(t, grow[0])->base];
+            diag_error(q->span, "index reduction failed: the differentiated "
+                       "constraints cannot be solved for any choice of dummy "
+                       "derivatives");
+            ok = false;
+            break;
+        }
+        for (int i = 0; i < gr; i++)
+            chosen_nodes[nchosen++] = gcol[gchosen[i]].node;
+        for (int j = 0; j < gc; j++)
+            colpos[gcol[j].node] = -1;
+        for (int j = 0; j < nc; j++)
+            colpos[cols[j].node] = j;
+    }
+    for (int j = 0; j < nc; j++)
+        colpos[cols[j].node] = -1;
+    free(uf); free(count); free(start); free(fill); free(members);
+    free(grow); free(gcol); free(gchosen);
+    return ok;
 }
 
 static bool dummy_derivatives(St *t)
@@ -856,6 +938,9 @@ static bool dummy_derivatives(St *t)
             vv[i] = 0;
     }
     Point pt = {pv, vv};
+    int *colpos = xcalloc((size_t)s->vars.n + 1, sizeof(int));
+    for (int i = 0; i < s->vars.n; i++)
+        colpos[i] = -1;
     /* the chain of each original equation */
     int norig = d->eqs.n;
     int *top = xcalloc((size_t)norig + 1, sizeof(int));   /* highest level eq */
@@ -911,19 +996,12 @@ static bool dummy_derivatives(St *t)
         for (int i = 0; i < nr; i++)
             rowidx[i] = (int)(intptr_t)rows.items[i];
         int *chosen = xcalloc((size_t)nr + 1, sizeof(int));
-        bool got = nr <= 400 && choose_dummies(t, rowidx, nr, cols, nc, &pt, chosen);
-        if (!got)
-            got = choose_structural(t, rowidx, nr, cols, nc, chosen);
-        if (!got) {
-            DaeEq *q = d->eqs.items[eq_at(t, rowidx[0])->base];
-            diag_error(q->span, "index reduction failed: the differentiated "
-                       "constraints cannot be solved for any choice of dummy "
-                       "derivatives");
+        if (!choose_level(t, rowidx, nr, cols, nc, &pt, colpos, chosen)) {
             ok = false;
         } else {
             PtrVec next = {0};
             for (int i = 0; i < nr; i++) {
-                StVar *x = var_at(t, cols[chosen[i]].node);
+                StVar *x = var_at(t, chosen[i]);
                 x->dummy = true;
                 if (x->order >= 2) {
                     int lower = t->by_order[x->var][x->order - 1];
@@ -946,6 +1024,7 @@ static bool dummy_derivatives(St *t)
     free(vv);
     free(top);
     free(cur);
+    free(colpos);
     return ok;
 }
 

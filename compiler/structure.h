@@ -59,8 +59,6 @@ typedef struct Structure {
    structural errors through diag and returns NULL after one. */
 Structure *struct_analyze(Dae *d);
 void struct_free(Structure *s);
-/* The StVar of (var, order), or -1. */
-int struct_find(const Structure *s, int var, int order);
 /* Prints the index report for `lmdlc check`. */
 void struct_report(FILE *fp, const Structure *s, Dae *d);
 
