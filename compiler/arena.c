@@ -126,7 +126,7 @@ void *ptrmap_get(const PtrMap *m, const void *key)
 void ptrmap_put(PtrMap *m, const void *key, void *val)
 {
     if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
+        size_t cap = m->cap ? m->cap * 2 : 16;
         const void **keys = calloc(cap, sizeof *keys);
         void **vals = calloc(cap, sizeof *vals);
         if (!keys || !vals)

@@ -133,14 +133,17 @@ AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields)
     AstExpr *e = new_expr(a, EXPR_RECORD, sp);
     e->u.record.n = fields.n;
     e->u.record.fields = arena_alloc(a, sizeof(AstField) * (size_t)(fields.n + 1));
+    /* A map, not a pairwise scan: a generated or fuzzed file may hold
+       thousands of fields. */
+    SymMap seen = {0};
     for (int i = 0; i < fields.n; i++) {
         AstField *f = fields.items[i];
-        for (int j = 0; j < i; j++)
-            if (e->u.record.fields[j].name == f->name)
-                diag_error(f->name_span, "field '%s' is given twice",
-                           f->name->name);
+        if (symmap_get(&seen, f->name))
+            diag_error(f->name_span, "field '%s' is given twice", f->name->name);
+        symmap_put(&seen, f->name, f);
         e->u.record.fields[i] = *f;
     }
+    symmap_free(&seen);
     return e;
 }
 
@@ -189,13 +192,15 @@ AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     in->type_span = type_sp;
     in->args = args;
     in->span = sp;
+    SymMap seen = {0};
     for (int i = 0; i < args.n; i++) {
         AstArg *g = args.items[i];
-        for (int j = 0; j < i; j++)
-            if (((AstArg *)args.items[j])->name == g->name)
-                diag_error(g->name_span, "'%s' is set twice in this instance",
-                           g->name->name);
+        if (symmap_get(&seen, g->name))
+            diag_error(g->name_span, "'%s' is set twice in this instance",
+                       g->name->name);
+        symmap_put(&seen, g->name, g);
     }
+    symmap_free(&seen);
     return in;
 }
 

@@ -108,10 +108,22 @@ static void rehash(DaeExprTable *t)
     t->nbuckets = n;
 }
 
+/* Murmur3's finalizer: spreads the combined hash over the low bits that
+   select the bucket. */
+static uint32_t fmix(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
 /* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
 {
-    uint32_t h = hash_of(proto);
+    uint32_t h = fmix(hash_of(proto));
     for (DaeExpr *e = t->buckets[h & (t->nbuckets - 1)]; e; e = e->next)
         if (e->hash == h && same(e, proto))
             return e;

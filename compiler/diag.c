@@ -217,6 +217,8 @@ static int distance(const char *a, const char *b)
 
 const char *diag_closest(const char *name, const char *const *cands, int n)
 {
+    if (limit_hit)
+        return NULL;        /* the message it is for will not be shown */
     const char *best = NULL;
     int bestd = 1000;
     size_t len = strlen(name);

@@ -75,6 +75,8 @@ typedef struct Model {
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* DaeEq*: connections that drive own outputs */
+    double *pvalues;        /* default value of every parameter so far */
+    int cap_pvalues;        /* allocated entries of pvalues */
 } Model;
 
 /* pass 3 */
@@ -111,6 +113,8 @@ typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ct
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 
 /* Helpers. */
+/* Default values of the parameters made so far, indexed like the DAE's. */
+const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
 int elab_find(Model *m, int node);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);

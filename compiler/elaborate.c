@@ -179,13 +179,22 @@ static void mark_structural_expr(Model *m, DaeExpr *e)
     }
 }
 
-static double *param_values(Model *m)
+/* Kept up to date as parameters are made, so evaluating one costs its own
+   size, not the number of parameters so far. */
+const double *elab_param_values(Model *m)
 {
-    int n = m->dae->params.n;
-    double *v = arena_alloc(m->arena, sizeof(double) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++)
-        v[i] = ((DaeParam *)m->dae->params.items[i])->value;
-    return v;
+    return m->pvalues;
+}
+
+static void record_value(Model *m, int index, double v)
+{
+    if (index >= m->cap_pvalues) {
+        m->cap_pvalues = m->cap_pvalues ? m->cap_pvalues * 2 : 256;
+        m->pvalues = realloc(m->pvalues, sizeof(double) * (size_t)m->cap_pvalues);
+        if (!m->pvalues)
+            abort();
+    }
+    m->pvalues[index] = v;
 }
 
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
@@ -209,7 +218,8 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     p->expr = e;
     p->dim = s->dim;
     p->is_bool = s->is_bool;
-    p->value = dae_eval_params(e, param_values(m));
+    p->value = dae_eval_params(e, m->pvalues);
+    record_value(m, dae->params.n, p->value);
     if (!isfinite(p->value))
         diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
     s->param = dae->params.n;
@@ -415,7 +425,7 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int de
             }
             DaeExpr *e = lower_expr(m, in, c->cond);
             mark_structural_expr(m, e);
-            double v = dae_eval_params(e, param_values(m));
+            double v = dae_eval_params(e, m->pvalues);
             if (v != 0 && !isnan(v))
                 chosen = j;
         }
@@ -765,6 +775,7 @@ void elab_free(Model *m)
     if (!m)
         return;
     free(m->nodes);
+    free(m->pvalues);
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->checked);
     dae_free(m->dae);

@@ -172,11 +172,7 @@ static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
     a->span = s->span;
     ptrvec_push(&d->arena, &d->asserts, a);
     if (!dae_depends_on_state(a->cond)) {
-        int np = d->params.n;
-        double *pv = arena_alloc(m->arena, sizeof(double) * (size_t)(np + 1));
-        for (int i = 0; i < np; i++)
-            pv[i] = ((DaeParam *)d->params.items[i])->value;
-        double v = dae_eval_params(a->cond, pv);
+        double v = dae_eval_params(a->cond, elab_param_values(m));
         if (v == 0)
             diag_error(s->span, "assertion failed in %s: %s",
                        in->path[0] ? in->path : "the top model", a->message);

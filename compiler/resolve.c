@@ -209,6 +209,9 @@ SemaDef *sema_lookup(Program *p, Sym *name, int from)
 /* Every definition name a user might have meant. */
 const char *sema_suggest_def(Program *p, const char *name)
 {
+    /* Past the error limit nothing is shown: do not pay for candidates. */
+    if (diag_too_many())
+        return NULL;
     PtrVec c = {0};
     for (int i = 0; i < p->all_defs.n; i++)
         ptrvec_push(p->arena, &c, (void *)((SemaDef *)p->all_defs.items[i])->ast->name->name);
@@ -241,13 +244,18 @@ static SemaMember *visible(const SemaDef *d, const Sym *name, int scope)
     return NULL;
 }
 
+/* The array grows by doubling; its capacity is the next power of two of
+   nscopes, so a component with thousands of arms stays linear. */
 static int new_scope(Program *p, SemaDef *d, int parent)
 {
-    int *sp = arena_alloc(p->arena, sizeof(int) * (size_t)(d->nscopes + 1));
-    if (d->nscopes)
-        memcpy(sp, d->scope_parent, sizeof(int) * (size_t)d->nscopes);
-    sp[d->nscopes] = parent;
-    d->scope_parent = sp;
+    int n = d->nscopes;
+    if ((n & (n - 1)) == 0) {
+        int *sp = arena_alloc(p->arena, sizeof(int) * (size_t)(n ? 2 * n : 1));
+        if (n)
+            memcpy(sp, d->scope_parent, sizeof(int) * (size_t)n);
+        d->scope_parent = sp;
+    }
+    d->scope_parent[n] = parent;
     return d->nscopes++;
 }
 
@@ -375,6 +383,10 @@ static const char *def_kind_name(const SemaDef *d)
 static const char *suggest_member(Checker *c, const SemaDef *d, const char *name,
                                   bool outside)
 {
+    /* Past the error limit nothing is shown; collecting the candidates for
+       every unknown name would make a large broken file quadratic. */
+    if (diag_too_many())
+        return NULL;
     PtrVec v = {0};
     for (int i = 0; i < d->member_list.n; i++) {
         SemaMember *m = d->member_list.items[i];
@@ -648,7 +660,7 @@ static void check_instance(Checker *c, AstInstance *in)
         if (!target || (target->kind != MEM_PARAMETER && target->kind != MEM_INPUT
                         && target->kind != MEM_VARIABLE && target->kind != MEM_OUTPUT)) {
             PtrVec v = {0};
-            for (int j = 0; j < t->member_list.n; j++) {
+            for (int j = 0; j < t->member_list.n && !diag_too_many(); j++) {
                 SemaMember *x = t->member_list.items[j];
                 if (x->kind == MEM_PARAMETER || x->kind == MEM_INPUT
                     || x->kind == MEM_VARIABLE)

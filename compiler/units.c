@@ -298,11 +298,7 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         if (dim_is_none(a.dim))
             return ok_dim(dim_none());
         DaeExpr *pe = lower_expr(m, in, r);
-        int np = m->dae->params.n;
-        double *pv = arena_alloc(m->arena, sizeof(double) * (size_t)(np + 1));
-        for (int i = 0; i < np; i++)
-            pv[i] = ((DaeParam *)m->dae->params.items[i])->value;
-        double v = dae_eval_params(pe, pv);
+        double v = dae_eval_params(pe, elab_param_values(m));
         if (!(v == floor(v)) || fabs(v) > 64) {
             diag_error(r->span, "a quantity in %s can only be raised to a constant "
                        "integer power", dtext(a.dim, x));
