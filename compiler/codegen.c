@@ -461,7 +461,7 @@ static void emit_params(Cg *cg)
         DaeParam *p = d->params.items[i];
         if (p->expr->kind == DX_CONST)
             continue;
-        begin_function(cg);
+        reset_cse(cg);
         emit(cg, "    if (!ov[%d]) p[%d] = ", i, i);
         emit_expr(cg, p->expr);
         emit(cg, ";\n");
@@ -503,7 +503,7 @@ static void emit_states(Cg *cg)
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
-        begin_function(cg);
+        reset_cse(cg);
         emit(cg, "    x0[%d] = ", i);
         emit_expr(cg, start_of(cg, x->var, x->order));
         emit(cg, ";\n    nom[%d] = ", i);
@@ -527,7 +527,7 @@ static void emit_states(Cg *cg)
         if (dae_is_const(st, 0))
             emit(cg, "    a[%d] = 0.0;\n", x->slot);
         else {
-            begin_function(cg);
+            reset_cse(cg);
             emit(cg, "    a[%d] = ", x->slot);
             emit_expr(cg, st);
             emit(cg, ";\n");
@@ -696,7 +696,7 @@ static int emit_columns(Cg *cg, int **col_of_var)
     int col = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        begin_function(cg);
+        reset_cse(cg);
         DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
         count_uses(cg, val);
         emit_temps(cg, val);
@@ -733,7 +733,7 @@ static int emit_targets(Cg *cg, const int *col_of_var)
         DaeVar *x = d->vars.items[i];
         if (x->priority == PRIO_NONE)
             continue;
-        begin_function(cg);
+        reset_cse(cg);
         emit(cg, "    v[%d] = ", k);
         emit_expr(cg, x->start);
         emit(cg, ";\n    nom[%d] = ", k);
@@ -781,7 +781,7 @@ static void emit_relations(Cg *cg)
     emit(cg, "    (void)g;\n");
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
-        begin_function(cg);
+        reset_cse(cg);
         /* g > 0 exactly when the relation holds (>= for non-strict ones) */
         bool flip = r->kind == DX_LT || r->kind == DX_LE;
         DaeExpr *g = flip ? dae_sub(&d->t, r->u.bin.b, r->u.bin.a)
@@ -800,7 +800,7 @@ static void emit_relations(Cg *cg)
     emit(cg, "    (void)truth;\n");
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
-        begin_function(cg);
+        reset_cse(cg);
         cg->modes = true;
         count_uses(cg, r->u.bin.a);
         count_uses(cg, r->u.bin.b);
@@ -844,7 +844,7 @@ static void emit_asserts(Cg *cg)
     cg->modes = false;
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        begin_function(cg);
+        reset_cse(cg);
         count_uses(cg, a->cond);
         emit_temps(cg, a->cond);
         emit(cg, "    if (!(");

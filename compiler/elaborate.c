@@ -364,6 +364,53 @@ static void declare_section(Model *m, ElabInst *in, AstItem *it)
     }
 }
 
+/* Parameters named in a condition of an arm that is not taken are
+   structural too: the spec makes every parameter used in a conditional
+   section's condition structural, taken or not. */
+static void mark_names_structural(Model *m, ElabInst *in, AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_NAME: {
+        ElabSlot *s = elab_slot(in, e->u.name.parts[0].sym);
+        if (e->u.name.n == 1 && s && s->active && s->m->kind == MEM_PARAMETER
+            && s->param >= 0)
+            mark_structural(m, s->param);
+        break;
+    }
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.n; i++)
+            mark_names_structural(m, in, e->u.call.args.items[i]);
+        break;
+    case EXPR_UNARY: mark_names_structural(m, in, e->u.unary.arg); break;
+    case EXPR_BINARY:
+        mark_names_structural(m, in, e->u.binary.lhs);
+        mark_names_structural(m, in, e->u.binary.rhs);
+        break;
+    case EXPR_IF:
+        mark_names_structural(m, in, e->u.cond.cond);
+        mark_names_structural(m, in, e->u.cond.then);
+        mark_names_structural(m, in, e->u.cond.els);
+        break;
+    default:
+        break;
+    }
+}
+
+static void mark_skipped_conditions(Model *m, ElabInst *in, PtrVec *items)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_IF)
+            continue;
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            if (c->cond)
+                mark_names_structural(m, in, c->cond);
+            mark_skipped_conditions(m, in, &c->body);
+        }
+    }
+}
+
 static void skip_arms(PtrVec *items, int *next)
 {
     for (int i = 0; i < items->n; i++) {
@@ -410,6 +457,11 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int de
         if (it->kind != ITEM_IF)
             continue;
         int chosen = -1;
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            if (c->cond)
+                mark_names_structural(m, in, c->cond);
+        }
         for (int j = 0; j < it->u.if_.clauses.n && chosen < 0; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
             if (!c->cond) {
@@ -437,6 +489,7 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int de
                 process_arm(m, in, &c->body, next, depth);
             } else {
                 skip_arms(&c->body, next);
+                mark_skipped_conditions(m, in, &c->body);
             }
         }
     }

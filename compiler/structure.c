@@ -702,6 +702,7 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const i
                            const Point *pt, int *chosen)
 {
     double *A = xcalloc((size_t)nr * (size_t)nc, sizeof(double));
+    char *varying = xcalloc((size_t)nc + 1, 1);
     double amax = 0;
     for (int i = 0; i < nr; i++) {
         StEq *q = eq_at(t, rows[i]);
@@ -713,6 +714,8 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const i
             PtrMap memo = {0};
             DaeExpr *dj = dae_diff_var(&t->d->t, q->res, x->var, x->order, &memo);
             ptrmap_free(&memo);
+            if (dae_depends_on_state(dj))
+                varying[j] = 1;
             double v = eval_at(dj, pt);
             if (!isfinite(v))
                 v = 0;
@@ -721,12 +724,28 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const i
                 amax = fabs(v);
         }
     }
+    /* Within one preference class, solve first for the unknowns that enter
+       with constant coefficients: their pivots can never vanish, so the
+       states left (an angle under sin/cos, say) stay valid everywhere. */
+    int *order = xcalloc((size_t)nc + 1, sizeof(int));
+    int no = 0;
+    for (int j0 = 0; j0 < nc;) {
+        int j1 = j0;
+        while (j1 < nc && cols[j1].score == cols[j0].score)
+            j1++;
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = j0; j < j1; j++)
+                if (varying[j] == pass)
+                    order[no++] = j;
+        j0 = j1;
+    }
     char *rowdone = xcalloc((size_t)nr, 1), *coldone = xcalloc((size_t)nc, 1);
     int got = 0;
     double tol = 1e-10 * (amax > 0 ? amax : 1);
     for (int step = 0; step < nr; step++) {
         int pc = -1, pr = -1;
-        for (int j = 0; j < nc && pc < 0; j++) {
+        for (int jj = 0; jj < nc && pc < 0; jj++) {
+            int j = order[jj];
             if (coldone[j])
                 continue;
             double best = tol;
@@ -759,6 +778,8 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const i
     free(A);
     free(rowdone);
     free(coldone);
+    free(order);
+    free(varying);
     return got == nr;
 }
 
