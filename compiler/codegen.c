@@ -43,6 +43,7 @@ typedef struct Cg {
     int *norders;           /* per DaeVar: orders in slot_of */
     PtrMap rel_index;       /* relation node -> 1 + index */
     PtrVec rels;            /* DaeExpr*: relations with a mode */
+    DaeExpr ***lin;         /* per block: J then F(0) of a linear loop, or NULL */
     int *guard;             /* per relation: guard relation, -1, or -2 unset */
     int *guard_value;       /* per relation: the guard's value */
     /* per-function common subexpressions */
@@ -588,6 +589,65 @@ static void emit_loop_functions(Cg *cg, int k, StBlock *b)
     emit(cg, "    return 0;\n}\n\n");
 }
 
+/* A loop whose Jacobian does not mention its own unknowns is linear:
+   F(z) = J z + F(0).  Returns {J (n*n), F(0) (n)} or NULL. */
+typedef struct ZeroCtx {
+    Structure *s;
+    StBlock *b;
+} ZeroCtx;
+
+static DaeExpr *zero_block_vars(void *ctx, DaeExprTable *tab, const DaeExpr *leaf)
+{
+    ZeroCtx *z = ctx;
+    for (int i = 0; i < z->b->n; i++) {
+        StVar *x = z->s->vars.items[z->b->vars[i]];
+        if (leaf->u.var.index == x->var && leaf->u.var.order == x->order)
+            return dae_const(tab, 0);
+    }
+    return (DaeExpr *)leaf;
+}
+
+static DaeExpr **linear_parts(Cg *cg, StBlock *b)
+{
+    Structure *s = cg->s;
+    int n = b->n;
+    if (n > 64)
+        return NULL;
+    DaeExpr **out = arena_alloc(&cg->d->arena, sizeof(DaeExpr *) * (size_t)(n * n + n));
+    for (int i = 0; i < n; i++) {
+        DaeExpr *r = block_res(cg, b, i);
+        for (int j = 0; j < n; j++) {
+            StVar *x = s->vars.items[b->vars[j]];
+            PtrMap memo = {0};
+            DaeExpr *dj = dae_diff_var(&cg->d->t, r, x->var, x->order, &memo);
+            ptrmap_free(&memo);
+            for (int k = 0; k < n; k++) {
+                StVar *y = s->vars.items[b->vars[k]];
+                if (dae_mentions_var(dj, y->var, y->order))
+                    return NULL;
+            }
+            out[i * n + j] = dj;
+        }
+        ZeroCtx z = {s, b};
+        PtrMap memo = {0};
+        out[n * n + i] = dae_substitute(&cg->d->t, r, zero_block_vars, &z, &memo);
+        ptrmap_free(&memo);
+    }
+    return out;
+}
+
+static void count_block(Cg *cg, int k)
+{
+    StBlock *b = cg->s->blocks.items[k];
+    if (b->solved) {
+        count_uses(cg, b->pivot);
+        count_uses(cg, b->solved);
+    } else if (cg->lin[k]) {
+        for (int i = 0; i < b->n * b->n + b->n; i++)
+            count_uses(cg, cg->lin[k][i]);
+    }
+}
+
 /* One part of eval: blocks [from, to). */
 static void emit_eval_part(Cg *cg, int part, int from, int to)
 {
@@ -595,13 +655,8 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
     emit(cg, "static int eval_%d(RtEval *e)\n{\n", part);
     emit_locals(cg, true);
     begin_function(cg);
-    for (int k = from; k < to; k++) {
-        StBlock *b = s->blocks.items[k];
-        if (b->solved) {
-            count_uses(cg, b->pivot);
-            count_uses(cg, b->solved);
-        }
-    }
+    for (int k = from; k < to; k++)
+        count_block(cg, k);
     for (int k = from; k < to; k++) {
         StBlock *b = s->blocks.items[k];
         if (b->solved) {
@@ -616,6 +671,33 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
             emit(cg, ";\n");
             continue;
         }
+        if (cg->lin[k]) {
+            int n = b->n;
+            DaeExpr **L = cg->lin[k];
+            for (int i = 0; i < n * n + n; i++)
+                emit_temps(cg, L[i]);
+            emit(cg, "    {\n        double A[%d], r[%d];\n", n * n, n);
+            for (int i = 0; i < n * n; i++) {
+                if (dae_is_const(L[i], 0)) {
+                    emit(cg, "        A[%d] = 0.0;\n", i);
+                    continue;
+                }
+                emit(cg, "        A[%d] = ", i);
+                emit_expr(cg, L[i]);
+                emit(cg, ";\n");
+            }
+            for (int i = 0; i < n; i++) {
+                emit(cg, "        r[%d] = -(", i);
+                emit_expr(cg, L[n * n + i]);
+                emit(cg, ");\n");
+            }
+            emit(cg, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
+            emit(cg, "        if (rc) return rc;\n");
+            for (int i = 0; i < n; i++)
+                emit(cg, "        a[%d] = r[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+            emit(cg, "    }\n");
+            continue;
+        }
         emit(cg, "    {\n        double z[%d];\n", b->n);
         for (int i = 0; i < b->n; i++)
             emit(cg, "        z[%d] = a[%d];\n", i, ((StVar *)s->vars.items[b->vars[i]])->slot);
@@ -627,13 +709,8 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
         /* later blocks must not reuse temporaries computed before the loop
            changed the unknowns they depend on */
         reset_cse(cg);
-        for (int j = k + 1; j < to; j++) {
-            StBlock *bj = s->blocks.items[j];
-            if (bj->solved) {
-                count_uses(cg, bj->pivot);
-                count_uses(cg, bj->solved);
-            }
-        }
+        for (int j = k + 1; j < to; j++)
+            count_block(cg, j);
     }
     emit(cg, "    return 0;\n}\n\n");
 }
@@ -641,9 +718,12 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
 static void emit_eval(Cg *cg)
 {
     Structure *s = cg->s;
+    cg->lin = arena_alloc(&cg->d->arena, sizeof(DaeExpr **) * (size_t)(s->blocks.n + 1));
     for (int k = 0; k < s->blocks.n; k++) {
         StBlock *b = s->blocks.items[k];
         if (!b->solved)
+            cg->lin[k] = linear_parts(cg, b);
+        if (!b->solved && !cg->lin[k])
             emit_loop_functions(cg, k, b);
     }
     int parts = 0;

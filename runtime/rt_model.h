@@ -55,6 +55,11 @@ typedef int (*RtBlockJac)(RtEval *e, const double *z, double *jac);
 int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
                    RtBlockJac jac);
 
+/* Solves the linear block A z = b in place (A row-major n*n, destroyed;
+   b becomes z), by LU with partial pivoting.  Returns RT_OK, or
+   RT_FAIL_SINGULAR and sets e->fail_block when a pivot vanishes. */
+int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b);
+
 typedef struct RtParamInfo {
     const char *name;       /* instance path, e.g. "lever.r12" */
     double value;           /* default value, SI */

@@ -336,3 +336,53 @@ done:
         return block_failed(e, block, result);
     return RT_OK;
 }
+
+/* Linear blocks (a Jacobian that does not depend on the block's own
+   unknowns) skip Newton: one LU factorization with partial pivoting.  A
+   pivot below 1e-13 of the column's largest entry counts as singular. */
+int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        double best = fabs(A[k * n + k]), scale = 0;
+        for (int i = k; i < n; i++) {
+            double v = fabs(A[i * n + k]);
+            if (v > best) {
+                best = v;
+                p = i;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            if (fabs(A[i * n + k]) > scale)
+                scale = fabs(A[i * n + k]);
+        if (!(best > 1e-13 * scale) || !isfinite(best)) {
+            e->fail_block = block;
+            return RT_FAIL_SINGULAR;
+        }
+        if (p != k) {
+            for (int j = 0; j < n; j++) {
+                double t = A[k * n + j];
+                A[k * n + j] = A[p * n + j];
+                A[p * n + j] = t;
+            }
+            double t = b[k];
+            b[k] = b[p];
+            b[p] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            double f = A[i * n + k] / A[k * n + k];
+            if (f == 0)
+                continue;
+            for (int j = k; j < n; j++)
+                A[i * n + j] -= f * A[k * n + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        double s = b[k];
+        for (int j = k + 1; j < n; j++)
+            s -= A[k * n + j] * b[j];
+        b[k] = s / A[k * n + k];
+    }
+    return RT_OK;
+}
