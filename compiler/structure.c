@@ -1160,8 +1160,9 @@ static DaeExpr *zero_leaf(void *ctx, DaeExprTable *tab, const DaeExpr *leaf)
     return (DaeExpr *)leaf;
 }
 
-static void solve_scalars(St *t)
+static bool solve_scalars(St *t)
 {
+    bool ok = true;
     Structure *s = t->s;
     DaeExprTable *tab = &t->d->t;
     for (int i = 0; i < s->blocks.n; i++) {
@@ -1177,7 +1178,21 @@ static void solve_scalars(St *t)
         PtrMap memo = {0};
         DaeExpr *a = dae_diff_var(tab, q->res, x->var, x->order, &memo);
         ptrmap_free(&memo);
-        if (dae_mentions_var(a, x->var, x->order) || dae_is_const(a, 0)) {
+        if (dae_is_const(a, 0)) {
+            /* matched structurally, but the unknown cancels out */
+            DaeEq *o = t->d->eqs.items[q->base];
+            char text[200], name[160];
+            print_eq_text(t->d, o, text, sizeof text);
+            snprintf(name, sizeof name, "%s%s%s", x->order ? "der(" : "",
+                     ((DaeVar *)t->d->vars.items[x->var])->name, x->order ? ")" : "");
+            diag_error(o->span, "the model is singular: %s%s is the only equation "
+                       "left for %s, but %s cancels out of it (%s)",
+                       q->level ? "a derivative of " : "", text, name, name,
+                       o->instance[0] ? o->instance : "top model");
+            ok = false;
+            continue;
+        }
+        if (dae_mentions_var(a, x->var, x->order)) {
             s->nloops++;
             if (s->max_loop < 1)
                 s->max_loop = 1;
@@ -1189,6 +1204,7 @@ static void solve_scalars(St *t)
         b->pivot = a;
         b->solved = dae_div(tab, dae_neg(tab, r0), a);
     }
+    return ok;
 }
 
 /* ---- driver ---------------------------------------------------------------------- */
@@ -1260,7 +1276,7 @@ Structure *struct_analyze(Dae *d)
         /* 4. BLT */
         ok = blt(&t);
         if (ok)
-            solve_scalars(&t);
+            ok = solve_scalars(&t);
     }
     for (int v = 0; v < nv; v++)
         free(t.by_order[v]);
