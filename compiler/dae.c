@@ -587,26 +587,37 @@ bool dae_mentions_var(const DaeExpr *e, int index, int order)
     }
 }
 
-double dae_eval_params(const DaeExpr *e, const double *p)
+double dae_eval(const DaeExpr *e, const double *p, const double *vars, double time)
 {
     switch (e->kind) {
     case DX_CONST: return e->u.value;
     case DX_PARAM: return p[e->u.index];
-    case DX_VAR: case DX_TIME: return NAN;
-    case DX_NEG: return -dae_eval_params(e->u.bin.a, p);
-    case DX_NOT: return dae_eval_params(e->u.bin.a, p) == 0;
+    case DX_TIME: return vars ? time : NAN;
+    case DX_VAR:
+        if (!vars)
+            return NAN;
+        return e->u.var.order == 0 ? vars[e->u.var.index] : 0;
+    case DX_NEG: return -dae_eval(e->u.bin.a, p, vars, time);
+    case DX_NOT: return dae_eval(e->u.bin.a, p, vars, time) == 0;
     case DX_FUNC:
-        return fold_fn(e->u.fn.fn, dae_eval_params(e->u.fn.a, p),
-                       e->u.fn.b ? dae_eval_params(e->u.fn.b, p) : 0);
+        return fold_fn(e->u.fn.fn, dae_eval(e->u.fn.a, p, vars, time),
+                       e->u.fn.b ? dae_eval(e->u.fn.b, p, vars, time) : 0);
     case DX_IF: {
-        double c = dae_eval_params(e->u.cond.c, p);
+        double c = dae_eval(e->u.cond.c, p, vars, time);
         if (isnan(c))
             return NAN;
-        return c != 0 ? dae_eval_params(e->u.cond.a, p) : dae_eval_params(e->u.cond.b, p);
+        return c != 0 ? dae_eval(e->u.cond.a, p, vars, time)
+                      : dae_eval(e->u.cond.b, p, vars, time);
     }
     default:
-        return fold(e->kind, dae_eval_params(e->u.bin.a, p), dae_eval_params(e->u.bin.b, p));
+        return fold(e->kind, dae_eval(e->u.bin.a, p, vars, time),
+                    dae_eval(e->u.bin.b, p, vars, time));
     }
+}
+
+double dae_eval_params(const DaeExpr *e, const double *p)
+{
+    return dae_eval(e, p, NULL, NAN);
 }
 
 /* ---- printing ------------------------------------------------------------ */

@@ -130,6 +130,9 @@ bool dae_has_var(const DaeExpr *e);            /* any DX_VAR */
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */
 double dae_eval_params(const DaeExpr *e, const double *params);
+/* Numeric evaluation at a point: vars[v] is variable v (derivatives count
+   as 0), time is the time.  With vars NULL, variables and time are NAN. */
+double dae_eval(const DaeExpr *e, const double *params, const double *vars, double time);
 
 /* Infix printing; names come from a callback. */
 typedef struct DaeNames {

@@ -529,50 +529,7 @@ typedef struct Point {
 
 static double eval_at(const DaeExpr *e, const Point *pt)
 {
-    switch (e->kind) {
-    case DX_CONST: return e->u.value;
-    case DX_PARAM: return pt->p[e->u.index];
-    case DX_TIME: return 0;
-    case DX_VAR: return e->u.var.order == 0 ? pt->v[e->u.var.index] : 0;
-    case DX_NEG: return -eval_at(e->u.bin.a, pt);
-    case DX_NOT: return eval_at(e->u.bin.a, pt) == 0;
-    case DX_ADD: return eval_at(e->u.bin.a, pt) + eval_at(e->u.bin.b, pt);
-    case DX_SUB: return eval_at(e->u.bin.a, pt) - eval_at(e->u.bin.b, pt);
-    case DX_MUL: return eval_at(e->u.bin.a, pt) * eval_at(e->u.bin.b, pt);
-    case DX_DIV: return eval_at(e->u.bin.a, pt) / eval_at(e->u.bin.b, pt);
-    case DX_POW: return pow(eval_at(e->u.bin.a, pt), eval_at(e->u.bin.b, pt));
-    case DX_LT: return eval_at(e->u.bin.a, pt) < eval_at(e->u.bin.b, pt);
-    case DX_LE: return eval_at(e->u.bin.a, pt) <= eval_at(e->u.bin.b, pt);
-    case DX_GT: return eval_at(e->u.bin.a, pt) > eval_at(e->u.bin.b, pt);
-    case DX_GE: return eval_at(e->u.bin.a, pt) >= eval_at(e->u.bin.b, pt);
-    case DX_EQ: return eval_at(e->u.bin.a, pt) == eval_at(e->u.bin.b, pt);
-    case DX_NE: return eval_at(e->u.bin.a, pt) != eval_at(e->u.bin.b, pt);
-    case DX_AND: return eval_at(e->u.bin.a, pt) != 0 && eval_at(e->u.bin.b, pt) != 0;
-    case DX_OR: return eval_at(e->u.bin.a, pt) != 0 || eval_at(e->u.bin.b, pt) != 0;
-    case DX_IF: return eval_at(e->u.cond.c, pt) != 0 ? eval_at(e->u.cond.a, pt)
-                                                     : eval_at(e->u.cond.b, pt);
-    case DX_FUNC: {
-        double a = eval_at(e->u.fn.a, pt);
-        switch (e->u.fn.fn) {
-        case FN_SIN: return sin(a);
-        case FN_COS: return cos(a);
-        case FN_TAN: return tan(a);
-        case FN_ASIN: return asin(a);
-        case FN_ACOS: return acos(a);
-        case FN_ATAN: return atan(a);
-        case FN_ATAN2: return atan2(a, eval_at(e->u.fn.b, pt));
-        case FN_SINH: return sinh(a);
-        case FN_COSH: return cosh(a);
-        case FN_TANH: return tanh(a);
-        case FN_EXP: return exp(a);
-        case FN_LOG: return log(a);
-        case FN_LOG10: return log10(a);
-        case FN_SQRT: return sqrt(a);
-        default: return NAN;
-        }
-    }
-    default: return NAN;
-    }
+    return dae_eval(e, pt->p, pt->v, 0);
 }
 
 /* ---- Pantelides ------------------------------------------------------------ */

@@ -25,16 +25,25 @@ void sym_free_all(void);
 
 
 
-/* A hash map from interned names to pointers (open addressing, keys are
-   compared by pointer). */
-typedef struct SymMap {
-    Sym **keys;         /* NULL marks an empty slot */
-    void **vals;        /* value of each key */
-    size_t cap;         /* slots (a power of two) */
-    size_t n;           /* keys present */
-} SymMap;
+/* A hash map from interned names to pointers: interned names are unique,
+   so the pointer map serves (arena.h). */
+#include "arena.h"
 
-void *symmap_get(const SymMap *m, const Sym *key);
-void symmap_put(SymMap *m, Sym *key, void *val);   /* insert or replace */
-void symmap_free(SymMap *m);
+typedef PtrMap SymMap;
+
+static inline void *symmap_get(const SymMap *m, const Sym *key)
+{
+    return ptrmap_get(m, key);
+}
+
+static inline void symmap_put(SymMap *m, Sym *key, void *val)
+{
+    ptrmap_put(m, key, val);
+}
+
+static inline void symmap_free(SymMap *m)
+{
+    ptrmap_free(m);
+}
+
 #endif
