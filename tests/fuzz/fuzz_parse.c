@@ -4,9 +4,10 @@
  * Each input is taken as the text of one model file and goes the way
  * `lmdlc check --dump-ast` takes it: parse, dump the tree, resolve every
  * definition and the top model, and describe each definition as
- * `lmdlc doc` would when nothing went wrong.  Resolution runs even after
- * syntax errors (the driver stops there): a partial tree must never crash
- * a later pass either, and fuzzing it costs nothing.
+ * `lmdlc doc` would (plain and --markdown) when nothing went wrong.
+ * Resolution runs even after syntax errors (the driver stops there): a
+ * partial tree must never crash a later pass either, and fuzzing it costs
+ * nothing.
  *
  * Names the input uses are looked up on the real search path, so the
  * standard library is loaded and resolved too; the model file's own
@@ -59,8 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!diag_error_count()) {
         for (int i = 0; i < p->all_defs.n; i++) {
             SemaDef *d = p->all_defs.items[i];
-            if (d->file == file)
-                doc_print(devnull, p, d);
+            if (d->file == file) {
+                doc_print(devnull, p, d, false, LMDL_STDLIB_DIR);
+                doc_print(devnull, p, d, true, LMDL_STDLIB_DIR);
+            }
         }
     }
 
