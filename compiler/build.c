@@ -38,6 +38,11 @@ static const char *runtime_include(void)
 }
 
 /* The compiler command: $CC split on blanks, then our arguments. */
+/* Large generated files are compiled at -O1: gcc's -O2 costs about twice
+   as much on long straight-line code and gains little there
+   (docs/performance.md). */
+enum { BIG_C_FILE = 1 << 20 };
+
 static char **compile_argv(const char *c_path, const char *out_path, char **storage,
                            char **flag_storage)
 {
@@ -54,7 +59,9 @@ static char **compile_argv(const char *c_path, const char *out_path, char **stor
     for (char *save = NULL, *w = strtok_r(*storage, " \t", &save); w && n < 40;
          w = strtok_r(NULL, " \t", &save))
         argv[n++] = w;
-    const char *rest[] = {"-O2", "-o", out_path, c_path, "-I", runtime_include(),
+    struct stat st;
+    const char *opt = stat(c_path, &st) == 0 && st.st_size > BIG_C_FILE ? "-O1" : "-O2";
+    const char *rest[] = {opt, "-o", out_path, c_path, "-I", runtime_include(),
                           runtime_lib(), "-lgsl", "-lgslcblas", "-lm", NULL};
     for (int i = 0; rest[i]; i++)
         argv[n++] = (char *)rest[i];

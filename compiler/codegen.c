@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EVAL_PART_BLOCKS = 256 };
+enum { EVAL_PART_BLOCKS = 64 };
 
 /* The growing output buffer. */
 typedef struct Buf {
@@ -294,12 +294,81 @@ static void begin_function(Cg *cg)
 /* The usual locals of a function over an RtEval. */
 static void emit_locals(Cg *cg, bool writable_alg)
 {
+    /* restrict: the arrays never overlap, which spares the C compiler's
+       alias analysis on long straight-line code */
     emit(cg, "    const double t = e->t;\n");
-    emit(cg, "    const double *x = e->x;\n");
-    emit(cg, "    const double *p = e->p;\n");
-    emit(cg, "    %sdouble *a = e->alg;\n", writable_alg ? "" : "const ");
+    emit(cg, "    const double *restrict x = e->x;\n");
+    emit(cg, "    const double *restrict p = e->p;\n");
+    emit(cg, "    %sdouble *restrict a = e->alg;\n", writable_alg ? "" : "const ");
     emit(cg, "    const int *md = e->modes;\n");
     emit(cg, "    (void)t; (void)x; (void)p; (void)a; (void)md;\n");
+}
+
+/* Functions with one statement per item (columns, start values, zero
+   crossings, ...) are split into parts of CHUNK_ITEMS statements and a
+   function that calls the parts, so no C function grows with the model
+   and the C compiler's time stays linear. */
+enum { CHUNK_ITEMS = 100 };
+
+typedef struct Chunk {
+    const char *name;       /* the function the descriptor points to */
+    const char *params;     /* its parameter list */
+    const char *args;       /* the same names, to pass to the parts */
+    const char *prologue;   /* locals at the top of every part */
+    bool is_int;            /* parts return an index, or -1 for none */
+    int parts;              /* parts emitted */
+    int items;              /* items in the current part */
+} Chunk;
+
+#define RO_LOCALS                                                          \
+    "    const double t = e->t;\n    const double *restrict x = e->x;\n"  \
+    "    const double *restrict p = e->p;\n"                               \
+    "    const double *restrict a = e->alg;\n"                             \
+    "    const int *md = e->modes;\n"                                      \
+    "    (void)t; (void)x; (void)p; (void)a; (void)md;\n"
+
+static void chunk_open(Cg *cg, Chunk *c)
+{
+    emit(cg, "static %s %s_%d(%s)\n{\n%s", c->is_int ? "int" : "void", c->name, c->parts,
+         c->params, c->prologue);
+    c->parts++;
+    c->items = 0;
+}
+
+static void chunk_close(Cg *cg, Chunk *c)
+{
+    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
+}
+
+static void chunk_begin(Cg *cg, Chunk *c)
+{
+    c->parts = 0;
+    chunk_open(cg, c);
+}
+
+/* Call before each item's statements. */
+static void chunk_item(Cg *cg, Chunk *c)
+{
+    if (c->items == CHUNK_ITEMS) {
+        chunk_close(cg, c);
+        chunk_open(cg, c);
+    }
+    c->items++;
+}
+
+static void chunk_end(Cg *cg, Chunk *c)
+{
+    chunk_close(cg, c);
+    emit(cg, "static %s %s(%s)\n{\n", c->is_int ? "int" : "void", c->name, c->params);
+    if (c->is_int)
+        emit(cg, "    int r;\n");
+    for (int i = 0; i < c->parts; i++) {
+        if (c->is_int)
+            emit(cg, "    if ((r = %s_%d(%s)) >= 0) return r;\n", c->name, i, c->args);
+        else
+            emit(cg, "    %s_%d(%s);\n", c->name, i, c->args);
+    }
+    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
 }
 
 /* ---- relations ------------------------------------------------------------- */
@@ -456,18 +525,20 @@ static void emit_params(Cg *cg)
     if (!d->params.n)
         emit(cg, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
     emit(cg, "};\n\n");
-    emit(cg, "static void derive_params(double *p, const unsigned char *ov)\n{\n");
-    emit(cg, "    (void)p; (void)ov;\n");
+    Chunk c = {"derive_params", "double *p, const unsigned char *ov", "p, ov",
+               "    (void)p; (void)ov;\n", false, 0, 0};
+    chunk_begin(cg, &c);
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
         if (p->expr->kind == DX_CONST)
             continue;
+        chunk_item(cg, &c);
         reset_cse(cg);
         emit(cg, "    if (!ov[%d]) p[%d] = ", i, i);
         emit_expr(cg, p->expr);
         emit(cg, ";\n");
     }
-    emit(cg, "}\n\n");
+    chunk_end(cg, &c);
 }
 
 static DaeExpr *start_of(Cg *cg, int var, int order)
@@ -499,11 +570,13 @@ static void emit_states(Cg *cg)
         free(name);
     }
     emit(cg, "    \"\"\n};\n\n");
-    emit(cg, "static void start(const double *p, double *x0, double *nom)\n{\n");
-    emit(cg, "    (void)p; (void)x0; (void)nom;\n");
+    Chunk c = {"start", "const double *p, double *x0, double *nom", "p, x0, nom",
+               "    (void)p; (void)x0; (void)nom;\n", false, 0, 0};
+    chunk_begin(cg, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
+        chunk_item(cg, &c);
         reset_cse(cg);
         emit(cg, "    x0[%d] = ", i);
         emit_expr(cg, start_of(cg, x->var, x->order));
@@ -517,13 +590,15 @@ static void emit_states(Cg *cg)
         }
         emit(cg, ";\n");
     }
-    emit(cg, "}\n\n");
-    emit(cg, "static void alg_start(const double *p, double *a)\n{\n");
-    emit(cg, "    (void)p; (void)a;\n");
+    chunk_end(cg, &c);
+    Chunk ca = {"alg_start", "const double *p, double *a", "p, a", "    (void)p; (void)a;\n",
+                false, 0, 0};
+    chunk_begin(cg, &ca);
     for (int i = 0; i < s->vars.n; i++) {
         StVar *x = s->vars.items[i];
         if (x->state)
             continue;
+        chunk_item(cg, &ca);
         DaeExpr *st = start_of(cg, x->var, x->order);
         if (dae_is_const(st, 0))
             emit(cg, "    a[%d] = 0.0;\n", x->slot);
@@ -534,7 +609,7 @@ static void emit_states(Cg *cg)
             emit(cg, ";\n");
         }
     }
-    emit(cg, "}\n\n");
+    chunk_end(cg, &ca);
 }
 
 static DaeExpr *block_res(Cg *cg, StBlock *b, int i)
@@ -661,10 +736,13 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
         StBlock *b = s->blocks.items[k];
         if (b->solved) {
             StVar *x = s->vars.items[b->vars[0]];
-            emit_temps(cg, b->pivot);
-            emit(cg, "    if (!(fabs(");
-            emit_expr(cg, b->pivot);
-            emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+            /* a nonzero constant pivot needs no check */
+            if (!(b->pivot->kind == DX_CONST && b->pivot->u.value != 0)) {
+                emit_temps(cg, b->pivot);
+                emit(cg, "    if (!(fabs(");
+                emit_expr(cg, b->pivot);
+                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+            }
             emit_temps(cg, b->solved);
             emit(cg, "    a[%d] = ", x->slot);
             emit_expr(cg, b->solved);
@@ -731,20 +809,24 @@ static void emit_eval(Cg *cg)
         int to = k + EVAL_PART_BLOCKS < s->blocks.n ? k + EVAL_PART_BLOCKS : s->blocks.n;
         emit_eval_part(cg, parts++, k, to);
     }
+    /* dx, in parts like everything else */
+    Chunk c = {"derivatives", "RtEval *e", "e",
+               "    const double *restrict x = e->x;\n"
+               "    const double *restrict a = e->alg;\n"
+               "    double *restrict dx = e->dx;\n    (void)x; (void)a; (void)dx;\n",
+               false, 0, 0};
+    chunk_begin(cg, &c);
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = s->vars.items[s->state_var[i]];
+        StVar *dx = s->vars.items[x->deriv];
+        chunk_item(cg, &c);
+        emit(cg, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
+    }
+    chunk_end(cg, &c);
     emit(cg, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
     for (int i = 0; i < parts; i++)
         emit(cg, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
-    if (s->nstates) {
-        emit(cg, "    const double *x = e->x;\n    const double *a = e->alg;\n");
-        emit(cg, "    (void)x; (void)a;\n");
-        emit(cg, "    if (e->dx) {\n");
-        for (int i = 0; i < s->nstates; i++) {
-            StVar *x = s->vars.items[s->state_var[i]];
-            StVar *dx = s->vars.items[x->deriv];
-            emit(cg, "        e->dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
-        }
-        emit(cg, "    }\n");
-    }
+    emit(cg, "    if (e->dx)\n        derivatives(e);\n");
     emit(cg, "    return 0;\n}\n\n");
 }
 
@@ -768,14 +850,13 @@ static int emit_columns(Cg *cg, int **col_of_var)
         }
     }
     emit(cg, "    \"\"\n};\n\n");
-    emit(cg, "static void columns(const RtEval *e, double *out)\n{\n");
     cg->modes = false;
-    emit(cg, "    const double t = e->t;\n    const double *x = e->x;\n");
-    emit(cg, "    const double *p = e->p;\n    const double *a = e->alg;\n");
-    emit(cg, "    (void)t; (void)x; (void)p; (void)a;\n");
+    Chunk c = {"columns", "const RtEval *e, double *out", "e, out", RO_LOCALS, false, 0, 0};
+    chunk_begin(cg, &c);
     int col = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
+        chunk_item(cg, &c);
         reset_cse(cg);
         DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
         count_uses(cg, val);
@@ -787,7 +868,7 @@ static int emit_columns(Cg *cg, int **col_of_var)
             emit(cg, "    out[%d] = out[%d];\n", col + j, col);
         col += v->names.n;
     }
-    emit(cg, "}\n\n");
+    chunk_end(cg, &c);
     return ncol;
 }
 
@@ -806,13 +887,15 @@ static int emit_targets(Cg *cg, const int *col_of_var)
     if (!n)
         emit(cg, "    {0, 0},\n");
     emit(cg, "};\n\n");
-    emit(cg, "static void target_values(const double *p, double *v, double *nom)\n{\n");
-    emit(cg, "    (void)p; (void)v; (void)nom;\n");
+    Chunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
+               "    (void)p; (void)v; (void)nom;\n", false, 0, 0};
+    chunk_begin(cg, &c);
     int k = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *x = d->vars.items[i];
         if (x->priority == PRIO_NONE)
             continue;
+        chunk_item(cg, &c);
         reset_cse(cg);
         emit(cg, "    v[%d] = ", k);
         emit_expr(cg, x->start);
@@ -827,7 +910,7 @@ static int emit_targets(Cg *cg, const int *col_of_var)
         emit(cg, ";\n");
         k++;
     }
-    emit(cg, "}\n\n");
+    chunk_end(cg, &c);
     return n;
 }
 
@@ -856,11 +939,12 @@ static void emit_relations(Cg *cg)
         emit(cg, "    {\"\", \"\", \"\", -1, 0},\n");
     emit(cg, "};\n\n");
     cg->modes = false;
-    emit(cg, "static void zero_crossings(const RtEval *e, double *g)\n{\n");
-    emit_locals(cg, false);
-    emit(cg, "    (void)g;\n");
+    Chunk cz = {"zero_crossings", "const RtEval *e, double *g", "e, g",
+                RO_LOCALS "    (void)g;\n", false, 0, 0};
+    chunk_begin(cg, &cz);
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
+        chunk_item(cg, &cz);
         reset_cse(cg);
         /* g > 0 exactly when the relation holds (>= for non-strict ones) */
         bool flip = r->kind == DX_LT || r->kind == DX_LE;
@@ -874,12 +958,13 @@ static void emit_relations(Cg *cg)
         emit(cg, ";\n");
         cg->modes = false;
     }
-    emit(cg, "}\n\n");
-    emit(cg, "static void relation_values(const RtEval *e, int *truth)\n{\n");
-    emit_locals(cg, false);
-    emit(cg, "    (void)truth;\n");
+    chunk_end(cg, &cz);
+    Chunk cr = {"relation_values", "const RtEval *e, int *truth", "e, truth",
+                RO_LOCALS "    (void)truth;\n", false, 0, 0};
+    chunk_begin(cg, &cr);
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
+        chunk_item(cg, &cr);
         reset_cse(cg);
         cg->modes = true;
         count_uses(cg, r->u.bin.a);
@@ -899,7 +984,7 @@ static void emit_relations(Cg *cg)
         emit(cg, ");\n");
         cg->modes = false;
     }
-    emit(cg, "}\n\n");
+    chunk_end(cg, &cr);
 }
 
 static void emit_asserts(Cg *cg)
@@ -919,11 +1004,12 @@ static void emit_asserts(Cg *cg)
     if (!d->asserts.n)
         emit(cg, "    {\"\", \"\", \"\"},\n");
     emit(cg, "};\n\n");
-    emit(cg, "static int check_asserts(const RtEval *e)\n{\n");
-    emit_locals(cg, false);
     cg->modes = false;
+    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+    chunk_begin(cg, &c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
+        chunk_item(cg, &c);
         reset_cse(cg);
         count_uses(cg, a->cond);
         emit_temps(cg, a->cond);
@@ -931,7 +1017,7 @@ static void emit_asserts(Cg *cg)
         emit_expr(cg, a->cond);
         emit(cg, ")) return %d;\n", i);
     }
-    emit(cg, "    return -1;\n}\n\n");
+    chunk_end(cg, &c);
 }
 
 static void emit_blocks(Cg *cg)
