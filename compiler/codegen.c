@@ -1070,6 +1070,166 @@ static void emit_blocks(Cg *cg)
     emit(cg, "};\n\n");
 }
 
+/* ---- the Jacobian's sparsity -------------------------------------------- */
+
+/* Which states each unknown depends on, through the blocks in order (the
+   unknowns of one block share their inputs).  Sets are sorted arrays; a
+   set that would exceed the cap means "dense", and the whole pattern is
+   then dropped (the runtime's dense differences are as good). */
+typedef struct DepSet {
+    int *s;             /* state indices */
+    int n;              /* entries, or -1 for dense */
+} DepSet;
+
+/* Separator before element i of a long initializer, 20 to a line. */
+static const char *list_sep(int i)
+{
+    return i == 0 ? "\n    " : i % 20 ? ", " : ",\n    ";
+}
+
+static int emit_sparsity(Cg *cg)
+{
+    Structure *s = cg->s;
+    int ns = s->nstates;
+    if (ns < 8)
+        return 0; /* dense is as cheap */
+    int cap = ns / 4 + 8;
+    DepSet *dep = calloc((size_t)s->vars.n + 1, sizeof *dep);
+    int *mark = calloc((size_t)ns + 1, sizeof(int)), stamp = 0;
+    int *buf = malloc(sizeof(int) * (size_t)(ns + 1));
+    if (!dep || !mark || !buf)
+        abort();
+    bool dense = false;
+    for (int k = 0; k < s->blocks.n && !dense; k++) {
+        StBlock *b = s->blocks.items[k];
+        stamp++;
+        int n = 0;
+        for (int i = 0; i < b->n && !dense; i++) {
+            StEq *q = s->eqs.items[b->eqs[i]];
+            for (int a = 0; a < q->nadj && !dense; a++) {
+                StVar *x = s->vars.items[q->adj[a]];
+                if (x->state) {
+                    if (mark[x->slot] != stamp) {
+                        mark[x->slot] = stamp;
+                        buf[n++] = x->slot;
+                    }
+                    continue;
+                }
+                DepSet *d = &dep[q->adj[a]];
+                if (d->n < 0) {
+                    dense = true;
+                    break;
+                }
+                for (int j = 0; j < d->n; j++) {
+                    if (mark[d->s[j]] != stamp) {
+                        mark[d->s[j]] = stamp;
+                        buf[n++] = d->s[j];
+                    }
+                }
+            }
+            if (n > cap)
+                dense = true;
+        }
+        if (dense)
+            break;
+        for (int i = 0; i < b->n; i++) {
+            DepSet *d = &dep[b->vars[i]];
+            d->n = n;
+            d->s = malloc(sizeof(int) * (size_t)(n + 1));
+            if (!d->s)
+                abort();
+            memcpy(d->s, buf, sizeof(int) * (size_t)n);
+        }
+    }
+    int ncolors = 0;
+    if (!dense) {
+        /* rows: state i's derivative; CSC by counting */
+        int *colcount = calloc((size_t)ns + 1, sizeof(int));
+        int *rowptr = calloc((size_t)ns + 2, sizeof(int));
+        for (int i = 0; i < ns; i++) {
+            StVar *x = s->vars.items[s->state_var[i]];
+            StVar *dx = s->vars.items[x->deriv];
+            if (dx->state) {
+                colcount[dx->slot]++;
+                rowptr[i + 1] = 1;
+            } else {
+                DepSet *d = &dep[x->deriv];
+                for (int j = 0; j < d->n; j++)
+                    colcount[d->s[j]]++;
+                rowptr[i + 1] = d->n;
+            }
+        }
+        for (int i = 0; i < ns; i++)
+            rowptr[i + 1] += rowptr[i];
+        int *rowcols = malloc(sizeof(int) * (size_t)(rowptr[ns] + 1));
+        for (int i = 0; i < ns; i++) {
+            StVar *x = s->vars.items[s->state_var[i]];
+            StVar *dx = s->vars.items[x->deriv];
+            if (dx->state)
+                rowcols[rowptr[i]] = dx->slot;
+            else
+                memcpy(rowcols + rowptr[i], dep[x->deriv].s, sizeof(int) * (size_t)dep[x->deriv].n);
+        }
+        int *colptr = calloc((size_t)ns + 2, sizeof(int));
+        for (int j = 0; j < ns; j++)
+            colptr[j + 1] = colptr[j] + colcount[j];
+        int *fill = calloc((size_t)ns + 1, sizeof(int));
+        int *rows = malloc(sizeof(int) * (size_t)(colptr[ns] + 1));
+        for (int i = 0; i < ns; i++)
+            for (int k = rowptr[i]; k < rowptr[i + 1]; k++) {
+                int j = rowcols[k];
+                rows[colptr[j] + fill[j]++] = i;
+            }
+        /* greedy coloring: a column takes the first color no column
+           sharing one of its rows has */
+        int *color = malloc(sizeof(int) * (size_t)(ns + 1));
+        int *used = calloc((size_t)ns + 2, sizeof(int));
+        for (int j = 0; j < ns; j++)
+            color[j] = -1;
+        for (int j = 0; j < ns; j++) {
+            stamp++;
+            for (int k = colptr[j]; k < colptr[j + 1]; k++) {
+                int i = rows[k];
+                for (int q = rowptr[i]; q < rowptr[i + 1]; q++) {
+                    int c = color[rowcols[q]];
+                    if (c >= 0)
+                        used[c] = stamp;
+                }
+            }
+            int c = 0;
+            while (used[c] == stamp)
+                c++;
+            color[j] = c;
+            if (c + 1 > ncolors)
+                ncolors = c + 1;
+        }
+        if (ncolors * 2 > ns) {
+            ncolors = 0; /* hardly sparse: dense differences */
+        } else {
+            emit(cg, "static const int jac_color[] = {");
+            for (int j = 0; j < ns; j++)
+                emit(cg, "%s%d", list_sep(j), color[j]);
+            emit(cg, "\n};\n\nstatic const int jac_colptr[] = {");
+            for (int j = 0; j <= ns; j++)
+                emit(cg, "%s%d", list_sep(j), colptr[j]);
+            emit(cg, "\n};\n\nstatic const int jac_rows[] = {");
+            for (int k = 0; k < colptr[ns]; k++)
+                emit(cg, "%s%d", list_sep(k), rows[k]);
+            if (!colptr[ns])
+                emit(cg, "0");
+            emit(cg, "\n};\n\n");
+        }
+        free(colcount); free(rowptr); free(rowcols); free(colptr); free(fill);
+        free(rows); free(color); free(used);
+    }
+    for (int i = 0; i < s->vars.n; i++)
+        free(dep[i].s);
+    free(dep);
+    free(mark);
+    free(buf);
+    return ncolors;
+}
+
 char *cg_generate(Dae *d, Structure *s, const char *model)
 {
     Cg cg = {0};
@@ -1134,6 +1294,7 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     emit_relations(&cg);
     emit_asserts(&cg);
     emit_blocks(&cg);
+    int ncolors = emit_sparsity(&cg);
     emit(&cg, "const RtModel rt_model = {\n");
     emit(&cg, "    RT_ABI_VERSION,\n    ");
     emit_str(&cg, model);
@@ -1144,7 +1305,11 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     emit(&cg, "    %d, targets, target_values,\n", ntargets);
     emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
     emit(&cg, "    %d, asserts, check_asserts,\n", d->asserts.n);
-    emit(&cg, "    %d, blocks,\n};\n", s->blocks.n);
+    emit(&cg, "    %d, blocks,\n", s->blocks.n);
+    if (ncolors)
+        emit(&cg, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);
+    else
+        emit(&cg, "    0, NULL, NULL, NULL,\n};\n");
 
     for (int v = 0; v < nv; v++)
         free(cg.slot_of[v]);

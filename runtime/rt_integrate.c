@@ -62,6 +62,42 @@ static int jac_eval(RtSim *s, double t, const double *y, double *f)
     return 0;
 }
 
+/* The colored Jacobian: every column of one color is perturbed at once,
+   and each row's change is credited to the one column of that color that
+   can reach it. */
+static int jac_colored(RtSim *s, double t, const double y[], double *dfdy)
+{
+    const RtModel *m = s->m;
+    int n = m->n_states;
+    double root_eps = sqrt(DBL_EPSILON);
+    memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
+    memcpy(s->xj, y, (size_t)n * sizeof *s->xj);
+    for (int c = 0; c < m->n_colors; c++) {
+        for (int j = 0; j < n; j++) {
+            if (m->color[j] != c)
+                continue;
+            double h = root_eps * fmax(fabs(y[j]), s->nominal[j]);
+            s->xj[j] = y[j] + (y[j] < 0 ? -h : h);
+        }
+        int rc = jac_eval(s, t, s->xj, s->fj);
+        for (int j = 0; j < n; j++) {
+            if (m->color[j] != c)
+                continue;
+            double h = s->xj[j] - y[j];
+            s->xj[j] = y[j];
+            if (rc != 0)
+                continue;
+            for (int k = m->jac_colptr[j]; k < m->jac_colptr[j + 1]; k++) {
+                int i = m->jac_rows[k];
+                dfdy[(size_t)i * (size_t)n + (size_t)j] = (s->fj[i] - s->f0j[i]) / h;
+            }
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int jac(double t, const double y[], double *dfdy, double dfdt[],
                void *params)
 {
@@ -71,7 +107,11 @@ static int jac(double t, const double y[], double *dfdy, double dfdt[],
     if (jac_eval(s, t, y, s->f0j) != 0)
         return GSL_FAILURE;
     memcpy(s->xj, y, (size_t)n * sizeof *s->xj);
-    for (int j = 0; j < n; j++) {
+    if (s->m->n_colors > 0) {
+        if (jac_colored(s, t, y, dfdy) != 0)
+            return GSL_FAILURE;
+    }
+    for (int j = 0; j < n && s->m->n_colors <= 0; j++) {
         double h = root_eps * fmax(fabs(y[j]), s->nominal[j]);
         s->xj[j] = y[j] + (y[j] < 0 ? -h : h);
         h = s->xj[j] - y[j];            /* the increment actually taken */

@@ -19,7 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 2
+#define RT_ABI_VERSION 3
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -144,6 +144,16 @@ struct RtModel {
 
     int n_blocks;
     const RtBlockInfo *blocks;
+
+    /* The sparsity of d(dx/dt)/dx, for the implicit steppers' Jacobian by
+       finite differences: column j (state j) may only change the rows
+       jac_rows[jac_colptr[j] .. jac_colptr[j+1]-1].  Columns of one color
+       share no row, so they are perturbed together, one evaluation per
+       color instead of one per state.  n_colors == 0: dense. */
+    int n_colors;
+    const int *color;       /* n_states entries */
+    const int *jac_colptr;  /* n_states + 1 entries */
+    const int *jac_rows;    /* jac_colptr[n_states] entries */
 };
 
 /* The one model of a simulator executable, defined by generated code. */
