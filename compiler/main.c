@@ -109,12 +109,18 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--top") == 0) {
-            if (++i >= argc)
+            if (++i >= argc) {
+                free(inc);
+                free(sim);
                 return bad_usage("%s needs a component name", a);
+            }
             o.top = argv[i];
         } else if (strcmp(a, "-I") == 0) {
-            if (++i >= argc)
+            if (++i >= argc) {
+                free(inc);
+                free(sim);
                 return bad_usage("%s needs a directory", a);
+            }
             inc[o.ninclude++] = argv[i];
         } else if (strncmp(a, "-I", 2) == 0) {
             inc[o.ninclude++] = a + 2;
@@ -128,8 +134,11 @@ int main(int argc, char **argv)
             o.time_passes = true;
         } else if (strcmp(a, "-o") == 0
                    && (o.command == CMD_EMIT_C || o.command == CMD_BUILD)) {
-            if (++i >= argc)
+            if (++i >= argc) {
+                free(inc);
+                free(sim);
                 return bad_usage("%s needs a file name", a);
+            }
             o.output = argv[i];
         } else if (o.command == CMD_RUN && o.file && a[0] == '-') {
             /* everything else after the model file goes to the simulator */
@@ -137,9 +146,11 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             free(inc);
+            free(sim);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             free(inc);
+            free(sim);
             return bad_usage("unknown option '%s'", a);
         } else if (!o.file) {
             o.file = a;
@@ -147,11 +158,13 @@ int main(int argc, char **argv)
             sim[o.sim_argc++] = argv[i];
         } else {
             free(inc);
+            free(sim);
             return bad_usage("unexpected argument '%s'", a);
         }
     }
     if (!o.file) {
         free(inc);
+        free(sim);
         return bad_usage("%s", o.command == CMD_DOC ? "doc needs a component name"
                                                     : "no model file given");
     }

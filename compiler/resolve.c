@@ -246,17 +246,41 @@ static SemaMember *visible(const SemaDef *d, const Sym *name, int scope)
 
 /* The array grows by doubling; its capacity is the next power of two of
    nscopes, so a component with thousands of arms stays linear. */
-static int new_scope(Program *p, SemaDef *d, int parent)
+static int new_scope(Program *p, SemaDef *d, int parent, const void *item)
 {
     int n = d->nscopes;
     if ((n & (n - 1)) == 0) {
-        int *sp = arena_alloc(p->arena, sizeof(int) * (size_t)(n ? 2 * n : 1));
-        if (n)
+        size_t cap = (size_t)(n ? 2 * n : 1);
+        int *sp = arena_alloc(p->arena, sizeof(int) * cap);
+        const void **si = arena_alloc(p->arena, sizeof(void *) * cap);
+        if (n) {
             memcpy(sp, d->scope_parent, sizeof(int) * (size_t)n);
+            memcpy(si, d->scope_item, sizeof(void *) * (size_t)n);
+        }
         d->scope_parent = sp;
+        d->scope_item = si;
     }
     d->scope_parent[n] = parent;
+    d->scope_item[n] = item;
     return d->nscopes++;
+}
+
+/* Two arms can never be active together only when they lie in different
+   clauses of one if: below their lowest common arm, the two branches are
+   clauses of the same item. */
+static bool exclusive(const SemaDef *d, int a, int b)
+{
+    for (int x = a; x >= 0; x = x == 0 ? -1 : d->scope_parent[x]) {
+        for (int y = b; y >= 0; y = y == 0 ? -1 : d->scope_parent[y]) {
+            int px = x == 0 ? -1 : d->scope_parent[x];
+            int py = y == 0 ? -1 : d->scope_parent[y];
+            if (x != y && px == py && px >= 0)
+                return d->scope_item[x] == d->scope_item[y];
+            if (x == y)
+                return false; /* one contains the other */
+        }
+    }
+    return false;
 }
 
 static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
@@ -264,14 +288,14 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
 {
     SemaMember *first = symmap_get(&d->members, name);
     for (SemaMember *m = first; m; m = m->next_same_name) {
-        if (scope_within(d, scope, m->scope) || scope_within(d, m->scope, scope)) {
+        if (!exclusive(d, scope, m->scope)) {
             diag_error(at, "'%s' is declared twice in %s '%s'", name->name,
                        d->ast->kind == DEF_DOMAIN ? "domain" : "component",
                        d->ast->name->name);
             diag_note(m->decl ? m->decl->name_span : m->inst->name_span,
                       "the first declaration of '%s' (a %s) is here",
                       name->name, sema_member_kind_names[m->kind]);
-            return;
+            break; /* still declared, so uses of it raise no more errors */
         }
     }
     SemaMember *m = arena_alloc(p->arena, sizeof *m);
@@ -347,7 +371,7 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            collect_members(p, d, &c->body, new_scope(p, d, scope));
+            collect_members(p, d, &c->body, new_scope(p, d, scope, it));
         }
     }
 }
@@ -846,7 +870,7 @@ void sema_resolve_def(Program *p, SemaDef *d)
     if (d->resolved)
         return;
     d->resolved = true;
-    new_scope(p, d, -1);
+    new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
     check_items(&c, &d->ast->items, 0, 1);

@@ -49,6 +49,7 @@ struct SemaDef {
     SymMap members;         /* Sym* -> SemaMember*, union over all arms */
     PtrVec member_list;     /* SemaMember*, in declaration order */
     int *scope_parent;      /* parent arm of each arm; arm 0 is the body */
+    const void **scope_item;/* the if (AstItem) each arm is a clause of */
     int nscopes;            /* entries in scope_parent */
     bool resolved;          /* its body has been checked */
 };
