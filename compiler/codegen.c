@@ -560,7 +560,7 @@ static void emit_states(Cg *cg)
         FILE *fp = open_memstream(&name, &sz);
         for (int k = 0; k < x->order; k++)
             fputs("der(", fp);
-        fputs(v->name, fp);
+        fputs(dae_shown_name(v), fp);
         for (int k = 0; k < x->order; k++)
             fputc(')', fp);
         fclose(fp);
@@ -1051,7 +1051,7 @@ static void emit_blocks(Cg *cg)
                 fputs(", ", fp);
             for (int j = 0; j < x->order; j++)
                 fputs("der(", fp);
-            fputs(((DaeVar *)d->vars.items[x->var])->name, fp);
+            fputs(dae_shown_name(d->vars.items[x->var]), fp);
             for (int j = 0; j < x->order; j++)
                 fputc(')', fp);
         }

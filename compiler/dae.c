@@ -735,6 +735,11 @@ const char *dae_var_name(void *dae, int index)
     return index >= 0 && index < d->vars.n ? ((DaeVar *)d->vars.items[index])->name : "?";
 }
 
+const char *dae_shown_name(const DaeVar *v)
+{
+    return v->display ? v->display : v->name;
+}
+
 const char *dae_param_name(void *dae, int index)
 {
     Dae *d = dae;

@@ -164,6 +164,8 @@ typedef enum DaeVarKind {
 
 typedef struct DaeVar {
     const char *name;       /* primary instance path */
+    const char *display;    /* name for messages and state lists, or NULL:
+                               a component's alias of a node variable */
     PtrVec names;           /* char*: every name of it (node ports, aliases) */
     DaeVarKind kind;        /* where it comes from */
     SrcSpan span;           /* declaration */
@@ -226,6 +228,8 @@ typedef struct Dae {
 Dae *dae_new(void);
 void dae_free(Dae *d);
 const char *dae_var_name(void *dae, int index);
+/* The name to show a user: display if set, else name. */
+const char *dae_shown_name(const DaeVar *v);
 const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
 /* Prints the system as `lmdlc flatten` shows it. */

@@ -191,6 +191,11 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
         DaeVar *g = s->d->vars.items[L.var[gone]], *k = s->d->vars.items[L.var[kept]];
         k->inertial |= g->inertial;
         k->differentiated |= g->differentiated;
+        /* a node's variable is better shown by a component's own name for
+           it (inertia.theta rather than lever.R.theta) */
+        if (k->kind == VAR_NODE && g->kind != VAR_NODE && !k->display
+            && fabs(L.coef[0]) == 1 && dae_is_const(L.rem, 0))
+            k->display = g->display ? g->display : g->name;
         return true;
     }
     return false;

@@ -1265,7 +1265,7 @@ void struct_report(FILE *fp, const Structure *s, Dae *d)
         fprintf(fp, "%s", i ? ", " : " (");
         for (int k = 0; k < x->order; k++)
             fputs("der(", fp);
-        fputs(v->name, fp);
+        fputs(dae_shown_name(v), fp);
         for (int k = 0; k < x->order; k++)
             fputc(')', fp);
     }
