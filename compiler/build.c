@@ -169,8 +169,8 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
             return -1;
         }
     }
-    (void)model;
-    argv[0] = sim;
+    /* the simulator names itself after the model in its messages */
+    argv[0] = (char *)model;
     (void)argc;
     fflush(stdout);
     fflush(stderr);
