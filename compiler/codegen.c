@@ -881,11 +881,19 @@ static int emit_targets(Cg *cg, const int *col_of_var)
         DaeVar *v = d->vars.items[i];
         if (v->priority == PRIO_NONE)
             continue;
-        emit(cg, "    {%d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH);
+        /* the state this variable is, directly (itself, or a plain alias) */
+        int state1 = 0;
+        const DaeExpr *val = v->eliminated ? v->alias_expr : NULL;
+        int w = !v->eliminated ? i : val && val->kind == DX_VAR && val->u.var.order == 0
+                                      ? val->u.var.index : -1;
+        int sv = w >= 0 ? stvar(cg, w, 0) : -1;
+        if (sv >= 0 && ((StVar *)cg->s->vars.items[sv])->state)
+            state1 = ((StVar *)cg->s->vars.items[sv])->slot + 1;
+        emit(cg, "    {%d, %d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH, state1);
         n++;
     }
     if (!n)
-        emit(cg, "    {0, 0},\n");
+        emit(cg, "    {0, 0, 0},\n");
     emit(cg, "};\n\n");
     Chunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
                "    (void)p; (void)v; (void)nom;\n", false, 0, 0};

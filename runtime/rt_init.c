@@ -461,6 +461,27 @@ int rt_init(RtSim *s)
         return -1;
     rt_accept_alg(s);
 
+    /* Targets that are states themselves need no solve: set them (low
+       ones first, so a high one on the same state wins). */
+    int direct = m->n_targets > 0 && m->target_values;
+    for (int k = 0; k < m->n_targets && direct; k++)
+        direct = m->targets[k].state1 > 0 && m->targets[k].state1 <= n;
+    if (direct) {
+        double *tv = rt_xcalloc((size_t)m->n_targets, sizeof *tv);
+        double *tn = rt_xcalloc((size_t)m->n_targets, sizeof *tn);
+        m->target_values(s->p, tv, tn);
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < m->n_targets; k++)
+                if (m->targets[k].high == pass)
+                    s->x[m->targets[k].state1 - 1] = tv[k];
+        free(tv);
+        free(tn);
+        int rc = rt_modes_settle(s, 0, s->x, 1);
+        rt_accept_alg(s);
+        if (rc != 0)
+            return -1;
+        return rt_check_asserts(s);
+    }
     if (m->n_targets > 0 && m->target_values && m->columns) {
         Targets tg;
         memset(&tg, 0, sizeof tg);

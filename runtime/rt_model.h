@@ -19,7 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 3
+#define RT_ABI_VERSION 4
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -71,6 +71,9 @@ typedef struct RtParamInfo {
 typedef struct RtTargetInfo {
     int column;             /* the column (variable) the target is on */
     unsigned char high;     /* 1: priority.high, 0: priority.low */
+    int state1;             /* 1 + the state this variable is, or 0: when
+                               every target is on a state, initialization
+                               sets them and solves nothing */
 } RtTargetInfo;
 
 typedef struct RtRelationInfo {

@@ -10,8 +10,8 @@
 static const char *const state_names[] = {"a", "b"};
 static const char *const column_names[] = {"a", "b", "s", "s2"};
 static const RtTargetInfo targets[] = {
-    {2, 1},
-    {3, 1},
+    {2, 1, 0},
+    {3, 1, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)

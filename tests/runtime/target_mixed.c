@@ -10,8 +10,8 @@
 static const char *const state_names[] = {"a", "b", "c"};
 static const char *const column_names[] = {"a", "b", "c", "s", "d"};
 static const RtTargetInfo targets[] = {
-    {3, 1},
-    {4, 0},
+    {3, 1, 0},
+    {4, 0, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)

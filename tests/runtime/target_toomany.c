@@ -9,8 +9,8 @@
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x", "y", "z"};
 static const RtTargetInfo targets[] = {
-    {1, 1},
-    {2, 1},
+    {1, 1, 0},
+    {2, 1, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)
