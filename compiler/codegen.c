@@ -44,6 +44,10 @@ typedef struct Cg {
     PtrMap rel_index;       /* relation node -> 1 + index */
     PtrVec rels;            /* DaeExpr*: relations with a mode */
     DaeExpr ***lin;         /* per block: J then F(0) of a linear loop, or NULL */
+    DaeExpr ***sym;         /* per block: a linear loop solved at compile time:
+                               n pivots, then n values (back-substitution
+                               order, unknown i solved by value i) */
+    double *pdefault;       /* parameter defaults, for choosing pivots */
     int *guard;             /* per relation: guard relation, -1, or -2 unset */
     int *guard_value;       /* per relation: the guard's value */
     /* per-function common subexpressions */
@@ -711,12 +715,103 @@ static DaeExpr **linear_parts(Cg *cg, StBlock *b)
     return out;
 }
 
+/* A linear loop whose pivots can all be chosen among constant or
+   parameter-only coefficients is eliminated symbolically here, once:
+   the simulator then evaluates closed forms, with a check only on pivots
+   that depend on parameters.  Pivots are chosen by magnitude at the
+   parameters' defaults.  Loops whose only usable pivots depend on the
+   state keep the run-time LU with partial pivoting. */
+static DaeExpr **symbolic_linear(Cg *cg, StBlock *b, DaeExpr **L)
+{
+    Structure *s = cg->s;
+    DaeExprTable *tab = &cg->d->t;
+    int n = b->n;
+    if (n > 16)
+        return NULL;
+    uint32_t budget = tab->count + 20000;
+    DaeExpr **M = malloc(sizeof(DaeExpr *) * (size_t)(n * n));
+    DaeExpr **r = malloc(sizeof(DaeExpr *) * (size_t)n);
+    int *row = malloc(sizeof(int) * (size_t)n);
+    if (!M || !r || !row)
+        abort();
+    memcpy(M, L, sizeof(DaeExpr *) * (size_t)(n * n));
+    for (int i = 0; i < n; i++) {
+        r[i] = dae_neg(tab, L[n * n + i]);
+        row[i] = i;
+    }
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        int best = -1;
+        double bestv = 0;
+        for (int i = k; i < n; i++) {
+            DaeExpr *e = M[i * n + k];
+            if (dae_is_const(e, 0) || dae_depends_on_state(e))
+                continue;
+            double v = fabs(dae_eval_params(e, cg->pdefault));
+            if (e->kind == DX_CONST)
+                v += 1e300; /* constants first: never zero */
+            if (isfinite(v) ? v > bestv : bestv == 0) {
+                bestv = v;
+                best = i;
+            }
+        }
+        if (best < 0 || !(bestv > 0)) {
+            ok = false;
+            break;
+        }
+        if (best != k) {
+            for (int j = 0; j < n; j++) {
+                DaeExpr *t = M[k * n + j];
+                M[k * n + j] = M[best * n + j];
+                M[best * n + j] = t;
+            }
+            DaeExpr *t = r[k];
+            r[k] = r[best];
+            r[best] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            if (dae_is_const(M[i * n + k], 0))
+                continue;
+            DaeExpr *f = dae_div(tab, M[i * n + k], M[k * n + k]);
+            for (int j = k + 1; j < n; j++)
+                if (!dae_is_const(M[k * n + j], 0))
+                    M[i * n + j] = dae_sub(tab, M[i * n + j], dae_mul(tab, f, M[k * n + j]));
+            r[i] = dae_sub(tab, r[i], dae_mul(tab, f, r[k]));
+            M[i * n + k] = dae_const(tab, 0);
+        }
+        if (tab->count > budget)
+            ok = false;
+    }
+    DaeExpr **out = NULL;
+    if (ok) {
+        out = arena_alloc(&cg->d->arena, sizeof(DaeExpr *) * (size_t)(2 * n));
+        for (int k = n - 1; k >= 0; k--) {
+            DaeExpr *acc = r[k];
+            for (int j = k + 1; j < n; j++) {
+                if (dae_is_const(M[k * n + j], 0))
+                    continue;
+                StVar *x = s->vars.items[b->vars[j]];
+                acc = dae_sub(tab, acc, dae_mul(tab, M[k * n + j], dae_var(tab, x->var, x->order)));
+            }
+            out[k] = M[k * n + k];
+            out[n + k] = dae_div(tab, acc, M[k * n + k]);
+        }
+    }
+    free(M);
+    free(r);
+    free(row);
+    return out;
+}
+
 static void count_block(Cg *cg, int k)
 {
     StBlock *b = cg->s->blocks.items[k];
     if (b->solved) {
         count_uses(cg, b->pivot);
         count_uses(cg, b->solved);
+    } else if (cg->sym[k]) {
+        for (int i = 0; i < 2 * b->n; i++)
+            count_uses(cg, cg->sym[k][i]);
     } else if (cg->lin[k]) {
         for (int i = 0; i < b->n * b->n + b->n; i++)
             count_uses(cg, cg->lin[k][i]);
@@ -747,6 +842,25 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
             emit(cg, "    a[%d] = ", x->slot);
             emit_expr(cg, b->solved);
             emit(cg, ";\n");
+            continue;
+        }
+        if (cg->sym[k]) {
+            int n = b->n;
+            DaeExpr **S = cg->sym[k];
+            for (int i = 0; i < n; i++) {
+                if (S[i]->kind == DX_CONST)
+                    continue;
+                emit_temps(cg, S[i]);
+                emit(cg, "    if (!(fabs(");
+                emit_expr(cg, S[i]);
+                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                emit_temps(cg, S[n + i]);
+                emit(cg, "    a[%d] = ", ((StVar *)s->vars.items[b->vars[i]])->slot);
+                emit_expr(cg, S[n + i]);
+                emit(cg, ";\n");
+            }
             continue;
         }
         if (cg->lin[k]) {
@@ -797,10 +911,16 @@ static void emit_eval(Cg *cg)
 {
     Structure *s = cg->s;
     cg->lin = arena_alloc(&cg->d->arena, sizeof(DaeExpr **) * (size_t)(s->blocks.n + 1));
+    cg->sym = arena_alloc(&cg->d->arena, sizeof(DaeExpr **) * (size_t)(s->blocks.n + 1));
+    cg->pdefault = arena_alloc(&cg->d->arena, sizeof(double) * (size_t)(cg->d->params.n + 1));
+    for (int i = 0; i < cg->d->params.n; i++)
+        cg->pdefault[i] = ((DaeParam *)cg->d->params.items[i])->value;
     for (int k = 0; k < s->blocks.n; k++) {
         StBlock *b = s->blocks.items[k];
         if (!b->solved)
             cg->lin[k] = linear_parts(cg, b);
+        if (cg->lin[k])
+            cg->sym[k] = symbolic_linear(cg, b, cg->lin[k]);
         if (!b->solved && !cg->lin[k])
             emit_loop_functions(cg, k, b);
     }
