@@ -20,17 +20,9 @@ struct ArenaChunk {
     _Alignas(16) unsigned char data[];
 };
 
-enum { CHUNK_DEFAULT = 64 * 1024 };
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fputs("lmdlc: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
+/* Chunks are calloc'ed: large zeroed allocations come straight from the
+   kernel's zero pages, so allocation itself need not clear memory. */
+enum { CHUNK_DEFAULT = 1024 * 1024 };
 
 void *arena_alloc(Arena *a, size_t size)
 {
@@ -38,7 +30,11 @@ void *arena_alloc(Arena *a, size_t size)
     ArenaChunk *c = a->head;
     if (!c || c->size - c->used < size) {
         size_t cap = size > CHUNK_DEFAULT ? size : CHUNK_DEFAULT;
-        c = xmalloc(sizeof *c + cap);
+        c = calloc(1, sizeof *c + cap);
+        if (!c) {
+            fputs("lmdlc: out of memory\n", stderr);
+            abort();
+        }
         c->size = cap;
         c->used = 0;
         c->next = a->head;
@@ -47,7 +43,6 @@ void *arena_alloc(Arena *a, size_t size)
     void *p = c->data + c->used;
     c->used += size;
     a->total += size;
-    memset(p, 0, size);
     return p;
 }
 
