@@ -17,8 +17,9 @@
  *     Gaussian elimination with pivoting on the Jacobian evaluated at the
  *     start values, preferring to keep as states the variables with
  *     targets and those of masses and inertias.
- *  4. BLT.  The index-1 system (all equations, unknowns = everything but
- *     the states) is matched again, and Tarjan's algorithm orders its
+ *  4. BLT.  The index-1 system, with all equations and as unknowns
+ *     everything but the states, is matched again, and Tarjan's algorithm
+ *     orders its
  *     strongly connected components so that each block only needs blocks
  *     before it.  A scalar block whose unknown appears linearly is solved
  *     symbolically: x = -r(0) / (dr/dx).
