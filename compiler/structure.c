@@ -19,9 +19,8 @@
  *     targets and those of masses and inertias.
  *  4. BLT.  The index-1 system, with all equations and as unknowns
  *     everything but the states, is matched again, and Tarjan's algorithm
- *     orders its
- *     strongly connected components so that each block only needs blocks
- *     before it.  A scalar block whose unknown appears linearly is solved
+ *     orders its strongly connected components so that each block only
+ *     needs blocks before it.  A scalar block whose unknown appears linearly is solved
  *     symbolically: x = -r(0) / (dr/dx).
  *
  * Matching, Tarjan and the alternating-path searches are iterative, so a
