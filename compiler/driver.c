@@ -193,6 +193,8 @@ int driver_run(const DriverOptions *o)
         if (st && o->command == CMD_CHECK) {
             summary(o->out, top, m->dae);
             struct_report(o->out, st, m->dae);
+            if (o->dump_blocks)
+                struct_dump(o->out, st, m->dae);
         }
     }
     /* codegen */

@@ -29,6 +29,7 @@ typedef struct DriverOptions {
     const char **include_dirs;      /* -I DIR, in order */
     int ninclude;                   /* entries in include_dirs */
     bool dump_ast;                  /* --dump-ast: print the syntax tree */
+    bool dump_blocks;               /* --dump-blocks: print the BLT blocks */
     bool raw;                       /* flatten --raw: before simplification */
     bool markdown;                  /* doc --markdown */
     bool time_passes;               /* --time-passes: per-pass times on stderr */

@@ -36,6 +36,7 @@ static const char usage[] =
     "  --top NAME      the top-level component (default: the file's last)\n"
     "  -I DIR          add DIR to the search path for definitions\n"
     "  --dump-ast      check: print the syntax tree\n"
+    "  --dump-blocks   check: print the sorted blocks (BLT) and their equations\n"
     "  --time-passes   print the time of each compiler pass on stderr\n"
     "  --help          show this help\n"
     "  --version       show the version\n"
@@ -126,6 +127,8 @@ int main(int argc, char **argv)
             inc[o.ninclude++] = a + 2;
         } else if (strcmp(a, "--dump-ast") == 0 && o.command == CMD_CHECK) {
             o.dump_ast = true;
+        } else if (strcmp(a, "--dump-blocks") == 0 && o.command == CMD_CHECK) {
+            o.dump_blocks = true;
         } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
             o.raw = true;
         } else if (strcmp(a, "--markdown") == 0 && o.command == CMD_DOC) {

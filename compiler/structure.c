@@ -1309,3 +1309,31 @@ void struct_report(FILE *fp, const Structure *s, Dae *d)
     }
     fputs(")\n", fp);
 }
+
+void struct_dump(FILE *fp, const Structure *s, Dae *d)
+{
+    DaeNames nm = dae_names(d);
+    fprintf(fp, "blocks (%d), in evaluation order:\n", s->blocks.n);
+    for (int k = 0; k < s->blocks.n; k++) {
+        StBlock *b = s->blocks.items[k];
+        fprintf(fp, "  %d: %s, solves", k, b->solved ? "explicit" : b->n > 1 ? "loop" : "nonlinear");
+        for (int i = 0; i < b->n; i++) {
+            StVar *x = s->vars.items[b->vars[i]];
+            fputc(' ', fp);
+            for (int j = 0; j < x->order; j++)
+                fputs("der(", fp);
+            fputs(dae_shown_name(d->vars.items[x->var]), fp);
+            for (int j = 0; j < x->order; j++)
+                fputc(')', fp);
+        }
+        fputc('\n', fp);
+        for (int i = 0; i < b->n; i++) {
+            StEq *q = s->eqs.items[b->eqs[i]];
+            fputs("      ", fp);
+            if (q->level)
+                fprintf(fp, "[d/dt x%d] ", q->level);
+            dae_print_expr(fp, q->res, &nm);
+            fputs(" == 0\n", fp);
+        }
+    }
+}

@@ -59,6 +59,9 @@ typedef struct Structure {
    structural errors through diag and returns NULL after one. */
 Structure *struct_analyze(Dae *d);
 void struct_free(Structure *s);
+/* Prints the BLT blocks with their unknowns and residuals
+   (`lmdlc check --dump-blocks`). */
+void struct_dump(FILE *fp, const Structure *s, Dae *d);
 /* Prints the index report for `lmdlc check`. */
 void struct_report(FILE *fp, const Structure *s, Dae *d);
 
