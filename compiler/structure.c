@@ -851,6 +851,8 @@ static bool choose_level(St *t, int *rows, int nr, Cand *cols, int nc, const Poi
         int r = uf_find(uf, i);
         members[start[r] + fill[r]++] = i;
     }
+    for (int j = 0; j < nc; j++)
+        colpos[cols[j].node] = -1;
     bool ok = true;
     int nchosen = 0;
     int *grow = xcalloc((size_t)nr + 1, sizeof(int));
@@ -869,9 +871,8 @@ static bool choose_level(St *t, int *rows, int nr, Cand *cols, int nc, const Poi
         }
         if (!gr)
             continue;
-        /* positions within the group, for the choosers */
-        for (int j = 0; j < nc; j++)
-            colpos[cols[j].node] = -1;
+        /* positions within the group, for the choosers (every other
+           column is -1: reset once before the groups, and after each) */
         for (int j = 0; j < gc; j++)
             colpos[gcol[j].node] = j;
         bool got = gr <= gc && gr <= 400
@@ -890,8 +891,6 @@ static bool choose_level(St *t, int *rows, int nr, Cand *cols, int nc, const Poi
             chosen_nodes[nchosen++] = gcol[gchosen[i]].node;
         for (int j = 0; j < gc; j++)
             colpos[gcol[j].node] = -1;
-        for (int j = 0; j < nc; j++)
-            colpos[cols[j].node] = j;
     }
     for (int j = 0; j < nc; j++)
         colpos[cols[j].node] = -1;
