@@ -173,6 +173,7 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
     argv[0] = (char *)model;
     (void)argc;
     fflush(stdout);
+    diag_flush();
     fflush(stderr);
     execv(sim, argv);
     diag_error(src_none, "cannot run the simulator %s: %s", sim, strerror(errno));

@@ -1,7 +1,7 @@
 /*
- * diag.c - formatting of errors, warnings and notes with a quoted source
- * line and a caret underline, plus the edit-distance helper behind
- * "did you mean" suggestions.
+ * diag.c - formatting of errors, warnings and notes: with a quoted source
+ * line and a caret underline, or as JSON Lines for tools; plus the
+ * edit-distance helper behind "did you mean" suggestions.
  */
 #include "diag.h"
 
@@ -14,10 +14,16 @@ enum { ERROR_LIMIT = 50 };
 
 static int nerrors, nwarnings, limit_hit;
 static FILE *out;
+static DiagFormat format = DIAG_FORMAT_TEXT;
 
 void diag_set_stream(FILE *fp)
 {
     out = fp;
+}
+
+void diag_set_format(DiagFormat f)
+{
+    format = f;
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
@@ -107,10 +113,206 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
     fputc('\n', out);
 }
 
+/* ---- JSON Lines ------------------------------------------------------------ */
+
+/* A growing byte buffer for the object being built. */
+typedef struct Buf {
+    char *p;
+    size_t n, cap;
+} Buf;
+
+static void buf_add(Buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p)
+            abort();
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void buf_puts(Buf *b, const char *s)
+{
+    buf_add(b, s, strlen(s));
+}
+
+static void buf_printf(Buf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
+static void buf_printf(Buf *b, const char *fmt, ...)
+{
+    char tmp[64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    buf_add(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* s as a JSON string: quotes, backslashes and control characters escaped,
+   valid UTF-8 passed through, and each byte that is not part of valid
+   UTF-8 replaced by U+FFFD, so that the output is always valid JSON (and
+   valid UTF-8) whatever bytes a file name or a message holds. */
+static void buf_json_string(Buf *b, const char *s)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    size_t n = strlen(s);
+    buf_add(b, "\"", 1);
+    for (size_t i = 0; i < n;) {
+        unsigned char ch = c[i];
+        if (ch == '"' || ch == '\\') {
+            char e[2] = {'\\', (char)ch};
+            buf_add(b, e, 2);
+            i++;
+        } else if (ch == '\n') {
+            buf_puts(b, "\\n");
+            i++;
+        } else if (ch == '\t') {
+            buf_puts(b, "\\t");
+            i++;
+        } else if (ch < 0x20 || ch == 0x7f) {
+            buf_printf(b, "\\u%04x", ch);
+            i++;
+        } else if (ch < 0x80) {
+            buf_add(b, (const char *)c + i, 1);
+            i++;
+        } else {
+            uint32_t len = utf8_length(c + i, (uint32_t)(n - i > 4 ? 4 : n - i));
+            if (len) {
+                buf_add(b, (const char *)c + i, len);
+                i += len;
+            } else {
+                buf_puts(b, "\\ufffd");
+                i++;
+            }
+        }
+    }
+    buf_add(b, "\"", 1);
+}
+
+/* "file", "line", "column", "end_line", "end_column": lines and columns
+   count from 1, columns in code points as in the text format, and the end
+   is exclusive (the column just past the last character).  Without a
+   location they are null. */
+static void buf_json_location(Buf *b, SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f) {
+        buf_puts(b, "\"file\":null,\"line\":null,\"column\":null,"
+                    "\"end_line\":null,\"end_column\":null");
+        return;
+    }
+    int line, col, eline, ecol;
+    src_linecol(sp, &line, &col);
+    SrcSpan end = {sp.file, sp.end < sp.begin ? sp.begin : sp.end, 0};
+    end.end = end.begin;
+    src_linecol(end, &eline, &ecol);
+    buf_puts(b, "\"file\":");
+    buf_json_string(b, f->path);
+    buf_printf(b, ",\"line\":%d,\"column\":%d,\"end_line\":%d,\"end_column\":%d",
+               line, col, eline, ecol);
+}
+
+/* The error or warning being built: its object up to the notes array,
+   which stays open until diag_flush(). */
+static Buf pending;
+static int pending_notes = -1;     /* -1: nothing pending */
+
+void diag_flush(void)
+{
+    if (!out)
+        out = stderr;
+    if (pending_notes >= 0) {
+        fwrite(pending.p, 1, pending.n, out);
+        fputs("]}\n", out);
+        pending_notes = -1;
+    }
+    free(pending.p);
+    pending = (Buf){0};
+    fflush(out);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *s = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (!s)
+        abort();
+    s[0] = 0;
+    if (n > 0)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+/* A note goes into the pending diagnostic's notes; an error or warning
+   (or a note with nothing before it) starts a new object. */
+static void json_report(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
+{
+    char *msg = vformat(fmt, ap);
+    if (strcmp(kind, "note") == 0 && pending_notes >= 0) {
+        buf_puts(&pending, pending_notes++ ? ",{" : "{");
+        buf_json_location(&pending, sp);
+        buf_puts(&pending, ",\"message\":");
+        buf_json_string(&pending, msg);
+        buf_puts(&pending, "}");
+    } else {
+        diag_flush();
+        buf_puts(&pending, "{");
+        buf_json_location(&pending, sp);
+        buf_printf(&pending, ",\"severity\":\"%s\",\"message\":", kind);
+        buf_json_string(&pending, msg);
+        buf_puts(&pending, ",\"notes\":[");
+        pending_notes = 0;
+    }
+    free(msg);
+}
+
+const char *diag_take_format_option(int *argc, char **argv)
+{
+    static const char opt[] = "--diagnostics-format";
+    const size_t len = sizeof opt - 1;
+    const char *bad = NULL;
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i], *v;
+        if (strncmp(a, opt, len) == 0 && a[len] == '=')
+            v = a + len + 1;
+        else if (strcmp(a, opt) == 0)
+            v = i + 1 < *argc ? argv[++i] : "";
+        else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (strcmp(v, "json") == 0)
+            diag_set_format(DIAG_FORMAT_JSON);
+        else if (strcmp(v, "text") == 0)
+            diag_set_format(DIAG_FORMAT_TEXT);
+        else if (!bad)
+            bad = v;
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return bad;
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
 static void vreport(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
 {
     if (!out)
         out = stderr;
+    if (format == DIAG_FORMAT_JSON) {
+        json_report(kind, sp, fmt, ap);
+        return;
+    }
     SrcFile *f = src_get(sp.file);
     if (f) {
         int line, col;
@@ -128,15 +330,22 @@ static void vreport(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
     }
 }
 
+static void report(const char *kind, SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(3, 4);
+static void report(const char *kind, SrcSpan sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(kind, sp, fmt, ap);
+    va_end(ap);
+}
+
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
         return;
     if (nerrors == ERROR_LIMIT) {
         limit_hit = 1;
-        fprintf(out ? out : stderr,
-                "lmdlc: error: too many errors (%d); stopping here\n",
-                ERROR_LIMIT);
+        report("error", src_none, "too many errors (%d); stopping here", ERROR_LIMIT);
         nerrors++;
         return;
     }
@@ -186,6 +395,9 @@ int diag_too_many(void)
 void diag_reset(void)
 {
     nerrors = nwarnings = limit_hit = 0;
+    free(pending.p);
+    pending = (Buf){0};
+    pending_notes = -1;
 }
 
 /* Levenshtein distance with one rolling row; names are short. */
