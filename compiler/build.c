@@ -11,6 +11,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,14 +28,12 @@ extern char **environ;
 
 static const char *runtime_lib(void)
 {
-    const char *e = getenv("LMDL_RUNTIME_LIB");
-    return e && *e ? e : LMDL_RT_LIB;
+    return paths_runtime_lib();
 }
 
 static const char *runtime_include(void)
 {
-    const char *e = getenv("LMDL_RUNTIME_INCLUDE");
-    return e && *e ? e : LMDL_RT_INCLUDE;
+    return paths_runtime_include();
 }
 
 /* The compiler command: $CC split on blanks, then our arguments. */

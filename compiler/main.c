@@ -5,6 +5,7 @@
  */
 #include "diag.h"
 #include "driver.h"
+#include "paths.h"
 #include "plot.h"
 #include "source.h"
 #include "sym.h"
@@ -56,6 +57,7 @@ static int bad_usage(const char *fmt, const char *arg)
 
 int main(int argc, char **argv)
 {
+    paths_set_argv0(argv[0]);
     const char *format = diag_take_format_option(&argc, argv);
     if (format)
         return bad_usage("--diagnostics-format is json or text, not '%s'", format);
