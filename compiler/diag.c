@@ -115,125 +115,83 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
 
 /* ---- JSON Lines ------------------------------------------------------------ */
 
-/* A growing byte buffer for the object being built. */
-typedef struct Buf {
-    char *p;
-    size_t n, cap;
-} Buf;
-
-static void buf_add(Buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            abort();
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void buf_puts(Buf *b, const char *s)
-{
-    buf_add(b, s, strlen(s));
-}
-
-static void buf_printf(Buf *b, const char *fmt, ...) DIAG_PRINTF(2, 3);
-static void buf_printf(Buf *b, const char *fmt, ...)
-{
-    char tmp[64];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    buf_add(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
 /* s as a JSON string: quotes, backslashes and control characters escaped,
    valid UTF-8 passed through, and each byte that is not part of valid
    UTF-8 replaced by U+FFFD, so that the output is always valid JSON (and
    valid UTF-8) whatever bytes a file name or a message holds. */
-static void buf_json_string(Buf *b, const char *s)
+static void json_string(FILE *fp, const char *s)
 {
     const unsigned char *c = (const unsigned char *)s;
     size_t n = strlen(s);
-    buf_add(b, "\"", 1);
+    fputc('"', fp);
     for (size_t i = 0; i < n;) {
-        unsigned char ch = c[i];
-        if (ch == '"' || ch == '\\') {
-            char e[2] = {'\\', (char)ch};
-            buf_add(b, e, 2);
-            i++;
-        } else if (ch == '\n') {
-            buf_puts(b, "\\n");
-            i++;
-        } else if (ch == '\t') {
-            buf_puts(b, "\\t");
-            i++;
-        } else if (ch < 0x20 || ch == 0x7f) {
-            buf_printf(b, "\\u%04x", ch);
-            i++;
-        } else if (ch < 0x80) {
-            buf_add(b, (const char *)c + i, 1);
-            i++;
-        } else {
-            uint32_t len = utf8_length(c + i, (uint32_t)(n - i > 4 ? 4 : n - i));
-            if (len) {
-                buf_add(b, (const char *)c + i, len);
-                i += len;
-            } else {
-                buf_puts(b, "\\ufffd");
-                i++;
-            }
-        }
+        uint32_t len = c[i] >= 0x80 ? utf8_length(c + i, (uint32_t)(n - i > 4 ? 4 : n - i)) : 1;
+        if (len == 0)
+            fputs("\\ufffd", fp);
+        else if (c[i] == '"' || c[i] == '\\')
+            fprintf(fp, "\\%c", c[i]);
+        else if (c[i] == '\n')
+            fputs("\\n", fp);
+        else if (c[i] == '\t')
+            fputs("\\t", fp);
+        else if (c[i] < 0x20 || c[i] == 0x7f)
+            fprintf(fp, "\\u%04x", c[i]);
+        else
+            fwrite(c + i, 1, len, fp);
+        i += len ? len : 1;
     }
-    buf_add(b, "\"", 1);
+    fputc('"', fp);
 }
 
 /* "file", "line", "column", "end_line", "end_column": lines and columns
    count from 1, columns in code points as in the text format, and the end
    is exclusive (the column just past the last character).  Without a
    location they are null. */
-static void buf_json_location(Buf *b, SrcSpan sp)
+static void json_location(FILE *fp, SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
     if (!f) {
-        buf_puts(b, "\"file\":null,\"line\":null,\"column\":null,"
-                    "\"end_line\":null,\"end_column\":null");
+        fputs("\"file\":null,\"line\":null,\"column\":null,"
+              "\"end_line\":null,\"end_column\":null", fp);
         return;
     }
     int line, col, eline, ecol;
     src_linecol(sp, &line, &col);
-    SrcSpan end = {sp.file, sp.end < sp.begin ? sp.begin : sp.end, 0};
-    end.end = end.begin;
-    src_linecol(end, &eline, &ecol);
-    buf_puts(b, "\"file\":");
-    buf_json_string(b, f->path);
-    buf_printf(b, ",\"line\":%d,\"column\":%d,\"end_line\":%d,\"end_column\":%d",
-               line, col, eline, ecol);
+    uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
+    src_linecol((SrcSpan){sp.file, end, end}, &eline, &ecol);
+    fputs("\"file\":", fp);
+    json_string(fp, f->path);
+    fprintf(fp, ",\"line\":%d,\"column\":%d,\"end_line\":%d,\"end_column\":%d", line,
+            col, eline, ecol);
 }
 
-/* The error or warning being built: its object up to the notes array,
-   which stays open until diag_flush(). */
-static Buf pending;
-static int pending_notes = -1;     /* -1: nothing pending */
+/* The error or warning being built, in a memory stream: its object up to
+   the open notes array, closed by diag_flush(). */
+static FILE *pending;
+static char *pending_text;
+static size_t pending_len;
+static int pending_notes;
+
+static void drop_pending(void)
+{
+    if (pending)
+        fclose(pending);
+    free(pending_text);
+    pending = NULL;
+    pending_text = NULL;
+}
 
 void diag_flush(void)
 {
     if (!out)
         out = stderr;
-    if (pending_notes >= 0) {
-        fwrite(pending.p, 1, pending.n, out);
+    if (pending) {
+        fclose(pending);
+        pending = NULL;
+        fwrite(pending_text, 1, pending_len, out);
         fputs("]}\n", out);
-        pending_notes = -1;
     }
-    free(pending.p);
-    pending = (Buf){0};
+    drop_pending();
     fflush(out);
 }
 
@@ -257,20 +215,23 @@ static char *vformat(const char *fmt, va_list ap)
 static void json_report(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
 {
     char *msg = vformat(fmt, ap);
-    if (strcmp(kind, "note") == 0 && pending_notes >= 0) {
-        buf_puts(&pending, pending_notes++ ? ",{" : "{");
-        buf_json_location(&pending, sp);
-        buf_puts(&pending, ",\"message\":");
-        buf_json_string(&pending, msg);
-        buf_puts(&pending, "}");
+    if (strcmp(kind, "note") == 0 && pending) {
+        fputs(pending_notes++ ? ",{" : "{", pending);
+        json_location(pending, sp);
+        fputs(",\"message\":", pending);
+        json_string(pending, msg);
+        fputc('}', pending);
     } else {
         diag_flush();
-        buf_puts(&pending, "{");
-        buf_json_location(&pending, sp);
-        buf_printf(&pending, ",\"severity\":\"%s\",\"message\":", kind);
-        buf_json_string(&pending, msg);
-        buf_puts(&pending, ",\"notes\":[");
+        pending = open_memstream(&pending_text, &pending_len);
+        if (!pending)
+            abort();
         pending_notes = 0;
+        fputc('{', pending);
+        json_location(pending, sp);
+        fprintf(pending, ",\"severity\":\"%s\",\"message\":", kind);
+        json_string(pending, msg);
+        fputs(",\"notes\":[", pending);
     }
     free(msg);
 }
@@ -395,9 +356,7 @@ int diag_too_many(void)
 void diag_reset(void)
 {
     nerrors = nwarnings = limit_hit = 0;
-    free(pending.p);
-    pending = (Buf){0};
-    pending_notes = -1;
+    drop_pending();
 }
 
 /* Levenshtein distance with one rolling row; names are short. */
