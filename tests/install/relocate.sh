@@ -12,9 +12,10 @@
 #  - the moved lmdlc reads the moved share/lmdl/library (a component added
 #    there is found), and $LMDL_STDLIB still overrides it;
 #  - a tree that others can write to is refused, with a warning that says
-#    which file and why.
+#    which file and why (in JSON too, written before `run` execs).
 set -eu
-build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) build_lmdlc=$3
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+build_lmdlc=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lmdl-install.XXXXXX")
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -73,6 +74,15 @@ for f in share/lmdl/library/translational lib/liblmdl_rt.a; do
     "$tmp/doc.out" || fail "no warning for o+w $f: $(cat "$tmp/doc.out")"
   chmod o-w "$tmp/moved/$f"
 done
+# The warning in JSON, written out before `run` execs the simulator (which
+# here uses the build tree's files, the fallback).
+chmod o+w "$tmp/moved/share/lmdl"
+"$lmdlc" run --diagnostics-format=json wall_contact.lmdl --stop-time 0.01 --quiet \
+  -o "$tmp/fallback.csv" 2>"$tmp/run.err" || fail "fallback run failed: $(cat "$tmp/run.err")"
+grep -q '^{"file":null,.*"severity":"warning","message":"not using the lmdl installation' \
+  "$tmp/run.err" || fail "no JSON warning before the simulator ran: $(cat "$tmp/run.err")"
+[ -s "$tmp/fallback.csv" ] || fail "the fallback run wrote no results"
+chmod o-w "$tmp/moved/share/lmdl"
 chmod g+w "$tmp/moved/include/lmdl/rt_model.h"
 "$lmdlc" doc InstallProbe >"$tmp/doc.out" 2>&1 && fail "a g+w header was trusted"
 grep -q "rt_model.h is writable by others (mode 0664)" "$tmp/doc.out" \
