@@ -11,6 +11,7 @@
 
 #include "codegen.h"
 #include "diag.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,14 +28,12 @@ extern char **environ;
 
 static const char *runtime_lib(void)
 {
-    const char *e = getenv("LMDL_RUNTIME_LIB");
-    return e && *e ? e : LMDL_RT_LIB;
+    return paths_runtime_lib();
 }
 
 static const char *runtime_include(void)
 {
-    const char *e = getenv("LMDL_RUNTIME_INCLUDE");
-    return e && *e ? e : LMDL_RT_INCLUDE;
+    return paths_runtime_include();
 }
 
 /* The compiler command: $CC split on blanks, then our arguments. */
@@ -173,6 +172,7 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
     argv[0] = (char *)model;
     (void)argc;
     fflush(stdout);
+    diag_flush();
     fflush(stderr);
     execv(sim, argv);
     diag_error(src_none, "cannot run the simulator %s: %s", sim, strerror(errno));

@@ -1,7 +1,7 @@
 /*
- * diag.c - formatting of errors, warnings and notes with a quoted source
- * line and a caret underline, plus the edit-distance helper behind
- * "did you mean" suggestions.
+ * diag.c - formatting of errors, warnings and notes: with a quoted source
+ * line and a caret underline, or as JSON Lines for tools; plus the
+ * edit-distance helper behind "did you mean" suggestions.
  */
 #include "diag.h"
 
@@ -14,10 +14,16 @@ enum { ERROR_LIMIT = 50 };
 
 static int nerrors, nwarnings, limit_hit;
 static FILE *out;
+static DiagFormat format = DIAG_FORMAT_TEXT;
 
 void diag_set_stream(FILE *fp)
 {
     out = fp;
+}
+
+void diag_set_format(DiagFormat f)
+{
+    format = f;
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
@@ -107,10 +113,167 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
     fputc('\n', out);
 }
 
+/* ---- JSON Lines ------------------------------------------------------------ */
+
+/* s as a JSON string: quotes, backslashes and control characters escaped,
+   valid UTF-8 passed through, and each byte that is not part of valid
+   UTF-8 replaced by U+FFFD, so that the output is always valid JSON (and
+   valid UTF-8) whatever bytes a file name or a message holds. */
+static void json_string(FILE *fp, const char *s)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    size_t n = strlen(s);
+    fputc('"', fp);
+    for (size_t i = 0; i < n;) {
+        uint32_t len = c[i] >= 0x80 ? utf8_length(c + i, (uint32_t)(n - i > 4 ? 4 : n - i)) : 1;
+        if (len == 0)
+            fputs("\\ufffd", fp);
+        else if (c[i] == '"' || c[i] == '\\')
+            fprintf(fp, "\\%c", c[i]);
+        else if (c[i] == '\n')
+            fputs("\\n", fp);
+        else if (c[i] == '\t')
+            fputs("\\t", fp);
+        else if (c[i] < 0x20 || c[i] == 0x7f)
+            fprintf(fp, "\\u%04x", c[i]);
+        else
+            fwrite(c + i, 1, len, fp);
+        i += len ? len : 1;
+    }
+    fputc('"', fp);
+}
+
+/* "file", "line", "column", "end_line", "end_column": lines and columns
+   count from 1, columns in code points as in the text format, and the end
+   is exclusive (the column just past the last character).  Without a
+   location they are null. */
+static void json_location(FILE *fp, SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f) {
+        fputs("\"file\":null,\"line\":null,\"column\":null,"
+              "\"end_line\":null,\"end_column\":null", fp);
+        return;
+    }
+    int line, col, eline, ecol;
+    src_linecol(sp, &line, &col);
+    uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
+    src_linecol((SrcSpan){sp.file, end, end}, &eline, &ecol);
+    fputs("\"file\":", fp);
+    json_string(fp, f->path);
+    fprintf(fp, ",\"line\":%d,\"column\":%d,\"end_line\":%d,\"end_column\":%d", line,
+            col, eline, ecol);
+}
+
+/* The error or warning being built, in a memory stream: its object up to
+   the open notes array, closed by diag_flush(). */
+static FILE *pending;
+static char *pending_text;
+static size_t pending_len;
+static int pending_notes;
+
+static void drop_pending(void)
+{
+    if (pending)
+        fclose(pending);
+    free(pending_text);
+    pending = NULL;
+    pending_text = NULL;
+}
+
+void diag_flush(void)
+{
+    if (!out)
+        out = stderr;
+    if (pending) {
+        fclose(pending);
+        pending = NULL;
+        fwrite(pending_text, 1, pending_len, out);
+        fputs("]}\n", out);
+    }
+    drop_pending();
+    fflush(out);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *s = malloc(n > 0 ? (size_t)n + 1 : 1);
+    if (!s)
+        abort();
+    s[0] = 0;
+    if (n > 0)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+/* A note goes into the pending diagnostic's notes; an error or warning
+   (or a note with nothing before it) starts a new object. */
+static void json_report(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
+{
+    char *msg = vformat(fmt, ap);
+    if (strcmp(kind, "note") == 0 && pending) {
+        fputs(pending_notes++ ? ",{" : "{", pending);
+        json_location(pending, sp);
+        fputs(",\"message\":", pending);
+        json_string(pending, msg);
+        fputc('}', pending);
+    } else {
+        diag_flush();
+        pending = open_memstream(&pending_text, &pending_len);
+        if (!pending)
+            abort();
+        pending_notes = 0;
+        fputc('{', pending);
+        json_location(pending, sp);
+        fprintf(pending, ",\"severity\":\"%s\",\"message\":", kind);
+        json_string(pending, msg);
+        fputs(",\"notes\":[", pending);
+    }
+    free(msg);
+}
+
+const char *diag_take_format_option(int *argc, char **argv)
+{
+    static const char opt[] = "--diagnostics-format";
+    const size_t len = sizeof opt - 1;
+    const char *bad = NULL;
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i], *v;
+        if (strncmp(a, opt, len) == 0 && a[len] == '=')
+            v = a + len + 1;
+        else if (strcmp(a, opt) == 0)
+            v = i + 1 < *argc ? argv[++i] : "";
+        else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (strcmp(v, "json") == 0)
+            diag_set_format(DIAG_FORMAT_JSON);
+        else if (strcmp(v, "text") == 0)
+            diag_set_format(DIAG_FORMAT_TEXT);
+        else if (!bad)
+            bad = v;
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+    return bad;
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
 static void vreport(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
 {
     if (!out)
         out = stderr;
+    if (format == DIAG_FORMAT_JSON) {
+        json_report(kind, sp, fmt, ap);
+        return;
+    }
     SrcFile *f = src_get(sp.file);
     if (f) {
         int line, col;
@@ -128,15 +291,22 @@ static void vreport(const char *kind, SrcSpan sp, const char *fmt, va_list ap)
     }
 }
 
+static void report(const char *kind, SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(3, 4);
+static void report(const char *kind, SrcSpan sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(kind, sp, fmt, ap);
+    va_end(ap);
+}
+
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
         return;
     if (nerrors == ERROR_LIMIT) {
         limit_hit = 1;
-        fprintf(out ? out : stderr,
-                "lmdlc: error: too many errors (%d); stopping here\n",
-                ERROR_LIMIT);
+        report("error", src_none, "too many errors (%d); stopping here", ERROR_LIMIT);
         nerrors++;
         return;
     }
@@ -186,6 +356,7 @@ int diag_too_many(void)
 void diag_reset(void)
 {
     nerrors = nwarnings = limit_hit = 0;
+    drop_pending();
 }
 
 /* Levenshtein distance with one rolling row; names are short. */

@@ -5,6 +5,12 @@
  * followed by the source line and an underline, so editors can jump to
  * them.  Passes never exit: they report and count, and the driver stops
  * between passes when diag_error_count() is non-zero.
+ *
+ * With --diagnostics-format=json they go out as JSON Lines instead: one
+ * object per error or warning, with its notes nested in it (README.md,
+ * "Machine-readable diagnostics").  A diagnostic is held back until the
+ * next error or warning shows that no more notes follow, or until
+ * diag_flush(), which lmdlc calls before it exits or execs.
  */
 #ifndef LMDL_DIAG_H
 #define LMDL_DIAG_H
@@ -23,6 +29,19 @@ int diag_warning_count(void);
 int diag_too_many(void);            /* the error limit was reached */
 void diag_reset(void);
 void diag_set_stream(FILE *fp);     /* default stderr */
+
+typedef enum DiagFormat {
+    DIAG_FORMAT_TEXT,   /* GCC style with the quoted line (the default) */
+    DIAG_FORMAT_JSON,   /* JSON Lines, notes nested in their diagnostic */
+} DiagFormat;
+
+void diag_set_format(DiagFormat f);
+/* Takes every --diagnostics-format=F (or --diagnostics-format F) out of
+   argv, shifting the rest down, and sets the format.  Returns NULL, or the
+   offending argument when F is neither json nor text. */
+const char *diag_take_format_option(int *argc, char **argv);
+/* Writes out what is held back and flushes the stream. */
+void diag_flush(void);
 
 /* "did you mean" support: the candidate closest to `name` by edit distance,
    or NULL when none is close enough to be a plausible typo. */

@@ -16,6 +16,7 @@
 #include "elab.h"
 #include "build.h"
 #include "codegen.h"
+#include "paths.h"
 #include "structure.h"
 
 #include <time.h>
@@ -28,8 +29,7 @@
 
 const char *driver_stdlib_dir(void)
 {
-    const char *env = getenv("LMDL_STDLIB");
-    return env && *env ? env : LMDL_STDLIB_DIR;
+    return paths_stdlib_dir();
 }
 
 /* --time-passes: wall time of each pass, on stderr. */

@@ -43,7 +43,8 @@ typedef struct DriverOptions {
    the model). */
 int driver_run(const DriverOptions *o);
 
-/* The standard library directory: $LMDL_STDLIB, or the built-in path. */
+/* The standard library directory (paths.h: $LMDL_STDLIB, the installed
+   tree, or the source tree). */
 const char *driver_stdlib_dir(void);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "diag.h"
 #include "driver.h"
+#include "paths.h"
 #include "plot.h"
 #include "source.h"
 #include "sym.h"
@@ -38,6 +39,7 @@ static const char usage[] =
     "  --dump-ast      check: print the syntax tree\n"
     "  --dump-blocks   check: print the sorted blocks (BLT) and their equations\n"
     "  --time-passes   print the time of each compiler pass on stderr\n"
+    "  --diagnostics-format=json|text   errors as JSON Lines on stderr, or text\n"
     "  --help          show this help\n"
     "  --version       show the version\n"
     "\n"
@@ -55,6 +57,10 @@ static int bad_usage(const char *fmt, const char *arg)
 
 int main(int argc, char **argv)
 {
+    paths_set_argv0(argv[0]);
+    const char *format = diag_take_format_option(&argc, argv);
+    if (format)
+        return bad_usage("--diagnostics-format is json or text, not '%s'", format);
     if (argc < 2)
         return bad_usage("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
@@ -179,6 +185,7 @@ int main(int argc, char **argv)
     o.include_dirs = inc;
     o.sim_argv = sim;
     int status = driver_run(&o);
+    diag_flush();
     free(inc);
     free(sim);
     src_free_all();

@@ -13,6 +13,9 @@
 #   doc     stdout of `lmdlc doc INPUT` (INPUT is a name), exit 0
 #   cmd     stdout+stderr of `lmdlc ARGS...`, exit status in GOLDEN's
 #           first line as "# exit N"
+#   json    stderr of `lmdlc check --diagnostics-format=json INPUT`, exit
+#           status in GOLDEN's first line as "# exit N"; every line must
+#           parse as JSON (and be valid UTF-8)
 # The command runs in INPUT's directory with a relative path, so messages
 # are stable; the standard library's path is written as <stdlib>.
 # With UPDATE_GOLDEN=1 the golden file is rewritten instead.
@@ -38,6 +41,13 @@ case $kind in
   cmd)    "$lmdlc" "$@" >"$out" 2>&1; status=$?
           want=$(sed -n '1s/^# exit //p' "$golden" 2>/dev/null)
           [ -n "$want" ] || want=0
+          { echo "# exit $status"; cat "$out"; } >"$out.2"; mv "$out.2" "$out" ;;
+  json)   "$lmdlc" check --diagnostics-format=json "$base" "$@" >/dev/null 2>"$out"; status=$?
+          want=$(sed -n '1s/^# exit //p' "$golden" 2>/dev/null)
+          [ -n "$want" ] || want=2
+          if ! /usr/bin/python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin.buffer]' <"$out"; then
+            echo "FAIL: not JSON Lines:"; cat "$out"; exit 1
+          fi
           { echo "# exit $status"; cat "$out"; } >"$out.2"; mv "$out.2" "$out" ;;
   *) echo "golden.sh: unknown kind $kind"; exit 1 ;;
 esac

@@ -1,0 +1,63 @@
+#!/bin/sh
+# deb.sh BUILD SRC VERSION DEPENDS - `cpack -G DEB` makes a Debian package
+# of the build with the right contents and dependencies.
+#
+# Builds the package from BUILD into a temporary directory, then checks
+# with dpkg-deb:
+#  - its name is lmdl_VERSION_ARCH.deb, its Package, Version and
+#    Architecture fields match, and Depends is DEPENDS (the CMake variable
+#    LMDL_DEB_DEPENDS), which must name a C compiler, libc6-dev and
+#    libgsl-dev;
+#  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a,
+#    usr/include/lmdl/rt_model.h and every file of SRC/library under
+#    usr/share/lmdl/library, all owned by root and writable by root only;
+#  - the lmdlc unpacked from it (dpkg-deb -x) checks an example using the
+#    unpacked library, with no LMDL_* variable set.
+set -eu
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3 depends=$4
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/lmdl-deb.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+arch=$(dpkg --print-architecture)
+cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp" >"$tmp/cpack.log" 2>&1 \
+  || fail "cpack failed: $(cat "$tmp/cpack.log")"
+deb=$tmp/lmdl_${version}_${arch}.deb
+[ -f "$deb" ] || fail "no $deb: $(ls "$tmp")"
+
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = lmdl ] || fail "Package: $(field Package)"
+[ "$(field Version)" = "$version" ] || fail "Version: $(field Version)"
+[ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
+[ "$(field Depends)" = "$depends" ] || fail "Depends: '$(field Depends)', expected '$depends'"
+dpkg-deb -I "$deb" | grep -q "^ Depends: $depends\$" || fail "dpkg-deb -I shows no Depends"
+for d in "gcc | c-compiler" libc6-dev libgsl-dev; do
+  printf '%s\n' "$depends" | tr ',' '\n' | sed 's/^ *//' | grep -qx "$d" \
+    || fail "Depends lacks '$d'"
+done
+
+# The files, against what they should be.
+dpkg-deb -c "$deb" >"$tmp/contents"
+awk '$1 !~ /^d/ { print $6 }' "$tmp/contents" | sort >"$tmp/files"
+{
+  printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/include/lmdl/rt_model.h
+  (cd "$src/library" && find . -type f) | sed 's|^\./|./usr/share/lmdl/library/|'
+} | sort >"$tmp/want"
+diff -u "$tmp/want" "$tmp/files" >"$tmp/diff" || fail "contents differ: $(cat "$tmp/diff")"
+awk '$2 != "root/root" || substr($1, 6, 1) == "w" || substr($1, 9, 1) == "w"' \
+  "$tmp/contents" >"$tmp/bad"
+[ ! -s "$tmp/bad" ] || fail "owner or mode: $(cat "$tmp/bad")"
+grep -q '^-rwxr-xr-x root/root .* \./usr/bin/lmdlc$' "$tmp/contents" || fail "lmdlc not executable"
+
+# The unpacked tree works on its own.
+dpkg-deb -x "$deb" "$tmp/root"
+unset LMDL_STDLIB LMDL_RUNTIME_LIB LMDL_RUNTIME_INCLUDE LMDL_PATH
+cp "$src/examples/wall_contact/wall_contact.lmdl" "$tmp/"
+printf 'component DebProbe\n  %% Found only in the package.\nend\n' \
+  >"$tmp/root/usr/share/lmdl/library/DebProbe.lmdl"
+(cd "$tmp" && "$tmp/root/usr/bin/lmdlc" check wall_contact.lmdl >"$tmp/check.out" 2>&1) \
+  || fail "the unpacked lmdlc failed: $(cat "$tmp/check.out")"
+grep -q "^model WallContact" "$tmp/check.out" || fail "unexpected check output"
+"$tmp/root/usr/bin/lmdlc" doc DebProbe 2>&1 | grep -q "Found only in the package" \
+  || fail "the unpacked lmdlc does not read the unpacked library"
+echo ok
