@@ -16,6 +16,7 @@
  * (--stop-time 2, --stop-time=2); -o also takes -oFILE.
  */
 #include "rt_internal.h"
+#include "rt_number.h"
 #include "rt_units.h"
 
 #include <errno.h>
@@ -106,18 +107,16 @@ static void usage(const RtModel *m, const char *prog)
     }
 }
 
-/* A number option: the whole text must be a finite number. */
+/* A number option: the whole text must be one number (rt_number.h). */
 static int parse_number(const char *prog, const char *opt, const char *text,
                         double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != 0 || errno == ERANGE || !isfinite(v)) {
-        rt_usage_error(prog, "%s expects a number, not '%s'", opt, text);
+    const char *why = NULL;
+    if (rt_number_parse(text, 1, out, &why) != RT_NUM_OK) {
+        rt_usage_error(prog, "%s expects a number, not '%s': %s", opt, text,
+                       why);
         return -1;
     }
-    *out = v;
     return 0;
 }
 
@@ -254,9 +253,15 @@ static int check_options(CmdLine *c, const char *prog)
                        o->output_step, RT_MAX_ROWS);
         return -1;
     }
-    if (!(o->rtol > 0) || !(o->atol > 0)) {
+    if (!(o->rtol > 0 && o->rtol < 1)) {
+        /* rtol >= 1 would accept any answer as accurate */
+        rt_usage_error(prog, "--rtol must be between 0 and 1 (exclusive), not "
+                       "%g", o->rtol);
+        return -1;
+    }
+    if (!(o->atol > 0)) {
         /* atol = 0 would ask for a relative error where a state is 0. */
-        rt_usage_error(prog, "--rtol and --atol must be positive");
+        rt_usage_error(prog, "--atol must be positive, not %g", o->atol);
         return -1;
     }
     return 0;

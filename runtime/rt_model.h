@@ -19,7 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 4
+#define RT_ABI_VERSION 5
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -63,7 +63,7 @@ int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b);
 typedef struct RtParamInfo {
     const char *name;       /* instance path, e.g. "lever.r12" */
     double value;           /* default value, SI */
-    signed char dim[7];     /* SI dimension: m kg s A K mol cd exponents */
+    short dim[7];           /* SI dimension: m kg s A K mol cd exponents */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
 } RtParamInfo;

@@ -30,7 +30,33 @@ run 1 "$sim" --rtol fast
 expect_in "$tmp/err" "--rtol expects a number, not 'fast'"
 run 1 "$sim" --output-step 0
 run 1 "$sim" --atol 0
-expect_in "$tmp/err" "--rtol and --atol must be positive"
+expect_in "$tmp/err" "--atol must be positive"
+# --rtol lies in (0, 1): 1 or more would accept any answer.
+run 1 "$sim" --rtol 1
+expect_in "$tmp/err" "--rtol must be between 0 and 1"
+run 1 "$sim" --rtol 0
+expect_in "$tmp/err" "--rtol must be between 0 and 1"
+run 0 "$sim" --rtol 0.5 --stop-time 0.01
+# Every number option uses the language's number syntax (rt_number.c).
+run 1 "$sim" --stop-time 0x10
+expect_in "$tmp/err" "--stop-time expects a number, not '0x10': hexadecimal numbers are not supported"
+run 1 "$sim" --stop-time 0x1p3
+expect_in "$tmp/err" "hexadecimal numbers are not supported"
+run 1 "$sim" --stop-time inf
+expect_in "$tmp/err" "--stop-time expects a number, not 'inf': infinities and NaN"
+run 1 "$sim" --atol nan
+expect_in "$tmp/err" "--atol expects a number, not 'nan'"
+run 1 "$sim" --stop-time 1e
+expect_in "$tmp/err" "the exponent after 'e' has no digits"
+run 1 "$sim" --atol 1e-400
+expect_in "$tmp/err" "--atol expects a number, not '1e-400': the number is too small"
+run 1 "$sim" --stop-time 1e400
+expect_in "$tmp/err" "the number is too large"
+run 1 "$sim" --stop-time ' 1'
+expect_in "$tmp/err" "--stop-time expects a number, not ' 1'"
+run 1 "$sim" --stop-time 1s
+expect_in "$tmp/err" "--stop-time expects a number, not '1s': unexpected text after the number"
+run 0 "$sim" --stop-time +.5e-1 --output-step 5E-3
 run 1 "$sim" --output-step 1e-12
 run 1 "$sim" extra
 expect_in "$tmp/err" "unexpected argument 'extra'"
