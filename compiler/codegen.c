@@ -1450,29 +1450,3 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     free(cg.guard_value);
     return cg.out.s;
 }
-
-int cg_write_file(const char *path, const char *text)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
-        abort();
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        free(tmp);
-        return -1;
-    }
-    size_t len = strlen(text);
-    bool ok = fwrite(text, 1, len, fp) == len;
-    ok &= fclose(fp) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        int err = errno;
-        remove(tmp);
-        free(tmp);
-        errno = err;
-        return -1;
-    }
-    free(tmp);
-    return 0;
-}
