@@ -1115,23 +1115,61 @@ static void emit_relations(Cg *cg)
     chunk_end(cg, &cr);
 }
 
+/* The parameters an assert reads, shown with its failure (at most 8). */
+enum { ASSERT_SHOWN_PARAMS = 8 };
+
 static void emit_asserts(Cg *cg)
 {
     Dae *d = cg->d;
+    int reads[ASSERT_SHOWN_PARAMS];
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
+        if (n == 0)
+            continue;
+        emit(cg, "static const int assert_params_%d[] = {", i);
+        for (int k = 0; k < n && k < ASSERT_SHOWN_PARAMS; k++)
+            emit(cg, "%s%d", k ? ", " : "", reads[k]);
+        emit(cg, "};\n");
+    }
     emit(cg, "static const RtAssertInfo asserts[] = {\n");
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
+        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
+        n = n < ASSERT_SHOWN_PARAMS ? n : ASSERT_SHOWN_PARAMS;
         emit(cg, "    {");
         emit_str(cg, a->instance);
         emit(cg, ", ");
         emit_str(cg, a->message);
         emit(cg, ", ");
         emit_location(cg, a->span);
-        emit(cg, "},\n");
+        if (n)
+            emit(cg, ", %d, assert_params_%d", n, i);
+        else
+            emit(cg, ", 0, NULL");
+        emit(cg, ", %d},\n", dae_depends_on_state(a->cond) ? 0 : 1);
     }
     if (!d->asserts.n)
-        emit(cg, "    {\"\", \"\", \"\"},\n");
+        emit(cg, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
     emit(cg, "};\n\n");
+    /* the parameter-only ones again, for the check before initialization */
+    cg->modes = false;
+    Chunk cp = {"check_param_asserts", "const double *restrict p", "p",
+                "    (void)p;\n", true, 0, 0};
+    chunk_begin(cg, &cp);
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        if (dae_depends_on_state(a->cond))
+            continue;
+        chunk_item(cg, &cp);
+        reset_cse(cg);
+        count_uses(cg, a->cond);
+        emit_temps(cg, a->cond);
+        emit(cg, "    if (!(");
+        emit_expr(cg, a->cond);
+        emit(cg, ")) return %d;\n", i);
+    }
+    chunk_end(cg, &cp);
     cg->modes = false;
     Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
     chunk_begin(cg, &c);
@@ -1432,7 +1470,7 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     emit(&cg, "    %d, column_names, columns,\n", ncol);
     emit(&cg, "    %d, targets, target_values,\n", ntargets);
     emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
-    emit(&cg, "    %d, asserts, check_asserts,\n", d->asserts.n);
+    emit(&cg, "    %d, asserts, check_asserts, check_param_asserts,\n", d->asserts.n);
     emit(&cg, "    %d, blocks,\n", s->blocks.n);
     if (ncolors)
         emit(&cg, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);

@@ -79,6 +79,8 @@ typedef struct RtFailure {
     const char *name;       /* NONFINITE: column or state; IO: file */
     int is_der;             /* NONFINITE: name is a state's derivative */
     int during_init;        /* happened while initializing */
+    int before_start;       /* ASSERT: a parameter-only assert, checked
+                               before initialization */
     double h;               /* SOLVER: last step size tried */
     long count;             /* CHATTER: events in the window */
 } RtFailure;
@@ -164,6 +166,7 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
+int rt_check_param_asserts(RtSim *s);
 
 /* rt_init.c: consistent initial state, modes and targets. */
 int rt_init(RtSim *s);

@@ -91,6 +91,9 @@ typedef struct RtAssertInfo {
     const char *instance;   /* instance path */
     const char *message;    /* the user's message */
     const char *location;   /* "file:line:col" */
+    int n_params;           /* parameters the condition reads ... */
+    const int *params;      /* ... their indices, shown with a failure */
+    unsigned char params_only; /* reads nothing but parameters */
 } RtAssertInfo;
 
 typedef struct RtBlockInfo {
@@ -144,6 +147,9 @@ struct RtModel {
     const RtAssertInfo *asserts;
     /* Index of the first failing assertion, or -1. */
     int (*check_asserts)(const RtEval *e);
+    /* The same over the assertions that read only parameters (given p),
+       checked once the parameters are final, before initialization. */
+    int (*check_param_asserts)(const double *p);
 
     int n_blocks;
     const RtBlockInfo *blocks;

@@ -17,6 +17,7 @@
  * and printed here once, by main, after the rows have been flushed.
  */
 #include "rt_internal.h"
+#include "rt_units.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,6 +122,31 @@ static void report_eval(const RtSim *s, const RtFailure *f)
     fputc('\n', stderr);
 }
 
+/* " (lever.r12 = -1 m, ...)": the parameters an assert reads, as the run
+   had them. */
+static void param_values(const RtSim *s, const RtAssertInfo *a)
+{
+    const RtModel *m = s->m;
+    int shown = 0;
+    for (int i = 0; i < a->n_params && a->params; i++) {
+        int k = a->params[i];
+        if (k < 0 || k >= m->n_params)
+            continue;
+        const RtParamInfo *pi = &m->params[k];
+        fprintf(stderr, "%s%s = ", shown++ ? ", " : " (", pi->name);
+        if (pi->is_bool) {
+            fputs(s->p[k] != 0 ? "true" : "false", stderr);
+        } else {
+            char unit[96];
+            rt_unit_format(pi->dim, unit, sizeof unit);
+            fprintf(stderr, "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
+                    strcmp(unit, "1") ? unit : "");
+        }
+    }
+    if (shown)
+        fputc(')', stderr);
+}
+
 void rt_report_failure(const RtSim *s)
 {
     const RtFailure *f = &s->fail;
@@ -140,10 +166,17 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_ASSERT: {
         const RtAssertInfo *a = f->index >= 0 && f->index < m->n_asserts
                                 ? &m->asserts[f->index] : NULL;
-        lead(s, a ? a->location : NULL, f);
-        fprintf(stderr, "assertion failed in %s: %s\n",
+        if (f->before_start)
+            fprintf(stderr, "%s: error: invalid parameters: ", a && known(a->location)
+                    ? a->location : s->prog);
+        else
+            lead(s, a ? a->location : NULL, f);
+        fprintf(stderr, "assertion failed in %s: %s",
                 instance_name(s, a ? a->instance : NULL),
                 a && a->message ? a->message : "(no message)");
+        if (a)
+            param_values(s, a);
+        fputc('\n', stderr);
         return;
     }
     case RT_FAILKIND_SOLVER: {
