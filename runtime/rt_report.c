@@ -119,7 +119,23 @@ static void report_eval(const RtSim *s, const RtFailure *f)
         if (known(b->what))
             fprintf(stderr, ": %s", b->what);
     }
+    if (f->collapsed)
+        fprintf(stderr, "; the %s solver's step size collapsed to %.3g s "
+                "trying to get past it", s->opt.solver, f->h);
     fputc('\n', stderr);
+}
+
+/* The hint to try an implicit solver is for the explicit ones only (a
+   solver added later is not assumed explicit). */
+static int solver_is_explicit(const char *name)
+{
+    static const char *const explicit_solvers[] = {
+        "rk2", "rk4", "rkf45", "rkck", "rk8pd", "msadams",
+    };
+    for (size_t i = 0; i < sizeof explicit_solvers / sizeof *explicit_solvers; i++)
+        if (name && !strcmp(name, explicit_solvers[i]))
+            return 1;
+    return 0;
 }
 
 /* " (lever.r12 = -1 m, ...)": the parameters an assert reads, as the run
@@ -180,9 +196,8 @@ void rt_report_failure(const RtSim *s)
         return;
     }
     case RT_FAILKIND_SOLVER: {
-        const char *explicit_hint = s->opt.stepper == gsl_odeiv2_step_msbdf
-            || s->opt.stepper == gsl_odeiv2_step_bsimp ? ""
-            : "; if the model is stiff, try --solver msbdf";
+        const char *explicit_hint = solver_is_explicit(s->opt.solver)
+            ? "; if the model is stiff, try --solver msbdf" : "";
         lead(s, NULL, f);
         if (f->code == GSL_FAILURE)
             fprintf(stderr, "the %s solver cannot meet the tolerances even "
@@ -197,8 +212,10 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_STEPS:
         lead(s, NULL, f);
         fprintf(stderr, "the %s solver took more than %d steps between two "
-                "output times; the model may be too stiff for it (try "
-                "--solver msbdf)\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT);
+                "output times%s\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT,
+                solver_is_explicit(s->opt.solver) ? "; the model may be too "
+                "stiff for it (try --solver msbdf)" : ": the solution changes "
+                "much faster than the output step");
         return;
     case RT_FAILKIND_CHATTER:
     case RT_FAILKIND_MODES: {
