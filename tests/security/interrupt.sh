@@ -1,5 +1,5 @@
 #!/bin/sh
-# SIGTERM or SIGHUP to `lmdlc build` while the C compiler runs stops the
+# SIGTERM, SIGHUP or SIGINT to `lmdlc build` while the C compiler runs stops the
 # compiler and everything it started, removes the temporary files, and
 # lmdlc dies of the same signal (status 128 + N in the shell).  CC is a
 # script that starts a child (as gcc starts cc1 and ld) and waits.
@@ -20,10 +20,19 @@ alive() {
   ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat"
 }
 
-for pair in TERM:15 HUP:1; do
+# A background job of a non-interactive shell ignores SIGINT; perl (in
+# Debian's essential perl-base) restores the default for that case.
+sigs="TERM:15 HUP:1"
+if command -v perl >/dev/null 2>&1; then
+  sigs="$sigs INT:2"
+  launch() { exec perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' "$@"; }
+else
+  launch() { exec "$@"; }
+fi
+for pair in $sigs; do
   sig=${pair%:*}
   pidfile="$work/pids.$sig"
-  PIDFILE=$pidfile CC="$work/slowcc" "$LMDLC" build "$model" -o "$work/out/sim" 2>"$work/err" &
+  PIDFILE=$pidfile CC="$work/slowcc" launch "$LMDLC" build "$model" -o "$work/out/sim" 2>"$work/err" &
   lmdlc=$!
   i=0
   while [ ! -s "$pidfile" ]; do
@@ -46,5 +55,6 @@ for pair in TERM:15 HUP:1; do
   done
   left=$(ls -A "$work/out")
   [ -z "$left" ] || fail "$sig: left behind: $left"
+  echo "  SIG$sig: exit $status, the compiler's processes gone, nothing left"
 done
 echo ok
