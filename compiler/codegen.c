@@ -1115,6 +1115,28 @@ static void emit_relations(Cg *cg)
     chunk_end(cg, &cr);
 }
 
+/* A function returning the index of the first failing assert, or -1:
+   every assert, or those that read only parameters. */
+static void emit_assert_checks(Cg *cg, Chunk *c, bool params_only)
+{
+    Dae *d = cg->d;
+    cg->modes = false;
+    chunk_begin(cg, c);
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        if (params_only && dae_depends_on_state(a->cond))
+            continue;
+        chunk_item(cg, c);
+        reset_cse(cg);
+        count_uses(cg, a->cond);
+        emit_temps(cg, a->cond);
+        emit(cg, "    if (!(");
+        emit_expr(cg, a->cond);
+        emit(cg, ")) return %d;\n", i);
+    }
+    chunk_end(cg, c);
+}
+
 /* The parameters an assert reads, shown with its failure (at most 8). */
 enum { ASSERT_SHOWN_PARAMS = 8 };
 
@@ -1152,38 +1174,13 @@ static void emit_asserts(Cg *cg)
     if (!d->asserts.n)
         emit(cg, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
     emit(cg, "};\n\n");
-    /* the parameter-only ones again, for the check before initialization */
-    cg->modes = false;
+    /* all of them after each step; the parameter-only ones again, for the
+       check before initialization */
+    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+    emit_assert_checks(cg, &c, false);
     Chunk cp = {"check_param_asserts", "const double *restrict p", "p",
                 "    (void)p;\n", true, 0, 0};
-    chunk_begin(cg, &cp);
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        if (dae_depends_on_state(a->cond))
-            continue;
-        chunk_item(cg, &cp);
-        reset_cse(cg);
-        count_uses(cg, a->cond);
-        emit_temps(cg, a->cond);
-        emit(cg, "    if (!(");
-        emit_expr(cg, a->cond);
-        emit(cg, ")) return %d;\n", i);
-    }
-    chunk_end(cg, &cp);
-    cg->modes = false;
-    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
-    chunk_begin(cg, &c);
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        count_uses(cg, a->cond);
-        emit_temps(cg, a->cond);
-        emit(cg, "    if (!(");
-        emit_expr(cg, a->cond);
-        emit(cg, ")) return %d;\n", i);
-    }
-    chunk_end(cg, &c);
+    emit_assert_checks(cg, &cp, true);
 }
 
 static void emit_blocks(Cg *cg)
