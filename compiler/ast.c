@@ -5,6 +5,7 @@
 #include "ast.h"
 
 #include "diag.h"
+#include "rt_number.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,11 @@ AstExpr *ast_num(Arena *a, SrcSpan sp, const char *text, size_t len)
 {
     AstExpr *e = new_expr(a, EXPR_NUM, sp);
     e->u.num.text = arena_strndup(a, text, len);
-    e->u.num.value = strtod(e->u.num.text, NULL);
+    /* the lexer reported a number out of range; 0 keeps going */
+    double v = 0;
+    if (rt_number_scan(text, len, 0, &v, NULL, NULL) != RT_NUM_OK)
+        v = 0;
+    e->u.num.value = v;
     return e;
 }
 

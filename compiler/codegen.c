@@ -1115,29 +1115,18 @@ static void emit_relations(Cg *cg)
     chunk_end(cg, &cr);
 }
 
-static void emit_asserts(Cg *cg)
+/* A function returning the index of the first failing assert, or -1:
+   every assert, or those that read only parameters. */
+static void emit_assert_checks(Cg *cg, Chunk *c, bool params_only)
 {
     Dae *d = cg->d;
-    emit(cg, "static const RtAssertInfo asserts[] = {\n");
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        emit(cg, "    {");
-        emit_str(cg, a->instance);
-        emit(cg, ", ");
-        emit_str(cg, a->message);
-        emit(cg, ", ");
-        emit_location(cg, a->span);
-        emit(cg, "},\n");
-    }
-    if (!d->asserts.n)
-        emit(cg, "    {\"\", \"\", \"\"},\n");
-    emit(cg, "};\n\n");
     cg->modes = false;
-    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
-    chunk_begin(cg, &c);
+    chunk_begin(cg, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        chunk_item(cg, &c);
+        if (params_only && dae_depends_on_state(a->cond))
+            continue;
+        chunk_item(cg, c);
         reset_cse(cg);
         count_uses(cg, a->cond);
         emit_temps(cg, a->cond);
@@ -1145,7 +1134,53 @@ static void emit_asserts(Cg *cg)
         emit_expr(cg, a->cond);
         emit(cg, ")) return %d;\n", i);
     }
-    chunk_end(cg, &c);
+    chunk_end(cg, c);
+}
+
+/* The parameters an assert reads, shown with its failure (at most 8). */
+enum { ASSERT_SHOWN_PARAMS = 8 };
+
+static void emit_asserts(Cg *cg)
+{
+    Dae *d = cg->d;
+    int reads[ASSERT_SHOWN_PARAMS];
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
+        if (n == 0)
+            continue;
+        emit(cg, "static const int assert_params_%d[] = {", i);
+        for (int k = 0; k < n && k < ASSERT_SHOWN_PARAMS; k++)
+            emit(cg, "%s%d", k ? ", " : "", reads[k]);
+        emit(cg, "};\n");
+    }
+    emit(cg, "static const RtAssertInfo asserts[] = {\n");
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
+        n = n < ASSERT_SHOWN_PARAMS ? n : ASSERT_SHOWN_PARAMS;
+        emit(cg, "    {");
+        emit_str(cg, a->instance);
+        emit(cg, ", ");
+        emit_str(cg, a->message);
+        emit(cg, ", ");
+        emit_location(cg, a->span);
+        if (n)
+            emit(cg, ", %d, assert_params_%d", n, i);
+        else
+            emit(cg, ", 0, NULL");
+        emit(cg, ", %d},\n", dae_depends_on_state(a->cond) ? 0 : 1);
+    }
+    if (!d->asserts.n)
+        emit(cg, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
+    emit(cg, "};\n\n");
+    /* all of them after each step; the parameter-only ones again, for the
+       check before initialization */
+    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+    emit_assert_checks(cg, &c, false);
+    Chunk cp = {"check_param_asserts", "const double *restrict p", "p",
+                "    (void)p;\n", true, 0, 0};
+    emit_assert_checks(cg, &cp, true);
 }
 
 static void emit_blocks(Cg *cg)
@@ -1432,7 +1467,7 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     emit(&cg, "    %d, column_names, columns,\n", ncol);
     emit(&cg, "    %d, targets, target_values,\n", ntargets);
     emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
-    emit(&cg, "    %d, asserts, check_asserts,\n", d->asserts.n);
+    emit(&cg, "    %d, asserts, check_asserts, check_param_asserts,\n", d->asserts.n);
     emit(&cg, "    %d, blocks,\n", s->blocks.n);
     if (ncolors)
         emit(&cg, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);
@@ -1449,30 +1484,4 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     free(cg.guard);
     free(cg.guard_value);
     return cg.out.s;
-}
-
-int cg_write_file(const char *path, const char *text)
-{
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
-        abort();
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        free(tmp);
-        return -1;
-    }
-    size_t len = strlen(text);
-    bool ok = fwrite(text, 1, len, fp) == len;
-    ok &= fclose(fp) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        int err = errno;
-        remove(tmp);
-        free(tmp);
-        errno = err;
-        return -1;
-    }
-    free(tmp);
-    return 0;
 }

@@ -16,8 +16,4 @@
    string (the caller frees it), or NULL on an internal error. */
 char *cg_generate(Dae *d, Structure *s, const char *model);
 
-/* Writes text to path atomically (a temporary file, then rename), so a
-   failure never leaves a half-written file.  0 on success. */
-int cg_write_file(const char *path, const char *text);
-
 #endif

@@ -541,6 +541,73 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap 
     return diff(&d, e);
 }
 
+static void param_reads(const DaeExpr *e, PtrMap *seen, int *out, int cap, int *n)
+{
+    if (ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, (void *)e);
+    switch (e->kind) {
+    case DX_CONST: case DX_VAR: case DX_TIME: return;
+    case DX_PARAM:
+        if (*n < cap)
+            out[*n] = e->u.index;
+        ++*n;
+        return;
+    case DX_FUNC:
+        param_reads(e->u.fn.a, seen, out, cap, n);
+        if (e->u.fn.b)
+            param_reads(e->u.fn.b, seen, out, cap, n);
+        return;
+    case DX_IF:
+        param_reads(e->u.cond.c, seen, out, cap, n);
+        param_reads(e->u.cond.a, seen, out, cap, n);
+        param_reads(e->u.cond.b, seen, out, cap, n);
+        return;
+    default:
+        param_reads(e->u.bin.a, seen, out, cap, n);
+        if (e->u.bin.b)
+            param_reads(e->u.bin.b, seen, out, cap, n);
+        return;
+    }
+}
+
+int dae_param_reads(const DaeExpr *e, int *out, int cap)
+{
+    PtrMap seen = {0};
+    int n = 0;
+    param_reads(e, &seen, out, cap, &n);
+    ptrmap_free(&seen);
+    return n;
+}
+
+void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
+                           char *buf, size_t len)
+{
+    enum { SHOWN = 8 };
+    int k[SHOWN];
+    int n = dae_param_reads(e, k, SHOWN);
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && i < SHOWN && at < len; i++) {
+        const DaeParam *p = d->params.items[k[i]];
+        char unit[64] = "";
+        if (!p->is_bool && !dim_is_none(p->dim)) {
+            unit[0] = ' ';
+            dim_text(p->dim, unit + 1, sizeof unit - 1);
+        }
+        if (p->is_bool)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s = %s", i ? ", " : " (",
+                                   p->name, values[k[i]] != 0 ? "true" : "false");
+        else
+            at += (size_t)snprintf(buf + at, len - at, "%s%s = %.10g%s", i ? ", " : " (",
+                                   p->name, values[k[i]], unit);
+    }
+    if (n > SHOWN && at < len)
+        at += (size_t)snprintf(buf + at, len - at, ", ...");
+    if (n > 0 && at < len)
+        snprintf(buf + at, len - at, ")");
+}
+
 bool dae_depends_on_state(const DaeExpr *e)
 {
     switch (e->kind) {

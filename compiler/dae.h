@@ -228,6 +228,14 @@ typedef struct Dae {
 Dae *dae_new(void);
 void dae_free(Dae *d);
 const char *dae_var_name(void *dae, int index);
+
+/* The distinct parameters e reads, in the order first met: writes up to
+   cap indices to out and returns how many there are. */
+int dae_param_reads(const DaeExpr *e, int *out, int cap);
+/* " (lever.r12 = -1 m, lever.r23 = 0.1 m)": the parameters e reads, with
+   their values (SI, with units), for an assert's message; "" if none. */
+void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
+                           char *buf, size_t len);
 /* The name to show a user: display if set, else name. */
 const char *dae_shown_name(const DaeVar *v);
 const char *dae_param_name(void *dae, int index);

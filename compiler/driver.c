@@ -17,6 +17,7 @@
 #include "build.h"
 #include "codegen.h"
 #include "paths.h"
+#include "outfile.h"
 #include "structure.h"
 
 #include <time.h>
@@ -143,6 +144,7 @@ int driver_run(const DriverOptions *o)
     }
 
     double t0 = now();
+    bool refused = false;   /* -o names one of the inputs */
     /* parse */
     int file = src_load(o->file);
     if (file < 0) {
@@ -201,19 +203,14 @@ int driver_run(const DriverOptions *o)
     if (st && !diag_error_count() && o->command != CMD_CHECK) {
         char *c = cg_generate(m->dae, st, top->ast->name->name);
         pass_done(o, "codegen", &t0);
-        if (o->command == CMD_EMIT_C) {
-            if (cg_write_file(o->output, c) != 0)
+        if (o->output && outfile_is_input(o->output)) {
+            refused = true;     /* a command-line error: exit 1 */
+        } else if (o->command == CMD_EMIT_C) {
+            if (outfile_write(o->output, c, strlen(c)) != 0)
                 diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
         } else if (o->command == CMD_BUILD) {
-            size_t n = strlen(o->output) + 8;
-            char *cpath = malloc(n);
-            snprintf(cpath, n, "%s.c", o->output);
-            if (cg_write_file(cpath, c) != 0)
-                diag_error(src_none, "cannot write '%s': %s", cpath, strerror(errno));
-            else if (build_compile(cpath, o->output) == 0)
-                remove(cpath);
+            build_executable(c, o->output);
             pass_done(o, "cc", &t0);
-            free(cpath);
         } else if (o->command == CMD_RUN) {
             build_run(c, top->ast->name->name, o->sim_argc, o->sim_argv);
         }
@@ -224,7 +221,7 @@ int driver_run(const DriverOptions *o)
     arena_free(&elab_arena);
 
 done:
-    status = exit_status();
+    status = refused ? 1 : exit_status();
     sema_program_free(p);
     arena_free(&ast_arena);
     return status;

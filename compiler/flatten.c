@@ -173,9 +173,15 @@ static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
     ptrvec_push(&d->arena, &d->asserts, a);
     if (!dae_depends_on_state(a->cond)) {
         double v = dae_eval_params(a->cond, elab_param_values(m));
-        if (v == 0)
-            diag_error(s->span, "assertion failed in %s: %s",
-                       in->path[0] ? in->path : "the top model", a->message);
+        if (v == 0) {
+            char vals[512];
+            dae_param_values_text(d, a->cond, elab_param_values(m), vals, sizeof vals);
+            diag_error(s->span, "assertion failed in %s: %s%s",
+                       in->path[0] ? in->path : "the top model", a->message, vals);
+            /* the values come from the instantiation (or its defaults) */
+            if (in->ast)
+                diag_note(in->ast->span, "'%s' is declared here", in->path);
+        }
     }
 }
 

@@ -20,22 +20,34 @@ bool dim_is_none(Dim a)
 Dim dim_mul(Dim a, Dim b)
 {
     for (int i = 0; i < RT_DIM_COUNT; i++)
-        a.e[i] = (signed char)(a.e[i] + b.e[i]);
+        a.e[i] = (short)(a.e[i] + b.e[i]);
     return a;
 }
 
 Dim dim_div(Dim a, Dim b)
 {
     for (int i = 0; i < RT_DIM_COUNT; i++)
-        a.e[i] = (signed char)(a.e[i] - b.e[i]);
+        a.e[i] = (short)(a.e[i] - b.e[i]);
     return a;
 }
 
 Dim dim_pow(Dim a, int n)
 {
     for (int i = 0; i < RT_DIM_COUNT; i++)
-        a.e[i] = (signed char)(a.e[i] * n);
+        a.e[i] = (short)(a.e[i] * n);
     return a;
+}
+
+bool dim_in_range(Dim a, int *worst)
+{
+    for (int i = 0; i < RT_DIM_COUNT; i++) {
+        if (a.e[i] > RT_DIM_MAX || a.e[i] < -RT_DIM_MAX) {
+            if (worst)
+                *worst = i;
+            return false;
+        }
+    }
+    return true;
 }
 
 const char *dim_text(Dim d, char *buf, size_t len)
@@ -176,6 +188,19 @@ static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     }
 }
 
+/* A computed dimension, refused at e when an exponent leaves the range. */
+static DimInfo ranged(AstExpr *e, Dim d)
+{
+    int k = 0;
+    if (!dim_in_range(d, &k)) {
+        diag_error(e->span, "the unit of this expression would have %s^%d: unit "
+                   "exponents are limited to -%d..%d", rt_unit_base(k), d.e[k],
+                   RT_DIM_MAX, RT_DIM_MAX);
+        return failed();
+    }
+    return ok_dim(d);
+}
+
 static bool same_dim(DimInfo a, DimInfo b)
 {
     return a.zero || b.zero || dim_eq(a.dim, b.dim);
@@ -234,7 +259,7 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
                            "unit with integer powers", dtext(a.dim, x));
                 return failed();
             }
-            h.e[i] = (signed char)(a.dim.e[i] / 2);
+            h.e[i] = (short)(a.dim.e[i] / 2);
         }
         return ok_dim(h);
     }
@@ -287,8 +312,8 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         res.zero = a.zero && b.zero;
         return res;
     }
-    case OP_MUL: return ok_dim(dim_mul(a.dim, b.dim));
-    case OP_DIV: return ok_dim(dim_div(a.dim, b.dim));
+    case OP_MUL: return ranged(e, dim_mul(a.dim, b.dim));
+    case OP_DIV: return ranged(e, dim_div(a.dim, b.dim));
     case OP_POW: {
         if (!dim_is_none(b.dim)) {
             diag_error(r->span, "an exponent must be dimensionless, but this one is in %s",
@@ -299,12 +324,19 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
             return ok_dim(dim_none());
         DaeExpr *pe = lower_expr(m, in, r);
         double v = dae_eval_params(pe, elab_param_values(m));
-        if (!(v == floor(v)) || fabs(v) > 64) {
+        if (!(v == floor(v))) {
             diag_error(r->span, "a quantity in %s can only be raised to a constant "
                        "integer power", dtext(a.dim, x));
             return failed();
         }
-        return ok_dim(dim_pow(a.dim, (int)v));
+        if (fabs(v) > RT_DIM_MAX) {
+            /* a.dim is not none, so some exponent would pass the limit */
+            diag_error(r->span, "raising a quantity in %s to the power %.17g is out "
+                       "of range: unit exponents are limited to -%d..%d",
+                       dtext(a.dim, x), v, RT_DIM_MAX, RT_DIM_MAX);
+            return failed();
+        }
+        return ranged(e, dim_pow(a.dim, (int)v));
     }
     default:
         return failed();
@@ -335,7 +367,7 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
             return a;
         Dim s = dim_none();
         s.e[2] = 1;
-        return ok_dim(dim_div(a.dim, s));
+        return ranged(e, dim_div(a.dim, s));
     }
     case EXPR_CALL: return call_dim(m, in, e, depth + 1);
     case EXPR_UNARY: {

@@ -14,8 +14,12 @@
 
 #include <stdbool.h>
 
+/* Exponents stay within -RT_DIM_MAX..RT_DIM_MAX (rt_units.h): the unit
+   check refuses any expression whose dimension leaves that range, so the
+   operations below, on dimensions in range and powers up to RT_DIM_MAX,
+   never overflow a short. */
 typedef struct Dim {
-    signed char e[RT_DIM_COUNT];    /* exponents of m kg s A K mol cd */
+    short e[RT_DIM_COUNT];          /* exponents of m kg s A K mol cd */
 } Dim;
 
 static inline Dim dim_none(void)
@@ -29,6 +33,9 @@ bool dim_is_none(Dim a);
 Dim dim_mul(Dim a, Dim b);
 Dim dim_div(Dim a, Dim b);
 Dim dim_pow(Dim a, int n);
+/* Every exponent within -RT_DIM_MAX..RT_DIM_MAX; else *worst is the index
+   of the first one outside. */
+bool dim_in_range(Dim a, int *worst);
 /* Readable unit text for messages: "N", "N*m", "m/s^2", "1". */
 const char *dim_text(Dim d, char *buf, size_t len);
 /* "in N", or "dimensionless". */

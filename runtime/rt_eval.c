@@ -12,6 +12,11 @@
  * failed evaluation it may hold garbage, so it is restored from the last
  * accepted state, and the next attempt (a smaller step) starts from good
  * guesses.
+ *
+ * Asserts are checked after every accepted step; those that read only
+ * parameters also once before initialization (rt_check_param_asserts),
+ * so a --param value out of range is reported as such, not as whatever
+ * failure it leads to (a singular system, a wrong branch).
  */
 #include "rt_internal.h"
 
@@ -107,5 +112,18 @@ int rt_check_asserts(RtSim *s)
     if (k < 0)
         return 0;
     rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, s->t, k);
+    return -1;
+}
+
+int rt_check_param_asserts(RtSim *s)
+{
+    const RtModel *m = s->m;
+    if (!m->check_param_asserts || m->n_asserts <= 0)
+        return 0;
+    int k = m->check_param_asserts(s->p);
+    if (k < 0)
+        return 0;
+    rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, 0, k);
+    s->fail.before_start = 1;
     return -1;
 }

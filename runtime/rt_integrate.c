@@ -165,6 +165,7 @@ void rt_solver_reset(RtSim *s)
 {
     if (s->drv)
         gsl_odeiv2_driver_reset(s->drv);
+    s->collapse_steps = 0;
 }
 
 double rt_output_time(const RtOptions *o, long k, long *n_rows)
@@ -193,6 +194,36 @@ static int step_failed(RtSim *s, int status, double t)
     return -1;
 }
 
+/* An accepted step of dt: is the step size collapsing on a failed
+   evaluation?  Evolve halves the step after each failure and may then
+   succeed with a tiny one, again and again, creeping towards a point
+   where a block cannot be solved (the basin of its Newton iteration
+   shrinking to nothing): a run that would take a million steps, 45 s
+   with bsimp on tests/runtime/collapse.c, to end in the step limit.  An
+   episode of RT_COLLAPSE_STEPS accepted steps that each needed a failed
+   evaluation, with fewer than RT_COLLAPSE_CLEAN clean steps between two,
+   whose step has shrunk below RT_COLLAPSE_RATIO of its first, reports
+   that evaluation's failure with its block. */
+static int collapsing(RtSim *s, double dt)
+{
+    if (s->pending.kind == RT_FAILKIND_NONE) {
+        /* a few clean steps do not end the episode; many in a row, or a
+           step back at the size it began with, do */
+        if (++s->collapse_clean >= RT_COLLAPSE_CLEAN || dt >= s->collapse_h0)
+            s->collapse_steps = 0;
+        return 0;
+    }
+    s->collapse_clean = 0;
+    if (s->collapse_steps++ == 0)
+        s->collapse_h0 = dt;
+    if (s->collapse_steps < RT_COLLAPSE_STEPS || !(dt < RT_COLLAPSE_RATIO * s->collapse_h0))
+        return 0;
+    s->fail = s->pending;
+    s->fail.collapsed = 1;
+    s->fail.h = dt;
+    return -1;
+}
+
 /* One evolve step towards t1 from (*t, x). */
 static int step(RtSim *s, double *t, double t1, double *h, double *x)
 {
@@ -205,7 +236,7 @@ static int step(RtSim *s, double *t, double t1, double *h, double *x)
         s->h = *h;
         return step_failed(s, st, t_before);
     }
-    return 0;
+    return collapsing(s, *t - t_before);
 }
 
 int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,

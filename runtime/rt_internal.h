@@ -41,7 +41,14 @@ enum {
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
     RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
+    RT_COLLAPSE_STEPS = 100,        /* accepted steps, each with a failed
+                                       evaluation (fewer than
+                                       RT_COLLAPSE_CLEAN clean ones between
+                                       two), ... */
+    RT_COLLAPSE_CLEAN = 10,
 };
+#define RT_COLLAPSE_RATIO 1e-3      /* ... shrinking below this fraction of
+                                       the first: the failure is reported */
 #define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time */
 
 /* The options of TOOLS.md, validated. */
@@ -79,7 +86,11 @@ typedef struct RtFailure {
     const char *name;       /* NONFINITE: column or state; IO: file */
     int is_der;             /* NONFINITE: name is a state's derivative */
     int during_init;        /* happened while initializing */
-    double h;               /* SOLVER: last step size tried */
+    int before_start;       /* ASSERT: a parameter-only assert, checked
+                               before initialization */
+    double h;               /* SOLVER: last step size tried; EVAL with
+                               collapsed: the last accepted step */
+    int collapsed;          /* EVAL: the step size collapsed on it */
     long count;             /* CHATTER: events in the window */
 } RtFailure;
 
@@ -127,6 +138,10 @@ typedef struct RtSim {
     RtFailure fail;             /* the first failure of the run */
     RtFailure pending;          /* a failure inside a solver trial step */
     int last_eval_failed;       /* the solver's latest evaluation failed */
+    long collapse_steps;        /* accepted steps in a row with a failed
+                                   evaluation inside */
+    double collapse_h0;         /* the first of them */
+    int collapse_clean;         /* clean steps since the last of them */
 } RtSim;
 
 /* rt_report.c: every message the simulator prints. */
@@ -164,6 +179,7 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
+int rt_check_param_asserts(RtSim *s);
 
 /* rt_init.c: consistent initial state, modes and targets. */
 int rt_init(RtSim *s);

@@ -7,21 +7,28 @@
  *   options -> parameters -> columns (--vars) -> files -> header
  *   -> initialization -> integration -> report
  *
- * Everything that can be refused is refused before any file is opened,
- * so a mistyped --param never truncates last run's results.  A bad
- * command line exits 1; a failed simulation exits 3 after its rows have
- * been flushed, with one report on stderr.
+ * Everything that can be refused is refused before any file changes, so
+ * a mistyped --param never truncates last run's results: the options,
+ * parameters and columns first, then both output files are opened
+ * without truncation and checked (openable, not one file twice), and
+ * only then truncated (open_outputs).  A bad command line exits 1; a
+ * failed simulation exits 3 after its rows have been flushed, with one
+ * report on stderr.
  *
  * Options take their value as the next argument or after '='
  * (--stop-time 2, --stop-time=2); -o also takes -oFILE.
  */
 #include "rt_internal.h"
+#include "rt_number.h"
 #include "rt_units.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
@@ -106,18 +113,16 @@ static void usage(const RtModel *m, const char *prog)
     }
 }
 
-/* A number option: the whole text must be a finite number. */
+/* A number option: the whole text must be one number (rt_number.h). */
 static int parse_number(const char *prog, const char *opt, const char *text,
                         double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != 0 || errno == ERANGE || !isfinite(v)) {
-        rt_usage_error(prog, "%s expects a number, not '%s'", opt, text);
+    const char *why = NULL;
+    if (rt_number_parse(text, 1, out, &why) != RT_NUM_OK) {
+        rt_usage_error(prog, "%s expects a number, not '%s': %s", opt, text,
+                       why);
         return -1;
     }
-    *out = v;
     return 0;
 }
 
@@ -254,9 +259,15 @@ static int check_options(CmdLine *c, const char *prog)
                        o->output_step, RT_MAX_ROWS);
         return -1;
     }
-    if (!(o->rtol > 0) || !(o->atol > 0)) {
+    if (!(o->rtol > 0 && o->rtol < 1)) {
+        /* rtol >= 1 would accept any answer as accurate */
+        rt_usage_error(prog, "--rtol must be between 0 and 1 (exclusive), not "
+                       "%g", o->rtol);
+        return -1;
+    }
+    if (!(o->atol > 0)) {
         /* atol = 0 would ask for a relative error where a state is 0. */
-        rt_usage_error(prog, "--rtol and --atol must be positive");
+        rt_usage_error(prog, "--atol must be positive, not %g", o->atol);
         return -1;
     }
     return 0;
@@ -306,15 +317,104 @@ static int select_columns(RtSim *s, const char *vars)
     return rc;
 }
 
-static FILE *open_output(const char *prog, const char *path, const char *what)
+/* An output file, opened without changing it yet (see open_outputs). */
+typedef struct Output {
+    const char *path;       /* as given; NULL or "-" is standard output */
+    const char *what;       /* for messages */
+    int fd;                 /* -1 for standard output */
+    int created;            /* it did not exist: remove it if refused */
+    struct stat st;         /* what fd is */
+} Output;
+
+static int output_open(const char *prog, Output *o)
 {
-    if (!path || !strcmp(path, "-"))
-        return stdout;
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        rt_usage_error(prog, "cannot open %s '%s': %s", what, path,
+    o->fd = -1;
+    o->created = 0;
+    if (!o->path || !strcmp(o->path, "-"))
+        return 0;
+    o->fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (o->fd >= 0)
+        o->created = 1;
+    else if (errno == EEXIST)
+        o->fd = open(o->path, O_WRONLY | O_CLOEXEC);   /* no O_TRUNC yet */
+    if (o->fd < 0 || fstat(o->fd, &o->st) != 0) {
+        rt_usage_error(prog, "cannot open %s '%s': %s", o->what, o->path,
                        strerror(errno));
-    return fp;
+        if (o->fd >= 0)
+            close(o->fd);
+        o->fd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+static void output_abandon(Output *o)
+{
+    if (o->fd < 0)
+        return;
+    close(o->fd);
+    if (o->created)
+        unlink(o->path);
+    o->fd = -1;
+}
+
+/* The results file and the event log.  A refused command line must
+   change no file: each file is opened (or created) without truncation,
+   both are checked (not one file twice, through links too), and only
+   then are they truncated.  If anything is refused, files this run
+   created are removed and existing ones were never touched. */
+static int open_outputs(RtSim *s)
+{
+    Output res = {s->opt.out_path, "the results file", -1, 0, {0}};
+    Output ev = {s->opt.events_path, "the event log", -1, 0, {0}};
+    int have_ev = s->opt.events_path != NULL;
+    if (have_ev && (!res.path || !strcmp(res.path, "-"))
+        && !strcmp(ev.path, "-")) {
+        rt_usage_error(s->prog, "the results and the event log cannot both go "
+                       "to standard output");
+        return -1;
+    }
+    if (output_open(s->prog, &res) != 0)
+        return -1;
+    if (have_ev && output_open(s->prog, &ev) != 0) {
+        output_abandon(&res);
+        return -1;
+    }
+    if (have_ev && res.fd >= 0 && ev.fd >= 0 && S_ISREG(res.st.st_mode)
+        && res.st.st_dev == ev.st.st_dev && res.st.st_ino == ev.st.st_ino) {
+        rt_usage_error(s->prog, "-o and --events name the same file ('%s'%s%s%s): "
+                       "the event log would overwrite the results",
+                       res.path, strcmp(res.path, ev.path) ? " and '" : "",
+                       strcmp(res.path, ev.path) ? ev.path : "",
+                       strcmp(res.path, ev.path) ? "'" : "");
+        /* one file: the second open found it, so only res may have
+           created it */
+        close(ev.fd);
+        output_abandon(&res);
+        return -1;
+    }
+    /* Everything is known good: now the files may change. */
+    Output *outs[] = {&res, &ev};
+    FILE **fps[] = {&s->out, &s->events};
+    for (int i = 0; i < 1 + have_ev; i++) {
+        Output *o = outs[i];
+        if (o->fd < 0) {
+            *fps[i] = stdout;
+            continue;
+        }
+        int bad = S_ISREG(o->st.st_mode) && !o->created && ftruncate(o->fd, 0) != 0;
+        if (!bad)
+            *fps[i] = fdopen(o->fd, "w");
+        if (!*fps[i]) {
+            rt_usage_error(s->prog, "cannot %s %s '%s': %s", bad ? "truncate"
+                           : "open", o->what, o->path, strerror(errno));
+            close(o->fd);
+            if (i == 0)
+                close(ev.fd);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static void sim_alloc(RtSim *s, const RtModel *m)
@@ -409,16 +509,10 @@ int main(int argc, char **argv)
         status = RT_EXIT_USAGE;
         goto out;
     }
-    sim.out = open_output(prog, sim.opt.out_path, "the results file");
-    if (sim.out && sim.opt.events_path) {
-        sim.events = open_output(prog, sim.opt.events_path, "the event log");
-        if (sim.events == stdout && sim.out == stdout) {
-            rt_usage_error(prog, "the results and the event log cannot both "
-                           "go to standard output");
-            sim.events = NULL;
-        }
-    }
-    if (!sim.out || (sim.opt.events_path && !sim.events)) {
+    /* parameters out of range fail now, before any file is touched */
+    if (rt_check_param_asserts(&sim) != 0)
+        goto out;
+    if (open_outputs(&sim) != 0) {
         status = RT_EXIT_USAGE;
         goto out;
     }

@@ -19,7 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 4
+#define RT_ABI_VERSION 5
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -63,7 +63,7 @@ int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b);
 typedef struct RtParamInfo {
     const char *name;       /* instance path, e.g. "lever.r12" */
     double value;           /* default value, SI */
-    signed char dim[7];     /* SI dimension: m kg s A K mol cd exponents */
+    short dim[7];           /* SI dimension: m kg s A K mol cd exponents */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
 } RtParamInfo;
@@ -91,6 +91,9 @@ typedef struct RtAssertInfo {
     const char *instance;   /* instance path */
     const char *message;    /* the user's message */
     const char *location;   /* "file:line:col" */
+    int n_params;           /* parameters the condition reads ... */
+    const int *params;      /* ... their indices, shown with a failure */
+    unsigned char params_only; /* reads nothing but parameters */
 } RtAssertInfo;
 
 typedef struct RtBlockInfo {
@@ -144,6 +147,9 @@ struct RtModel {
     const RtAssertInfo *asserts;
     /* Index of the first failing assertion, or -1. */
     int (*check_asserts)(const RtEval *e);
+    /* The same over the assertions that read only parameters (given p),
+       checked once the parameters are final, before initialization. */
+    int (*check_param_asserts)(const double *p);
 
     int n_blocks;
     const RtBlockInfo *blocks;

@@ -17,6 +17,7 @@
  * `lever.r12` when the model binds one to the other.
  */
 #include "rt_internal.h"
+#include "rt_number.h"
 #include "rt_units.h"
 
 #include <ctype.h>
@@ -99,15 +100,15 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
             return -1;
         }
     } else {
-        char *end;
-        v = strtod(val, &end);
-        if (end == val || !isfinite(v)) {
+        size_t used = 0;
+        const char *why = NULL;
+        if (rt_number_scan(val, vlen, 1, &v, &used, &why) != RT_NUM_OK) {
             rt_usage_error(s->prog, "--param %s: expected a number, "
-                           "optionally with a unit, not '%.*s'", pi->name,
-                           (int)vlen, val);
+                           "optionally with a unit, not '%.*s': %s", pi->name,
+                           (int)vlen, val, why);
             return -1;
         }
-        const char *unit = skip_space(end);
+        const char *unit = skip_space(val + used);
         size_t ulen = trimmed_len(unit, strlen(unit));
         if (ulen > 0) {
             char ubuf[256], err[160];

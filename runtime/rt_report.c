@@ -17,6 +17,7 @@
  * and printed here once, by main, after the rows have been flushed.
  */
 #include "rt_internal.h"
+#include "rt_units.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,7 +119,48 @@ static void report_eval(const RtSim *s, const RtFailure *f)
         if (known(b->what))
             fprintf(stderr, ": %s", b->what);
     }
+    if (f->collapsed)
+        fprintf(stderr, "; the %s solver's step size collapsed to %.3g s "
+                "trying to get past it", s->opt.solver, f->h);
     fputc('\n', stderr);
+}
+
+/* The hint to try an implicit solver is for the explicit ones only (a
+   solver added later is not assumed explicit). */
+static int solver_is_explicit(const char *name)
+{
+    static const char *const explicit_solvers[] = {
+        "rk2", "rk4", "rkf45", "rkck", "rk8pd", "msadams",
+    };
+    for (size_t i = 0; i < sizeof explicit_solvers / sizeof *explicit_solvers; i++)
+        if (name && !strcmp(name, explicit_solvers[i]))
+            return 1;
+    return 0;
+}
+
+/* " (lever.r12 = -1 m, ...)": the parameters an assert reads, as the run
+   had them. */
+static void param_values(const RtSim *s, const RtAssertInfo *a)
+{
+    const RtModel *m = s->m;
+    int shown = 0;
+    for (int i = 0; i < a->n_params && a->params; i++) {
+        int k = a->params[i];
+        if (k < 0 || k >= m->n_params)
+            continue;
+        const RtParamInfo *pi = &m->params[k];
+        fprintf(stderr, "%s%s = ", shown++ ? ", " : " (", pi->name);
+        if (pi->is_bool) {
+            fputs(s->p[k] != 0 ? "true" : "false", stderr);
+        } else {
+            char unit[96];
+            rt_unit_format(pi->dim, unit, sizeof unit);
+            fprintf(stderr, "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
+                    strcmp(unit, "1") ? unit : "");
+        }
+    }
+    if (shown)
+        fputc(')', stderr);
 }
 
 void rt_report_failure(const RtSim *s)
@@ -140,16 +182,22 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_ASSERT: {
         const RtAssertInfo *a = f->index >= 0 && f->index < m->n_asserts
                                 ? &m->asserts[f->index] : NULL;
-        lead(s, a ? a->location : NULL, f);
-        fprintf(stderr, "assertion failed in %s: %s\n",
+        if (f->before_start)
+            fprintf(stderr, "%s: error: invalid parameters: ", a && known(a->location)
+                    ? a->location : s->prog);
+        else
+            lead(s, a ? a->location : NULL, f);
+        fprintf(stderr, "assertion failed in %s: %s",
                 instance_name(s, a ? a->instance : NULL),
                 a && a->message ? a->message : "(no message)");
+        if (a)
+            param_values(s, a);
+        fputc('\n', stderr);
         return;
     }
     case RT_FAILKIND_SOLVER: {
-        const char *explicit_hint = s->opt.stepper == gsl_odeiv2_step_msbdf
-            || s->opt.stepper == gsl_odeiv2_step_bsimp ? ""
-            : "; if the model is stiff, try --solver msbdf";
+        const char *explicit_hint = solver_is_explicit(s->opt.solver)
+            ? "; if the model is stiff, try --solver msbdf" : "";
         lead(s, NULL, f);
         if (f->code == GSL_FAILURE)
             fprintf(stderr, "the %s solver cannot meet the tolerances even "
@@ -164,8 +212,10 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_STEPS:
         lead(s, NULL, f);
         fprintf(stderr, "the %s solver took more than %d steps between two "
-                "output times; the model may be too stiff for it (try "
-                "--solver msbdf)\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT);
+                "output times%s\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT,
+                solver_is_explicit(s->opt.solver) ? "; the model may be too "
+                "stiff for it (try --solver msbdf)" : ": the solution changes "
+                "much faster than the output step");
         return;
     case RT_FAILKIND_CHATTER:
     case RT_FAILKIND_MODES: {

@@ -9,6 +9,8 @@
  */
 #include "rt_units.h"
 
+#include "rt_number.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +20,7 @@
 typedef struct UnitDef {
     const char *sym;        /* symbol */
     double scale;           /* SI value */
-    signed char dim[RT_DIM_COUNT];
+    short dim[RT_DIM_COUNT];
 } UnitDef;
 
 #define PI 3.14159265358979323846
@@ -67,7 +69,7 @@ static const UnitDef *find_exact(const char *s, size_t n)
 }
 
 /* A symbol of n bytes: exact, or prefix + unit. */
-static int lookup(const char *s, size_t n, double *scale, signed char *dim)
+static int lookup(const char *s, size_t n, double *scale, short *dim)
 {
     const UnitDef *u = find_exact(s, n);
     double f = 1;
@@ -83,7 +85,7 @@ static int lookup(const char *s, size_t n, double *scale, signed char *dim)
     if (!u)
         return -1;
     *scale = f * u->scale;
-    memcpy(dim, u->dim, RT_DIM_COUNT);
+    memcpy(dim, u->dim, sizeof u->dim);
     return 0;
 }
 
@@ -96,6 +98,27 @@ static int fail(char *err, size_t len, size_t *pos, size_t at, const char *msg,
         else
             snprintf(err, len, "%s", msg);
     }
+    if (pos)
+        *pos = at;
+    return -1;
+}
+
+static int fail_power(char *err, size_t len, size_t *pos, size_t at, double pw)
+{
+    if (err && len)
+        snprintf(err, len, "the unit power %.0f is out of range: unit exponents "
+                 "are limited to -%d..%d", pw, RT_DIM_MAX, RT_DIM_MAX);
+    if (pos)
+        *pos = at;
+    return -1;
+}
+
+static int fail_exponent(char *err, size_t len, size_t *pos, size_t at, int k,
+                         long e)
+{
+    if (err && len)
+        snprintf(err, len, "this unit has %s^%ld: unit exponents are limited "
+                 "to -%d..%d", rt_unit_base(k), e, RT_DIM_MAX, RT_DIM_MAX);
     if (pos)
         *pos = at;
     return -1;
@@ -118,7 +141,7 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
             i++;
         size_t start = i;
         double scale;
-        signed char dim[RT_DIM_COUNT];
+        short dim[RT_DIM_COUNT];
         if (i < n && s[i] == '1' && (i + 1 == n || !isalnum((unsigned char)s[i + 1]))) {
             i++;
             scale = 1;
@@ -145,21 +168,26 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
             i++;
         if (i < n && s[i] == '^') {
             i++;
-            size_t pstart = i;
-            char *end;
-            double pw = strtod(s + i, &end);
-            if (end == s + i)
+            size_t pstart = i, used = 0;
+            double pw;
+            if (rt_number_scan(s + i, n - i, 1, &pw, &used, NULL) != RT_NUM_OK)
                 return fail(err, errlen, errpos, pstart, "expected an integer "
                             "power after '^'", NULL, 0);
-            if (pw != floor(pw) || fabs(pw) > 64)
+            if (pw != floor(pw))
                 return fail(err, errlen, errpos, pstart, "unit powers must be "
                             "integers", NULL, 0);
+            if (fabs(pw) > RT_DIM_MAX)
+                return fail_power(err, errlen, errpos, pstart, pw);
             power = (long)pw;
-            i = (size_t)(end - s);
+            i += used;
         }
         u->scale *= pow(scale, (double)(sign * power));
-        for (int k = 0; k < RT_DIM_COUNT; k++)
-            u->dim[k] = (signed char)(u->dim[k] + sign * power * dim[k]);
+        for (int k = 0; k < RT_DIM_COUNT; k++) {
+            long e = u->dim[k] + sign * power * dim[k];
+            if (e > RT_DIM_MAX || e < -RT_DIM_MAX)
+                return fail_exponent(err, errlen, errpos, start, k, e);
+            u->dim[k] = (short)e;
+        }
         while (i < n && s[i] == ' ')
             i++;
         if (i == n)
@@ -177,7 +205,7 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
 }
 
 /* Preferred spellings, tried before the base-unit form. */
-static const struct { const char *text; signed char dim[RT_DIM_COUNT]; } named[] = {
+static const struct { const char *text; short dim[RT_DIM_COUNT]; } named[] = {
     {"1", {0, 0, 0, 0, 0, 0, 0}},
     {"N", {1, 1, -2, 0, 0, 0, 0}},
     {"N*m", {2, 1, -2, 0, 0, 0, 0}},
@@ -189,15 +217,21 @@ static const struct { const char *text; signed char dim[RT_DIM_COUNT]; } named[]
     {"V", {2, 1, -3, -1, 0, 0, 0}},
 };
 
-void rt_unit_format(const signed char dim[RT_DIM_COUNT], char *buf, size_t len)
+static const char *const base[RT_DIM_COUNT] = {"m", "kg", "s", "A", "K", "mol", "cd"};
+
+const char *rt_unit_base(int k)
+{
+    return k >= 0 && k < RT_DIM_COUNT ? base[k] : "?";
+}
+
+void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len)
 {
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        if (memcmp(named[i].dim, dim, RT_DIM_COUNT) == 0) {
+        if (memcmp(named[i].dim, dim, sizeof named[i].dim) == 0) {
             snprintf(buf, len, "%s", named[i].text);
             return;
         }
     }
-    static const char *const base[RT_DIM_COUNT] = {"m", "kg", "s", "A", "K", "mol", "cd"};
     /* kg first, then m, then the rest, as engineers write them */
     static const int order[RT_DIM_COUNT] = {1, 0, 2, 3, 4, 5, 6};
     size_t at = 0;

@@ -3,7 +3,8 @@
  *
  * Shared by the compiler (reading {value, 'unit'} literals) and the
  * simulator (--param 'lever.r12=250 mm'), so both read units alike.
- * A unit string is a product and quotient of symbols with integer powers:
+ * A unit string is a product and quotient of symbols with integer powers
+ * (at most RT_DIM_MAX in magnitude, in each power and in the result):
  * 'N*m', 'kg*m^2', 'm/s^2', '1', '1/s'.  Symbols are the SI base and
  * derived units, g, min, h, rad, deg, rev, rpm, in, ft, lbf, lbm, with any
  * SI prefix.  Angles are dimensionless (rad = 1).
@@ -15,9 +16,15 @@
 
 enum { RT_DIM_COUNT = 7 }; /* m kg s A K mol cd */
 
+/* Every exponent of a dimension lies in -RT_DIM_MAX..RT_DIM_MAX, in unit
+   strings and in every dimension the compiler computes (m^99 is far past
+   any physics; the limit keeps products and powers from wrapping around).
+   A short holds any product of two exponents in range. */
+enum { RT_DIM_MAX = 99 };
+
 typedef struct RtUnit {
     double scale;                   /* SI value of one unit */
-    signed char dim[RT_DIM_COUNT];  /* exponents of m kg s A K mol cd */
+    short dim[RT_DIM_COUNT];        /* exponents of m kg s A K mol cd */
 } RtUnit;
 
 /* Parses `s`.  Returns 0 and fills *u, or -1 and writes a message and the
@@ -26,6 +33,9 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
                   size_t *errpos);
 
 /* Writes a readable unit for a dimension ("N", "N*m", "m/s^2", "1"). */
-void rt_unit_format(const signed char dim[RT_DIM_COUNT], char *buf, size_t len);
+void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len);
+
+/* The base unit ("m", "kg", ...) of dimension k, for messages. */
+const char *rt_unit_base(int k);
 
 #endif

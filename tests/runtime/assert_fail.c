@@ -1,14 +1,25 @@
 /*
- * assert_fail.c - an assertion that fails during the run:
- * der(x) == 1, x(0) = 0, assert(x < 0.45, 'x must stay below 0.45') in
- * instance "limiter".  It fails at the first accepted step past 0.45.
+ * assert_fail.c - assertions, as lmdlc generates them:
+ *   assert(x < limit, 'x must stay below the limit')   (state and parameter)
+ *   assert(limit > 0, 'limit must be > 0')             (parameters only)
+ * in instance "limiter", with der(x) == 1, x(0) = 0 and limit = 0.45 m.
+ * The first fails at the first accepted step past the limit; the second,
+ * with --param limit=-1, before initialization, although the first would
+ * fail at t = 0 too.  Failures show the parameters their condition reads.
  */
 #include "rt_model.h"
 
+#include <stddef.h>
+
+static const RtParamInfo params[] = {
+    {"limit", 0.45, {1, 0, 0, 0, 0, 0, 0}, 0, 0},
+};
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x"};
+static const int reads_limit[] = {0};
 static const RtAssertInfo asserts[] = {
-    {"limiter", "x must stay below 0.45", "assert.lmdl:7:5"},
+    {"limiter", "x must stay below the limit", "assert.lmdl:7:5", 1, reads_limit, 0},
+    {"limiter", "limit must be > 0", "assert.lmdl:8:5", 1, reads_limit, 1},
 };
 
 static void start(const double *p, double *x0, double *nominal)
@@ -31,14 +42,27 @@ static void columns(const RtEval *e, double *out)
 
 static int check_asserts(const RtEval *e)
 {
-    return e->x[0] < 0.45 ? -1 : 0;
+    if (!(e->x[0] < e->p[0]))
+        return 0;
+    if (!(e->p[0] > 0))
+        return 1;
+    return -1;
+}
+
+static int check_param_asserts(const double *p)
+{
+    if (!(p[0] > 0))
+        return 1;
+    return -1;
 }
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "AssertFail",
+    .n_params = 1, .params = params,
     .n_states = 1, .state_names = state_names, .start = start,
     .eval = eval,
     .n_columns = 1, .column_names = column_names, .columns = columns,
-    .n_asserts = 1, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 2, .asserts = asserts, .check_asserts = check_asserts,
+    .check_param_asserts = check_param_asserts,
 };

@@ -30,10 +30,64 @@ run 1 "$sim" --rtol fast
 expect_in "$tmp/err" "--rtol expects a number, not 'fast'"
 run 1 "$sim" --output-step 0
 run 1 "$sim" --atol 0
-expect_in "$tmp/err" "--rtol and --atol must be positive"
+expect_in "$tmp/err" "--atol must be positive"
+# --rtol lies in (0, 1): 1 or more would accept any answer.
+run 1 "$sim" --rtol 1
+expect_in "$tmp/err" "--rtol must be between 0 and 1"
+run 1 "$sim" --rtol 0
+expect_in "$tmp/err" "--rtol must be between 0 and 1"
+run 0 "$sim" --rtol 0.5 --stop-time 0.01
+# Every number option uses the language's number syntax (rt_number.c).
+run 1 "$sim" --stop-time 0x10
+expect_in "$tmp/err" "--stop-time expects a number, not '0x10': hexadecimal numbers are not supported"
+run 1 "$sim" --stop-time 0x1p3
+expect_in "$tmp/err" "hexadecimal numbers are not supported"
+run 1 "$sim" --stop-time inf
+expect_in "$tmp/err" "--stop-time expects a number, not 'inf': infinities and NaN"
+run 1 "$sim" --atol nan
+expect_in "$tmp/err" "--atol expects a number, not 'nan'"
+run 1 "$sim" --stop-time 1e
+expect_in "$tmp/err" "the exponent after 'e' has no digits"
+run 1 "$sim" --atol 1e-400
+expect_in "$tmp/err" "--atol expects a number, not '1e-400': the number is too small"
+run 1 "$sim" --stop-time 1e400
+expect_in "$tmp/err" "the number is too large"
+run 1 "$sim" --stop-time ' 1'
+expect_in "$tmp/err" "--stop-time expects a number, not ' 1'"
+run 1 "$sim" --stop-time 1s
+expect_in "$tmp/err" "--stop-time expects a number, not '1s': unexpected text after the number"
+run 0 "$sim" --stop-time +.5e-1 --output-step 5E-3
 run 1 "$sim" --output-step 1e-12
 run 1 "$sim" extra
 expect_in "$tmp/err" "unexpected argument 'extra'"
 run 1 "$sim" -o /nonexistent/dir/out.csv
 expect_in "$tmp/err" "cannot open the results file '/nonexistent/dir/out.csv'"
+# A refused command line changes no file (the event log's directory is
+# missing: p.csv keeps its contents, and q.csv is not created).
+echo "last run" >"$tmp/p.csv"
+run 1 "$sim" -o "$tmp/p.csv" --events "$tmp/nodir/x.csv"
+expect_in "$tmp/err" "cannot open the event log"
+[ "$(cat "$tmp/p.csv")" = "last run" ] || fail "p.csv was changed by a refused run"
+run 1 "$sim" -o "$tmp/q.csv" --events "$tmp/nodir/x.csv"
+[ -e "$tmp/q.csv" ] && fail "q.csv was created by a refused run"
+run 1 "$sim" --events "$tmp/p.csv" -o "$tmp/nodir/x.csv"
+[ "$(cat "$tmp/p.csv")" = "last run" ] || fail "p.csv (the event log) was changed"
+# -o and --events on one file: the same path, a hard link, a symbolic
+# link, a new file; each refused, the file unchanged or not created.
+ln "$tmp/p.csv" "$tmp/hard.csv"
+ln -s "$tmp/p.csv" "$tmp/soft.csv"
+for ev in "$tmp/p.csv" "$tmp/hard.csv" "$tmp/soft.csv" "$tmp/../$(basename "$tmp")/p.csv"; do
+    run 1 "$sim" -o "$tmp/p.csv" --events "$ev"
+    expect_in "$tmp/err" "-o and --events name the same file"
+    [ "$(cat "$tmp/p.csv")" = "last run" ] || fail "p.csv was changed (--events $ev)"
+done
+run 1 "$sim" -o "$tmp/new.csv" --events "$tmp/./new.csv"
+expect_in "$tmp/err" "-o and --events name the same file"
+[ -e "$tmp/new.csv" ] && fail "new.csv was created by a refused run"
+# Two device files are not one results file: /dev/null twice is fine.
+run 0 "$sim" -o /dev/null --events /dev/null --stop-time 0.01
+# A good run truncates the old results.
+run 0 "$sim" -o "$tmp/p.csv" --events "$tmp/e.csv" --stop-time 0.01 --output-step 0.005
+[ "$(wc -l <"$tmp/p.csv")" -eq 4 ] || fail "p.csv: $(cat "$tmp/p.csv")"
+[ "$(cat "$tmp/e.csv")" = "time,instance,condition,value" ] || fail "e.csv"
 echo "cli: all as expected"

@@ -1,4 +1,4 @@
-# failures.sh CASE SIM: runs that must fail with exit 3 and a message
+# failures.sh CASE SIM [SOLVER]: runs that must fail with exit 3 and a message
 # giving the time, what failed and where.
 . "$(dirname "$0")/lib.sh"
 case=$1 sim=$2
@@ -31,6 +31,26 @@ blowup)
         || fail "failure time near 1"
     # Rows up to the last output time before t = 1 (0.996) are kept.
     [ "$(tail -n 1 "$tmp/rows.csv" | cut -d, -f1)" = 0.996 ] || fail "last row"
+    ;;
+blowup_hint)
+    # An implicit solver is not told to try one; an explicit one is.
+    for solver in msbdf bsimp rk4imp rk2imp rk1imp; do
+        run 3 "$sim" --stop-time 2 --solver $solver
+        expect_in "$tmp/err" "the $solver solver"
+        grep -q "try --solver" "$tmp/err" && fail "$solver: told to try another solver: $(cat "$tmp/err")"
+    done
+    for solver in rkf45 rk4 msadams; do
+        run 3 "$sim" --stop-time 2 --solver $solver
+        expect_in "$tmp/err" "; if the model is stiff, try --solver msbdf"
+    done
+    ;;
+collapse)
+    solver=$3
+    run 3 "$sim" --stop-time 2 --solver "$solver" -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "collapse.lmdl:5:5: error: at t = "
+    expect_in "$tmp/err" ": the algebraic loop did not converge in block 0: tanh((z - x)/w) == 0 (solving for z); the $solver solver's step size collapsed to "
+    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.9 && t < 0.99) }' "$tmp/err" \
+        || fail "failure time not in (0.9, 0.99)"
     ;;
 *)
     fail "unknown case $case"

@@ -23,4 +23,26 @@ run 1 "$sim" --param k
 expect_in "$tmp/err" "--param expects PATH=VALUE"
 run 1 "$sim" --param k=abc
 expect_in "$tmp/err" "expected a number"
+# The language's number syntax: no hex, inf, nan, broken exponents, and
+# no number that a double cannot hold (1e-400 is not 0).
+run 1 "$sim" --param m=0x10
+expect_in "$tmp/err" "--param m: expected a number, optionally with a unit, not '0x10': hexadecimal numbers are not supported"
+run 1 "$sim" --param m=inf
+expect_in "$tmp/err" "not 'inf': infinities and NaN are not numbers here"
+run 1 "$sim" --param m=-nan
+expect_in "$tmp/err" "not '-nan': infinities and NaN"
+run 1 "$sim" --param m=1e
+expect_in "$tmp/err" "not '1e': the exponent after 'e' has no digits"
+run 1 "$sim" --param 'm=1e+ kg'
+expect_in "$tmp/err" "the exponent after 'e' has no digits"
+run 1 "$sim" --param m=1e-400
+expect_in "$tmp/err" "not '1e-400': the number is too small"
+run 1 "$sim" --param m=1e400
+expect_in "$tmp/err" "not '1e400': the number is too large"
+run 1 "$sim" --param 'm=2 kg^100'
+expect_in "$tmp/err" "the unit power 100 is out of range: unit exponents are limited to -99..99"
+run 1 "$sim" --param 'm=2 kg^99*kg'
+expect_in "$tmp/err" "this unit has kg^100: unit exponents are limited to -99..99"
+# A unit glued to the number still works: 500e0g is 0.5 kg.
+run 0 "$sim" --stop-time 0.01 --param 'm=500e0g'
 echo "params: overrides and refusals as expected"

@@ -1,0 +1,43 @@
+/*
+ * outfile.h - creating the files lmdlc writes, so that none is lost,
+ * clobbered or redirected.
+ *
+ * Every output goes to a temporary file created with mkstemp (O_EXCL, so
+ * a symbolic link planted at a guessable name is never followed) in the
+ * target's own directory, and is renamed over the target only when it is
+ * complete.  Scratch work (the C file and the simulator being linked by
+ * the C compiler) lives in a private directory made by mkdtemp, mode
+ * 0700, where no other user can create or swap a name.  Temporary names
+ * are tracked, so an interrupted build removes them (outfile_cleanup).
+ */
+#ifndef LMDL_OUTFILE_H
+#define LMDL_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes len bytes of text to path atomically: a mkstemp file next to
+   path, then rename.  The file gets the usual mode (0666 less the umask).
+   0 on success; -1 with errno set, and nothing left behind. */
+int outfile_write(const char *path, const char *text, size_t len);
+
+/* Creates path, which must not exist, for writing (O_CREAT|O_EXCL|
+   O_NOFOLLOW, mode 0600).  Returns the descriptor or -1 with errno. */
+int outfile_create(const char *path);
+
+/* Makes a private scratch directory (mode 0700) in the directory of
+   `near` and tracks it.  Returns its malloc'ed path, or NULL with errno. */
+char *outfile_private_dir(const char *near);
+
+/* True (after reporting) when writing `path` would overwrite one of the
+   source files lmdlc has read: the same path, or the same file through a
+   hard or symbolic link (same device and inode). */
+bool outfile_is_input(const char *path);
+
+/* Temporary paths to remove if the run is interrupted: files are
+   unlinked, directories removed, last tracked first. */
+void outfile_track(const char *path);
+void outfile_untrack(const char *path);
+void outfile_cleanup(void);
+
+#endif
