@@ -16,6 +16,7 @@
  * (--stop-time 2, --stop-time=2); -o also takes -oFILE.
  */
 #include "rt_internal.h"
+#include "rt_sweep.h"
 #include "rt_units.h"
 
 #include <errno.h>
@@ -44,10 +45,13 @@ enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
 static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events",
+    "--sweep", "--sweep-summary", "--sweep-row",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--quiet", "--help", "-o",
+    "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
+    "--sweep-check",
 };
 
 /* What the command line said, before it is checked against the model. */
@@ -57,6 +61,7 @@ typedef struct CmdLine {
     char **params;          /* --param values, in order */
     int n_params;
     const char *vars;       /* --vars value, or NULL */
+    RtSweepOptions sweep;   /* --sweep and its options (rt_sweep.c) */
     int help;
 } CmdLine;
 
@@ -86,9 +91,21 @@ static void usage(const RtModel *m, const char *prog)
            "  -o FILE              write the results to FILE [stdout]\n"
            "  --events FILE        write the event log (CSV) to FILE\n"
            "  --quiet              no progress bar and no warnings\n"
+           "  --sweep SETS.csv     one run per row of SETS.csv (a column per "
+           "parameter);\n"
+           "                       -o and --events name each row's files "
+           "with {row}\n"
+           "  --sweep-summary F    write the sweep's summary CSV to F [stdout]\n"
+           "  --sweep-row K        run only row K, its summary line in "
+           "RESULTS.summary\n"
+           "  --sweep-collect      merge the rows' RESULTS.summary into the "
+           "summary\n"
+           "  --sweep-check        check SETS.csv and the options, print the "
+           "row count\n"
            "  --help               show this help\n\n"
            "Exit status: 0 success, 1 bad command line, 3 simulation "
-           "failure.\n", prog, m->name ? m->name : "the model");
+           "failure\n(a sweep: 3 when any row failed).\n",
+           prog, m->name ? m->name : "the model");
     int shown = 0;
     for (int i = 0; i < m->n_params && shown < 50; i++) {
         const RtParamInfo *pi = &m->params[i];
@@ -160,6 +177,8 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
         o->events_path = val;
         return 0;
     }
+    if (!strncmp(opt, "--sweep", 7))
+        return rt_sweep_option(&c->sweep, prog, opt, val);
     o->out_path = val;  /* -o */
     return 0;
 }
@@ -191,6 +210,8 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
             o->quiet = 1;
             continue;
         }
+        if (rt_sweep_flag(&c->sweep, arg))
+            continue;
         if (!strncmp(arg, "-o", 2)) {
             const char *val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
             if (arg[2] == '=')
@@ -408,6 +429,13 @@ int main(int argc, char **argv)
         || select_columns(&sim, cl.vars) != 0) {
         status = RT_EXIT_USAGE;
         goto out;
+    }
+    if (cl.sweep.given) {
+        /* every row runs in a child that comes back here (rt_sweep.c) */
+        status = rt_sweep_run(&sim, &cl.sweep, cl.vars);
+        if (status != RT_SWEEP_CHILD)
+            goto out;
+        status = RT_EXIT_OK;
     }
     sim.out = open_output(prog, sim.opt.out_path, "the results file");
     if (sim.out && sim.opt.events_path) {
