@@ -224,6 +224,10 @@ static int parse_args(SweepArgs *a, int argc, char **argv)
             return -1;
         } else if (owned_option(s)) {
             return bad_usage("%s is set by lmdlc sweep itself", s);
+        } else if (!strncmp(s, "-o", 2)) {
+            /* lmdlc makes -o's name absolute, so it must see it */
+            return bad_usage("give the results as two words, -o PATTERN, "
+                             "not '%s'", s);
         } else if (!a->file && s[0] != '-') {
             a->file = s;
         } else if (a->file) {

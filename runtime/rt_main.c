@@ -7,6 +7,9 @@
  *   options -> parameters -> columns (--vars) -> files -> header
  *   -> initialization -> integration -> report
  *
+ * With --sweep, rt_sweep.c runs the rest of that sequence once per row,
+ * each row in a forked child that comes back here (docs/sweeps.md).
+ *
  * Everything that can be refused is refused before any file is opened,
  * so a mistyped --param never truncates last run's results.  A bad
  * command line exits 1; a failed simulation exits 3 after its rows have

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Labels become parts of file names, so they are kept to these. */
@@ -488,10 +489,14 @@ static char **new_line(const Sweep *w, long k)
 }
 
 /* The last data row of the CSV results file path, split into up to n
-   fields in out[] (left NULL when the file has no data row, or is not a
-   results CSV). */
-static void final_values(const char *path, char **out, int n)
+   fields in out[] (left NULL when the file has no data row, is not a
+   results CSV, or is older than the row's run: a row that failed before
+   it opened its results must not show the last sweep's values). */
+static void final_values(const char *path, time_t started, char **out, int n)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || st.st_mtime < started - 1)
+        return;
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return;
@@ -605,6 +610,7 @@ static int run_row(Sweep *w, long k, char **f)
         return RT_EXIT_SIM;
     }
     fflush(NULL);           /* nothing buffered may be written twice */
+    time_t started = time(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         w->in_child = 1;
@@ -656,7 +662,7 @@ static int run_row(Sweep *w, long k, char **f)
         snprintf(msg, sizeof msg, "%s", e.error ? e.error : e.last ? e.last
                  : "(no message)");
     f[w->status_col + 1] = one_line(msg);
-    final_values(out, f + w->status_col + 2, w->n_final);
+    final_values(out, started, f + w->status_col + 2, w->n_final);
     free(e.error);
     free(e.last);
     free(out);
