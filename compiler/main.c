@@ -8,6 +8,7 @@
 #include "paths.h"
 #include "plot.h"
 #include "source.h"
+#include "sweep.h"
 #include "sym.h"
 
 #include <stdio.h>
@@ -32,6 +33,8 @@ static const char usage[] =
     "  doc NAME [-I DIR]... [--markdown]     describe a component or domain\n"
     "  plot RESULTS.csv [--vars A,B] -o OUT.png|svg\n"
     "                                         draw columns against time (gnuplot)\n"
+    "  sweep FILE --sets SETS.csv --engine parallel|slurm -o 'out-{row}.csv' ...\n"
+    "                                         a parameter sweep (lmdlc sweep --help)\n"
     "\n"
     "options:\n"
     "  --top NAME      the top-level component (default: the file's last)\n"
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
     DriverOptions o = {0};
     o.out = stdout;
     const char *cmd = argv[1];
+    if (strcmp(cmd, "sweep") == 0)
+        return sweep_main(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0) {
         const char *csv = NULL, *vars = NULL, *out = NULL;
         for (int i = 2; i < argc; i++) {

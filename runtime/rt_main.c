@@ -7,6 +7,9 @@
  *   options -> parameters -> columns (--vars) -> files -> header
  *   -> initialization -> integration -> report
  *
+ * With --sweep, rt_sweep.c runs the rest of that sequence once per row,
+ * each row in a forked child that comes back here (docs/sweeps.md).
+ *
  * Everything that can be refused is refused before any file changes, so
  * a mistyped --param never truncates last run's results: the options,
  * parameters and columns first, then both output files are opened
@@ -20,6 +23,7 @@
  */
 #include "rt_internal.h"
 #include "rt_number.h"
+#include "rt_sweep.h"
 #include "rt_units.h"
 
 #include <errno.h>
@@ -51,10 +55,13 @@ enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
 static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events",
+    "--sweep", "--sweep-summary", "--sweep-row",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--quiet", "--help", "-o",
+    "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
+    "--sweep-check",
 };
 
 /* What the command line said, before it is checked against the model. */
@@ -64,6 +71,7 @@ typedef struct CmdLine {
     char **params;          /* --param values, in order */
     int n_params;
     const char *vars;       /* --vars value, or NULL */
+    RtSweepOptions sweep;   /* --sweep and its options (rt_sweep.c) */
     int help;
 } CmdLine;
 
@@ -93,9 +101,21 @@ static void usage(const RtModel *m, const char *prog)
            "  -o FILE              write the results to FILE [stdout]\n"
            "  --events FILE        write the event log (CSV) to FILE\n"
            "  --quiet              no progress bar and no warnings\n"
+           "  --sweep SETS.csv     one run per row of SETS.csv (a column per "
+           "parameter);\n"
+           "                       -o and --events name each row's files "
+           "with {row}\n"
+           "  --sweep-summary F    write the sweep's summary CSV to F [stdout]\n"
+           "  --sweep-row K        run only row K, its summary line in "
+           "RESULTS.summary\n"
+           "  --sweep-collect      merge the rows' RESULTS.summary into the "
+           "summary\n"
+           "  --sweep-check        check SETS.csv and the options, print the "
+           "row count\n"
            "  --help               show this help\n\n"
            "Exit status: 0 success, 1 bad command line, 3 simulation "
-           "failure.\n", prog, m->name ? m->name : "the model");
+           "failure\n(a sweep: 3 when any row failed).\n",
+           prog, m->name ? m->name : "the model");
     int shown = 0;
     for (int i = 0; i < m->n_params && shown < 50; i++) {
         const RtParamInfo *pi = &m->params[i];
@@ -165,6 +185,8 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
         o->events_path = val;
         return 0;
     }
+    if (!strncmp(opt, "--sweep", 7))
+        return rt_sweep_option(&c->sweep, prog, opt, val);
     o->out_path = val;  /* -o */
     return 0;
 }
@@ -196,6 +218,8 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
             o->quiet = 1;
             continue;
         }
+        if (rt_sweep_flag(&c->sweep, arg))
+            continue;
         if (!strncmp(arg, "-o", 2)) {
             const char *val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
             if (arg[2] == '=')
@@ -508,6 +532,13 @@ int main(int argc, char **argv)
         || select_columns(&sim, cl.vars) != 0) {
         status = RT_EXIT_USAGE;
         goto out;
+    }
+    if (cl.sweep.given) {
+        /* every row runs in a child that comes back here (rt_sweep.c) */
+        status = rt_sweep_run(&sim, &cl.sweep, cl.vars);
+        if (status != RT_SWEEP_CHILD)
+            goto out;
+        status = RT_EXIT_OK;
     }
     /* parameters out of range fail now, before any file is touched */
     if (rt_check_param_asserts(&sim) != 0)
