@@ -13,7 +13,10 @@
 
 #include "diag.h"
 #include "doc.h"
-#include "elab.h"
+#include "flatten.h"
+#include "inst.h"
+#include "simplify.h"
+#include "units_check.h"
 #include "build.h"
 #include "codegen.h"
 #include "structure.h"

@@ -13,9 +13,11 @@
  * inputs to outputs), unconnected inputs take their defaults, and the
  * local balance rule is checked once per component variant.
  */
-#include "elab.h"
+#include "inst.h"
 
 #include "diag.h"
+#include "lower.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <stdlib.h>

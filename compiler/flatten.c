@@ -11,9 +11,11 @@
  * instance's context; an if-equation becomes one equation per position,
  * each an if-expression over the branches.
  */
-#include "elab.h"
+#include "flatten.h"
 
 #include "diag.h"
+#include "lower.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,9 +10,10 @@
  * are converted to SI here.  der() is expanded by the symbolic
  * differentiator until it applies to variables only.
  */
-#include "elab.h"
+#include "lower.h"
 
 #include "diag.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * defined its variables already say).  Both are errors naming the
  * equations involved.
  */
-#include "elab.h"
+#include "simplify.h"
 
 #include "diag.h"
 

@@ -29,7 +29,7 @@
 #include "structure.h"
 
 #include "diag.h"
-#include "elab.h"
+#include "simplify.h"
 
 #include <math.h>
 #include <stdlib.h>

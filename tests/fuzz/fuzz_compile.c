@@ -14,7 +14,10 @@
  */
 #include "codegen.h"
 #include "diag.h"
-#include "elab.h"
+#include "flatten.h"
+#include "inst.h"
+#include "simplify.h"
+#include "units_check.h"
 #include "sema.h"
 #include "source.h"
 #include "structure.h"

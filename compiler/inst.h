@@ -1,14 +1,13 @@
 /*
- * elab.h - the elaborated model: the instance tree with its parameters
+ * inst.h - pass 3, elaborate: the instance tree with its parameters
  * evaluated, conditional sections decided and connections joined.
  *
- * Passes: elaborate (build the tree), units (check dimensions over the
- * active parts), flatten (emit the DAE), simplify (aliases, constants).
- * Lowering of an expression in an instance's context (lower.c) is shared
- * by elaborate (parameter values) and flatten (equations).
+ * The tree is what elaborate (elaborate.c) hands to the unit check
+ * (units_check.h) and to flatten (flatten.h).  Lowering an expression in
+ * an instance's context (lower.h) serves all three.
  */
-#ifndef LMDL_ELAB_H
-#define LMDL_ELAB_H
+#ifndef LMDL_INST_H
+#define LMDL_INST_H
 
 #include "dae.h"
 #include "sema.h"
@@ -79,33 +78,9 @@ typedef struct Model {
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;
 
-/* pass 3 */
+/* pass 3 (elaborate.c) */
 Model *elab_model(Program *p, SemaDef *top, Arena *a);
 void elab_free(Model *m);
-
-/* pass 4 (units.c) */
-void units_check(Model *m);
-/* Dimension of an expression in an instance's context; false if it could
-   not be computed (an error was reported). */
-bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool);
-/* Reads a {value, 'unit'} literal's unit once; NULL after an error. */
-const RtUnit *units_literal(Model *m, AstExpr *quantity);
-
-/* pass 5 (flatten.c) */
-void flatten_model(Model *m);
-
-/* pass 6 (simplify.c) */
-void simplify_dae(Dae *d);
-/* Notes, for a redundant equation, naming the equations that had already
-   fixed what it says. */
-void simplify_explain(Dae *d, DaeEq *q);
-
-/* lowering (lower.c) */
-DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);
-/* The slot a dotted name ends at, following children; NULL after an
-   error.  *node_member is set when the name ends at NODE.ACROSS. */
-ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *name, ElabInst **owner,
-                        SemaMember **node_member);
 
 /* Calls fn for every section of an instance's active arms, in source
    order (arms numbered as resolve numbered them). */
