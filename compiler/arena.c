@@ -156,3 +156,11 @@ void ptrmap_free(PtrMap *m)
     free(m->vals);
     *m = (PtrMap){0};
 }
+
+void *mem_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}

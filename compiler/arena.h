@@ -47,4 +47,9 @@ typedef struct PtrMap {
 void *ptrmap_get(const PtrMap *m, const void *key);
 void ptrmap_put(PtrMap *m, const void *key, void *val);
 void ptrmap_free(PtrMap *m);
+
+/* Heap memory for working arrays that a pass frees itself: zeroed, never
+   NULL (an exhausted heap aborts, like the arena). */
+void *mem_calloc(size_t n, size_t size);
+
 #endif

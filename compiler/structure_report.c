@@ -1,0 +1,277 @@
+/*
+ * structure_report.c - what the structural analysis tells a user: the
+ * diagnosis of a structurally singular system (its Dulmage-Mendelsohn
+ * parts, from alternating paths: Pothen and Fan 1990), the index report of
+ * `lmdlc check` and the block dump of `--dump-blocks`.
+ */
+#include "st.h"
+
+#include "diag.h"
+#include "simplify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *st_eq_origin(Dae *d, DaeEq *q, char *buf, size_t len)
+{
+    int line, col;
+    src_linecol(q->span, &line, &col);
+    SrcFile *f = src_get(q->span.file);
+    if (q->kind == EQ_DOMAIN || q->kind == EQ_CONSERVATION)
+        snprintf(buf, len, "%s at node %s", q->kind == EQ_DOMAIN ? "domain equation"
+                 : "balance", q->what ? q->what : "?");
+    else
+        snprintf(buf, len, "%s (%s:%d)", q->instance[0] ? q->instance : "top model",
+                 f ? f->path : "?", line);
+    (void)d;
+    return buf;
+}
+
+void st_eq_text(Dae *d, DaeEq *q, char *buf, size_t len)
+{
+    char *p = NULL;
+    size_t sz = 0;
+    FILE *fp = open_memstream(&p, &sz);
+    if (!fp) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    DaeNames nm = dae_names(d);
+    dae_print_expr(fp, q->lhs, &nm);
+    fputs(" == ", fp);
+    dae_print_expr(fp, q->rhs, &nm);
+    fclose(fp);
+    snprintf(buf, len, "%s", p);
+    if (strlen(p) >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    free(p);
+}
+
+/* Reports a structurally singular system with its DM parts. */
+void st_report_singular(St *t, Matcher *m)
+{
+    Dae *d = t->d;
+    int neq = t->s->eqs.n, nv = d->vars.n;
+    /* under-determined: alternating paths from unmatched variables */
+    char *in_under_v = mem_calloc((size_t)nv, 1), *in_under_e = mem_calloc((size_t)neq, 1);
+    char *in_over_v = mem_calloc((size_t)nv, 1), *in_over_e = mem_calloc((size_t)neq, 1);
+    /* variable -> equations incidence */
+    int *vstart = mem_calloc((size_t)nv + 1, sizeof(int));
+    for (int e = 0; e < neq; e++)
+        for (int k = 0; k < st_eq_at(t, e)->nadj; k++)
+            vstart[st_base_adj(t, e, k) + 1]++;
+    for (int v = 0; v < nv; v++)
+        vstart[v + 1] += vstart[v];
+    int *vlist = mem_calloc((size_t)vstart[nv] + 1, sizeof(int));
+    int *fill = mem_calloc((size_t)nv + 1, sizeof(int));
+    for (int e = 0; e < neq; e++)
+        for (int k = 0; k < st_eq_at(t, e)->nadj; k++) {
+            int v = st_base_adj(t, e, k);
+            vlist[vstart[v] + fill[v]++] = e;
+        }
+    int *queue = mem_calloc((size_t)(nv + neq) + 1, sizeof(int));
+    int qh = 0, qt = 0;
+    for (int v = 0; v < nv; v++) {
+        DaeVar *dv = d->vars.items[v];
+        if (!dv->eliminated && m->assign[v] < 0) {
+            in_under_v[v] = 1;
+            queue[qt++] = v;
+        }
+    }
+    while (qh < qt) {
+        int v = queue[qh++];
+        for (int i = vstart[v]; i < vstart[v + 1]; i++) {
+            int e = vlist[i];
+            if (in_under_e[e])
+                continue;
+            in_under_e[e] = 1;
+            int w = m->eq_mate[e];
+            if (w >= 0 && !in_under_v[w]) {
+                in_under_v[w] = 1;
+                queue[qt++] = w;
+            }
+        }
+    }
+    qh = qt = 0;
+    for (int e = 0; e < neq; e++) {
+        if (m->eq_mate[e] < 0) {
+            in_over_e[e] = 1;
+            queue[qt++] = e;
+        }
+    }
+    while (qh < qt) {
+        int e = queue[qh++];
+        for (int k = 0; k < st_eq_at(t, e)->nadj; k++) {
+            int v = st_base_adj(t, e, k);
+            if (in_over_v[v])
+                continue;
+            in_over_v[v] = 1;
+            int e2 = m->assign[v];
+            if (e2 >= 0 && !in_over_e[e2]) {
+                in_over_e[e2] = 1;
+                queue[qt++] = e2;
+            }
+        }
+    }
+    /* the message */
+    char names[1024] = "";
+    size_t len = 0;
+    int nunder = 0, nover = 0, nover_v = 0;
+    for (int v = 0; v < nv; v++) {
+        if (!in_under_v[v])
+            continue;
+        nunder++;
+        const char *n = ((DaeVar *)d->vars.items[v])->name;
+        if (len + strlen(n) + 8 < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", n);
+    }
+    /* eliminated aliases of undetermined variables are undetermined too */
+    for (int v = 0; v < nv; v++) {
+        DaeVar *dv = d->vars.items[v];
+        if (!dv->eliminated || !dv->alias_expr)
+            continue;
+        for (int w = 0; w < nv; w++) {
+            if (!in_under_v[w] || !dae_mentions_var(dv->alias_expr, w, 0))
+                continue;
+            nunder++;
+            if (len + strlen(dv->name) + 8 < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, ", %s", dv->name);
+            break;
+        }
+    }
+    for (int e = 0; e < neq; e++)
+        nover += in_over_e[e];
+    for (int v = 0; v < nv; v++)
+        nover_v += in_over_v[v];
+    SrcSpan where = src_none;
+    for (int e = 0; e < neq && where.file < 0; e++)
+        if (in_over_e[e] || in_under_e[e])
+            where = ((DaeEq *)d->eqs.items[st_eq_at(t, e)->base])->span;
+    if (nunder && d->redundant.n) {
+        DaeEq *r = d->redundant.items[0];
+        char text[200];
+        st_eq_text(d, r, text, sizeof text);
+        diag_error(r->span, "the model is singular: %d variable%s cannot be determined "
+                   "separately (%s), because %d equation%s only repeat%s what other "
+                   "equations already fix", nunder, nunder == 1 ? "" : "s", names,
+                   d->redundant.n, d->redundant.n == 1 ? "" : "s",
+                   d->redundant.n == 1 ? "s" : "");
+        for (int i = 0; i < d->redundant.n && i < 8; i++) {
+            DaeEq *q = d->redundant.items[i];
+            char org[200];
+            st_eq_origin(d, q, org, sizeof org);
+            if (i)
+                diag_note(q->span, "this equation also repeats others  [%s]", org);
+            else
+                diag_note(q->span, "this equation adds nothing  [%s]", org);
+            simplify_explain(d, q);
+        }
+    } else if (nunder && nover)
+        diag_error(where, "the model is structurally singular: %d variable%s cannot be "
+                   "determined (%s), while %d equation%s over-determine %d other "
+                   "variable%s", nunder, nunder == 1 ? "" : "s", names, nover,
+                   nover == 1 ? "" : "s", nover_v, nover_v == 1 ? "" : "s");
+    else if (nunder)
+        diag_error(where, "the model is structurally singular: no equation determines "
+                   "%s", names);
+    else
+        diag_error(where, "the model is structurally singular: %d equation%s "
+                   "over-determine %d variable%s", nover, nover == 1 ? "" : "s",
+                   nover_v, nover_v == 1 ? "" : "s");
+    int notes = d->redundant.n ? 12 : 0;
+    for (int e = 0; e < neq && notes < 12; e++) {
+        if (!in_over_e[e] && !in_under_e[e])
+            continue;
+        DaeEq *q = d->eqs.items[st_eq_at(t, e)->base];
+        char text[200], org[200];
+        st_eq_text(d, q, text, sizeof text);
+        st_eq_origin(d, q, org, sizeof org);
+        diag_note(q->span, "%s equation: %s  [%s]", in_over_e[e] ? "over-determining"
+                  : "involved", text, org);
+        notes++;
+    }
+    free(in_under_v); free(in_under_e); free(in_over_v); free(in_over_e);
+    free(vstart); free(vlist); free(fill); free(queue);
+}
+
+void struct_report(FILE *fp, const Structure *s, Dae *d)
+{
+    fprintf(fp, "  states:                   %d", s->nstates);
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = s->vars.items[s->state_var[i]];
+        DaeVar *v = d->vars.items[x->var];
+        fprintf(fp, "%s", i ? ", " : " (");
+        for (int k = 0; k < x->order; k++)
+            fputs("der(", fp);
+        fputs(dae_shown_name(v), fp);
+        for (int k = 0; k < x->order; k++)
+            fputc(')', fp);
+    }
+    fprintf(fp, "%s\n", s->nstates ? ")" : "");
+    fprintf(fp, "  differential index:       %d\n", s->index);
+    fprintf(fp, "  differentiated equations: %d\n", s->ndiff);
+    int shown = 0;
+    for (int i = 0; i < s->eqs.n && shown < 20; i++) {
+        StEq *q = s->eqs.items[i];
+        if (q->level == 0 || q->deriv >= 0)
+            continue;
+        DaeEq *o = d->eqs.items[q->base];
+        int line, col;
+        src_linecol(o->span, &line, &col);
+        SrcFile *f = src_get(o->span.file);
+        fprintf(fp, "    %dx  ", q->level);
+        DaeNames nm = dae_names(d);
+        dae_print_expr(fp, o->lhs, &nm);
+        fputs(" == ", fp);
+        dae_print_expr(fp, o->rhs, &nm);
+        if (o->kind == EQ_DOMAIN || o->kind == EQ_CONSERVATION)
+            fprintf(fp, "   %% node %s\n", o->what);
+        else
+            fprintf(fp, "   %% %s, %s:%d\n", o->instance[0] ? o->instance : "(top)",
+                    f ? f->path : "?", line);
+        shown++;
+    }
+    int dummies = 0;
+    for (int i = 0; i < s->vars.n; i++)
+        dummies += ((StVar *)s->vars.items[i])->dummy;
+    fprintf(fp, "  dummy derivatives:        %d\n", dummies);
+    fprintf(fp, "  blocks:                   %d (%d algebraic loop%s", s->blocks.n, s->nloops,
+            s->nloops == 1 ? "" : "s");
+    if (s->nloops) {
+        fputs(":", fp);
+        for (int i = 0; i < s->blocks.n; i++) {
+            StBlock *b = s->blocks.items[i];
+            if (b->n > 1 || !b->solved)
+                fprintf(fp, " %d", b->n);
+        }
+    }
+    fputs(")\n", fp);
+}
+
+void struct_dump(FILE *fp, const Structure *s, Dae *d)
+{
+    DaeNames nm = dae_names(d);
+    fprintf(fp, "blocks (%d), in evaluation order:\n", s->blocks.n);
+    for (int k = 0; k < s->blocks.n; k++) {
+        StBlock *b = s->blocks.items[k];
+        fprintf(fp, "  %d: %s, solves", k, b->solved ? "explicit" : b->n > 1 ? "loop" : "nonlinear");
+        for (int i = 0; i < b->n; i++) {
+            StVar *x = s->vars.items[b->vars[i]];
+            fputc(' ', fp);
+            for (int j = 0; j < x->order; j++)
+                fputs("der(", fp);
+            fputs(dae_shown_name(d->vars.items[x->var]), fp);
+            for (int j = 0; j < x->order; j++)
+                fputc(')', fp);
+        }
+        fputc('\n', fp);
+        for (int i = 0; i < b->n; i++) {
+            StEq *q = s->eqs.items[b->eqs[i]];
+            fputs("      ", fp);
+            if (q->level)
+                fprintf(fp, "[d/dt x%d] ", q->level);
+            dae_print_expr(fp, q->res, &nm);
+            fputs(" == 0\n", fp);
+        }
+    }
+}
