@@ -9,19 +9,20 @@
  * (zero-crossing functions and their truth values); assertions; and the
  * RtModel descriptor.
  *
- * Expressions are DAG nodes.  Within one function, a node used more than
- * once is computed once into a local `const double tN`.  Relations inside
- * the continuous equations read the frozen mode md[k]; the zero-crossing
- * and relation functions evaluate them for real.
+ * The C text itself (buffer, escaping, expressions with their shared
+ * subexpressions, functions in bounded parts) is cprint.c's.  Relations
+ * inside the continuous equations read the frozen mode md[k]; the
+ * zero-crossing and relation functions evaluate them for real.
  *
  * Output is deterministic: everything is emitted in index order, and no
  * address or time stamp is written.
  */
 #include "codegen.h"
 
+#include "cprint.h"
+
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +30,8 @@
 
 enum { EVAL_PART_BLOCKS = 64 };
 
-/* The growing output buffer. */
-typedef struct Buf {
-    char *s;
-    size_t n, cap;
-} Buf;
-
 typedef struct Cg {
-    Buf out;                /* the C text */
+    CPrint p;               /* the C text */
     Dae *d;
     Structure *s;
     int **slot_of;          /* per DaeVar, per order: StVar index or -1 */
@@ -50,84 +45,7 @@ typedef struct Cg {
     double *pdefault;       /* parameter defaults, for choosing pivots */
     int *guard;             /* per relation: guard relation, -1, or -2 unset */
     int *guard_value;       /* per relation: the guard's value */
-    /* per-function common subexpressions */
-    PtrMap uses;            /* node -> use count (as intptr) */
-    PtrMap temp;            /* node -> 1 + temp number */
-    int ntemps;
-    bool modes;             /* relations read md[] (true) or are evaluated */
 } Cg;
-
-static void put(Buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (b->n + n + 1 > cap)
-            cap *= 2;
-        b->s = realloc(b->s, cap);
-        if (!b->s)
-            abort();
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static void emit(Cg *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(Cg *cg, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < (int)sizeof small) {
-        put(&cg->out, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big)
-        abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put(&cg->out, big, (size_t)n);
-    free(big);
-}
-
-/* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
-   every byte outside printable ASCII are escaped, so no model text can end
-   the literal or change what the program means. */
-static void emit_str(Cg *cg, const char *s)
-{
-    put(&cg->out, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        char esc[8];
-        if (*p == '"' || *p == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)*p;
-            put(&cg->out, esc, 2);
-        } else if (*p == '?') {
-            put(&cg->out, "\\?", 2);
-        } else if (*p < 0x20 || *p >= 0x7f) {
-            snprintf(esc, sizeof esc, "\\%03o", *p);
-            put(&cg->out, esc, 4);
-        } else {
-            put(&cg->out, (const char *)p, 1);
-        }
-    }
-    put(&cg->out, "\"", 1);
-}
-
-static void emit_num(Cg *cg, double v)
-{
-    if (isnan(v))
-        emit(cg, "NAN");
-    else if (isinf(v))
-        emit(cg, v > 0 ? "INFINITY" : "(-INFINITY)");
-    else
-        emit(cg, "%.17g", v);
-}
 
 /* ---- variables ---------------------------------------------------------- */
 
@@ -138,248 +56,23 @@ static int stvar(Cg *cg, int var, int order)
     return cg->slot_of[var][order];
 }
 
-static void emit_var(Cg *cg, int var, int order)
+static void emit_var(void *ctx, CPrint *p, int var, int order)
 {
+    Cg *cg = ctx;
     int i = stvar(cg, var, order);
     if (i < 0) {
-        emit(cg, "0.0");
+        cp_emit(p, "0.0");
         return;
     }
     StVar *x = cg->s->vars.items[i];
-    emit(cg, "%s[%d]", x->state ? "x" : "a", x->slot);
-}
-
-/* ---- expressions ---------------------------------------------------------- */
-
-static bool is_leaf(const DaeExpr *e)
-{
-    return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
-           || e->kind == DX_TIME;
-}
-
-static void count_uses(Cg *cg, DaeExpr *e)
-{
-    intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
-    ptrmap_put(&cg->uses, e, (void *)(n + 1));
-    if (n > 0 || is_leaf(e))
-        return;
-    if (cg->modes && ptrmap_get(&cg->rel_index, e))
-        return; /* read as md[k] */
-    switch (e->kind) {
-    case DX_FUNC:
-        count_uses(cg, e->u.fn.a);
-        if (e->u.fn.b) count_uses(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        count_uses(cg, e->u.cond.c);
-        count_uses(cg, e->u.cond.a);
-        count_uses(cg, e->u.cond.b);
-        break;
-    default:
-        count_uses(cg, e->u.bin.a);
-        if (e->u.bin.b) count_uses(cg, e->u.bin.b);
-        break;
-    }
-}
-
-static void emit_expr(Cg *cg, DaeExpr *e);
-
-static void emit_raw(Cg *cg, DaeExpr *e)
-{
-    static const char *const cop[] = {
-        [DX_ADD] = "+", [DX_SUB] = "-", [DX_MUL] = "*", [DX_DIV] = "/",
-        [DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">", [DX_GE] = ">=",
-        [DX_EQ] = "==", [DX_NE] = "!=", [DX_AND] = "&&", [DX_OR] = "||",
-    };
-    switch (e->kind) {
-    case DX_CONST: emit_num(cg, e->u.value); return;
-    case DX_PARAM: emit(cg, "p[%d]", e->u.index); return;
-    case DX_TIME: emit(cg, "t"); return;
-    case DX_VAR: emit_var(cg, e->u.var.index, e->u.var.order); return;
-    case DX_NEG: emit(cg, "(-"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
-    case DX_NOT: emit(cg, "(!"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
-    case DX_POW:
-        emit(cg, "pow(");
-        emit_expr(cg, e->u.bin.a);
-        emit(cg, ", ");
-        emit_expr(cg, e->u.bin.b);
-        emit(cg, ")");
-        return;
-    case DX_FUNC:
-        emit(cg, "%s(", dae_func_names[e->u.fn.fn]);
-        emit_expr(cg, e->u.fn.a);
-        if (e->u.fn.b) {
-            emit(cg, ", ");
-            emit_expr(cg, e->u.fn.b);
-        }
-        emit(cg, ")");
-        return;
-    case DX_IF:
-        emit(cg, "(");
-        emit_expr(cg, e->u.cond.c);
-        emit(cg, " ? ");
-        emit_expr(cg, e->u.cond.a);
-        emit(cg, " : ");
-        emit_expr(cg, e->u.cond.b);
-        emit(cg, ")");
-        return;
-    default:
-        if (cg->modes) {
-            void *k = ptrmap_get(&cg->rel_index, e);
-            if (k) {
-                emit(cg, "md[%d]", (int)(intptr_t)k - 1);
-                return;
-            }
-        }
-        emit(cg, "(");
-        emit_expr(cg, e->u.bin.a);
-        emit(cg, " %s ", cop[e->kind]);
-        emit_expr(cg, e->u.bin.b);
-        emit(cg, ")");
-        return;
-    }
-}
-
-static void emit_expr(Cg *cg, DaeExpr *e)
-{
-    void *tnum = ptrmap_get(&cg->temp, e);
-    if (tnum) {
-        emit(cg, "t%d", (int)(intptr_t)tnum - 1);
-        return;
-    }
-    emit_raw(cg, e);
-}
-
-/* Emits temporaries for the shared nodes under e, children first. */
-static void emit_temps(Cg *cg, DaeExpr *e)
-{
-    if (is_leaf(e) || ptrmap_get(&cg->temp, e))
-        return;
-    if (cg->modes && ptrmap_get(&cg->rel_index, e))
-        return;
-    switch (e->kind) {
-    case DX_FUNC:
-        emit_temps(cg, e->u.fn.a);
-        if (e->u.fn.b) emit_temps(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        emit_temps(cg, e->u.cond.c);
-        emit_temps(cg, e->u.cond.a);
-        emit_temps(cg, e->u.cond.b);
-        break;
-    default:
-        emit_temps(cg, e->u.bin.a);
-        if (e->u.bin.b) emit_temps(cg, e->u.bin.b);
-        break;
-    }
-    if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
-        int k = cg->ntemps++;
-        emit(cg, "    const double t%d = ", k);
-        emit_raw(cg, e);
-        emit(cg, ";\n");
-        ptrmap_put(&cg->temp, e, (void *)(intptr_t)(k + 1));
-    }
-}
-
-/* Forgets the shared nodes seen so far (temporaries keep their numbers,
-   which stay unique within the C function). */
-static void reset_cse(Cg *cg)
-{
-    ptrmap_free(&cg->uses);
-    ptrmap_free(&cg->temp);
-}
-
-static void begin_function(Cg *cg)
-{
-    reset_cse(cg);
-    cg->ntemps = 0;
-}
-
-/* The usual locals of a function over an RtEval. */
-static void emit_locals(Cg *cg, bool writable_alg)
-{
-    /* restrict: the arrays never overlap, which spares the C compiler's
-       alias analysis on long straight-line code */
-    emit(cg, "    const double t = e->t;\n");
-    emit(cg, "    const double *restrict x = e->x;\n");
-    emit(cg, "    const double *restrict p = e->p;\n");
-    emit(cg, "    %sdouble *restrict a = e->alg;\n", writable_alg ? "" : "const ");
-    emit(cg, "    const int *md = e->modes;\n");
-    emit(cg, "    (void)t; (void)x; (void)p; (void)a; (void)md;\n");
-}
-
-/* Functions with one statement per item (columns, start values, zero
-   crossings, ...) are split into parts of CHUNK_ITEMS statements and a
-   function that calls the parts, so no C function grows with the model
-   and the C compiler's time stays linear. */
-enum { CHUNK_ITEMS = 100 };
-
-typedef struct Chunk {
-    const char *name;       /* the function the descriptor points to */
-    const char *params;     /* its parameter list */
-    const char *args;       /* the same names, to pass to the parts */
-    const char *prologue;   /* locals at the top of every part */
-    bool is_int;            /* parts return an index, or -1 for none */
-    int parts;              /* parts emitted */
-    int items;              /* items in the current part */
-} Chunk;
-
-#define RO_LOCALS                                                          \
-    "    const double t = e->t;\n    const double *restrict x = e->x;\n"  \
-    "    const double *restrict p = e->p;\n"                               \
-    "    const double *restrict a = e->alg;\n"                             \
-    "    const int *md = e->modes;\n"                                      \
-    "    (void)t; (void)x; (void)p; (void)a; (void)md;\n"
-
-static void chunk_open(Cg *cg, Chunk *c)
-{
-    emit(cg, "static %s %s_%d(%s)\n{\n%s", c->is_int ? "int" : "void", c->name, c->parts,
-         c->params, c->prologue);
-    c->parts++;
-    c->items = 0;
-}
-
-static void chunk_close(Cg *cg, Chunk *c)
-{
-    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
-}
-
-static void chunk_begin(Cg *cg, Chunk *c)
-{
-    c->parts = 0;
-    chunk_open(cg, c);
-}
-
-/* Call before each item's statements. */
-static void chunk_item(Cg *cg, Chunk *c)
-{
-    if (c->items == CHUNK_ITEMS) {
-        chunk_close(cg, c);
-        chunk_open(cg, c);
-    }
-    c->items++;
-}
-
-static void chunk_end(Cg *cg, Chunk *c)
-{
-    chunk_close(cg, c);
-    emit(cg, "static %s %s(%s)\n{\n", c->is_int ? "int" : "void", c->name, c->params);
-    if (c->is_int)
-        emit(cg, "    int r;\n");
-    for (int i = 0; i < c->parts; i++) {
-        if (c->is_int)
-            emit(cg, "    if ((r = %s_%d(%s)) >= 0) return r;\n", c->name, i, c->args);
-        else
-            emit(cg, "    %s_%d(%s);\n", c->name, i, c->args);
-    }
-    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
+    cp_emit(p, "%s[%d]", x->state ? "x" : "a", x->slot);
 }
 
 /* ---- relations ------------------------------------------------------------- */
 
 static void find_relations(Cg *cg, DaeExpr *e, PtrMap *seen)
 {
-    if (ptrmap_get(seen, e) || is_leaf(e))
+    if (ptrmap_get(seen, e) || dae_is_leaf(e))
         return;
     ptrmap_put(seen, e, e);
     if (dae_is_relation(e) && dae_depends_on_state(e) && !ptrmap_get(&cg->rel_index, e)) {
@@ -426,7 +119,7 @@ static void note_guard(Cg *cg, int r, int g, int v)
 
 static void walk_guards(Cg *cg, GuardWalk *w, DaeExpr *e, int g, int v)
 {
-    if (is_leaf(e))
+    if (dae_is_leaf(e))
         return;
     intptr_t key = g < 0 ? 1 : 2 + 2 * (intptr_t)g + v;
     intptr_t old = (intptr_t)ptrmap_get(&w->seen, e);
@@ -464,85 +157,39 @@ static void walk_guards(Cg *cg, GuardWalk *w, DaeExpr *e, int g, int v)
     }
 }
 
-static char *source_text(SrcSpan sp)
-{
-    SrcFile *f = src_get(sp.file);
-    if (!f || sp.end <= sp.begin || sp.end > f->len)
-        return strdup("?");
-    size_t n = sp.end - sp.begin;
-    char *s = malloc(n + 1);
-    if (!s)
-        abort();
-    size_t k = 0;
-    bool space = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = f->text[sp.begin + i];
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = true;
-            continue;
-        }
-        if (space && k)
-            s[k++] = ' ';
-        space = false;
-        s[k++] = c;
-    }
-    s[k] = 0;
-    return s;
-}
-
-static void emit_location(Cg *cg, SrcSpan sp)
-{
-    SrcFile *f = src_get(sp.file);
-    if (!f) {
-        emit_str(cg, "");
-        return;
-    }
-    int line, col;
-    src_linecol(sp, &line, &col);
-    char buf[64];
-    snprintf(buf, sizeof buf, ":%d:%d", line, col);
-    size_t n = strlen(f->path) + strlen(buf) + 1;
-    char *s = malloc(n);
-    if (!s)
-        abort();
-    snprintf(s, n, "%s%s", f->path, buf);
-    emit_str(cg, s);
-    free(s);
-}
-
 /* ---- sections of the output ------------------------------------------------ */
 
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
-    emit(cg, "static const RtParamInfo params[] = {\n");
+    cp_emit(&cg->p, "static const RtParamInfo params[] = {\n");
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
-        emit(cg, "    {");
-        emit_str(cg, p->name);
-        emit(cg, ", ");
-        emit_num(cg, p->value);
-        emit(cg, ", {%d, %d, %d, %d, %d, %d, %d}, %d, %d},\n", p->dim.e[0], p->dim.e[1],
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, p->name);
+        cp_emit(&cg->p, ", ");
+        cp_num(&cg->p, p->value);
+        cp_emit(&cg->p, ", {%d, %d, %d, %d, %d, %d, %d}, %d, %d},\n", p->dim.e[0], p->dim.e[1],
              p->dim.e[2], p->dim.e[3], p->dim.e[4], p->dim.e[5], p->dim.e[6],
              p->structural ? 1 : 0, p->is_bool ? 1 : 0);
     }
     if (!d->params.n)
-        emit(cg, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
-    emit(cg, "};\n\n");
-    Chunk c = {"derive_params", "double *p, const unsigned char *ov", "p, ov",
+        cp_emit(&cg->p, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    CpChunk c = {"derive_params", "double *p, const unsigned char *ov", "p, ov",
                "    (void)p; (void)ov;\n", false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
         if (p->expr->kind == DX_CONST)
             continue;
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    if (!ov[%d]) p[%d] = ", i, i);
-        emit_expr(cg, p->expr);
-        emit(cg, ";\n");
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    if (!ov[%d]) p[%d] = ", i, i);
+        cp_expr(&cg->p, p->expr);
+        cp_emit(&cg->p, ";\n");
     }
-    chunk_end(cg, &c);
+    cp_chunk_end(&cg->p, &c);
 }
 
 static DaeExpr *start_of(Cg *cg, int var, int order)
@@ -555,7 +202,7 @@ static void emit_states(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    emit(cg, "static const char *const state_names[] = {\n");
+    cp_emit(&cg->p, "static const char *const state_names[] = {\n");
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
@@ -568,52 +215,52 @@ static void emit_states(Cg *cg)
         for (int k = 0; k < x->order; k++)
             fputc(')', fp);
         fclose(fp);
-        emit(cg, "    ");
-        emit_str(cg, name);
-        emit(cg, ",\n");
+        cp_emit(&cg->p, "    ");
+        cp_str(&cg->p, name);
+        cp_emit(&cg->p, ",\n");
         free(name);
     }
-    emit(cg, "    \"\"\n};\n\n");
-    Chunk c = {"start", "const double *p, double *x0, double *nom", "p, x0, nom",
+    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    CpChunk c = {"start", "const double *p, double *x0, double *nom", "p, x0, nom",
                "    (void)p; (void)x0; (void)nom;\n", false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    x0[%d] = ", i);
-        emit_expr(cg, start_of(cg, x->var, x->order));
-        emit(cg, ";\n    nom[%d] = ", i);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    x0[%d] = ", i);
+        cp_expr(&cg->p, start_of(cg, x->var, x->order));
+        cp_emit(&cg->p, ";\n    nom[%d] = ", i);
         if (v->nominal && x->order == 0) {
-            emit(cg, "fabs(");
-            emit_expr(cg, v->nominal);
-            emit(cg, ")");
+            cp_emit(&cg->p, "fabs(");
+            cp_expr(&cg->p, v->nominal);
+            cp_emit(&cg->p, ")");
         } else {
-            emit(cg, "1.0");
+            cp_emit(&cg->p, "1.0");
         }
-        emit(cg, ";\n");
+        cp_emit(&cg->p, ";\n");
     }
-    chunk_end(cg, &c);
-    Chunk ca = {"alg_start", "const double *p, double *a", "p, a", "    (void)p; (void)a;\n",
+    cp_chunk_end(&cg->p, &c);
+    CpChunk ca = {"alg_start", "const double *p, double *a", "p, a", "    (void)p; (void)a;\n",
                 false, 0, 0};
-    chunk_begin(cg, &ca);
+    cp_chunk_begin(&cg->p, &ca);
     for (int i = 0; i < s->vars.n; i++) {
         StVar *x = s->vars.items[i];
         if (x->state)
             continue;
-        chunk_item(cg, &ca);
+        cp_chunk_item(&cg->p, &ca);
         DaeExpr *st = start_of(cg, x->var, x->order);
         if (dae_is_const(st, 0))
-            emit(cg, "    a[%d] = 0.0;\n", x->slot);
+            cp_emit(&cg->p, "    a[%d] = 0.0;\n", x->slot);
         else {
-            reset_cse(cg);
-            emit(cg, "    a[%d] = ", x->slot);
-            emit_expr(cg, st);
-            emit(cg, ";\n");
+            cp_reset(&cg->p);
+            cp_emit(&cg->p, "    a[%d] = ", x->slot);
+            cp_expr(&cg->p, st);
+            cp_emit(&cg->p, ";\n");
         }
     }
-    chunk_end(cg, &ca);
+    cp_chunk_end(&cg->p, &ca);
 }
 
 static DaeExpr *block_res(Cg *cg, StBlock *b, int i)
@@ -626,46 +273,46 @@ static void emit_loop_functions(Cg *cg, int k, StBlock *b)
     Structure *s = cg->s;
     int n = b->n;
     /* residuals */
-    emit(cg, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
-    emit_locals(cg, true);
+    cp_emit(&cg->p, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
+    cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-    begin_function(cg);
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+    cp_begin_function(&cg->p);
     for (int i = 0; i < n; i++)
-        count_uses(cg, block_res(cg, b, i));
+        cp_count(&cg->p, block_res(cg, b, i));
     for (int i = 0; i < n; i++) {
-        emit_temps(cg, block_res(cg, b, i));
-        emit(cg, "    res[%d] = ", i);
-        emit_expr(cg, block_res(cg, b, i));
-        emit(cg, ";\n");
+        cp_temps(&cg->p, block_res(cg, b, i));
+        cp_emit(&cg->p, "    res[%d] = ", i);
+        cp_expr(&cg->p, block_res(cg, b, i));
+        cp_emit(&cg->p, ";\n");
     }
-    emit(cg, "    return 0;\n}\n\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
     /* analytic Jacobian, row-major */
-    emit(cg, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
-    emit_locals(cg, true);
+    cp_emit(&cg->p, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
+    cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
     DaeExpr **J = calloc((size_t)n * (size_t)n + 1, sizeof *J);
     if (!J)
         abort();
-    begin_function(cg);
+    cp_begin_function(&cg->p);
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             StVar *x = s->vars.items[b->vars[j]];
             PtrMap memo = {0};
             J[i * n + j] = dae_diff_var(&cg->d->t, block_res(cg, b, i), x->var, x->order, &memo);
             ptrmap_free(&memo);
-            count_uses(cg, J[i * n + j]);
+            cp_count(&cg->p, J[i * n + j]);
         }
     }
     for (int i = 0; i < n * n; i++) {
-        emit_temps(cg, J[i]);
-        emit(cg, "    jac[%d] = ", i);
-        emit_expr(cg, J[i]);
-        emit(cg, ";\n");
+        cp_temps(&cg->p, J[i]);
+        cp_emit(&cg->p, "    jac[%d] = ", i);
+        cp_expr(&cg->p, J[i]);
+        cp_emit(&cg->p, ";\n");
     }
     free(J);
-    emit(cg, "    return 0;\n}\n\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 /* A loop whose Jacobian does not mention its own unknowns is linear:
@@ -807,14 +454,14 @@ static void count_block(Cg *cg, int k)
 {
     StBlock *b = cg->s->blocks.items[k];
     if (b->solved) {
-        count_uses(cg, b->pivot);
-        count_uses(cg, b->solved);
+        cp_count(&cg->p, b->pivot);
+        cp_count(&cg->p, b->solved);
     } else if (cg->sym[k]) {
         for (int i = 0; i < 2 * b->n; i++)
-            count_uses(cg, cg->sym[k][i]);
+            cp_count(&cg->p, cg->sym[k][i]);
     } else if (cg->lin[k]) {
         for (int i = 0; i < b->n * b->n + b->n; i++)
-            count_uses(cg, cg->lin[k][i]);
+            cp_count(&cg->p, cg->lin[k][i]);
     }
 }
 
@@ -822,9 +469,9 @@ static void count_block(Cg *cg, int k)
 static void emit_eval_part(Cg *cg, int part, int from, int to)
 {
     Structure *s = cg->s;
-    emit(cg, "static int eval_%d(RtEval *e)\n{\n", part);
-    emit_locals(cg, true);
-    begin_function(cg);
+    cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
+    cp_locals(&cg->p, true);
+    cp_begin_function(&cg->p);
     for (int k = from; k < to; k++)
         count_block(cg, k);
     for (int k = from; k < to; k++) {
@@ -833,15 +480,15 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
             StVar *x = s->vars.items[b->vars[0]];
             /* a nonzero constant pivot needs no check */
             if (!(b->pivot->kind == DX_CONST && b->pivot->u.value != 0)) {
-                emit_temps(cg, b->pivot);
-                emit(cg, "    if (!(fabs(");
-                emit_expr(cg, b->pivot);
-                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+                cp_temps(&cg->p, b->pivot);
+                cp_emit(&cg->p, "    if (!(fabs(");
+                cp_expr(&cg->p, b->pivot);
+                cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
             }
-            emit_temps(cg, b->solved);
-            emit(cg, "    a[%d] = ", x->slot);
-            emit_expr(cg, b->solved);
-            emit(cg, ";\n");
+            cp_temps(&cg->p, b->solved);
+            cp_emit(&cg->p, "    a[%d] = ", x->slot);
+            cp_expr(&cg->p, b->solved);
+            cp_emit(&cg->p, ";\n");
             continue;
         }
         if (cg->sym[k]) {
@@ -850,16 +497,16 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
             for (int i = 0; i < n; i++) {
                 if (S[i]->kind == DX_CONST)
                     continue;
-                emit_temps(cg, S[i]);
-                emit(cg, "    if (!(fabs(");
-                emit_expr(cg, S[i]);
-                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+                cp_temps(&cg->p, S[i]);
+                cp_emit(&cg->p, "    if (!(fabs(");
+                cp_expr(&cg->p, S[i]);
+                cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
             }
             for (int i = n - 1; i >= 0; i--) {
-                emit_temps(cg, S[n + i]);
-                emit(cg, "    a[%d] = ", ((StVar *)s->vars.items[b->vars[i]])->slot);
-                emit_expr(cg, S[n + i]);
-                emit(cg, ";\n");
+                cp_temps(&cg->p, S[n + i]);
+                cp_emit(&cg->p, "    a[%d] = ", ((StVar *)s->vars.items[b->vars[i]])->slot);
+                cp_expr(&cg->p, S[n + i]);
+                cp_emit(&cg->p, ";\n");
             }
             continue;
         }
@@ -867,44 +514,44 @@ static void emit_eval_part(Cg *cg, int part, int from, int to)
             int n = b->n;
             DaeExpr **L = cg->lin[k];
             for (int i = 0; i < n * n + n; i++)
-                emit_temps(cg, L[i]);
-            emit(cg, "    {\n        double A[%d], r[%d];\n", n * n, n);
+                cp_temps(&cg->p, L[i]);
+            cp_emit(&cg->p, "    {\n        double A[%d], r[%d];\n", n * n, n);
             for (int i = 0; i < n * n; i++) {
                 if (dae_is_const(L[i], 0)) {
-                    emit(cg, "        A[%d] = 0.0;\n", i);
+                    cp_emit(&cg->p, "        A[%d] = 0.0;\n", i);
                     continue;
                 }
-                emit(cg, "        A[%d] = ", i);
-                emit_expr(cg, L[i]);
-                emit(cg, ";\n");
+                cp_emit(&cg->p, "        A[%d] = ", i);
+                cp_expr(&cg->p, L[i]);
+                cp_emit(&cg->p, ";\n");
             }
             for (int i = 0; i < n; i++) {
-                emit(cg, "        r[%d] = -(", i);
-                emit_expr(cg, L[n * n + i]);
-                emit(cg, ");\n");
+                cp_emit(&cg->p, "        r[%d] = -(", i);
+                cp_expr(&cg->p, L[n * n + i]);
+                cp_emit(&cg->p, ");\n");
             }
-            emit(cg, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
-            emit(cg, "        if (rc) return rc;\n");
+            cp_emit(&cg->p, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
+            cp_emit(&cg->p, "        if (rc) return rc;\n");
             for (int i = 0; i < n; i++)
-                emit(cg, "        a[%d] = r[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-            emit(cg, "    }\n");
+                cp_emit(&cg->p, "        a[%d] = r[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+            cp_emit(&cg->p, "    }\n");
             continue;
         }
-        emit(cg, "    {\n        double z[%d];\n", b->n);
+        cp_emit(&cg->p, "    {\n        double z[%d];\n", b->n);
         for (int i = 0; i < b->n; i++)
-            emit(cg, "        z[%d] = a[%d];\n", i, ((StVar *)s->vars.items[b->vars[i]])->slot);
-        emit(cg, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n", k, b->n, k, k);
-        emit(cg, "        if (r) return r;\n");
+            cp_emit(&cg->p, "        z[%d] = a[%d];\n", i, ((StVar *)s->vars.items[b->vars[i]])->slot);
+        cp_emit(&cg->p, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n", k, b->n, k, k);
+        cp_emit(&cg->p, "        if (r) return r;\n");
         for (int i = 0; i < b->n; i++)
-            emit(cg, "        a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-        emit(cg, "    }\n");
+            cp_emit(&cg->p, "        a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
+        cp_emit(&cg->p, "    }\n");
         /* later blocks must not reuse temporaries computed before the loop
            changed the unknowns they depend on */
-        reset_cse(cg);
+        cp_reset(&cg->p);
         for (int j = k + 1; j < to; j++)
             count_block(cg, j);
     }
-    emit(cg, "    return 0;\n}\n\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 static void emit_eval(Cg *cg)
@@ -930,24 +577,24 @@ static void emit_eval(Cg *cg)
         emit_eval_part(cg, parts++, k, to);
     }
     /* dx, in parts like everything else */
-    Chunk c = {"derivatives", "RtEval *e", "e",
+    CpChunk c = {"derivatives", "RtEval *e", "e",
                "    const double *restrict x = e->x;\n"
                "    const double *restrict a = e->alg;\n"
                "    double *restrict dx = e->dx;\n    (void)x; (void)a; (void)dx;\n",
                false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         StVar *dx = s->vars.items[x->deriv];
-        chunk_item(cg, &c);
-        emit(cg, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
+        cp_chunk_item(&cg->p, &c);
+        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
     }
-    chunk_end(cg, &c);
-    emit(cg, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
+    cp_chunk_end(&cg->p, &c);
+    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
     for (int i = 0; i < parts; i++)
-        emit(cg, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
-    emit(cg, "    if (e->dx)\n        derivatives(e);\n");
-    emit(cg, "    return 0;\n}\n\n");
+        cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
+    cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 /* Columns: every name of every variable. */
@@ -958,37 +605,37 @@ static int emit_columns(Cg *cg, int **col_of_var)
     *col_of_var = calloc((size_t)d->vars.n + 1, sizeof(int));
     if (!*col_of_var)
         abort();
-    emit(cg, "static const char *const column_names[] = {\n");
+    cp_emit(&cg->p, "static const char *const column_names[] = {\n");
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
         (*col_of_var)[i] = ncol;
         for (int j = 0; j < v->names.n; j++) {
-            emit(cg, "    ");
-            emit_str(cg, v->names.items[j]);
-            emit(cg, ",\n");
+            cp_emit(&cg->p, "    ");
+            cp_str(&cg->p, v->names.items[j]);
+            cp_emit(&cg->p, ",\n");
             ncol++;
         }
     }
-    emit(cg, "    \"\"\n};\n\n");
-    cg->modes = false;
-    Chunk c = {"columns", "const RtEval *e, double *out", "e, out", RO_LOCALS, false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    cg->p.modes = false;
+    CpChunk c = {"columns", "const RtEval *e, double *out", "e, out", RO_LOCALS, false, 0, 0};
+    cp_chunk_begin(&cg->p, &c);
     int col = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        chunk_item(cg, &c);
-        reset_cse(cg);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
         DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
-        count_uses(cg, val);
-        emit_temps(cg, val);
-        emit(cg, "    out[%d] = ", col);
-        emit_expr(cg, val);
-        emit(cg, ";\n");
+        cp_count(&cg->p, val);
+        cp_temps(&cg->p, val);
+        cp_emit(&cg->p, "    out[%d] = ", col);
+        cp_expr(&cg->p, val);
+        cp_emit(&cg->p, ";\n");
         for (int j = 1; j < v->names.n; j++)
-            emit(cg, "    out[%d] = out[%d];\n", col + j, col);
+            cp_emit(&cg->p, "    out[%d] = out[%d];\n", col + j, col);
         col += v->names.n;
     }
-    chunk_end(cg, &c);
+    cp_chunk_end(&cg->p, &c);
     return ncol;
 }
 
@@ -996,7 +643,7 @@ static int emit_targets(Cg *cg, const int *col_of_var)
 {
     Dae *d = cg->d;
     int n = 0;
-    emit(cg, "static const RtTargetInfo targets[] = {\n");
+    cp_emit(&cg->p, "static const RtTargetInfo targets[] = {\n");
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
         if (v->priority == PRIO_NONE)
@@ -1009,150 +656,150 @@ static int emit_targets(Cg *cg, const int *col_of_var)
         int sv = w >= 0 ? stvar(cg, w, 0) : -1;
         if (sv >= 0 && ((StVar *)cg->s->vars.items[sv])->state)
             state1 = ((StVar *)cg->s->vars.items[sv])->slot + 1;
-        emit(cg, "    {%d, %d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH, state1);
+        cp_emit(&cg->p, "    {%d, %d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH, state1);
         n++;
     }
     if (!n)
-        emit(cg, "    {0, 0, 0},\n");
-    emit(cg, "};\n\n");
-    Chunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
+        cp_emit(&cg->p, "    {0, 0, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    CpChunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
                "    (void)p; (void)v; (void)nom;\n", false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_chunk_begin(&cg->p, &c);
     int k = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *x = d->vars.items[i];
         if (x->priority == PRIO_NONE)
             continue;
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    v[%d] = ", k);
-        emit_expr(cg, x->start);
-        emit(cg, ";\n    nom[%d] = ", k);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    v[%d] = ", k);
+        cp_expr(&cg->p, x->start);
+        cp_emit(&cg->p, ";\n    nom[%d] = ", k);
         if (x->nominal) {
-            emit(cg, "fabs(");
-            emit_expr(cg, x->nominal);
-            emit(cg, ")");
+            cp_emit(&cg->p, "fabs(");
+            cp_expr(&cg->p, x->nominal);
+            cp_emit(&cg->p, ")");
         } else {
-            emit(cg, "1.0");
+            cp_emit(&cg->p, "1.0");
         }
-        emit(cg, ";\n");
+        cp_emit(&cg->p, ";\n");
         k++;
     }
-    chunk_end(cg, &c);
+    cp_chunk_end(&cg->p, &c);
     return n;
 }
 
 static void emit_relations(Cg *cg)
 {
     Dae *d = cg->d;
-    emit(cg, "static const RtRelationInfo relations[] = {\n");
+    cp_emit(&cg->p, "static const RtRelationInfo relations[] = {\n");
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
         DaeRelOrigin *o = dae_rel_origin(&d->t, r);
-        emit(cg, "    {");
-        emit_str(cg, o ? o->instance : "");
-        emit(cg, ", ");
-        char *text = o ? source_text(o->span) : strdup("?");
-        emit_str(cg, text);
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, o ? o->instance : "");
+        cp_emit(&cg->p, ", ");
+        char *text = o ? cp_source_text(o->span) : strdup("?");
+        cp_str(&cg->p, text);
         free(text);
-        emit(cg, ", ");
+        cp_emit(&cg->p, ", ");
         if (o)
-            emit_location(cg, o->span);
+            cp_location(&cg->p, o->span);
         else
-            emit_str(cg, "");
+            cp_str(&cg->p, "");
         int g = cg->guard[i] >= 0 ? cg->guard[i] : -1;
-        emit(cg, ", %d, %d},\n", g, g >= 0 ? cg->guard_value[i] : 0);
+        cp_emit(&cg->p, ", %d, %d},\n", g, g >= 0 ? cg->guard_value[i] : 0);
     }
     if (!cg->rels.n)
-        emit(cg, "    {\"\", \"\", \"\", -1, 0},\n");
-    emit(cg, "};\n\n");
-    cg->modes = false;
-    Chunk cz = {"zero_crossings", "const RtEval *e, double *g", "e, g",
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    cg->p.modes = false;
+    CpChunk cz = {"zero_crossings", "const RtEval *e, double *g", "e, g",
                 RO_LOCALS "    (void)g;\n", false, 0, 0};
-    chunk_begin(cg, &cz);
+    cp_chunk_begin(&cg->p, &cz);
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
-        chunk_item(cg, &cz);
-        reset_cse(cg);
+        cp_chunk_item(&cg->p, &cz);
+        cp_reset(&cg->p);
         /* g > 0 exactly when the relation holds (>= for non-strict ones) */
         bool flip = r->kind == DX_LT || r->kind == DX_LE;
         DaeExpr *g = flip ? dae_sub(&d->t, r->u.bin.b, r->u.bin.a)
                           : dae_sub(&d->t, r->u.bin.a, r->u.bin.b);
-        cg->modes = true; /* operands read frozen modes of inner relations */
-        count_uses(cg, g);
-        emit_temps(cg, g);
-        emit(cg, "    g[%d] = ", i);
-        emit_expr(cg, g);
-        emit(cg, ";\n");
-        cg->modes = false;
+        cg->p.modes = true; /* operands read frozen modes of inner relations */
+        cp_count(&cg->p, g);
+        cp_temps(&cg->p, g);
+        cp_emit(&cg->p, "    g[%d] = ", i);
+        cp_expr(&cg->p, g);
+        cp_emit(&cg->p, ";\n");
+        cg->p.modes = false;
     }
-    chunk_end(cg, &cz);
-    Chunk cr = {"relation_values", "const RtEval *e, int *truth", "e, truth",
+    cp_chunk_end(&cg->p, &cz);
+    CpChunk cr = {"relation_values", "const RtEval *e, int *truth", "e, truth",
                 RO_LOCALS "    (void)truth;\n", false, 0, 0};
-    chunk_begin(cg, &cr);
+    cp_chunk_begin(&cg->p, &cr);
     for (int i = 0; i < cg->rels.n; i++) {
         DaeExpr *r = cg->rels.items[i];
-        chunk_item(cg, &cr);
-        reset_cse(cg);
-        cg->modes = true;
-        count_uses(cg, r->u.bin.a);
-        count_uses(cg, r->u.bin.b);
-        emit_temps(cg, r->u.bin.a);
-        emit_temps(cg, r->u.bin.b);
-        cg->modes = false;
+        cp_chunk_item(&cg->p, &cr);
+        cp_reset(&cg->p);
+        cg->p.modes = true;
+        cp_count(&cg->p, r->u.bin.a);
+        cp_count(&cg->p, r->u.bin.b);
+        cp_temps(&cg->p, r->u.bin.a);
+        cp_temps(&cg->p, r->u.bin.b);
+        cg->p.modes = false;
         /* the relation itself is evaluated, its operands as in eval */
-        emit(cg, "    truth[%d] = ", i);
+        cp_emit(&cg->p, "    truth[%d] = ", i);
         static const char *const cop[] = {[DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">",
                                           [DX_GE] = ">=", [DX_EQ] = "==", [DX_NE] = "!="};
-        cg->modes = true;
-        emit(cg, "(");
-        emit_expr(cg, r->u.bin.a);
-        emit(cg, " %s ", cop[r->kind]);
-        emit_expr(cg, r->u.bin.b);
-        emit(cg, ");\n");
-        cg->modes = false;
+        cg->p.modes = true;
+        cp_emit(&cg->p, "(");
+        cp_expr(&cg->p, r->u.bin.a);
+        cp_emit(&cg->p, " %s ", cop[r->kind]);
+        cp_expr(&cg->p, r->u.bin.b);
+        cp_emit(&cg->p, ");\n");
+        cg->p.modes = false;
     }
-    chunk_end(cg, &cr);
+    cp_chunk_end(&cg->p, &cr);
 }
 
 static void emit_asserts(Cg *cg)
 {
     Dae *d = cg->d;
-    emit(cg, "static const RtAssertInfo asserts[] = {\n");
+    cp_emit(&cg->p, "static const RtAssertInfo asserts[] = {\n");
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        emit(cg, "    {");
-        emit_str(cg, a->instance);
-        emit(cg, ", ");
-        emit_str(cg, a->message);
-        emit(cg, ", ");
-        emit_location(cg, a->span);
-        emit(cg, "},\n");
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, a->instance);
+        cp_emit(&cg->p, ", ");
+        cp_str(&cg->p, a->message);
+        cp_emit(&cg->p, ", ");
+        cp_location(&cg->p, a->span);
+        cp_emit(&cg->p, "},\n");
     }
     if (!d->asserts.n)
-        emit(cg, "    {\"\", \"\", \"\"},\n");
-    emit(cg, "};\n\n");
-    cg->modes = false;
-    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
-    chunk_begin(cg, &c);
+        cp_emit(&cg->p, "    {\"\", \"\", \"\"},\n");
+    cp_emit(&cg->p, "};\n\n");
+    cg->p.modes = false;
+    CpChunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        count_uses(cg, a->cond);
-        emit_temps(cg, a->cond);
-        emit(cg, "    if (!(");
-        emit_expr(cg, a->cond);
-        emit(cg, ")) return %d;\n", i);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_count(&cg->p, a->cond);
+        cp_temps(&cg->p, a->cond);
+        cp_emit(&cg->p, "    if (!(");
+        cp_expr(&cg->p, a->cond);
+        cp_emit(&cg->p, ")) return %d;\n", i);
     }
-    chunk_end(cg, &c);
+    cp_chunk_end(&cg->p, &c);
 }
 
 static void emit_blocks(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    emit(cg, "static const RtBlockInfo blocks[] = {\n");
+    cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
     DaeNames nm = dae_names(d);
     for (int k = 0; k < s->blocks.n; k++) {
         StBlock *b = s->blocks.items[k];
@@ -1186,16 +833,16 @@ static void emit_blocks(Cg *cg)
         fclose(fp);
         if (strlen(what) > 400)
             strcpy(what + 396, "...");
-        emit(cg, "    {%d, ", b->n);
-        emit_str(cg, what);
+        cp_emit(&cg->p, "    {%d, ", b->n);
+        cp_str(&cg->p, what);
         free(what);
-        emit(cg, ", ");
-        emit_location(cg, o->span);
-        emit(cg, "},\n");
+        cp_emit(&cg->p, ", ");
+        cp_location(&cg->p, o->span);
+        cp_emit(&cg->p, "},\n");
     }
     if (!s->blocks.n)
-        emit(cg, "    {0, \"\", \"\"},\n");
-    emit(cg, "};\n\n");
+        cp_emit(&cg->p, "    {0, \"\", \"\"},\n");
+    cp_emit(&cg->p, "};\n\n");
 }
 
 /* ---- the Jacobian's sparsity -------------------------------------------- */
@@ -1208,12 +855,6 @@ typedef struct DepSet {
     int *s;             /* state indices */
     int n;              /* entries, or -1 for dense */
 } DepSet;
-
-/* Separator before element i of a long initializer, 20 to a line. */
-static const char *list_sep(int i)
-{
-    return i == 0 ? "\n    " : i % 20 ? ", " : ",\n    ";
-}
 
 static int emit_sparsity(Cg *cg)
 {
@@ -1334,18 +975,18 @@ static int emit_sparsity(Cg *cg)
         if (ncolors * 2 > ns) {
             ncolors = 0; /* hardly sparse: dense differences */
         } else {
-            emit(cg, "static const int jac_color[] = {");
+            cp_emit(&cg->p, "static const int jac_color[] = {");
             for (int j = 0; j < ns; j++)
-                emit(cg, "%s%d", list_sep(j), color[j]);
-            emit(cg, "\n};\n\nstatic const int jac_colptr[] = {");
+                cp_emit(&cg->p, "%s%d", cp_list_sep(j), color[j]);
+            cp_emit(&cg->p, "\n};\n\nstatic const int jac_colptr[] = {");
             for (int j = 0; j <= ns; j++)
-                emit(cg, "%s%d", list_sep(j), colptr[j]);
-            emit(cg, "\n};\n\nstatic const int jac_rows[] = {");
+                cp_emit(&cg->p, "%s%d", cp_list_sep(j), colptr[j]);
+            cp_emit(&cg->p, "\n};\n\nstatic const int jac_rows[] = {");
             for (int k = 0; k < colptr[ns]; k++)
-                emit(cg, "%s%d", list_sep(k), rows[k]);
+                cp_emit(&cg->p, "%s%d", cp_list_sep(k), rows[k]);
             if (!colptr[ns])
-                emit(cg, "0");
-            emit(cg, "\n};\n\n");
+                cp_emit(&cg->p, "0");
+            cp_emit(&cg->p, "\n};\n\n");
         }
         free(colcount); free(rowptr); free(rowcols); free(colptr); free(fill);
         free(rows); free(color); free(used);
@@ -1363,6 +1004,9 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     Cg cg = {0};
     cg.d = d;
     cg.s = s;
+    cg.p.var = emit_var;
+    cg.p.var_ctx = &cg;
+    cg.p.modes_of = &cg.rel_index;
     int nv = d->vars.n;
     cg.slot_of = calloc((size_t)nv + 1, sizeof(int *));
     cg.norders = calloc((size_t)nv + 1, sizeof(int));
@@ -1404,14 +1048,14 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
         if (cg.guard[i] >= 0 && cg.guard[cg.guard[i]] >= 0)
             cg.guard[i] = -1;
 
-    emit(&cg, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
+    cp_emit(&cg.p, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
     /* the model name is an identifier, but keep comments free of any text
        that could close them */
     for (const char *c = model; *c; c++)
-        emit(&cg, "%c", (*c == '*' || *c == '/') ? '_' : *c);
-    emit(&cg, ".  Do not edit. */\n");
-    emit(&cg, "#include \"rt_model.h\"\n#include <math.h>\n#include <stddef.h>\n\n");
-    cg.modes = true;
+        cp_emit(&cg.p, "%c", (*c == '*' || *c == '/') ? '_' : *c);
+    cp_emit(&cg.p, ".  Do not edit. */\n");
+    cp_emit(&cg.p, "#include \"rt_model.h\"\n#include <math.h>\n#include <stddef.h>\n\n");
+    cg.p.modes = true;
     emit_params(&cg);
     emit_states(&cg);
     emit_eval(&cg);
@@ -1423,32 +1067,32 @@ char *cg_generate(Dae *d, Structure *s, const char *model)
     emit_asserts(&cg);
     emit_blocks(&cg);
     int ncolors = emit_sparsity(&cg);
-    emit(&cg, "const RtModel rt_model = {\n");
-    emit(&cg, "    RT_ABI_VERSION,\n    ");
-    emit_str(&cg, model);
-    emit(&cg, ",\n    %d, params, derive_params,\n", d->params.n);
-    emit(&cg, "    %d, state_names, start,\n", s->nstates);
-    emit(&cg, "    %d, alg_start,\n    eval,\n", s->nalg);
-    emit(&cg, "    %d, column_names, columns,\n", ncol);
-    emit(&cg, "    %d, targets, target_values,\n", ntargets);
-    emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
-    emit(&cg, "    %d, asserts, check_asserts,\n", d->asserts.n);
-    emit(&cg, "    %d, blocks,\n", s->blocks.n);
+    cp_emit(&cg.p, "const RtModel rt_model = {\n");
+    cp_emit(&cg.p, "    RT_ABI_VERSION,\n    ");
+    cp_str(&cg.p, model);
+    cp_emit(&cg.p, ",\n    %d, params, derive_params,\n", d->params.n);
+    cp_emit(&cg.p, "    %d, state_names, start,\n", s->nstates);
+    cp_emit(&cg.p, "    %d, alg_start,\n    eval,\n", s->nalg);
+    cp_emit(&cg.p, "    %d, column_names, columns,\n", ncol);
+    cp_emit(&cg.p, "    %d, targets, target_values,\n", ntargets);
+    cp_emit(&cg.p, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
+    cp_emit(&cg.p, "    %d, asserts, check_asserts,\n", d->asserts.n);
+    cp_emit(&cg.p, "    %d, blocks,\n", s->blocks.n);
     if (ncolors)
-        emit(&cg, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);
+        cp_emit(&cg.p, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);
     else
-        emit(&cg, "    0, NULL, NULL, NULL,\n};\n");
+        cp_emit(&cg.p, "    0, NULL, NULL, NULL,\n};\n");
 
     for (int v = 0; v < nv; v++)
         free(cg.slot_of[v]);
     free(cg.slot_of);
     free(cg.norders);
-    ptrmap_free(&cg.uses);
-    ptrmap_free(&cg.temp);
+    ptrmap_free(&cg.p.uses);
+    ptrmap_free(&cg.p.temp);
     ptrmap_free(&cg.rel_index);
     free(cg.guard);
     free(cg.guard_value);
-    return cg.out.s;
+    return cg.p.buf.s;
 }
 
 int cg_write_file(const char *path, const char *text)

@@ -109,6 +109,11 @@ DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
 
 bool dae_is_const(const DaeExpr *e, double v);
 bool dae_is_relation(const DaeExpr *e);
+static inline bool dae_is_leaf(const DaeExpr *e)
+{
+    return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
+           || e->kind == DX_TIME;
+}
 
 /* Rebuilds e with every DX_VAR mapped through `map` (which returns the
    replacement node for a variable leaf). */
