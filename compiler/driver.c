@@ -12,7 +12,6 @@
 #include "driver.h"
 
 #include "diag.h"
-#include "doc.h"
 #include "flatten.h"
 #include "inst.h"
 #include "simplify.h"
@@ -112,38 +111,10 @@ static void summary(FILE *out, SemaDef *top, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
-static int run_doc(const DriverOptions *o, Arena *ast_arena)
-{
-    SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
-    Program *p = sema_program_new(ast_arena, &so);
-    /* A name, not a file: the current directory plays the model file's. */
-    p->main_file = src_add("./(doc)", "", 0);
-    SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);
-    if (!d) {
-        if (!diag_error_count()) {
-            const char *s = sema_suggest_def(p, o->file);
-            diag_error(src_none, "unknown component '%s'%s%s%s", o->file,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
-        }
-        sema_program_free(p);
-        return 2;
-    }
-    sema_resolve_def(p, d);
-    if (!diag_error_count())
-        doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
-    sema_program_free(p);
-    return exit_status();
-}
-
 int driver_run(const DriverOptions *o)
 {
     Arena ast_arena = {0};
     int status;
-    if (o->command == CMD_DOC) {
-        status = run_doc(o, &ast_arena);
-        arena_free(&ast_arena);
-        return status;
-    }
 
     double t0 = now();
     /* parse */

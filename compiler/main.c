@@ -4,8 +4,10 @@
  * line, 2 model error).
  */
 #include "diag.h"
+#include "doc.h"
 #include "driver.h"
 #include "plot.h"
+#include "tool.h"
 #include "source.h"
 #include "sym.h"
 
@@ -47,10 +49,7 @@ static const char usage[] =
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "lmdlc: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'lmdlc --help'.\n");
-    return 1;
+    return tool_usage_error(fmt, arg);
 }
 
 int main(int argc, char **argv)
@@ -69,24 +68,8 @@ int main(int argc, char **argv)
     DriverOptions o = {0};
     o.out = stdout;
     const char *cmd = argv[1];
-    if (strcmp(cmd, "plot") == 0) {
-        const char *csv = NULL, *vars = NULL, *out = NULL;
-        for (int i = 2; i < argc; i++) {
-            if (strcmp(argv[i], "--vars") == 0 && i + 1 < argc)
-                vars = argv[++i];
-            else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-                out = argv[++i];
-            else if (argv[i][0] == '-' && argv[i][1])
-                return bad_usage("unknown option '%s'", argv[i]);
-            else if (!csv)
-                csv = argv[i];
-            else
-                return bad_usage("unexpected argument '%s'", argv[i]);
-        }
-        if (!csv || !out)
-            return bad_usage("%s", "plot needs RESULTS.csv and -o FILE.png (or .svg)");
-        return plot_run(csv, vars, out);
-    }
+    if (strcmp(cmd, "plot") == 0)
+        return plot_main(argc - 2, argv + 2);
     if (strcmp(cmd, "check") == 0)
         o.command = CMD_CHECK;
     else if (strcmp(cmd, "doc") == 0)
@@ -178,7 +161,7 @@ int main(int argc, char **argv)
     }
     o.include_dirs = inc;
     o.sim_argv = sim;
-    int status = driver_run(&o);
+    int status = o.command == CMD_DOC ? doc_run(&o) : driver_run(&o);
     free(inc);
     free(sim);
     src_free_all();

@@ -1,11 +1,14 @@
 /*
- * doc.c - prints what a user needs to instantiate a component: its
+ * doc.c - `lmdlc doc NAME`, a tool (not a pass): prints what a user needs
+ * to instantiate a component: its
  * description, nodes with their domains, parameters with defaults and
  * units, inputs, outputs and variables, each with its trailing comment.
  * Members of conditional sections are listed with the condition under
  * which they exist, in the user's own words (the source text).
  */
 #include "doc.h"
+
+#include "diag.h"
 
 #include <string.h>
 
@@ -303,4 +306,31 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
     print_group(fp, &rows, "Branches", SEC_BRANCHES, SEC_BRANCHES);
     print_group(fp, &rows, "Connections", SEC_CONNECTIONS, SEC_CONNECTIONS);
     print_group(fp, &rows, "Equations", SEC_EQUATIONS, SEC_EQUATIONS);
+}
+
+int doc_run(const DriverOptions *o)
+{
+    Arena arena = {0};
+    Arena *ast_arena = &arena;
+    SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
+    Program *p = sema_program_new(ast_arena, &so);
+    /* A name, not a file: the current directory plays the model file's. */
+    p->main_file = src_add("./(doc)", "", 0);
+    SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);
+    if (!d) {
+        if (!diag_error_count()) {
+            const char *s = sema_suggest_def(p, o->file);
+            diag_error(src_none, "unknown component '%s'%s%s%s", o->file,
+                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        }
+        sema_program_free(p);
+        arena_free(&arena);
+        return 2;
+    }
+    sema_resolve_def(p, d);
+    if (!diag_error_count())
+        doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
+    sema_program_free(p);
+    arena_free(&arena);
+    return diag_error_count() ? 2 : 0;
 }
