@@ -1,8 +1,8 @@
 /*
- * doc.c - `lmdlc doc NAME`, a tool (not a pass): prints what a user needs
- * to instantiate a component: its
- * description, nodes with their domains, parameters with defaults and
- * units, inputs, outputs and variables, each with its trailing comment.
+ * doc.c - `lmdlc doc NAME`, a tool (not a pass): prints what a user
+ * needs to instantiate a component: its description, nodes with their
+ * domains, parameters with defaults and units, inputs, outputs and
+ * variables, each with its trailing comment.
  * Members of conditional sections are listed with the condition under
  * which they exist, in the user's own words (the source text).
  */
