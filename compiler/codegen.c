@@ -79,21 +79,9 @@ static void find_relations(Cg *cg, DaeExpr *e, PtrMap *seen)
         ptrvec_push(&cg->d->arena, &cg->rels, e);
         ptrmap_put(&cg->rel_index, e, (void *)(intptr_t)cg->rels.n);
     }
-    switch (e->kind) {
-    case DX_FUNC:
-        find_relations(cg, e->u.fn.a, seen);
-        if (e->u.fn.b) find_relations(cg, e->u.fn.b, seen);
-        break;
-    case DX_IF:
-        find_relations(cg, e->u.cond.c, seen);
-        find_relations(cg, e->u.cond.a, seen);
-        find_relations(cg, e->u.cond.b, seen);
-        break;
-    default:
-        find_relations(cg, e->u.bin.a, seen);
-        if (e->u.bin.b) find_relations(cg, e->u.bin.b, seen);
-        break;
-    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        find_relations(cg, kids[i], seen);
 }
 
 /* Guards.  A relation that occurs only inside branches of an
@@ -137,24 +125,17 @@ static void walk_guards(Cg *cg, GuardWalk *w, DaeExpr *e, int g, int v)
         walk_guards(cg, w, e->u.bin.b, -1, 0);
         return;
     }
-    switch (e->kind) {
-    case DX_FUNC:
-        walk_guards(cg, w, e->u.fn.a, g, v);
-        if (e->u.fn.b) walk_guards(cg, w, e->u.fn.b, g, v);
-        break;
-    case DX_IF: {
+    if (e->kind == DX_IF) {
         void *ci = ptrmap_get(&cg->rel_index, e->u.cond.c);
         walk_guards(cg, w, e->u.cond.c, g, v);
         int cg_index = ci ? (int)(intptr_t)ci - 1 : -1;
         walk_guards(cg, w, e->u.cond.a, ci ? cg_index : g, ci ? 1 : v);
         walk_guards(cg, w, e->u.cond.b, ci ? cg_index : g, ci ? 0 : v);
-        break;
+        return;
     }
-    default:
-        walk_guards(cg, w, e->u.bin.a, g, v);
-        if (e->u.bin.b) walk_guards(cg, w, e->u.bin.b, g, v);
-        break;
-    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        walk_guards(cg, w, kids[i], g, v);
 }
 
 /* ---- sections of the output ------------------------------------------------ */
@@ -349,7 +330,7 @@ static DaeExpr **linear_parts(Cg *cg, StBlock *b)
             ptrmap_free(&memo);
             for (int k = 0; k < n; k++) {
                 StVar *y = s->vars.items[b->vars[k]];
-                if (dae_mentions_var(dj, y->var, y->order))
+                if (dae_mentions_var(&cg->d->t, dj, y->var, y->order))
                     return NULL;
             }
             out[i * n + j] = dj;

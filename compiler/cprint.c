@@ -98,21 +98,9 @@ void cp_count(CPrint *cg, DaeExpr *e)
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return; /* read as md[k] */
-    switch (e->kind) {
-    case DX_FUNC:
-        cp_count(cg, e->u.fn.a);
-        if (e->u.fn.b) cp_count(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        cp_count(cg, e->u.cond.c);
-        cp_count(cg, e->u.cond.a);
-        cp_count(cg, e->u.cond.b);
-        break;
-    default:
-        cp_count(cg, e->u.bin.a);
-        if (e->u.bin.b) cp_count(cg, e->u.bin.b);
-        break;
-    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        cp_count(cg, kids[i]);
 }
 
 void cp_raw(CPrint *cg, DaeExpr *e)
@@ -188,21 +176,9 @@ void cp_temps(CPrint *cg, DaeExpr *e)
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return;
-    switch (e->kind) {
-    case DX_FUNC:
-        cp_temps(cg, e->u.fn.a);
-        if (e->u.fn.b) cp_temps(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        cp_temps(cg, e->u.cond.c);
-        cp_temps(cg, e->u.cond.a);
-        cp_temps(cg, e->u.cond.b);
-        break;
-    default:
-        cp_temps(cg, e->u.bin.a);
-        if (e->u.bin.b) cp_temps(cg, e->u.bin.b);
-        break;
-    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        cp_temps(cg, kids[i]);
     if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
         int k = cg->ntemps++;
         cp_emit(cg, "    const double t%d = ", k);

@@ -32,6 +32,12 @@ void dae_table_init(DaeExprTable *t, Arena *a)
 void dae_table_free(DaeExprTable *t)
 {
     ptrmap_free(&t->origin);
+    free(t->mark);
+    t->mark = NULL;
+    t->nmark = 0;
+    free(t->stack);
+    t->stack = NULL;
+    t->nstack = 0;
     free(t->buckets);
     t->buckets = NULL;
     t->nbuckets = 0;
@@ -120,6 +126,8 @@ static uint32_t fmix(uint32_t h)
     return h;
 }
 
+static void set_flags(DaeExpr *e);
+
 /* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
 {
@@ -133,6 +141,7 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     *e = *proto;
     e->hash = h;
     e->id = t->count++;
+    set_flags(e);
     e->next = t->buckets[h & (t->nbuckets - 1)];
     t->buckets[h & (t->nbuckets - 1)] = e;
     return e;
@@ -541,50 +550,111 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap 
     return diff(&d, e);
 }
 
-bool dae_depends_on_state(const DaeExpr *e)
+/* ---- questions about a node ---------------------------------------------- */
+
+int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 {
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: return false;
-    case DX_VAR: case DX_TIME: return true;
+    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME:
+        return 0;
     case DX_FUNC:
-        return dae_depends_on_state(e->u.fn.a) || (e->u.fn.b && dae_depends_on_state(e->u.fn.b));
+        kids[0] = e->u.fn.a;
+        kids[1] = e->u.fn.b;
+        return e->u.fn.b ? 2 : 1;
     case DX_IF:
-        return dae_depends_on_state(e->u.cond.c) || dae_depends_on_state(e->u.cond.a)
-               || dae_depends_on_state(e->u.cond.b);
+        kids[0] = e->u.cond.c;
+        kids[1] = e->u.cond.a;
+        kids[2] = e->u.cond.b;
+        return 3;
     default:
-        return dae_depends_on_state(e->u.bin.a) || (e->u.bin.b && dae_depends_on_state(e->u.bin.b));
+        kids[0] = e->u.bin.a;
+        kids[1] = e->u.bin.b;
+        return e->u.bin.b ? 2 : 1;
     }
 }
 
-bool dae_has_var(const DaeExpr *e)
+static uint32_t var_bit(int index, int order)
 {
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
-    case DX_VAR: return true;
-    case DX_FUNC: return dae_has_var(e->u.fn.a) || (e->u.fn.b && dae_has_var(e->u.fn.b));
-    case DX_IF:
-        return dae_has_var(e->u.cond.c) || dae_has_var(e->u.cond.a) || dae_has_var(e->u.cond.b);
-    default:
-        return dae_has_var(e->u.bin.a) || (e->u.bin.b && dae_has_var(e->u.bin.b));
+    return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
+}
+
+/* The flags and Bloom bits of a new node, from its own kind and its
+   children's. */
+static void set_flags(DaeExpr *e)
+{
+    DaeExpr *k[3];
+    int n = dae_children(e, k);
+    e->flags = 0;
+    e->vars = 0;
+    for (int i = 0; i < n; i++) {
+        e->flags |= k[i]->flags;
+        e->vars |= k[i]->vars;
+    }
+    if (e->kind == DX_VAR) {
+        e->flags |= DXF_VAR;
+        e->vars |= var_bit(e->u.var.index, e->u.var.order);
+    } else if (e->kind == DX_TIME) {
+        e->flags |= DXF_TIME;
+    } else if (dae_is_relation(e)) {
+        e->flags |= DXF_REL;
     }
 }
 
-bool dae_mentions_var(const DaeExpr *e, int index, int order)
+/* Starts a walk: a fresh stamp, and a mark for every node made so far. */
+static void walk_begin(DaeExprTable *t)
 {
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
-    case DX_VAR: return e->u.var.index == index && e->u.var.order == order;
-    case DX_FUNC:
-        return dae_mentions_var(e->u.fn.a, index, order)
-               || (e->u.fn.b && dae_mentions_var(e->u.fn.b, index, order));
-    case DX_IF:
-        return dae_mentions_var(e->u.cond.c, index, order)
-               || dae_mentions_var(e->u.cond.a, index, order)
-               || dae_mentions_var(e->u.cond.b, index, order);
-    default:
-        return dae_mentions_var(e->u.bin.a, index, order)
-               || (e->u.bin.b && dae_mentions_var(e->u.bin.b, index, order));
+    if (t->nmark < t->count) {
+        size_t n = t->nmark ? t->nmark : 1024;
+        while (n < t->count)
+            n *= 2;
+        t->mark = realloc(t->mark, n * sizeof *t->mark);
+        if (!t->mark)
+            abort();
+        memset(t->mark + t->nmark, 0, (n - t->nmark) * sizeof *t->mark);
+        t->nmark = n;
     }
+    if (++t->stamp == 0) {
+        memset(t->mark, 0, t->nmark * sizeof *t->mark);
+        t->stamp = 1;
+    }
+}
+
+static void walk_push(DaeExprTable *t, size_t *sp, const DaeExpr *e)
+{
+    if (*sp == t->nstack) {
+        t->nstack = t->nstack ? 2 * t->nstack : 256;
+        t->stack = realloc(t->stack, t->nstack * sizeof *t->stack);
+        if (!t->stack)
+            abort();
+    }
+    t->stack[(*sp)++] = e;
+}
+
+bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
+{
+    uint32_t bit = var_bit(index, order);
+    if (!(e->vars & bit))
+        return false;
+    walk_begin(t);
+    size_t sp = 0;
+    walk_push(t, &sp, e);
+    while (sp) {
+        const DaeExpr *x = t->stack[--sp];
+        if (x->kind == DX_VAR) {
+            if (x->u.var.index == index && x->u.var.order == order)
+                return true;
+            continue;
+        }
+        DaeExpr *k[3];
+        int n = dae_children(x, k);
+        for (int i = 0; i < n; i++) {
+            if (!(k[i]->vars & bit) || t->mark[k[i]->id] == t->stamp)
+                continue;
+            t->mark[k[i]->id] = t->stamp;
+            walk_push(t, &sp, k[i]);
+        }
+    }
+    return false;
 }
 
 double dae_eval(const DaeExpr *e, const double *p, const double *vars, double time)

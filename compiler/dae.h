@@ -61,11 +61,22 @@ typedef enum DaeFunc { DAE_FUNCS(X_FNENUM) FN_COUNT } DaeFunc;
 extern const char *const dae_func_names[];
 extern const int dae_func_arity[];
 
+/* What a node depends on, set at construction from its children, so
+   that no question about a shared DAG needs a walk over it. */
+enum {
+    DXF_VAR = 1,            /* mentions a variable (any derivative order) */
+    DXF_TIME = 2,           /* mentions time */
+    DXF_REL = 4,            /* contains a relation (a zero crossing) */
+};
+
 typedef struct DaeExpr DaeExpr;
 struct DaeExpr {
-    DaeExprKind kind;       /* which member of u is live */
+    uint8_t kind;           /* DaeExprKind: which member of u is live */
+    uint8_t flags;          /* DXF_* */
     uint32_t id;            /* creation order: a stable sort key */
     uint32_t hash;          /* structural hash */
+    uint32_t vars;          /* one bit per variable below (a Bloom filter:
+                               a clear bit proves a variable is absent) */
     DaeExpr *next;          /* hash-table chain */
     union {
         double value;                           /* DX_CONST */
@@ -84,6 +95,11 @@ typedef struct DaeExprTable {
     size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
+    uint32_t *mark;         /* per node id: visit stamp of the last walk */
+    size_t nmark;           /* entries in mark */
+    uint32_t stamp;         /* the current walk's stamp */
+    const DaeExpr **stack;  /* a walk's stack, kept between walks */
+    size_t nstack;          /* its capacity */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
@@ -127,10 +143,23 @@ DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);
 DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
                       PtrMap *memo);
 
-/* Whether e mentions a variable, time, or the given variable. */
-bool dae_depends_on_state(const DaeExpr *e);   /* any DX_VAR or DX_TIME */
-bool dae_mentions_var(const DaeExpr *e, int index, int order);
-bool dae_has_var(const DaeExpr *e);            /* any DX_VAR */
+/* The children of e, in a fixed order (a function's arguments; an if's
+   condition, then, else; an operator's operands); returns how many. */
+int dae_children(const DaeExpr *e, DaeExpr *kids[3]);
+
+/* Whether e mentions a variable or time (the cached flags: O(1)). */
+static inline bool dae_depends_on_state(const DaeExpr *e)
+{
+    return (e->flags & (DXF_VAR | DXF_TIME)) != 0;
+}
+static inline bool dae_has_var(const DaeExpr *e)
+{
+    return (e->flags & DXF_VAR) != 0;
+}
+/* Whether e mentions variable `index` at derivative `order`.  Each node is
+   visited at most once, and only where the Bloom bits allow the variable,
+   so a deep shared DAG costs its size at worst. */
+bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
 
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */

@@ -74,22 +74,9 @@ static int count_relations(Dae *d)
         ptrmap_put(&seen, e, e);
         if (dae_is_relation(e) && dae_depends_on_state(e))
             n++;
-        switch (e->kind) {
-        case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: break;
-        case DX_FUNC:
-            ptrvec_push(&d->arena, &stack, e->u.fn.a);
-            if (e->u.fn.b) ptrvec_push(&d->arena, &stack, e->u.fn.b);
-            break;
-        case DX_IF:
-            ptrvec_push(&d->arena, &stack, e->u.cond.c);
-            ptrvec_push(&d->arena, &stack, e->u.cond.a);
-            ptrvec_push(&d->arena, &stack, e->u.cond.b);
-            break;
-        default:
-            ptrvec_push(&d->arena, &stack, e->u.bin.a);
-            if (e->u.bin.b) ptrvec_push(&d->arena, &stack, e->u.bin.b);
-            break;
-        }
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(&d->arena, &stack, kids[i]);
     }
     ptrmap_free(&seen);
     return n;

@@ -140,45 +140,21 @@ static void mark_structural(Model *m, int index)
     ptrvec_push(m->arena, &stack, p->expr);
     while (stack.n) {
         DaeExpr *e = stack.items[--stack.n];
-        switch (e->kind) {
-        case DX_PARAM: mark_structural(m, e->u.index); break;
-        case DX_CONST: case DX_VAR: case DX_TIME: break;
-        case DX_FUNC:
-            ptrvec_push(m->arena, &stack, e->u.fn.a);
-            if (e->u.fn.b) ptrvec_push(m->arena, &stack, e->u.fn.b);
-            break;
-        case DX_IF:
-            ptrvec_push(m->arena, &stack, e->u.cond.c);
-            ptrvec_push(m->arena, &stack, e->u.cond.a);
-            ptrvec_push(m->arena, &stack, e->u.cond.b);
-            break;
-        default:
-            ptrvec_push(m->arena, &stack, e->u.bin.a);
-            if (e->u.bin.b) ptrvec_push(m->arena, &stack, e->u.bin.b);
-            break;
-        }
+        if (e->kind == DX_PARAM)
+            mark_structural(m, e->u.index);
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(m->arena, &stack, kids[i]);
     }
 }
 
 static void mark_structural_expr(Model *m, DaeExpr *e)
 {
-    switch (e->kind) {
-    case DX_PARAM: mark_structural(m, e->u.index); break;
-    case DX_CONST: case DX_VAR: case DX_TIME: break;
-    case DX_FUNC:
-        mark_structural_expr(m, e->u.fn.a);
-        if (e->u.fn.b) mark_structural_expr(m, e->u.fn.b);
-        break;
-    case DX_IF:
-        mark_structural_expr(m, e->u.cond.c);
-        mark_structural_expr(m, e->u.cond.a);
-        mark_structural_expr(m, e->u.cond.b);
-        break;
-    default:
-        mark_structural_expr(m, e->u.bin.a);
-        if (e->u.bin.b) mark_structural_expr(m, e->u.bin.b);
-        break;
-    }
+    if (e->kind == DX_PARAM)
+        mark_structural(m, e->u.index);
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        mark_structural_expr(m, kids[i]);
 }
 
 /* Kept up to date as parameters are made, so evaluating one costs its own

@@ -323,29 +323,14 @@ static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen, bool component)
     if (ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, e);
-    switch (e->kind) {
-    case DX_VAR:
-        if (e->u.var.order > 0) {
-            DaeVar *v = d->vars.items[e->u.var.index];
-            v->differentiated = true;
-            v->inertial |= component;
-        }
-        break;
-    case DX_CONST: case DX_PARAM: case DX_TIME: break;
-    case DX_FUNC:
-        mark_inertial(d, e->u.fn.a, seen, component);
-        if (e->u.fn.b) mark_inertial(d, e->u.fn.b, seen, component);
-        break;
-    case DX_IF:
-        mark_inertial(d, e->u.cond.c, seen, component);
-        mark_inertial(d, e->u.cond.a, seen, component);
-        mark_inertial(d, e->u.cond.b, seen, component);
-        break;
-    default:
-        mark_inertial(d, e->u.bin.a, seen, component);
-        if (e->u.bin.b) mark_inertial(d, e->u.bin.b, seen, component);
-        break;
+    if (e->kind == DX_VAR && e->u.var.order > 0) {
+        DaeVar *v = d->vars.items[e->u.var.index];
+        v->differentiated = true;
+        v->inertial |= component;
     }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        mark_inertial(d, kids[i], seen, component);
 }
 
 static void check_count(Model *m, FlatCtx *fc)

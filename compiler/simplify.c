@@ -208,7 +208,7 @@ void simplify_explain(Dae *d, DaeEq *q)
         DaeVar *v = d->vars.items[i];
         if (!v->eliminated || !v->eliminated_by || v->eliminated_by == q)
             continue;
-        if (!dae_mentions_var(q->orig_lhs, i, 0) && !dae_mentions_var(q->orig_rhs, i, 0))
+        if (!dae_mentions_var(&d->t, q->orig_lhs, i, 0) && !dae_mentions_var(&d->t, q->orig_rhs, i, 0))
             continue;
         diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
                   v->name, v->eliminated_by->instance[0] ? " in " : "",

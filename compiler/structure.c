@@ -73,26 +73,16 @@ static void collect(St *t, DaeExpr *e, PtrVec *out)
 {
     if (!first_visit(t, e))
         return;
-    switch (e->kind) {
-    case DX_VAR:
+    if (e->kind == DX_VAR) {
         ptrvec_push(&t->s->arena, out, (void *)(intptr_t)st_node_of(t, e->u.var.index, e->u.var.order));
         return;
-    case DX_CONST: case DX_PARAM: case DX_TIME: return;
-    case DX_FUNC:
-        collect(t, e->u.fn.a, out);
-        if (e->u.fn.b) collect(t, e->u.fn.b, out);
-        return;
-    case DX_IF:
-        collect(t, e->u.cond.a, out);
-        collect(t, e->u.cond.b, out);
-        return;
-    default:
-        if (dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR || e->kind == DX_NOT)
-            return;
-        collect(t, e->u.bin.a, out);
-        if (e->u.bin.b) collect(t, e->u.bin.b, out);
-        return;
     }
+    if (dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR || e->kind == DX_NOT)
+        return;
+    DaeExpr *kids[3];
+    /* an if's condition (kids[0]) is read as a frozen mode */
+    for (int i = e->kind == DX_IF ? 1 : 0, nk = dae_children(e, kids); i < nk; i++)
+        collect(t, kids[i], out);
 }
 
 int st_add_eq(St *t, DaeExpr *res, int base, int level)
@@ -268,7 +258,7 @@ static bool solve_scalars(St *t)
             ok = false;
             continue;
         }
-        if (dae_mentions_var(a, x->var, x->order)) {
+        if (dae_mentions_var(tab, a, x->var, x->order)) {
             s->nloops++;
             if (s->max_loop < 1)
                 s->max_loop = 1;

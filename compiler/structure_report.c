@@ -131,7 +131,7 @@ void st_report_singular(St *t, Matcher *m)
         if (!dv->eliminated || !dv->alias_expr)
             continue;
         for (int w = 0; w < nv; w++) {
-            if (!in_under_v[w] || !dae_mentions_var(dv->alias_expr, w, 0))
+            if (!in_under_v[w] || !dae_mentions_var(&d->t, dv->alias_expr, w, 0))
                 continue;
             nunder++;
             if (len + strlen(dv->name) + 8 < sizeof names)
