@@ -12,7 +12,18 @@
 #define X_NAME(k, s) s,
 const char *const ast_expr_kind_names[] = {AST_EXPR_KINDS(X_NAME)};
 const char *const ast_op_names[] = {AST_OPS(X_NAME)};
-const char *const ast_section_names[] = {AST_SECTION_KINDS(X_NAME)};
+#define X_SECWORD(k, w, tok, mem, where, entry, title, col, val, rank) w,
+#define X_SECWHERE(k, w, tok, mem, where, entry, title, col, val, rank) where,
+#define X_SECTITLE(k, w, tok, mem, where, entry, title, col, val, rank) title,
+#define X_SECCOL(k, w, tok, mem, where, entry, title, col, val, rank) col,
+#define X_SECVAL(k, w, tok, mem, where, entry, title, col, val, rank) val,
+#define X_SECRANK(k, w, tok, mem, where, entry, title, col, val, rank) rank,
+const char *const ast_section_names[] = {AST_SECTION_KINDS(X_SECWORD)};
+const int ast_section_where[] = {AST_SECTION_KINDS(X_SECWHERE)};
+const char *const ast_section_titles[] = {AST_SECTION_KINDS(X_SECTITLE)};
+const char *const ast_section_columns[] = {AST_SECTION_KINDS(X_SECCOL)};
+const char *const ast_section_values[] = {AST_SECTION_KINDS(X_SECVAL)};
+const int ast_section_ranks[] = {AST_SECTION_KINDS(X_SECRANK)};
 static const char *const stmt_names[] = {AST_STMT_KINDS(X_NAME)};
 
 static AstExpr *new_expr(Arena *a, AstExprKind kind, SrcSpan sp)

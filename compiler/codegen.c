@@ -730,12 +730,10 @@ static void emit_relations(Cg *cg)
         cg->p.modes = false;
         /* the relation itself is evaluated, its operands as in eval */
         cp_emit(&cg->p, "    truth[%d] = ", i);
-        static const char *const cop[] = {[DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">",
-                                          [DX_GE] = ">=", [DX_EQ] = "==", [DX_NE] = "!="};
         cg->p.modes = true;
         cp_emit(&cg->p, "(");
         cp_expr(&cg->p, r->u.bin.a);
-        cp_emit(&cg->p, " %s ", cop[r->kind]);
+        cp_emit(&cg->p, " %s ", dae_kind_cop[r->kind]);
         cp_expr(&cg->p, r->u.bin.b);
         cp_emit(&cg->p, ");\n");
         cg->p.modes = false;

@@ -105,11 +105,6 @@ void cp_count(CPrint *cg, DaeExpr *e)
 
 void cp_raw(CPrint *cg, DaeExpr *e)
 {
-    static const char *const cop[] = {
-        [DX_ADD] = "+", [DX_SUB] = "-", [DX_MUL] = "*", [DX_DIV] = "/",
-        [DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">", [DX_GE] = ">=",
-        [DX_EQ] = "==", [DX_NE] = "!=", [DX_AND] = "&&", [DX_OR] = "||",
-    };
     switch (e->kind) {
     case DX_CONST: cp_num(cg, e->u.value); return;
     case DX_PARAM: cp_emit(cg, "p[%d]", e->u.index); return;
@@ -125,7 +120,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         cp_emit(cg, ")");
         return;
     case DX_FUNC:
-        cp_emit(cg, "%s(", dae_func_names[e->u.fn.fn]);
+        cp_emit(cg, "%s(", builtin_names[e->u.fn.fn]);
         cp_expr(cg, e->u.fn.a);
         if (e->u.fn.b) {
             cp_emit(cg, ", ");
@@ -152,7 +147,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         }
         cp_emit(cg, "(");
         cp_expr(cg, e->u.bin.a);
-        cp_emit(cg, " %s ", cop[e->kind]);
+        cp_emit(cg, " %s ", dae_kind_cop[e->kind]);
         cp_expr(cg, e->u.bin.b);
         cp_emit(cg, ")");
         return;

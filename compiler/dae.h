@@ -16,6 +16,7 @@
 #define LMDL_DAE_H
 
 #include "arena.h"
+#include "builtin.h"
 #include "source.h"
 #include "units.h"
 
@@ -23,43 +24,43 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* X(kind, printed, arity, C operator, precedence): how lmdlc prints the
+   node (`lmdlc flatten`), how many children it has (-1: one or two),
+   the C operator generated code uses for it (NULL: a call, a literal or
+   a conditional), and its precedence when printed (higher binds
+   tighter; 9 for atoms and calls). */
 #define DAE_EXPR_KINDS(X)                                                  \
-    X(DX_CONST, "const")   /* number: u.value */                           \
-    X(DX_PARAM, "param")   /* run-time parameter: u.index */               \
-    X(DX_VAR, "var")       /* derivative u.var.order of variable u.var.index */ \
-    X(DX_TIME, "time")     /* simulation time: none */                     \
-    X(DX_ADD, "+")         /* a + b: u.bin */                              \
-    X(DX_SUB, "-")         /* a - b: u.bin */                              \
-    X(DX_MUL, "*")         /* a * b: u.bin */                              \
-    X(DX_DIV, "/")         /* a / b: u.bin */                              \
-    X(DX_POW, "^")         /* a ^ b: u.bin */                              \
-    X(DX_NEG, "neg")       /* -a: u.bin.a */                               \
-    X(DX_FUNC, "func")     /* fn(a) or fn(a, b): u.fn */                   \
-    X(DX_IF, "if")         /* if c then a else b: u.cond */                \
-    X(DX_LT, "<")          /* relations, 0 or 1: u.bin */                  \
-    X(DX_LE, "<=")                                                         \
-    X(DX_GT, ">")                                                          \
-    X(DX_GE, ">=")                                                         \
-    X(DX_EQ, "==")                                                         \
-    X(DX_NE, "~=")                                                         \
-    X(DX_AND, "&&")        /* logic, 0 or 1: u.bin */                      \
-    X(DX_OR, "||")                                                         \
-    X(DX_NOT, "~")         /* u.bin.a */
+    X(DX_CONST, "const", 0, NULL, 9) /* number: u.value */                 \
+    X(DX_PARAM, "param", 0, NULL, 9) /* run-time parameter: u.index */     \
+    X(DX_VAR, "var", 0, NULL, 9)     /* derivative u.var.order of variable \
+                                        u.var.index */                     \
+    X(DX_TIME, "time", 0, NULL, 9)   /* simulation time: none */           \
+    X(DX_ADD, "+", 2, "+", 4)        /* a + b: u.bin */                    \
+    X(DX_SUB, "-", 2, "-", 4)        /* a - b: u.bin */                    \
+    X(DX_MUL, "*", 2, "*", 5)        /* a * b: u.bin */                    \
+    X(DX_DIV, "/", 2, "/", 5)        /* a / b: u.bin */                    \
+    X(DX_POW, "^", 2, NULL, 7)       /* a ^ b: u.bin; C calls pow() */     \
+    X(DX_NEG, "neg", 1, "-", 6)      /* -a: u.bin.a */                     \
+    X(DX_FUNC, "func", -1, NULL, 9)  /* fn(a) or fn(a, b): u.fn */         \
+    X(DX_IF, "if", 3, NULL, 0)       /* if c then a else b: u.cond */      \
+    X(DX_LT, "<", 2, "<", 3)         /* relations, 0 or 1: u.bin */        \
+    X(DX_LE, "<=", 2, "<=", 3)                                             \
+    X(DX_GT, ">", 2, ">", 3)                                               \
+    X(DX_GE, ">=", 2, ">=", 3)                                             \
+    X(DX_EQ, "==", 2, "==", 3)                                             \
+    X(DX_NE, "~=", 2, "!=", 3)                                             \
+    X(DX_AND, "&&", 2, "&&", 2)      /* logic, 0 or 1: u.bin */            \
+    X(DX_OR, "||", 2, "||", 1)                                             \
+    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */
 
-#define DAE_FUNCS(X)                                                       \
-    X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1) X(FN_TAN, "tan", 1)            \
-    X(FN_ASIN, "asin", 1) X(FN_ACOS, "acos", 1) X(FN_ATAN, "atan", 1)      \
-    X(FN_ATAN2, "atan2", 2) X(FN_SINH, "sinh", 1) X(FN_COSH, "cosh", 1)    \
-    X(FN_TANH, "tanh", 1) X(FN_EXP, "exp", 1) X(FN_LOG, "log", 1)          \
-    X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1)
-
-#define X_DXENUM(k, s) k,
-#define X_FNENUM(k, s, n) k,
+#define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
-typedef enum DaeFunc { DAE_FUNCS(X_FNENUM) FN_COUNT } DaeFunc;
 
-extern const char *const dae_func_names[];
-extern const int dae_func_arity[];
+/* The table's columns, indexed by kind. */
+extern const char *const dae_kind_names[];
+extern const int dae_kind_arity[];
+extern const char *const dae_kind_cop[];
+extern const int dae_kind_prec[];
 
 /* What a node depends on, set at construction from its children, so
    that no question about a shared DAG needs a walk over it. */

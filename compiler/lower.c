@@ -134,18 +134,18 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = &m->dae->t;
-    const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
-    if (!strcmp(f, "abs")) return dae_abs(t, a);
-    if (!strcmp(f, "sign")) return dae_sign(t, a);
-    if (!strcmp(f, "min")) return dae_min(t, a, b);
-    if (!strcmp(f, "max")) return dae_max(t, a, b);
-    for (int k = 0; k < FN_COUNT; k++)
-        if (!strcmp(f, dae_func_names[k]))
-            return dae_func(t, (DaeFunc)k, a, dae_func_arity[k] == 2 ? b : NULL);
-    return dae_const(t, 0);
+    int k = builtin_find(e->u.call.func->name);
+    /* the lowering column of builtin.h, FUNC meaning a function node */
+#define FUNC dae_func(t, (DaeFunc)k, a, builtin_arity[k] == 2 ? b : NULL)
+#define X_LOWER(id, name, arity, units, lower, eval, diff) case id: return lower;
+    switch (k) {
+    LMDL_BUILTINS(X_LOWER)
+    default: return dae_const(t, 0);
+    }
+#undef FUNC
 }
 
 static DaeExprKind binary_kind(AstOp op)

@@ -18,6 +18,7 @@
  */
 #include "sema.h"
 
+#include "builtin.h"
 #include "diag.h"
 #include "parse.h"
 
@@ -36,21 +37,6 @@ typedef struct SemaFile {
     AstFile *ast;       /* its tree */
     SymMap defs;        /* Sym* -> SemaDef* */
 } SemaFile;
-
-static const struct { const char *name; int arity; } builtins[] = {
-    {"sin", 1}, {"cos", 1}, {"tan", 1}, {"asin", 1}, {"acos", 1},
-    {"atan", 1}, {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1},
-    {"exp", 1}, {"log", 1}, {"log10", 1}, {"sqrt", 1}, {"abs", 1},
-    {"sign", 1}, {"min", 2}, {"max", 2},
-};
-
-int sema_builtin_arity(const char *name)
-{
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (strcmp(builtins[i].name, name) == 0)
-            return builtins[i].arity;
-    return -1;
-}
 
 /* ---- the standard library index ------------------------------------------ */
 
@@ -310,26 +296,17 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
     ptrvec_push(p->arena, &d->member_list, m);
 }
 
+/* What the declarations of a section are (the section table, ast.h). */
 static SemaMemberKind member_kind_of(AstSectionKind k)
 {
-    switch (k) {
-    case SEC_NODES: return MEM_NODE;
-    case SEC_INPUTS: return MEM_INPUT;
-    case SEC_OUTPUTS: return MEM_OUTPUT;
-    case SEC_PARAMETERS: return MEM_PARAMETER;
-    case SEC_VARIABLES: return MEM_VARIABLE;
-    case SEC_INTERMEDIATES: return MEM_INTERMEDIATE;
-    case SEC_ACROSS: return MEM_ACROSS;
-    case SEC_THROUGH: return MEM_THROUGH;
-    default: return MEM_INSTANCE;
-    }
+#define X_SECMEMBER(k, w, tok, mem, where, entry, title, col, val, rank) (int)mem,
+    static const int member[] = {AST_SECTION_KINDS(X_SECMEMBER)};
+    return (SemaMemberKind)member[k];
 }
 
 static bool section_allowed(AstDefKind dk, AstSectionKind k)
 {
-    if (dk == DEF_DOMAIN)
-        return k == SEC_ACROSS || k == SEC_THROUGH || k == SEC_EQUATIONS;
-    return k != SEC_ACROSS && k != SEC_THROUGH;
+    return (ast_section_where[k] & (dk == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT)) != 0;
 }
 
 /* Declares the members of one arm: its own sections first, then the
@@ -506,12 +483,10 @@ static void check_name(Checker *c, AstExpr *e)
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
-    int arity = sema_builtin_arity(f);
+    int k = builtin_find(f);
+    int arity = k >= 0 ? builtin_arity[k] : -1;
     if (arity < 0) {
-        const char *names[sizeof builtins / sizeof builtins[0]];
-        for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-            names[i] = builtins[i].name;
-        const char *s = diag_closest(f, names, (int)(sizeof names / sizeof names[0]));
+        const char *s = diag_closest(f, builtin_names, FN_COUNT);
         diag_error(e->u.call.func_span, "unknown function '%s'%s%s%s", f,
                    s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
     } else if (arity != e->u.call.args.n) {

@@ -92,9 +92,6 @@ void sema_resolve_def(Program *p, SemaDef *d);
 
 SemaMember *sema_member(const SemaDef *d, const Sym *name);
 
-/* Built-in functions: their arity, or -1 for an unknown name. */
-int sema_builtin_arity(const char *name);
-
 /* Names for "did you mean" over every known definition. */
 const char *sema_suggest_def(Program *p, const char *name);
 

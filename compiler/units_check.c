@@ -162,19 +162,21 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     if (!a.ok || !b.ok)
         return failed();
     char x[64], y[64];
-    if (!strcmp(f, "abs"))
+    int k = builtin_find(f);
+    BuiltinUnits rule = k >= 0 ? builtin_units[k] : BU_DIMLESS;
+    if (rule == BU_SAME)
         return ok_dim(a.dim);
-    if (!strcmp(f, "sign"))
+    if (rule == BU_SIGN)
         return ok_dim(dim_none());
-    if (!strcmp(f, "min") || !strcmp(f, "max") || !strcmp(f, "atan2")) {
+    if (rule == BU_MATCH || rule == BU_MATCH_NONE) {
         if (!same_dim(a, b)) {
             diag_error(e->span, "the arguments of %s have different units: %s vs %s",
                        f, dtext(a.dim, x), dtext(b.dim, y));
             return failed();
         }
-        return ok_dim(strcmp(f, "atan2") == 0 ? dim_none() : a.zero ? b.dim : a.dim);
+        return ok_dim(rule == BU_MATCH_NONE ? dim_none() : a.zero ? b.dim : a.dim);
     }
-    if (!strcmp(f, "sqrt")) {
+    if (rule == BU_SQRT) {
         Dim h = a.dim;
         for (int i = 0; i < RT_DIM_COUNT; i++) {
             if (a.dim.e[i] % 2) {
