@@ -280,6 +280,7 @@ AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body)
     c->cond = cond;
     c->body = body;
     c->span = sp;
+    c->arm = -1;
     return c;
 }
 

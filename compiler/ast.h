@@ -143,6 +143,9 @@ typedef struct AstClause {
     AstExpr *cond;      /* guard, or NULL for else */
     PtrVec body;        /* AstStmt* or AstItem*, by context */
     SrcSpan span;       /* from the keyword to the end of the body */
+    int arm;            /* of a conditional section: its scope (arm) in the
+                           definition, set once by resolution; -1 before,
+                           and for an if-equation */
 } AstClause;
 
 typedef struct AstStmt {

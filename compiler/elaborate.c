@@ -51,8 +51,8 @@ static void unite(Model *m, int a, int b)
 
 /* ---- walking the active arms -------------------------------------------- */
 
-static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, int *next,
-                 ElabSectionFn fn, void *ctx)
+static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
+                 void *ctx)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -65,16 +65,14 @@ static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, int *next,
             continue;
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            int arm = (*next)++;
-            walk(m, in, &c->body, active && in->arm_active[arm], next, fn, ctx);
+            walk(m, in, &c->body, active && in->arm_active[c->arm], fn, ctx);
         }
     }
 }
 
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx)
 {
-    int next = 1;
-    walk(m, in, &in->def->ast->items, true, &next, fn, ctx);
+    walk(m, in, &in->def->ast->items, true, fn, ctx);
 }
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -389,19 +387,6 @@ static void mark_skipped_conditions(Model *m, ElabInst *in, PtrVec *items)
     }
 }
 
-static void skip_arms(PtrVec *items, int *next)
-{
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind != ITEM_IF)
-            continue;
-        for (int j = 0; j < it->u.if_.clauses.n; j++) {
-            (*next)++;
-            skip_arms(&((AstClause *)it->u.if_.clauses.items[j])->body, next);
-        }
-    }
-}
-
 static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
     for (int i = 0; i < items->n; i++) {
@@ -422,8 +407,8 @@ static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
     }
 }
 
-/* Decides one arm's contents; arms are numbered as in resolve.c. */
-static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int depth)
+/* Decides one arm's contents (AstClause.arm numbers the arms). */
+static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -461,12 +446,10 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int de
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            int arm = (*next)++;
             if (j == chosen) {
-                in->arm_active[arm] = true;
-                process_arm(m, in, &c->body, next, depth);
+                in->arm_active[c->arm] = true;
+                process_arm(m, in, &c->body, depth);
             } else {
-                skip_arms(&c->body, next);
                 mark_skipped_conditions(m, in, &c->body);
             }
         }
@@ -498,8 +481,7 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     }
     ptrvec_push(m->arena, &m->insts, in);
     m->dae->ncomponents++;
-    int next = 1;
-    process_arm(m, in, &def->ast->items, &next, depth);
+    process_arm(m, in, &def->ast->items, depth);
     /* The arm pattern, so checks that depend only on it run once. */
     char *key = arena_alloc(m->arena, (size_t)def->nscopes + 2);
     for (int i = 0; i < def->nscopes; i++)

@@ -83,7 +83,7 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a);
 void elab_free(Model *m);
 
 /* Calls fn for every section of an instance's active arms, in source
-   order (arms numbered as resolve numbered them). */
+   order (an arm is active when in->arm_active[clause->arm]). */
 typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ctx);
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 

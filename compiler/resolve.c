@@ -348,7 +348,8 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            collect_members(p, d, &c->body, new_scope(p, d, scope, it));
+            c->arm = new_scope(p, d, scope, it);
+            collect_members(p, d, &c->body, c->arm);
         }
     }
 }
@@ -782,8 +783,8 @@ static void check_stmts(Checker *c, PtrVec *v)
         check_stmt(c, v->items[i]);
 }
 
-/* Walks the arms in the order collect_members created their scopes. */
-static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
+/* Checks the items of one arm, then the arms nested in it. */
+static void check_items(Checker *c, PtrVec *items, int scope)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -815,7 +816,6 @@ static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
             continue;
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *cl = it->u.if_.clauses.items[j];
-            int arm = next_scope++;
             if (cl->cond) {
                 c->scope = scope;
                 c->mode = REF_CONDITION;
@@ -823,10 +823,9 @@ static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
                 check_expr(c, cl->cond);
                 c->mode = REF_EQUATION;
             }
-            next_scope = check_items(c, &cl->body, arm, next_scope);
+            check_items(c, &cl->body, cl->arm);
         }
     }
-    return next_scope;
 }
 
 static int count_entries(const SemaDef *d, AstSectionKind k)
@@ -848,7 +847,7 @@ void sema_resolve_def(Program *p, SemaDef *d)
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
-    check_items(&c, &d->ast->items, 0, 1);
+    check_items(&c, &d->ast->items, 0);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
         int ne = count_entries(d, SEC_EQUATIONS);
