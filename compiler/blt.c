@@ -16,10 +16,12 @@
 int blt_sort(const BltGraph *g, int *order, int *start)
 {
     int neq = g->neq;
-    int *index = mem_calloc((size_t)neq, sizeof(int)), *low = mem_calloc((size_t)neq, sizeof(int));
+    int *index = mem_calloc((size_t)neq, sizeof(int));
+    int *low = mem_calloc((size_t)neq, sizeof(int));
     char *onstack = mem_calloc((size_t)neq, 1);
     int *stack = mem_calloc((size_t)neq + 1, sizeof(int)), sp = 0;
-    int *cs_e = mem_calloc((size_t)neq + 1, sizeof(int)), *cs_k = mem_calloc((size_t)neq + 1, sizeof(int));
+    int *cs_e = mem_calloc((size_t)neq + 1, sizeof(int));
+    int *cs_k = mem_calloc((size_t)neq + 1, sizeof(int));
     int counter = 0, nblocks = 0, filled = 0;
     for (int i = 0; i < neq; i++)
         index[i] = -1;

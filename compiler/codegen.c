@@ -190,11 +190,7 @@ static void emit_states(Cg *cg)
         char *name = NULL;
         size_t sz = 0;
         FILE *fp = open_memstream(&name, &sz);
-        for (int k = 0; k < x->order; k++)
-            fputs("der(", fp);
-        fputs(dae_shown_name(v), fp);
-        for (int k = 0; k < x->order; k++)
-            fputc(')', fp);
+        dae_fput_var(fp, dae_shown_name(v), x->order);
         fclose(fp);
         cp_emit(&cg->p, "    ");
         cp_str(&cg->p, name);
@@ -792,10 +788,8 @@ static void emit_blocks(Cg *cg)
         dae_print_expr(fp, o->lhs, &nm);
         fputs(" == ", fp);
         dae_print_expr(fp, o->rhs, &nm);
-        if (o->kind == EQ_DOMAIN || o->kind == EQ_CONSERVATION)
-            fprintf(fp, " (node %s)", o->what);
-        else if (o->instance[0])
-            fprintf(fp, " (in %s)", o->instance);
+        char org[4096];
+        fputs(dae_eq_origin(org, sizeof org, ORIGIN_BLOCK, o), fp);
         if (b->n > 1)
             fprintf(fp, " and %d more equation%s", b->n - 1, b->n == 2 ? "" : "s");
         fputs(", solved for ", fp);
@@ -803,11 +797,7 @@ static void emit_blocks(Cg *cg)
             StVar *x = s->vars.items[b->vars[i]];
             if (i)
                 fputs(", ", fp);
-            for (int j = 0; j < x->order; j++)
-                fputs("der(", fp);
-            fputs(dae_shown_name(d->vars.items[x->var]), fp);
-            for (int j = 0; j < x->order; j++)
-                fputc(')', fp);
+            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
         }
         fclose(fp);
         if (strlen(what) > 400)

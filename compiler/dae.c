@@ -790,11 +790,7 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     case DX_PARAM: fputs(n->param(n->ctx, e->u.index), fp); break;
     case DX_TIME: fputs("time", fp); break;
     case DX_VAR:
-        for (int i = 0; i < e->u.var.order; i++)
-            fputs("der(", fp);
-        fputs(n->var(n->ctx, e->u.var.index), fp);
-        for (int i = 0; i < e->u.var.order; i++)
-            fputc(')', fp);
+        dae_fput_var(fp, n->var(n->ctx, e->u.var.index), e->u.var.order);
         break;
     case DX_NEG:
         fputc('-', fp);

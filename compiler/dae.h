@@ -267,6 +267,28 @@ const char *dae_var_name(void *dae, int index);
 const char *dae_shown_name(const DaeVar *v);
 const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
+/* A variable as a user reads it: name, der(name), der(der(name)), ... */
+void dae_fput_var(FILE *fp, const char *name, int order);
+
+/* Where an equation comes from, described the way each message needs it
+   (dae_print.c is the one place that knows the wording). */
+typedef enum DaeOriginStyle {
+    ORIGIN_PROSE,   /* "the balance of the through variable at node lever.T1",
+                       "the domain equation of node ...", "this equation of
+                       lever" (error messages) */
+    ORIGIN_SHORT,   /* "balance at node lever.T1", "lever (file:line)" (notes) */
+    ORIGIN_LISTING, /* "node lever.T1, file:line", "lever, file:line",
+                       "(top), file:line" (`lmdlc flatten`) */
+    ORIGIN_INDEX,   /* "node lever.T1", "lever, file:line" (index report) */
+    ORIGIN_BLOCK,   /* " (node lever.T1)", " (in lever)", "" (block
+                       descriptions of generated code) */
+} DaeOriginStyle;
+/* kind, instance, node (the set's name for a node-set equation) and span
+   describe the origin; returns buf. */
+const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKind kind,
+                            const char *instance, const char *node, SrcSpan span);
+const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const DaeEq *q);
+
 /* Prints the system as `lmdlc flatten` shows it. */
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
 /* Where a relation node came from (copied along substitutions). */

@@ -206,6 +206,14 @@ const char *sema_suggest_def(Program *p, const char *name)
     return diag_closest(name, (const char *const *)c.items, c.n);
 }
 
+SemaHint sema_did_you_mean(const char *suggestion)
+{
+    SemaHint h = {""};
+    if (suggestion)
+        snprintf(h.text, sizeof h.text, " (did you mean '%s'?)", suggestion);
+    return h;
+}
+
 /* ---- member tables -------------------------------------------------------- */
 
 static bool scope_within(const SemaDef *d, int inner, int outer)
@@ -403,12 +411,11 @@ static void unknown_member(Checker *c, const SemaDef *d, AstNamePart *part,
 {
     const char *s = suggest_member(c, d, part->sym->name, outside);
     if (outside)
-        diag_error(part->span, "%s '%s' has no member '%s'%s%s%s", def_kind_name(d),
-                   owner, part->sym->name, s ? " (did you mean '" : "",
-                   s ? s : "", s ? "'?)" : "");
+        diag_error(part->span, "%s '%s' has no member '%s'%s", def_kind_name(d),
+                   owner, part->sym->name, sema_did_you_mean(s).text);
     else
-        diag_error(part->span, "unknown name '%s'%s%s%s", part->sym->name,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        diag_error(part->span, "unknown name '%s'%s", part->sym->name,
+                   sema_did_you_mean(s).text);
 }
 
 /* Resolves the rest of a dotted name after member m (which has been
@@ -488,8 +495,8 @@ static void check_call(Checker *c, AstExpr *e)
     int arity = k >= 0 ? builtin_arity[k] : -1;
     if (arity < 0) {
         const char *s = diag_closest(f, builtin_names, FN_COUNT);
-        diag_error(e->u.call.func_span, "unknown function '%s'%s%s%s", f,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
+                   sema_did_you_mean(s).text);
     } else if (arity != e->u.call.args.n) {
         diag_error(e->span, "'%s' takes %d argument%s, not %d", f, arity,
                    arity == 1 ? "" : "s", e->u.call.args.n);
@@ -565,8 +572,7 @@ static void check_record(Checker *c, AstExpr *e)
             const char *names[] = {"value", "priority", "nominal"};
             const char *s = diag_closest(n, names, 3);
             diag_error(f->name_span, "unknown field '%s'; a variable takes "
-                       "value, priority and nominal%s%s%s", n,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+                       "value, priority and nominal%s", n, sema_did_you_mean(s).text);
         }
     }
 }
@@ -585,8 +591,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
         SemaDef *t = sema_lookup(c->p, dn, c->d->file);
         if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
-            diag_error(v->span, "unknown domain '%s'%s%s%s", dn->name,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
         } else if (t->ast->kind != DEF_DOMAIN) {
             diag_error(v->span, "'%s' is a component, not a domain", dn->name);
             diag_note(t->ast->name_span, "'%s' is defined here", dn->name);
@@ -637,8 +642,8 @@ static void check_instance(Checker *c, AstInstance *in)
     SemaDef *t = sema_lookup(c->p, in->type, c->d->file);
     if (!t) {
         const char *s = sema_suggest_def(c->p, in->type->name);
-        diag_error(in->type_span, "unknown component '%s'%s%s%s", in->type->name,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
+                   sema_did_you_mean(s).text);
         return;
     }
     if (t->ast->kind != DEF_COMPONENT) {
@@ -674,9 +679,8 @@ static void check_instance(Checker *c, AstInstance *in)
                            t->ast->name->name);
             else
                 diag_error(g->name_span, "component '%s' has no parameter, input "
-                           "or variable '%s'%s%s%s", t->ast->name->name,
-                           g->name->name, s ? " (did you mean '" : "",
-                           s ? s : "", s ? "'?)" : "");
+                           "or variable '%s'%s", t->ast->name->name,
+                           g->name->name, sema_did_you_mean(s).text);
             diag_note(t->ast->name_span, "component '%s' is defined here",
                       t->ast->name->name);
             continue;
@@ -882,8 +886,8 @@ SemaDef *sema_resolve(Program *p, const char *top)
         t = sema_lookup(p, sym_cstr(top), p->main_file);
         if (!t) {
             const char *s = sema_suggest_def(p, top);
-            diag_error(src_none, "no component named '%s' for --top%s%s%s", top,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            diag_error(src_none, "no component named '%s' for --top%s", top,
+                       sema_did_you_mean(s).text);
             return NULL;
         }
     } else {

@@ -95,6 +95,14 @@ SemaMember *sema_member(const SemaDef *d, const Sym *name);
 /* Names for "did you mean" over every known definition. */
 const char *sema_suggest_def(Program *p, const char *name);
 
+/* The end of a message that offers a suggestion: " (did you mean 'x'?)",
+   or "" when suggestion is NULL.  A value, so it can be used right in
+   diag_error's arguments: sema_did_you_mean(s).text. */
+typedef struct SemaHint {
+    char text[96];          /* the suffix, NUL-terminated */
+} SemaHint;
+SemaHint sema_did_you_mean(const char *suggestion);
+
 void sema_program_free(Program *p);
 
 #endif

@@ -143,21 +143,6 @@ static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
     v->eliminated_by = q;
 }
 
-/* How to name an equation in a message. */
-static const char *eq_text(Dae *d, DaeEq *q)
-{
-    switch (q->kind) {
-    case EQ_CONSERVATION:
-        return arena_printf(&d->arena, "the balance of the through variable at "
-                            "node %s", q->what);
-    case EQ_DOMAIN:
-        return arena_printf(&d->arena, "the domain equation of node %s", q->what);
-    default:
-        return q->instance[0] ? arena_printf(&d->arena, "this equation of %s", q->instance)
-                              : "this equation of the top model";
-    }
-}
-
 /* Tries to use q to eliminate a variable; true if it did. */
 static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
 {
@@ -208,7 +193,8 @@ void simplify_explain(Dae *d, DaeEq *q)
         DaeVar *v = d->vars.items[i];
         if (!v->eliminated || !v->eliminated_by || v->eliminated_by == q)
             continue;
-        if (!dae_mentions_var(&d->t, q->orig_lhs, i, 0) && !dae_mentions_var(&d->t, q->orig_rhs, i, 0))
+        if (!dae_mentions_var(&d->t, q->orig_lhs, i, 0)
+            && !dae_mentions_var(&d->t, q->orig_rhs, i, 0))
             continue;
         diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
                   v->name, v->eliminated_by->instance[0] ? " in " : "",
@@ -224,16 +210,17 @@ void simplify_explain(Dae *d, DaeEq *q)
 static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
 {
     Dae *d = s->d;
+    char what[512];
+    dae_eq_origin(what, sizeof what, ORIGIN_PROSE, q);
     if (r->kind == DX_CONST && r->u.value != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
-                   "values fixed by other equations are used", eq_text(d, q), r->u.value);
+                   "values fixed by other equations are used", what, r->u.value);
         simplify_explain(d, q);
         return;
     }
     if (r->kind != DX_CONST && dae_depends_on_state(r)) {
         diag_error(q->span, "%s no longer involves any unknown once the values fixed "
-                   "by other equations are used; it only depends on time",
-                   eq_text(d, q));
+                   "by other equations are used; it only depends on time", what);
         simplify_explain(d, q);
         return;
     }

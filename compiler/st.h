@@ -55,9 +55,6 @@ bool dummy_derivatives(St *t);
 void dummy_propagate_inertial(Dae *d);
 
 /* structure_report.c: messages. */
-/* Names an equation's origin: "domain equation at node x" or
-   "lever (file:line)". */
-const char *st_eq_origin(Dae *d, DaeEq *q, char *buf, size_t len);
 /* The equation as text, cut to len. */
 void st_eq_text(Dae *d, DaeEq *q, char *buf, size_t len);
 /* Reports a structurally singular system with its DM parts. */

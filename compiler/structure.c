@@ -184,7 +184,7 @@ static bool blt(St *t)
             DaeEq *q = t->d->eqs.items[st_eq_at(t, e)->base];
             char text[200], org[200];
             st_eq_text(t->d, q, text, sizeof text);
-            st_eq_origin(t->d, q, org, sizeof org);
+            dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
             diag_error(q->span, "the index-reduced system is structurally singular: no "
                        "unknown is left for %s (%s)", text, org);
             match_free(&m);
@@ -247,10 +247,13 @@ static bool solve_scalars(St *t)
         if (dae_is_const(a, 0)) {
             /* matched structurally, but the unknown cancels out */
             DaeEq *o = t->d->eqs.items[q->base];
-            char text[200], name[160];
+            char text[200], name[160] = "";
             st_eq_text(t->d, o, text, sizeof text);
-            snprintf(name, sizeof name, "%s%s%s", x->order ? "der(" : "",
-                     ((DaeVar *)t->d->vars.items[x->var])->name, x->order ? ")" : "");
+            FILE *fp = fmemopen(name, sizeof name, "w");
+            if (fp) {
+                dae_fput_var(fp, ((DaeVar *)t->d->vars.items[x->var])->name, x->order);
+                fclose(fp);
+            }
             diag_error(o->span, "the model is singular: %s%s is the only equation "
                        "left for %s, but %s cancels out of it (%s)",
                        q->level ? "a derivative of " : "", text, name, name,

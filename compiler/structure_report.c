@@ -12,21 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *st_eq_origin(Dae *d, DaeEq *q, char *buf, size_t len)
-{
-    int line, col;
-    src_linecol(q->span, &line, &col);
-    SrcFile *f = src_get(q->span.file);
-    if (q->kind == EQ_DOMAIN || q->kind == EQ_CONSERVATION)
-        snprintf(buf, len, "%s at node %s", q->kind == EQ_DOMAIN ? "domain equation"
-                 : "balance", q->what ? q->what : "?");
-    else
-        snprintf(buf, len, "%s (%s:%d)", q->instance[0] ? q->instance : "top model",
-                 f ? f->path : "?", line);
-    (void)d;
-    return buf;
-}
-
 void st_eq_text(Dae *d, DaeEq *q, char *buf, size_t len)
 {
     char *p = NULL;
@@ -159,7 +144,7 @@ void st_report_singular(St *t, Matcher *m)
         for (int i = 0; i < d->redundant.n && i < 8; i++) {
             DaeEq *q = d->redundant.items[i];
             char org[200];
-            st_eq_origin(d, q, org, sizeof org);
+            dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
             if (i)
                 diag_note(q->span, "this equation also repeats others  [%s]", org);
             else
@@ -185,7 +170,7 @@ void st_report_singular(St *t, Matcher *m)
         DaeEq *q = d->eqs.items[st_eq_at(t, e)->base];
         char text[200], org[200];
         st_eq_text(d, q, text, sizeof text);
-        st_eq_origin(d, q, org, sizeof org);
+        dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
         diag_note(q->span, "%s equation: %s  [%s]", in_over_e[e] ? "over-determining"
                   : "involved", text, org);
         notes++;
@@ -201,11 +186,7 @@ void struct_report(FILE *fp, const Structure *s, Dae *d)
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
         fprintf(fp, "%s", i ? ", " : " (");
-        for (int k = 0; k < x->order; k++)
-            fputs("der(", fp);
-        fputs(dae_shown_name(v), fp);
-        for (int k = 0; k < x->order; k++)
-            fputc(')', fp);
+        dae_fput_var(fp, dae_shown_name(v), x->order);
     }
     fprintf(fp, "%s\n", s->nstates ? ")" : "");
     fprintf(fp, "  differential index:       %d\n", s->index);
@@ -216,19 +197,13 @@ void struct_report(FILE *fp, const Structure *s, Dae *d)
         if (q->level == 0 || q->deriv >= 0)
             continue;
         DaeEq *o = d->eqs.items[q->base];
-        int line, col;
-        src_linecol(o->span, &line, &col);
-        SrcFile *f = src_get(o->span.file);
         fprintf(fp, "    %dx  ", q->level);
         DaeNames nm = dae_names(d);
         dae_print_expr(fp, o->lhs, &nm);
         fputs(" == ", fp);
         dae_print_expr(fp, o->rhs, &nm);
-        if (o->kind == EQ_DOMAIN || o->kind == EQ_CONSERVATION)
-            fprintf(fp, "   %% node %s\n", o->what);
-        else
-            fprintf(fp, "   %% %s, %s:%d\n", o->instance[0] ? o->instance : "(top)",
-                    f ? f->path : "?", line);
+        char org[4096];
+        fprintf(fp, "   %% %s\n", dae_eq_origin(org, sizeof org, ORIGIN_INDEX, o));
         shown++;
     }
     int dummies = 0;
@@ -258,11 +233,7 @@ void struct_dump(FILE *fp, const Structure *s, Dae *d)
         for (int i = 0; i < b->n; i++) {
             StVar *x = s->vars.items[b->vars[i]];
             fputc(' ', fp);
-            for (int j = 0; j < x->order; j++)
-                fputs("der(", fp);
-            fputs(dae_shown_name(d->vars.items[x->var]), fp);
-            for (int j = 0; j < x->order; j++)
-                fputc(')', fp);
+            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
         }
         fputc('\n', fp);
         for (int i = 0; i < b->n; i++) {
