@@ -15,6 +15,7 @@
 #include "st.h"
 
 #include "diag.h"
+#include "prefer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,45 +103,9 @@ bool dummy_pantelides(St *t, Matcher *m)
 
 /* ---- dummy derivatives ---------------------------------------------------- */
 
-/* How much we want a variable to stay a state: the variables of masses
-   and inertias first (so a lever on an inertia keeps theta and w), then
-   those with targets.  A target on a variable that is not a state is
-   still met, by initialization. */
-static int keep_score(Dae *d, int v)
-{
-    DaeVar *x = d->vars.items[v];
-    return (x->inertial ? 8 : 0) + (int)x->priority * 2;
-}
-
-/* Marks variables whose derivative is an inertial one (der(x) == v of a
-   node whose v is a mass's velocity): positions of masses, angles of
-   inertias. */
-void dummy_propagate_inertial(Dae *d)
-{
-    for (int round = 0; round < 4; round++) {
-        for (int i = 0; i < d->eqs.n; i++) {
-            DaeEq *q = d->eqs.items[i];
-            const DaeExpr *a = q->lhs, *b = q->rhs;
-            if (a->kind == DX_NEG)
-                a = a->u.bin.a;
-            if (b->kind == DX_NEG)
-                b = b->u.bin.a;
-            if (a->kind != DX_VAR || b->kind != DX_VAR)
-                continue;
-            if (a->u.var.order == 1 && b->u.var.order == 0
-                && ((DaeVar *)d->vars.items[b->u.var.index])->inertial)
-                ((DaeVar *)d->vars.items[a->u.var.index])->inertial = true;
-            if (b->u.var.order == 1 && a->u.var.order == 0
-                && ((DaeVar *)d->vars.items[a->u.var.index])->inertial)
-                ((DaeVar *)d->vars.items[b->u.var.index])->inertial = true;
-        }
-    }
-}
-
-
 typedef struct Cand {
     int node;       /* StVar */
-    int score;      /* keep score: low is chosen as dummy first */
+    int score;      /* prefer_rank's strong part: low is chosen as dummy first */
 } Cand;
 
 static int cmp_cand(const void *x, const void *y)
@@ -465,7 +430,8 @@ bool dummy_derivatives(St *t)
             if (!mentioned[node])
                 continue;
             cols[nc].node = node;
-            cols[nc++].score = keep_score(d, st_var_at(t, node)->var);
+            cols[nc++].score = prefer_rank(d->vars.items[st_var_at(t, node)->var])
+                               / PREFER_STRONG;
         }
         free(mentioned);
         qsort(cols, (size_t)nc, sizeof(Cand), cmp_cand);

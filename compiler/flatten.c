@@ -316,23 +316,6 @@ static void conservation(Model *m, FlatCtx *fc)
     }
 }
 
-/* Marks variables written under der() in component equations: masses,
-   inertias and the like, preferred as states. */
-static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen, bool component)
-{
-    if (ptrmap_get(seen, e))
-        return;
-    ptrmap_put(seen, e, e);
-    if (e->kind == DX_VAR && e->u.var.order > 0) {
-        DaeVar *v = d->vars.items[e->u.var.index];
-        v->differentiated = true;
-        v->inertial |= component;
-    }
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        mark_inertial(d, kids[i], seen, component);
-}
-
 static void check_count(Model *m, FlatCtx *fc)
 {
     Dae *d = m->dae;
@@ -362,20 +345,8 @@ void flatten_model(Model *m)
     FlatCtx fc;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
     fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
-    size_t first_component = (size_t)m->dae->eqs.n;
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], flatten_section, &fc);
-    PtrMap seen = {0};
-    for (int pass = 0; pass < 2; pass++) {
-        /* component equations first: der() there marks masses, inertias */
-        for (int i = pass ? 0 : (int)first_component;
-             i < (pass ? (int)first_component : m->dae->eqs.n); i++) {
-            DaeEq *q = m->dae->eqs.items[i];
-            mark_inertial(m->dae, q->lhs, &seen, pass == 0);
-            mark_inertial(m->dae, q->rhs, &seen, pass == 0);
-        }
-        ptrmap_free(&seen);
-    }
     conservation(m, &fc);
     for (int i = 0; i < m->conn_eqs.n; i++) {
         DaeEq *q = m->conn_eqs.items[i];

@@ -8,10 +8,12 @@
  * `a == ±b + c` makes a an alias of b.  The defined variable is eliminated
  * everywhere (its derivatives become derivatives of its definition) but
  * keeps its names: DaeVar.alias_expr says how to compute it for the
- * output.  Which of two aliases survives: the one with the stronger target,
- * then the one written under der() in a component (a mass or inertia),
- * then the one declared first.  Chains are resolved with path compression,
- * so a long chain of aliases costs linear time.
+ * output.  Which of two aliases survives is prefer_rank's choice
+ * (prefer.h: a mass's or inertia's variable, then the stronger target,
+ * then one written under der(), then a component's own variable), and
+ * the one declared first on a tie; the survivor inherits what made the
+ * other one preferable.  Chains are resolved with path compression, so a
+ * long chain of aliases costs linear time.
  *
  * An equation that reduces to a constant is either inconsistent (c == 0
  * with c != 0) or redundant (0 == 0: it repeats what the equations that
@@ -21,6 +23,7 @@
 #include "simplify.h"
 
 #include "diag.h"
+#include "prefer.h"
 
 #include <math.h>
 #include <string.h>
@@ -126,15 +129,6 @@ static void lin(Simp *s, DaeExpr *e, double c, Linear *L)
     L->rem = dae_add(t, L->rem, dae_mul(t, dae_const(t, c), e));
 }
 
-/* Higher is kept: a mass's or inertia's variable, then one with a
-   stronger target, then one that is differentiated (a state candidate),
-   then a component's own variable over a node's. */
-static int keep_rank(const DaeVar *v)
-{
-    return (v->inertial ? 16 : 0) + (int)v->priority * 4 + (v->differentiated ? 2 : 0)
-           + (v->kind != VAR_NODE ? 1 : 0);
-}
-
 static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
 {
     DaeVar *v = s->d->vars.items[i];
@@ -165,7 +159,7 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     }
     if (n == 2 && fabs(L.coef[0]) == fabs(L.coef[1])) {
         DaeVar *a = s->d->vars.items[L.var[0]], *b = s->d->vars.items[L.var[1]];
-        int ka = keep_rank(a), kb = keep_rank(b);
+        int ka = prefer_rank(a), kb = prefer_rank(b);
         int gone = ka > kb || (ka == kb && L.var[0] < L.var[1]) ? 1 : 0;
         int kept = 1 - gone;
         /* c_g*g + c_k*k + rem = 0  =>  g = -(c_k*k + rem)/c_g */
@@ -174,8 +168,7 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
         eliminate(s, L.var[gone], def, q);
         /* the survivor speaks for both when states are chosen */
         DaeVar *g = s->d->vars.items[L.var[gone]], *k = s->d->vars.items[L.var[kept]];
-        k->inertial |= g->inertial;
-        k->differentiated |= g->differentiated;
+        prefer_alias(k, g);
         /* a node's variable is better shown by a component's own name for
            it (inertia.theta rather than lever.R.theta) */
         if (k->kind == VAR_NODE && g->kind != VAR_NODE && !k->display
@@ -231,6 +224,7 @@ void simplify_dae(Dae *d)
 {
     Simp s = {d, &d->t};
     int n = d->eqs.n;
+    prefer_mark(d);
     bool *gone = arena_alloc(&d->arena, sizeof(bool) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
         DaeEq *q = d->eqs.items[i];
@@ -282,4 +276,5 @@ void simplify_dae(Dae *d)
         else
             d->nvars_left++;
     }
+    prefer_propagate(d);
 }

@@ -51,8 +51,6 @@ bool dummy_pantelides(St *t, Matcher *m);
 /* Mattsson-Soderlind: chooses the dummy derivatives.  false after an
    error. */
 bool dummy_derivatives(St *t);
-/* Marks positions of masses and angles of inertias as inertial. */
-void dummy_propagate_inertial(Dae *d);
 
 /* structure_report.c: messages. */
 /* The equation as text, cut to len. */

@@ -288,7 +288,6 @@ Structure *struct_analyze(Dae *d)
     t.by_order = mem_calloc((size_t)nv + 1, sizeof(int *));
     t.norders = mem_calloc((size_t)nv + 1, sizeof(int));
     t.caporders = mem_calloc((size_t)nv + 1, sizeof(int));
-    dummy_propagate_inertial(d);
     for (int i = 0; i < d->eqs.n; i++) {
         DaeEq *q = d->eqs.items[i];
         st_add_eq(&t, dae_sub(&d->t, q->lhs, q->rhs), i, 0);
