@@ -247,6 +247,18 @@ typedef struct DaeRelOrigin {
     SrcSpan span;           /* the condition's source */
 } DaeRelOrigin;
 
+/* An equation that repeats others: once the values they fixed are used,
+   it reduces to 0 == 0 (or to parameters only).  Simplification finds
+   it; the structural analysis reports it with the variables it leaves
+   undetermined. */
+enum { DAE_FIXED_NOTES = 4 };
+typedef struct DaeRedundant {
+    struct DaeEq *eq;       /* the equation */
+    int fixed[DAE_FIXED_NOTES]; /* variables it mentions that other equations
+                               had fixed (DaeVar indices) */
+    int nfixed;             /* entries in fixed */
+} DaeRedundant;
+
 typedef struct Dae {
     Arena arena;            /* everything below */
     DaeExprTable t;         /* the expression DAG */
@@ -257,7 +269,8 @@ typedef struct Dae {
     int ncomponents;        /* component instances */
     int raw_eqs, raw_vars;  /* counts before simplification */
     int nvars_left;         /* variables not eliminated */
-    PtrVec redundant;       /* DaeEq*: equations that reduced to 0 == 0 */
+    PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
+                               (found by simplify, reported by structure) */
 } Dae;
 
 Dae *dae_new(void);
@@ -291,6 +304,8 @@ const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const Dae
 
 /* Prints the system as `lmdlc flatten` shows it. */
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
+/* Notes naming the equations that had fixed each variable of r->fixed. */
+void dae_note_fixed(const Dae *d, const DaeRedundant *r);
 /* Where a relation node came from (copied along substitutions). */
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel);
 

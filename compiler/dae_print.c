@@ -6,6 +6,8 @@
  */
 #include "dae.h"
 
+#include "diag.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -72,6 +74,16 @@ const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKi
 const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const DaeEq *q)
 {
     return dae_origin_text(buf, len, style, q->kind, q->instance, q->what, q->span);
+}
+
+void dae_note_fixed(const Dae *d, const DaeRedundant *r)
+{
+    for (int i = 0; i < r->nfixed; i++) {
+        DaeVar *v = d->vars.items[r->fixed[i]];
+        diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
+                  v->name, v->eliminated_by->instance[0] ? " in " : "",
+                  v->eliminated_by->instance);
+    }
 }
 
 static void print_origin(FILE *fp, SrcSpan sp, DaeEqKind kind, const char *inst,

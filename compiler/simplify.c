@@ -179,28 +179,29 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     return false;
 }
 
-void simplify_explain(Dae *d, DaeEq *q)
+/* The variables q mentions that other equations have fixed so far. */
+static DaeRedundant *explain(Dae *d, DaeEq *q)
 {
-    int notes = 0;
-    for (int i = 0; i < d->vars.n && notes < 4; i++) {
+    DaeRedundant *r = arena_alloc(&d->arena, sizeof *r);
+    r->eq = q;
+    for (int i = 0; i < d->vars.n && r->nfixed < DAE_FIXED_NOTES; i++) {
         DaeVar *v = d->vars.items[i];
         if (!v->eliminated || !v->eliminated_by || v->eliminated_by == q)
             continue;
         if (!dae_mentions_var(&d->t, q->orig_lhs, i, 0)
             && !dae_mentions_var(&d->t, q->orig_rhs, i, 0))
             continue;
-        diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
-                  v->name, v->eliminated_by->instance[0] ? " in " : "",
-                  v->eliminated_by->instance);
-        notes++;
+        r->fixed[r->nfixed++] = i;
     }
+    return r;
 }
 
 /* q no longer mentions any unknown: r is its residual.  An inconsistent
    one is an error here; a redundant one (0 == 0, or parameters only) is
    kept for the structural analysis, which names the variables it leaves
-   undetermined. */
-static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
+   undetermined (what it repeats is explained once simplification is
+   done). */
+static void report_constant(Simp *s, DaeEq *q, DaeExpr *r, PtrVec *redundant)
 {
     Dae *d = s->d;
     char what[512];
@@ -208,22 +209,23 @@ static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
     if (r->kind == DX_CONST && r->u.value != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
                    "values fixed by other equations are used", what, r->u.value);
-        simplify_explain(d, q);
+        dae_note_fixed(d, explain(d, q));
         return;
     }
     if (r->kind != DX_CONST && dae_depends_on_state(r)) {
         diag_error(q->span, "%s no longer involves any unknown once the values fixed "
                    "by other equations are used; it only depends on time", what);
-        simplify_explain(d, q);
+        dae_note_fixed(d, explain(d, q));
         return;
     }
-    ptrvec_push(&d->arena, &d->redundant, q);
+    ptrvec_push(&d->arena, redundant, q);
 }
 
 void simplify_dae(Dae *d)
 {
     Simp s = {d, &d->t};
     int n = d->eqs.n;
+    PtrVec redundant = {0};
     prefer_mark(d);
     bool *gone = arena_alloc(&d->arena, sizeof(bool) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
@@ -241,7 +243,7 @@ void simplify_dae(Dae *d)
             q->rhs = subst(&s, q->rhs);
             DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
             if (!dae_has_var(r)) {
-                report_constant(&s, q, r);
+                report_constant(&s, q, r, &redundant);
                 gone[i] = true;
                 continue;
             }
@@ -276,5 +278,7 @@ void simplify_dae(Dae *d)
         else
             d->nvars_left++;
     }
+    for (int i = 0; i < redundant.n; i++)
+        ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
     prefer_propagate(d);
 }

@@ -7,9 +7,8 @@
 
 #include "dae.h"
 
+/* Eliminates what it can; records the redundant equations it finds in
+   d->redundant, for the structural analysis to report. */
 void simplify_dae(Dae *d);
-/* Notes, for a redundant equation, naming the equations that had already
-   fixed what it says. */
-void simplify_explain(Dae *d, DaeEq *q);
 
 #endif

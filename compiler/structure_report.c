@@ -7,7 +7,6 @@
 #include "st.h"
 
 #include "diag.h"
-#include "simplify.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +132,7 @@ void st_report_singular(St *t, Matcher *m)
         if (in_over_e[e] || in_under_e[e])
             where = ((DaeEq *)d->eqs.items[st_eq_at(t, e)->base])->span;
     if (nunder && d->redundant.n) {
-        DaeEq *r = d->redundant.items[0];
+        DaeEq *r = ((DaeRedundant *)d->redundant.items[0])->eq;
         char text[200];
         st_eq_text(d, r, text, sizeof text);
         diag_error(r->span, "the model is singular: %d variable%s cannot be determined "
@@ -142,14 +141,15 @@ void st_report_singular(St *t, Matcher *m)
                    d->redundant.n, d->redundant.n == 1 ? "" : "s",
                    d->redundant.n == 1 ? "s" : "");
         for (int i = 0; i < d->redundant.n && i < 8; i++) {
-            DaeEq *q = d->redundant.items[i];
+            DaeRedundant *rq = d->redundant.items[i];
+            DaeEq *q = rq->eq;
             char org[200];
             dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
             if (i)
                 diag_note(q->span, "this equation also repeats others  [%s]", org);
             else
                 diag_note(q->span, "this equation adds nothing  [%s]", org);
-            simplify_explain(d, q);
+            dae_note_fixed(d, rq);
         }
     } else if (nunder && nover)
         diag_error(where, "the model is structurally singular: %d variable%s cannot be "
