@@ -5,28 +5,27 @@
  *         -> structure -> codegen
  *
  * Each pass reports through diag and never exits; the driver stops between
- * passes when errors were counted, and frees each phase's arena when its
- * output is no longer needed.  Passes that are not built yet are marked
- * where they will be called.
+ * passes when errors were counted, or after the last pass the command
+ * needs (the command table, driver.h), and frees each phase's arena when
+ * its output is no longer needed.
  */
 #include "driver.h"
 
+#include "build.h"
+#include "codegen.h"
 #include "diag.h"
 #include "flatten.h"
 #include "inst.h"
-#include "simplify.h"
-#include "units_check.h"
-#include "build.h"
-#include "codegen.h"
-#include "structure.h"
-
-#include <time.h>
 #include "parse.h"
 #include "sema.h"
+#include "simplify.h"
+#include "structure.h"
+#include "units_check.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *driver_stdlib_dir(void)
 {
@@ -98,10 +97,57 @@ static void summary(FILE *out, SemaDef *top, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
+#define X_CMDINFO(c, name, stage, out, opts) {name, stage, out, opts},
+const DriverCommandInfo driver_commands[CMD_COUNT] = {DRIVER_COMMANDS(X_CMDINFO)};
+
+int driver_find_command(const char *name)
+{
+    for (int i = 0; i < CMD_COUNT; i++)
+        if (strcmp(driver_commands[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* What the command does with the generated C. */
+static void deliver_c(const DriverOptions *o, const char *c, const char *model, double *t0)
+{
+    switch (driver_commands[o->command].output) {
+    case OUT_C_FILE:
+        if (cg_write_file(o->output, c) != 0)
+            diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
+        break;
+    case OUT_SIMULATOR: {
+        size_t n = strlen(o->output) + 8;
+        char *cpath = malloc(n);
+        if (!cpath)
+            abort();
+        snprintf(cpath, n, "%s.c", o->output);
+        if (cg_write_file(cpath, c) != 0)
+            diag_error(src_none, "cannot write '%s': %s", cpath, strerror(errno));
+        else if (build_compile(cpath, o->output) == 0)
+            remove(cpath);
+        pass_done(o, "cc", t0);
+        free(cpath);
+        break;
+    }
+    case OUT_RUN:
+        build_run(c, model, o->sim_argc, o->sim_argv);
+        break;
+    default:
+        break;
+    }
+}
+
 int driver_run(const DriverOptions *o)
 {
-    Arena ast_arena = {0};
-    int status;
+    const DriverCommandInfo *cmd = &driver_commands[o->command];
+    /* flatten --raw stops before simplification; --dump-ast after parsing */
+    DriverStage stop = o->dump_ast ? STAGE_PARSE : o->raw ? STAGE_FLATTEN : cmd->stop;
+    Arena ast_arena = {0}, elab_arena = {0};
+    Program *p = NULL;
+    Model *m = NULL;
+    Structure *st = NULL;
+    const char *model = NULL;
 
     double t0 = now();
     /* parse */
@@ -111,12 +157,12 @@ int driver_run(const DriverOptions *o)
         return 2;
     }
     SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
-    Program *p = sema_program_new(&ast_arena, &so);
+    p = sema_program_new(&ast_arena, &so);
     AstFile *ast = sema_add_main(p, file);
     if (o->dump_ast)
         ast_dump_file(o->out, ast);
     pass_done(o, "parse", &t0);
-    if (diag_error_count() || o->dump_ast)
+    if (diag_error_count() || stop == STAGE_PARSE)
         goto done;
 
     /* resolve */
@@ -124,69 +170,66 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "resolve", &t0);
     if (diag_error_count() || !top)
         goto done;
+    model = top->ast->name->name;
 
     /* elaborate: the instance tree, parameters, arms, connections */
-    Arena elab_arena = {0};
-    Model *m = elab_model(p, top, &elab_arena);
+    m = elab_model(p, top, &elab_arena);
     pass_done(o, "elaborate", &t0);
+    if (diag_error_count())
+        goto done;
     /* units: dimensions of every active equation */
-    if (!diag_error_count())
-        units_check(m);
+    units_check(m);
     pass_done(o, "units", &t0);
+    if (diag_error_count())
+        goto done;
     /* flatten: one system of equations */
-    if (!diag_error_count())
-        flatten_model(m);
+    flatten_model(m);
     pass_done(o, "flatten", &t0);
-    if (!diag_error_count() && o->command == CMD_FLATTEN && o->raw)
-        dae_print(o->out, m->dae, top->ast->name->name, false);
+    if (diag_error_count())
+        goto done;
+    if (stop == STAGE_FLATTEN) {
+        dae_print(o->out, m->dae, model, false);
+        goto done;
+    }
     /* simplify: constants, aliases */
-    if (!diag_error_count() && !(o->command == CMD_FLATTEN && o->raw)) {
-        simplify_dae(m->dae);
-        pass_done(o, "simplify", &t0);
-        if (!diag_error_count() && o->command == CMD_FLATTEN)
-            dae_print(o->out, m->dae, top->ast->name->name, true);
-    }
+    simplify_dae(m->dae);
+    pass_done(o, "simplify", &t0);
+    if (diag_error_count())
+        goto done;
+    if (cmd->output == OUT_DAE)
+        dae_print(o->out, m->dae, model, true);
+    /* a redundant equation is reported by the structural analysis, which
+       names what it leaves undetermined */
+    if (stop == STAGE_SIMPLIFY && !m->dae->redundant.n)
+        goto done;
+
     /* structure: matching, index reduction, BLT */
-    Structure *st = NULL;
-    if (!diag_error_count() && (o->command != CMD_FLATTEN || m->dae->redundant.n)) {
-        st = struct_analyze(m->dae);
-        pass_done(o, "structure", &t0);
-        if (st && o->command == CMD_CHECK) {
-            summary(o->out, top, m->dae);
-            struct_report(o->out, st, m->dae);
-            if (o->dump_blocks)
-                struct_dump(o->out, st, m->dae);
-        }
+    st = struct_analyze(m->dae);
+    pass_done(o, "structure", &t0);
+    if (!st || diag_error_count() || stop == STAGE_SIMPLIFY)
+        goto done;
+    if (cmd->output == OUT_SUMMARY) {
+        summary(o->out, top, m->dae);
+        struct_report(o->out, st, m->dae);
+        if (o->dump_blocks)
+            struct_dump(o->out, st, m->dae);
     }
+    if (stop == STAGE_STRUCTURE)
+        goto done;
+
     /* codegen */
-    if (st && !diag_error_count() && o->command != CMD_CHECK) {
-        char *c = cg_generate(m->dae, st, top->ast->name->name);
-        pass_done(o, "codegen", &t0);
-        if (o->command == CMD_EMIT_C) {
-            if (cg_write_file(o->output, c) != 0)
-                diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
-        } else if (o->command == CMD_BUILD) {
-            size_t n = strlen(o->output) + 8;
-            char *cpath = malloc(n);
-            snprintf(cpath, n, "%s.c", o->output);
-            if (cg_write_file(cpath, c) != 0)
-                diag_error(src_none, "cannot write '%s': %s", cpath, strerror(errno));
-            else if (build_compile(cpath, o->output) == 0)
-                remove(cpath);
-            pass_done(o, "cc", &t0);
-            free(cpath);
-        } else if (o->command == CMD_RUN) {
-            build_run(c, top->ast->name->name, o->sim_argc, o->sim_argv);
-        }
-        free(c);
-    }
+    char *c = cg_generate(m->dae, st, model);
+    pass_done(o, "codegen", &t0);
+    deliver_c(o, c, model, &t0);
+    free(c);
+
+done:
     struct_free(st);
     elab_free(m);
     arena_free(&elab_arena);
-
-done:
-    status = exit_status();
-    sema_program_free(p);
+    int status = exit_status();
+    if (p)
+        sema_program_free(p);
     arena_free(&ast_arena);
     return status;
 }

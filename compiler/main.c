@@ -1,15 +1,16 @@
 /*
  * main.c - the lmdlc command line: parses arguments, runs the driver and
  * maps the outcome to the exit codes of TOOLS.md (0 ok, 1 bad command
- * line, 2 model error).
+ * line, 2 model error).  Which options a command takes, and what it does,
+ * is the command table's (driver.h); `plot` and `doc` are tools (tools/).
  */
 #include "diag.h"
 #include "doc.h"
 #include "driver.h"
 #include "plot.h"
-#include "tool.h"
 #include "source.h"
 #include "sym.h"
+#include "tool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,15 +48,65 @@ static const char usage[] =
     "directory, then each -I DIR, then each directory of $LMDL_PATH, then\n"
     "the standard library ($LMDL_STDLIB or the built-in one).\n";
 
-static int bad_usage(const char *fmt, const char *arg)
+/* Reads argv[2..] into o.  Returns -1 when the command should run, or
+   the exit status to return at once. */
+static int parse_args(int argc, char **argv, DriverOptions *o)
 {
-    return tool_usage_error(fmt, arg);
+    const DriverCommandInfo *cmd = &driver_commands[o->command];
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--top") == 0) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a component name", a);
+            o->top = argv[i];
+        } else if (strcmp(a, "-I") == 0) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a directory", a);
+            o->include_dirs[o->ninclude++] = argv[i];
+        } else if (strncmp(a, "-I", 2) == 0) {
+            o->include_dirs[o->ninclude++] = a + 2;
+        } else if (strcmp(a, "--dump-ast") == 0 && (cmd->options & DOPT_DUMP)) {
+            o->dump_ast = true;
+        } else if (strcmp(a, "--dump-blocks") == 0 && (cmd->options & DOPT_DUMP)) {
+            o->dump_blocks = true;
+        } else if (strcmp(a, "--raw") == 0 && (cmd->options & DOPT_RAW)) {
+            o->raw = true;
+        } else if (strcmp(a, "--markdown") == 0 && (cmd->options & DOPT_MARKDOWN)) {
+            o->markdown = true;
+        } else if (strcmp(a, "--time-passes") == 0) {
+            o->time_passes = true;
+        } else if (strcmp(a, "-o") == 0 && (cmd->options & DOPT_OUTPUT)) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a file name", a);
+            o->output = argv[i];
+        } else if ((cmd->options & DOPT_SIM) && o->file && a[0] == '-') {
+            /* everything else after the model file goes to the simulator */
+            o->sim_argv[o->sim_argc++] = argv[i];
+        } else if (strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            return tool_usage_error("unknown option '%s'", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else if (cmd->options & DOPT_SIM) {
+            o->sim_argv[o->sim_argc++] = argv[i];
+        } else {
+            return tool_usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (!o->file)
+        return tool_usage_error("%s", cmd->output == OUT_DOC ? "doc needs a component name"
+                                                           : "no model file given");
+    if ((cmd->options & DOPT_OUTPUT) && !o->output)
+        return tool_usage_error("%s needs -o FILE", cmd->name);
+    return -1;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return bad_usage("%s", "no command given");
+        return tool_usage_error("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
         || strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
@@ -65,103 +116,25 @@ int main(int argc, char **argv)
         printf("lmdlc %s\n", LMDL_VERSION);
         return 0;
     }
-    DriverOptions o = {0};
-    o.out = stdout;
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "plot") == 0)
+    if (strcmp(argv[1], "plot") == 0)
         return plot_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "check") == 0)
-        o.command = CMD_CHECK;
-    else if (strcmp(cmd, "doc") == 0)
-        o.command = CMD_DOC;
-    else if (strcmp(cmd, "flatten") == 0)
-        o.command = CMD_FLATTEN;
-    else if (strcmp(cmd, "emit-c") == 0)
-        o.command = CMD_EMIT_C;
-    else if (strcmp(cmd, "build") == 0)
-        o.command = CMD_BUILD;
-    else if (strcmp(cmd, "run") == 0)
-        o.command = CMD_RUN;
-    else
-        return bad_usage("unknown command '%s'", cmd);
+    int command = driver_find_command(argv[1]);
+    if (command < 0)
+        return tool_usage_error("unknown command '%s'", argv[1]);
 
+    DriverOptions o = {0};
+    o.command = (DriverCommand)command;
+    o.out = stdout;
     const char **inc = calloc((size_t)argc, sizeof *inc);
     char **sim = calloc((size_t)argc + 2, sizeof *sim);
     if (!inc || !sim)
         return 1;
-    sim[o.sim_argc++] = "simulator";
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--top") == 0) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a component name", a);
-            }
-            o.top = argv[i];
-        } else if (strcmp(a, "-I") == 0) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a directory", a);
-            }
-            inc[o.ninclude++] = argv[i];
-        } else if (strncmp(a, "-I", 2) == 0) {
-            inc[o.ninclude++] = a + 2;
-        } else if (strcmp(a, "--dump-ast") == 0 && o.command == CMD_CHECK) {
-            o.dump_ast = true;
-        } else if (strcmp(a, "--dump-blocks") == 0 && o.command == CMD_CHECK) {
-            o.dump_blocks = true;
-        } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
-            o.raw = true;
-        } else if (strcmp(a, "--markdown") == 0 && o.command == CMD_DOC) {
-            o.markdown = true;
-        } else if (strcmp(a, "--time-passes") == 0) {
-            o.time_passes = true;
-        } else if (strcmp(a, "-o") == 0
-                   && (o.command == CMD_EMIT_C || o.command == CMD_BUILD)) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a file name", a);
-            }
-            o.output = argv[i];
-        } else if (o.command == CMD_RUN && o.file && a[0] == '-') {
-            /* everything else after the model file goes to the simulator */
-            sim[o.sim_argc++] = argv[i];
-        } else if (strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            free(inc);
-            free(sim);
-            return 0;
-        } else if (a[0] == '-' && a[1]) {
-            free(inc);
-            free(sim);
-            return bad_usage("unknown option '%s'", a);
-        } else if (!o.file) {
-            o.file = a;
-        } else if (o.command == CMD_RUN) {
-            sim[o.sim_argc++] = argv[i];
-        } else {
-            free(inc);
-            free(sim);
-            return bad_usage("unexpected argument '%s'", a);
-        }
-    }
-    if (!o.file) {
-        free(inc);
-        free(sim);
-        return bad_usage("%s", o.command == CMD_DOC ? "doc needs a component name"
-                                                    : "no model file given");
-    }
-    if ((o.command == CMD_EMIT_C || o.command == CMD_BUILD) && !o.output) {
-        free(inc);
-        free(sim);
-        return bad_usage("%s needs -o FILE", cmd);
-    }
     o.include_dirs = inc;
     o.sim_argv = sim;
-    int status = o.command == CMD_DOC ? doc_run(&o) : driver_run(&o);
+    o.sim_argv[o.sim_argc++] = "simulator";
+    int status = parse_args(argc, argv, &o);
+    if (status < 0)
+        status = driver_commands[o.command].output == OUT_DOC ? doc_run(&o) : driver_run(&o);
     free(inc);
     free(sim);
     src_free_all();
