@@ -353,22 +353,6 @@ static void print_string(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
-/* Binding strength of each operator, as in LANGUAGE.md section 4. */
-static int op_prec(AstOp op)
-{
-    switch (op) {
-    case OP_OR: return 1;
-    case OP_AND: return 2;
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-        return 3;
-    case OP_ADD: case OP_SUB: return 4;
-    case OP_MUL: case OP_DIV: return 5;
-    case OP_NEG: case OP_PLUS: case OP_NOT: return 6;
-    case OP_POW: return 7;
-    default: return 8;
-    }
-}
-
 /* Prints fully parenthesised binary expressions, so the dump shows how
    precedence and associativity were applied. */
 void ast_print_expr(FILE *fp, const AstExpr *e)
@@ -436,7 +420,6 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
         break;
     default: fputs("?", fp); break;
     }
-    (void)op_prec;
 }
 
 static void indent(FILE *fp, int depth)

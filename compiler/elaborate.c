@@ -609,7 +609,7 @@ static void connect_one(Model *m, ElabInst *in, AstConnect *c)
         else
             signals++;
     }
-    if (nodes && (signals || 0)) {
+    if (nodes && signals) {
         End *node = NULL, *sig = NULL;
         for (int i = 0; i < n; i++) {
             if (!ends[i].slot)
