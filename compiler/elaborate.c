@@ -9,9 +9,10 @@
  * values, and every parameter a condition reads (and everything those are
  * computed from) becomes structural; variables get their targets (with the
  * parent's overrides); nodes get union-find ids; children are made last.
- * Then connections are joined (nodes by union-find, signals by binding
- * inputs to outputs), unconnected inputs take their defaults, and the
- * local balance rule is checked once per component variant.
+ * Then connections are joined (nodes by union-find into node sets, each
+ * with its across variables; signals by binding inputs to outputs),
+ * unconnected inputs take their defaults, and the local balance rule is
+ * checked once per component variant.
  */
 #include "inst.h"
 
@@ -666,6 +667,97 @@ static void connect_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
         connect_one(m, in, it->u.section.entries.items[j]);
 }
 
+/* A domain read as an instance, so its equations lower like any other;
+   each across slot's var is pointed at the current set's variable. */
+ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
+{
+    ElabInst *in = ptrmap_get(&m->domain_insts, dom);
+    if (in)
+        return in;
+    in = arena_alloc(m->arena, sizeof *in);
+    in->path = "";
+    in->def = dom;
+    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
+    in->arm_active[0] = true;
+    in->arm_key = "1";
+    int n = dom->member_list.n;
+    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        ElabSlot *s = &in->slots[i];
+        s->m = dom->member_list.items[i];
+        s->active = true;
+        s->param = s->node = s->var = -1;
+        bool b;
+        units_dim(m, in, s->m->decl->value, &s->dim, &b);
+    }
+    ptrmap_put(&m->domain_insts, dom, in);
+    return in;
+}
+
+static const char *port_name(Model *m, ElabNode *n, const char *across)
+{
+    if (n->inst->path[0])
+        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
+    return arena_printf(m->arena, "%s.%s", n->name->name, across);
+}
+
+/* Connected nodes form sets (union-find roots, numbered in the order
+   their first node was declared); each set not joined to '*' gets its
+   across variables.  Built when the connections are joined, so that
+   lowering NODE.x never meets a node without its set. */
+static void make_sets(Model *m)
+{
+    Dae *dae = m->dae;
+    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
+    for (int i = 0; i < m->nnodes; i++)
+        set_of_root[i] = -1;
+    for (int i = 0; i < m->nnodes; i++) {
+        int r = elab_find(m, i);
+        if (set_of_root[r] < 0) {
+            ElabSet *s = arena_alloc(m->arena, sizeof *s);
+            s->domain = m->nodes[i].domain;
+            s->reference = m->nodes[r].reference;
+            set_of_root[r] = m->sets.n;
+            ptrvec_push(m->arena, &m->sets, s);
+        }
+        ElabSet *s = m->sets.items[set_of_root[r]];
+        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
+        m->nodes[i].set = set_of_root[r];
+    }
+    for (int i = 0; i < m->nnodes; i++)
+        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        ElabNode *first = s->nodes.items[0];
+        s->name = first->inst->path[0]
+                      ? arena_printf(m->arena, "%s.%s", first->inst->path, first->name->name)
+                      : first->name->name;
+        int nm = s->domain->member_list.n;
+        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
+        if (s->reference)
+            continue;
+        ElabInst *din = elab_domain_inst(m, s->domain);
+        for (int j = 0; j < nm; j++) {
+            SemaMember *am = s->domain->member_list.items[j];
+            s->across_var[j] = -1;
+            if (am->kind != MEM_ACROSS)
+                continue;
+            DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+            v->name = port_name(m, first, am->name->name);
+            for (int q = 0; q < s->nodes.n; q++)
+                ptrvec_push(&dae->arena, &v->names,
+                            (void *)port_name(m, s->nodes.items[q], am->name->name));
+            v->kind = VAR_NODE;
+            v->span = am->decl->name_span;
+            v->instance = first->inst->path;
+            v->dim = din->slots[j].dim;
+            v->start = lower_expr(m, din, am->decl->value);
+            s->across_var[j] = dae->vars.n;
+            ptrvec_push(&dae->arena, &dae->vars, v);
+        }
+    }
+}
+
 /* ---- the local balance rule ------------------------------------------------------ */
 
 typedef struct Count {
@@ -768,6 +860,7 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a)
         return m;
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], connect_section, NULL);
+    make_sets(m);
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
         for (int j = 0; j < in->def->member_list.n; j++) {
@@ -791,5 +884,6 @@ void elab_free(Model *m)
     free(m->pvalues);
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->checked);
+    ptrmap_free(&m->domain_insts);
     dae_free(m->dae);
 }

@@ -1,11 +1,11 @@
 /*
  * flatten.c - pass 5: the elaborated tree to one flat system.
  *
- * Connected nodes form sets (union-find roots, numbered in the order their
- * first node was declared).  Each set that is not joined to '*' gets one
- * copy of its domain's across variables, named after every port on it
- * (lever.T1.x, push.P.x), one copy of the domain equations, and one
- * conservation equation per through variable: the sum of the branch
+ * Elaboration joined the connected nodes into sets and gave each set that
+ * is not joined to '*' one copy of its domain's across variables (named
+ * after every port on it: lever.T1.x, push.P.x).  Flatten gives each such
+ * set one copy of the domain equations, and one conservation equation per
+ * through variable: the sum of the branch
  * variables entering the set (subtracted at a branch's `from` node, added
  * at its `to` node) is zero.  Component equations are lowered in their
  * instance's context; an if-equation becomes one equation per position,
@@ -20,93 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-/* A domain read as an instance, so its equations lower like any other;
-   each across slot's var is pointed at the current set's variable. */
-static ElabInst *domain_inst(Model *m, SemaDef *dom, PtrMap *cache)
-{
-    ElabInst *in = ptrmap_get(cache, dom);
-    if (in)
-        return in;
-    in = arena_alloc(m->arena, sizeof *in);
-    in->path = "";
-    in->def = dom;
-    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
-    in->arm_active[0] = true;
-    in->arm_key = "1";
-    int n = dom->member_list.n;
-    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        ElabSlot *s = &in->slots[i];
-        s->m = dom->member_list.items[i];
-        s->active = true;
-        s->param = s->node = s->var = -1;
-        bool b;
-        units_dim(m, in, s->m->decl->value, &s->dim, &b);
-    }
-    ptrmap_put(cache, dom, in);
-    return in;
-}
-
-static const char *port_name(Model *m, ElabNode *n, const char *across)
-{
-    if (n->inst->path[0])
-        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
-    return arena_printf(m->arena, "%s.%s", n->name->name, across);
-}
-
-static void make_sets(Model *m, PtrMap *doms)
-{
-    Dae *dae = m->dae;
-    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
-    for (int i = 0; i < m->nnodes; i++)
-        set_of_root[i] = -1;
-    for (int i = 0; i < m->nnodes; i++) {
-        int r = elab_find(m, i);
-        if (set_of_root[r] < 0) {
-            ElabSet *s = arena_alloc(m->arena, sizeof *s);
-            s->domain = m->nodes[i].domain;
-            s->reference = m->nodes[r].reference;
-            set_of_root[r] = m->sets.n;
-            ptrvec_push(m->arena, &m->sets, s);
-        }
-        ElabSet *s = m->sets.items[set_of_root[r]];
-        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
-        m->nodes[i].set = set_of_root[r];
-    }
-    for (int i = 0; i < m->nnodes; i++)
-        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
-    for (int k = 0; k < m->sets.n; k++) {
-        ElabSet *s = m->sets.items[k];
-        ElabNode *first = s->nodes.items[0];
-        s->name = first->inst->path[0]
-                      ? arena_printf(m->arena, "%s.%s", first->inst->path, first->name->name)
-                      : first->name->name;
-        int nm = s->domain->member_list.n;
-        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
-        if (s->reference)
-            continue;
-        ElabInst *din = domain_inst(m, s->domain, doms);
-        for (int j = 0; j < nm; j++) {
-            SemaMember *am = s->domain->member_list.items[j];
-            s->across_var[j] = -1;
-            if (am->kind != MEM_ACROSS)
-                continue;
-            DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
-            v->name = port_name(m, first, am->name->name);
-            for (int q = 0; q < s->nodes.n; q++)
-                ptrvec_push(&dae->arena, &v->names,
-                            (void *)port_name(m, s->nodes.items[q], am->name->name));
-            v->kind = VAR_NODE;
-            v->span = am->decl->name_span;
-            v->instance = first->inst->path;
-            v->dim = din->slots[j].dim;
-            v->start = lower_expr(m, din, am->decl->value);
-            s->across_var[j] = dae->vars.n;
-            ptrvec_push(&dae->arena, &dae->vars, v);
-        }
-    }
-}
-
 static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *inst,
                      SrcSpan sp)
 {
@@ -120,13 +33,13 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     return q;
 }
 
-static void domain_equations(Model *m, PtrMap *doms)
+static void domain_equations(Model *m)
 {
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
         if (s->reference)
             continue;
-        ElabInst *din = domain_inst(m, s->domain, doms);
+        ElabInst *din = elab_domain_inst(m, s->domain);
         for (int j = 0; j < s->domain->member_list.n; j++)
             din->slots[j].var = s->across_var[j];
         for (int i = 0; i < s->domain->ast->items.n; i++) {
@@ -339,9 +252,7 @@ static void check_count(Model *m, FlatCtx *fc)
 
 void flatten_model(Model *m)
 {
-    PtrMap doms = {0};
-    make_sets(m, &doms);
-    domain_equations(m, &doms);
+    domain_equations(m);
     FlatCtx fc;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
     fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
@@ -355,5 +266,4 @@ void flatten_model(Model *m)
     m->dae->raw_eqs = m->dae->eqs.n;
     m->dae->raw_vars = m->dae->vars.n;
     check_count(m, &fc);
-    ptrmap_free(&doms);
 }

@@ -50,10 +50,10 @@ typedef struct ElabNode {
     ElabInst *inst;         /* owner */
     Sym *name;              /* port name */
     bool reference;         /* joined to '*' */
-    int set;                /* after flatten: index of its set */
+    int set;                /* index of its set (once connections are joined) */
 } ElabNode;
 
-/* A connected node set, made by flatten. */
+/* A connected node set, made when elaboration joins the connections. */
 typedef struct ElabSet {
     SemaDef *domain;        /* its domain */
     PtrVec nodes;           /* ElabNode*, in creation order */
@@ -70,7 +70,9 @@ typedef struct Model {
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */
-    PtrVec sets;            /* ElabSet*, after flatten */
+    PtrVec sets;            /* ElabSet*, once connections are joined */
+    PtrMap domain_insts;    /* SemaDef* (domain) -> ElabInst*, to lower its
+                               declarations and equations */
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* DaeEq*: connections that drive own outputs */
@@ -92,6 +94,9 @@ void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
 int elab_find(Model *m, int node);
+/* A domain read as an instance (one per domain), so its declarations and
+   equations lower like a component's. */
+ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
 
 #endif

@@ -119,8 +119,13 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
             return dae_const(t, 0);
         }
         ElabNode *node = &m->nodes[elab_find(m, s->node)];
-        if (node->set < 0 || node->set >= m->sets.n)
+        if (node->set < 0 || node->set >= m->sets.n) {
+            /* sets are made with the connections, before anything that
+               may read NODE.x is lowered */
+            diag_error(e->span, "internal error: node '%s' has no node set yet",
+                       s->m->name->name);
             return dae_const(t, 0);
+        }
         ElabSet *set = m->sets.items[node->set];
         if (set->reference)
             return dae_const(t, 0);
