@@ -836,12 +836,14 @@ void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names)
 
 /* ---- the system ------------------------------------------------------------ */
 
-Dae *dae_new(void)
+Dae *dae_new(const Arena *arena, const DaeExprTable *t)
 {
     Dae *d = calloc(1, sizeof *d);
     if (!d)
         abort();
-    dae_table_init(&d->t, &d->arena);
+    d->arena = *arena;
+    d->t = *t;
+    d->t.arena = &d->arena;
     return d;
 }
 

@@ -260,7 +260,7 @@ typedef struct DaeRedundant {
 } DaeRedundant;
 
 typedef struct Dae {
-    Arena arena;            /* everything below */
+    Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
     PtrVec params;          /* DaeParam* */
     PtrVec vars;            /* DaeVar* */
@@ -273,7 +273,9 @@ typedef struct Dae {
                                (found by simplify, reported by structure) */
 } Dae;
 
-Dae *dae_new(void);
+/* A DAE that takes over an arena and the expression table built in it
+   (the caller forgets both): flatten adopts what elaboration built. */
+Dae *dae_new(const Arena *arena, const DaeExprTable *t);
 void dae_free(Dae *d);
 const char *dae_var_name(void *dae, int index);
 /* The name to show a user: display if set, else name. */

@@ -81,12 +81,12 @@ static int count_relations(Dae *d)
     return n;
 }
 
-static void summary(FILE *out, SemaDef *top, Dae *d)
+static void summary(FILE *out, const char *model, Dae *d)
 {
     int structural = 0;
     for (int i = 0; i < d->params.n; i++)
         structural += ((DaeParam *)d->params.items[i])->structural;
-    fprintf(out, "model %s\n", top->ast->name->name);
+    fprintf(out, "model %s\n", model);
     fprintf(out, "  components:               %d\n", d->ncomponents);
     fprintf(out, "  parameters:               %d (%d structural)\n", d->params.n, structural);
     fprintf(out, "  before simplification:    %d equations, %d variables\n", d->raw_eqs,
@@ -146,12 +146,13 @@ int driver_run(const DriverOptions *o)
     Arena ast_arena = {0}, elab_arena = {0};
     Program *p = NULL;
     Model *m = NULL;
+    Dae *dae = NULL;
     Structure *st = NULL;
-    const char *model = NULL;
+    const char *model = NULL;       /* the top's name (interned: lives on) */
 
     double t0 = now();
     /* parse */
-    int file = src_load(o->file);
+    int file = o->loaded ? o->source : src_load(o->file);
     if (file < 0) {
         diag_error(src_none, "cannot read '%s': %s", o->file, strerror(errno));
         return 2;
@@ -182,49 +183,61 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "units", &t0);
     if (diag_error_count())
         goto done;
-    /* flatten: one system of equations */
-    flatten_model(m);
+    /* flatten: one system of equations; the DAE owns all it needs, so
+       the instance tree and the syntax trees go now */
+    dae = flatten_model(m);
     pass_done(o, "flatten", &t0);
+    elab_free(m);
+    m = NULL;
+    arena_free(&elab_arena);
+    sema_program_free(p);
+    p = NULL;
+    arena_free(&ast_arena);
     if (diag_error_count())
         goto done;
     if (stop == STAGE_FLATTEN) {
-        dae_print(o->out, m->dae, model, false);
+        dae_print(o->out, dae, model, false);
         goto done;
     }
     /* simplify: constants, aliases */
-    simplify_dae(m->dae);
+    simplify_dae(dae);
     pass_done(o, "simplify", &t0);
     if (diag_error_count())
         goto done;
     if (cmd->output == OUT_DAE)
-        dae_print(o->out, m->dae, model, true);
+        dae_print(o->out, dae, model, true);
     /* a redundant equation is reported by the structural analysis, which
        names what it leaves undetermined */
-    if (stop == STAGE_SIMPLIFY && !m->dae->redundant.n)
+    if (stop == STAGE_SIMPLIFY && !dae->redundant.n)
         goto done;
 
     /* structure: matching, index reduction, BLT */
-    st = struct_analyze(m->dae);
+    st = struct_analyze(dae);
     pass_done(o, "structure", &t0);
     if (!st || diag_error_count() || stop == STAGE_SIMPLIFY)
         goto done;
     if (cmd->output == OUT_SUMMARY) {
-        summary(o->out, top, m->dae);
-        struct_report(o->out, st, m->dae);
+        summary(o->out, model, dae);
+        struct_report(o->out, st, dae);
         if (o->dump_blocks)
-            struct_dump(o->out, st, m->dae);
+            struct_dump(o->out, st, dae);
     }
     if (stop == STAGE_STRUCTURE)
         goto done;
 
     /* codegen */
-    char *c = cg_generate(m->dae, st, model);
+    char *c = cg_generate(dae, st, model);
     pass_done(o, "codegen", &t0);
+    if (o->c_text) {
+        *o->c_text = c;
+        goto done;
+    }
     deliver_c(o, c, model, &t0);
     free(c);
 
 done:
     struct_free(st);
+    dae_free(dae);
     elab_free(m);
     arena_free(&elab_arena);
     int status = exit_status();

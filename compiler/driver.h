@@ -83,6 +83,11 @@ typedef struct DriverOptions {
     int sim_argc;                   /* run: options for the simulator */
     char **sim_argv;                /* run: argv[0] is a placeholder */
     FILE *out;                      /* where reports go (stdout) */
+    /* for the fuzzer (tests/fuzz/fuzz_compile.c): */
+    bool loaded;                    /* compile source `source`, not file */
+    int source;                     /* an already loaded source id */
+    char **c_text;                  /* if set: receives the generated C
+                                       (malloc'ed) instead of the output */
 } DriverOptions;
 
 /* Runs a command; returns the process exit status (0, or 2 for errors in

@@ -130,7 +130,7 @@ static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want
 
 static void mark_structural(Model *m, int index)
 {
-    DaeParam *p = m->dae->params.items[index];
+    DaeParam *p = m->params.items[index];
     if (p->structural)
         return;
     p->structural = true;
@@ -176,7 +176,6 @@ static void record_value(Model *m, int index, double v)
 
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
-    Dae *dae = m->dae;
     s->active = true;
     units_dim(m, in, d->value, &s->dim, &s->is_bool);
     AstArg *g = find_arg(in, d->name);
@@ -189,18 +188,18 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     } else {
         e = lower_expr(m, in, d->value);
     }
-    DaeParam *p = arena_alloc(&dae->arena, sizeof *p);
-    p->name = elab_qualify(m, in, d->name->name);
+    DaeParam *p = arena_alloc(&m->dae_arena, sizeof *p);
+    p->name = elab_dae_str(m, elab_qualify(m, in, d->name->name));
     p->span = sp;
     p->expr = e;
     p->dim = s->dim;
     p->is_bool = s->is_bool;
     p->value = dae_eval_params(e, m->pvalues);
-    record_value(m, dae->params.n, p->value);
+    record_value(m, m->params.n, p->value);
     if (!isfinite(p->value))
         diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
-    s->param = dae->params.n;
-    ptrvec_push(&dae->arena, &dae->params, p);
+    s->param = m->params.n;
+    ptrvec_push(&m->dae_arena, &m->params, p);
 }
 
 /* ---- variables, inputs, nodes ---------------------------------------------- */
@@ -225,7 +224,7 @@ static DaePriority priority_of(AstExpr *e, DaePriority dflt)
 
 /* Applies a target given in context `ctx` (the declaration's, or the
    parent's for an override) to v. */
-static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
+static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar *v,
                          ElabInst *owner, const char *what)
 {
     AstExpr *val = record_field(rec, "value");
@@ -259,25 +258,24 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
 
 static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind kind)
 {
-    Dae *dae = m->dae;
     s->active = true;
     AstExpr *val = record_field(d->value, "value");
     if (val)
         units_dim(m, in, val, &s->dim, &s->is_bool);
-    DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+    ElabVar *v = arena_alloc(m->arena, sizeof *v);
     v->name = elab_qualify(m, in, d->name->name);
-    ptrvec_push(&dae->arena, &v->names, (void *)v->name);
+    ptrvec_push(m->arena, &v->names, (void *)v->name);
     v->kind = kind;
     v->span = d->name_span;
-    v->instance = in->path;
+    v->owner = in;
     v->dim = s->dim;
-    v->start = dae_const(&dae->t, 0);
+    v->start = dae_const(m->t, 0);
     apply_target(m, in, d->value, v, in, NULL);
     AstArg *g = find_arg(in, d->name);
     if (g)
         apply_target(m, in->parent, g->value, v, in, "variable");
-    s->var = dae->vars.n;
-    ptrvec_push(&dae->arena, &dae->vars, v);
+    s->var = m->vars.n;
+    ptrvec_push(m->arena, &m->vars, v);
 }
 
 static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
@@ -469,6 +467,7 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     }
     ElabInst *in = arena_alloc(m->arena, sizeof *in);
     in->path = path;
+    in->dae_path = elab_dae_str(m, path);
     in->def = def;
     in->parent = parent;
     in->ast = ast;
@@ -481,7 +480,6 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
         in->slots[i].param = in->slots[i].var = in->slots[i].node = -1;
     }
     ptrvec_push(m->arena, &m->insts, in);
-    m->dae->ncomponents++;
     process_arm(m, in, &def->ast->items, depth);
     /* The arm pattern, so checks that depend only on it run once. */
     char *key = arena_alloc(m->arena, (size_t)def->nscopes + 2);
@@ -549,7 +547,7 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         return;
     }
     DaeExpr *value = src->slot->m->kind == MEM_OUTPUT
-                         ? dae_var(&m->dae->t, src->slot->var, 0)
+                         ? dae_var(m->t, src->slot->var, 0)
                          : input_value(m, src->owner, src->slot);
     for (int i = 0; i < n; i++) {
         End *e = &ends[i];
@@ -565,11 +563,10 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         }
         if (e->slot->m->kind == MEM_OUTPUT) {
             /* The composite's own output follows the child's. */
-            DaeEq *q = arena_alloc(&m->dae->arena, sizeof *q);
-            q->lhs = dae_var(&m->dae->t, e->slot->var, 0);
+            ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
+            q->lhs = dae_var(m->t, e->slot->var, 0);
             q->rhs = value;
-            q->kind = EQ_CONNECTION;
-            q->instance = in->path;
+            q->in = in;
             q->span = c->span;
             ptrvec_push(m->arena, &m->conn_eqs, q);
             continue;
@@ -676,6 +673,7 @@ ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
         return in;
     in = arena_alloc(m->arena, sizeof *in);
     in->path = "";
+    in->dae_path = elab_dae_str(m, "");
     in->def = dom;
     in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
     in->arm_active[0] = true;
@@ -707,7 +705,6 @@ static const char *port_name(Model *m, ElabNode *n, const char *across)
    lowering NODE.x never meets a node without its set. */
 static void make_sets(Model *m)
 {
-    Dae *dae = m->dae;
     int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
     for (int i = 0; i < m->nnodes; i++)
         set_of_root[i] = -1;
@@ -730,8 +727,9 @@ static void make_sets(Model *m)
         ElabSet *s = m->sets.items[k];
         ElabNode *first = s->nodes.items[0];
         s->name = first->inst->path[0]
-                      ? arena_printf(m->arena, "%s.%s", first->inst->path, first->name->name)
-                      : first->name->name;
+                      ? arena_printf(&m->dae_arena, "%s.%s", first->inst->path,
+                                     first->name->name)
+                      : elab_dae_str(m, first->name->name);
         int nm = s->domain->member_list.n;
         s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
         if (s->reference)
@@ -742,18 +740,18 @@ static void make_sets(Model *m)
             s->across_var[j] = -1;
             if (am->kind != MEM_ACROSS)
                 continue;
-            DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+            ElabVar *v = arena_alloc(m->arena, sizeof *v);
             v->name = port_name(m, first, am->name->name);
             for (int q = 0; q < s->nodes.n; q++)
-                ptrvec_push(&dae->arena, &v->names,
+                ptrvec_push(m->arena, &v->names,
                             (void *)port_name(m, s->nodes.items[q], am->name->name));
             v->kind = VAR_NODE;
             v->span = am->decl->name_span;
-            v->instance = first->inst->path;
+            v->owner = first->inst;
             v->dim = din->slots[j].dim;
             v->start = lower_expr(m, din, am->decl->value);
-            s->across_var[j] = dae->vars.n;
-            ptrvec_push(&dae->arena, &dae->vars, v);
+            s->across_var[j] = m->vars.n;
+            ptrvec_push(m->arena, &m->vars, v);
         }
     }
 }
@@ -817,7 +815,7 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
     Count c = {0, false};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
-        if (((DaeEq *)m->conn_eqs.items[i])->instance == in->path)
+        if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
             c.eqs++;
     int nvars = 0, nout = 0;
     size_t len = 0;
@@ -854,7 +852,8 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a)
     Model *m = arena_alloc(a, sizeof *m);
     m->prog = p;
     m->arena = a;
-    m->dae = dae_new();
+    dae_table_init(&m->exprs, &m->dae_arena);
+    m->t = &m->exprs;
     m->top = make_inst(m, top, NULL, NULL, "", 0);
     if (diag_error_count())
         return m;
@@ -885,5 +884,7 @@ void elab_free(Model *m)
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
-    dae_free(m->dae);
+    /* what flatten did not take over */
+    dae_table_free(&m->exprs);
+    arena_free(&m->dae_arena);
 }

@@ -20,6 +20,21 @@
 #include <math.h>
 #include <string.h>
 
+/* Branch terms per set and through member: (sign, variable) pairs. */
+typedef struct Term {
+    int set;                /* node set */
+    int through;            /* member order of the through variable */
+    int var;                /* branch variable */
+    double sign;            /* -1 at the from node, +1 at the to node */
+    struct Term *next;      /* next term of the same set */
+} Term;
+
+typedef struct FlatCtx {
+    Dae *d;                 /* the DAE being made */
+    Term **terms;           /* per set: its terms, oldest first */
+    Term **tails;           /* per set: newest term, to append in order */
+} FlatCtx;
+
 static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *inst,
                      SrcSpan sp)
 {
@@ -33,7 +48,7 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     return q;
 }
 
-static void domain_equations(Model *m)
+static void domain_equations(Model *m, FlatCtx *fc)
 {
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
@@ -50,9 +65,9 @@ static void domain_equations(Model *m)
                 AstStmt *st = it->u.section.entries.items[j];
                 if (st->kind != STMT_EQUATION)
                     continue;
-                DaeEq *q = new_eq(m->dae, lower_expr(m, din, st->u.eq.lhs),
+                DaeEq *q = new_eq(fc->d, lower_expr(m, din, st->u.eq.lhs),
                                   lower_expr(m, din, st->u.eq.rhs), EQ_DOMAIN,
-                                  "", st->span);
+                                  din->dae_path, st->span);
                 q->what = s->name;
             }
         }
@@ -66,7 +81,7 @@ typedef struct EqList {
     PtrVec spans;           /* SrcSpan* of each */
 } EqList;
 
-static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out);
+static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out);
 
 static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
 {
@@ -77,13 +92,13 @@ static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
     ptrvec_push(m->arena, &out->spans, p);
 }
 
-static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
+static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
 {
-    Dae *d = m->dae;
+    Dae *d = fc->d;
     DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
     a->cond = lower_expr(m, in, s->u.assert_.cond);
-    a->message = s->u.assert_.msg;
-    a->instance = in->path;
+    a->message = arena_strdup(&d->arena, s->u.assert_.msg);
+    a->instance = in->dae_path;
     a->span = s->span;
     ptrvec_push(&d->arena, &d->asserts, a);
     if (!dae_depends_on_state(a->cond)) {
@@ -94,7 +109,7 @@ static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
     }
 }
 
-static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
+static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
 {
     int nc = s->u.if_.clauses.n;
     EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
@@ -102,13 +117,13 @@ static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
     for (int i = 0; i < nc; i++) {
         AstClause *c = s->u.if_.clauses.items[i];
         conds[i] = c->cond ? lower_expr(m, in, c->cond) : NULL;
-        lower_stmts(m, in, &c->body, &arms[i]);
+        lower_stmts(m, fc, in, &c->body, &arms[i]);
     }
     int n = arms[0].lhs.n;
     for (int i = 1; i < nc; i++)
         if (arms[i].lhs.n != n)
             return; /* reported by the balance check */
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     for (int k = 0; k < n; k++) {
         /* Fold from the last arm: if c1, a1 else (if c2, a2 else ...). */
         AstClause *last = s->u.if_.clauses.items[nc - 1];
@@ -122,7 +137,7 @@ static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
     }
 }
 
-static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out)
+static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out)
 {
     for (int i = 0; i < v->n; i++) {
         AstStmt *s = v->items[i];
@@ -132,30 +147,16 @@ static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out)
                     s->span);
             break;
         case STMT_ASSERT:
-            lower_assert(m, in, s);
+            lower_assert(m, fc, in, s);
             break;
         case STMT_IF:
-            lower_if(m, in, s, out);
+            lower_if(m, fc, in, s, out);
             break;
         default:
             break;
         }
     }
 }
-
-/* Branch terms per set and through member: (sign, variable) pairs. */
-typedef struct Term {
-    int set;                /* node set */
-    int through;            /* member order of the through variable */
-    int var;                /* branch variable */
-    double sign;            /* -1 at the from node, +1 at the to node */
-    struct Term *next;      /* next term of the same set */
-} Term;
-
-typedef struct FlatCtx {
-    Term **terms;           /* per set: its terms, newest first */
-    Term **tails;           /* per set: oldest term, to append in order */
-} FlatCtx;
 
 static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
                      double sign)
@@ -183,9 +184,9 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     PtrVec *v = &it->u.section.entries;
     if (it->u.section.kind == SEC_EQUATIONS) {
         EqList out = {{0}, {0}, {0}};
-        lower_stmts(m, in, v, &out);
+        lower_stmts(m, fc, in, v, &out);
         for (int i = 0; i < out.lhs.n; i++)
-            new_eq(m->dae, out.lhs.items[i], out.rhs.items[i], EQ_COMPONENT, in->path,
+            new_eq(fc->d, out.lhs.items[i], out.rhs.items[i], EQ_COMPONENT, in->dae_path,
                    *(SrcSpan *)out.spans.items[i]);
     } else if (it->u.section.kind == SEC_BRANCHES) {
         for (int i = 0; i < v->n; i++) {
@@ -201,7 +202,7 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 
 static void conservation(Model *m, FlatCtx *fc)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
         if (s->reference)
@@ -222,7 +223,7 @@ static void conservation(Model *m, FlatCtx *fc)
                 continue; /* nothing carries this quantity: see the count check */
             ElabNode *first = s->nodes.items[0];
             ElabSlot *ns = elab_slot(first->inst, first->name);
-            DaeEq *q = new_eq(m->dae, sum, dae_const(t, 0), EQ_CONSERVATION, "",
+            DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
                               ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
             q->what = s->name;
         }
@@ -231,7 +232,7 @@ static void conservation(Model *m, FlatCtx *fc)
 
 static void check_count(Model *m, FlatCtx *fc)
 {
-    Dae *d = m->dae;
+    Dae *d = fc->d;
     if (d->eqs.n == d->vars.n)
         return;
     diag_error(m->top->def->ast->name_span, "the flattened model '%s' has %d "
@@ -250,20 +251,52 @@ static void check_count(Model *m, FlatCtx *fc)
     }
 }
 
-void flatten_model(Model *m)
+/* The DaeVar of each variable elaboration made, strings copied. */
+static void make_vars(Model *m, Dae *d)
 {
-    domain_equations(m);
+    for (int i = 0; i < m->vars.n; i++) {
+        ElabVar *e = m->vars.items[i];
+        DaeVar *v = arena_alloc(&d->arena, sizeof *v);
+        v->name = arena_strdup(&d->arena, e->name);
+        ptrvec_push(&d->arena, &v->names, (void *)v->name);
+        for (int k = 1; k < e->names.n; k++)
+            ptrvec_push(&d->arena, &v->names, arena_strdup(&d->arena, e->names.items[k]));
+        v->kind = e->kind;
+        v->span = e->span;
+        v->instance = e->owner->dae_path;
+        v->dim = e->dim;
+        v->priority = e->priority;
+        v->start = e->start;
+        v->nominal = e->nominal;
+        ptrvec_push(&d->arena, &d->vars, v);
+    }
+}
+
+Dae *flatten_model(Model *m)
+{
+    /* the DAE takes over the expression DAG and the parameters */
+    Dae *d = dae_new(&m->dae_arena, &m->exprs);
+    m->dae_arena = (Arena){0};
+    m->exprs = (DaeExprTable){0};
+    m->t = &d->t;
+    d->params = m->params;
+    m->params = (PtrVec){0};
+    d->ncomponents = m->insts.n;
+    make_vars(m, d);
     FlatCtx fc;
+    fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
     fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
+    domain_equations(m, &fc);
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], flatten_section, &fc);
     conservation(m, &fc);
     for (int i = 0; i < m->conn_eqs.n; i++) {
-        DaeEq *q = m->conn_eqs.items[i];
-        new_eq(m->dae, q->lhs, q->rhs, q->kind, q->instance, q->span);
+        ElabConnEq *q = m->conn_eqs.items[i];
+        new_eq(d, q->lhs, q->rhs, EQ_CONNECTION, q->in->dae_path, q->span);
     }
-    m->dae->raw_eqs = m->dae->eqs.n;
-    m->dae->raw_vars = m->dae->vars.n;
+    d->raw_eqs = d->eqs.n;
+    d->raw_vars = d->vars.n;
     check_count(m, &fc);
+    return d;
 }

@@ -5,6 +5,14 @@
  * The tree is what elaborate (elaborate.c) hands to the unit check
  * (units_check.h) and to flatten (flatten.h).  Lowering an expression in
  * an instance's context (lower.h) serves all three.
+ *
+ * Memory.  The tree lives in the instance arena (Model.arena), freed once
+ * flatten has made the DAE.  Two things elaboration builds outlive it:
+ * the expression DAG (parameter values, targets, input bindings are
+ * lowered here) and the run-time parameters.  Both live in a second arena
+ * (Model.dae_arena) that flatten hands over to the Dae it creates, with
+ * every string they need (parameter names, instance paths, node-set
+ * names) copied there, so the DAE points into nothing else.
  */
 #ifndef LMDL_INST_H
 #define LMDL_INST_H
@@ -21,7 +29,8 @@ typedef struct ElabSlot {
     Dim dim;                /* its dimension (not for nodes, instances) */
     bool is_bool;           /* a true/false parameter */
     int param;              /* MEM_PARAMETER: DAE parameter index */
-    int var;                /* MEM_VARIABLE, MEM_OUTPUT: DAE variable index */
+    int var;                /* MEM_VARIABLE, MEM_OUTPUT: variable index
+                               (Model.vars, and the DaeVar flatten makes) */
     DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default) */
     SrcSpan bound_at;       /* MEM_INPUT: where it was bound or connected */
     int node;               /* MEM_NODE: node id */
@@ -33,6 +42,7 @@ typedef struct ElabSlot {
 
 struct ElabInst {
     const char *path;       /* "" for the top, "lever", "a.b" */
+    const char *dae_path;   /* the same, in the DAE's arena */
     SemaDef *def;           /* its component */
     ElabInst *parent;       /* NULL for the top */
     AstInstance *ast;       /* the parent's instantiation, NULL for the top */
@@ -58,15 +68,39 @@ typedef struct ElabSet {
     SemaDef *domain;        /* its domain */
     PtrVec nodes;           /* ElabNode*, in creation order */
     bool reference;         /* joined to '*': across variables are 0 */
-    int *across_var;        /* DAE variable of each across member, by order */
-    const char *name;       /* first port's name, for messages */
+    int *across_var;        /* variable of each across member, by order */
+    const char *name;       /* first port's name, for messages (DAE arena) */
 } ElabSet;
+
+/* A scalar unknown, as elaboration knows it; flatten makes its DaeVar. */
+typedef struct ElabVar {
+    const char *name;       /* primary instance path */
+    PtrVec names;           /* char*: every name (a node set's: every port) */
+    DaeVarKind kind;        /* where it comes from */
+    SrcSpan span;           /* declaration */
+    ElabInst *owner;        /* its instance (a node set's first port's) */
+    Dim dim;                /* dimension */
+    DaePriority priority;   /* target priority */
+    DaeExpr *start;         /* declared value / target */
+    DaeExpr *nominal;       /* nominal magnitude, or NULL */
+} ElabVar;
+
+/* A composite's own output driven by a child's (an EQ_CONNECTION). */
+typedef struct ElabConnEq {
+    DaeExpr *lhs, *rhs;     /* lhs == rhs */
+    ElabInst *in;           /* the composite */
+    SrcSpan span;           /* the connection */
+} ElabConnEq;
 
 typedef struct Model {
     Program *prog;          /* resolved definitions */
     ElabInst *top;          /* the top instance */
-    Dae *dae;               /* parameters now; everything after flatten */
     Arena *arena;           /* the instance tree */
+    Arena dae_arena;        /* what becomes the DAE's: the DAG, parameters */
+    DaeExprTable exprs;     /* the expression DAG, until flatten takes it */
+    DaeExprTable *t;        /* where lowering builds: &exprs, then the DAE's */
+    PtrVec params;          /* DaeParam* (in dae_arena), until flatten */
+    PtrVec vars;            /* ElabVar*, indexed like the DAE's variables */
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */
@@ -75,7 +109,7 @@ typedef struct Model {
                                declarations and equations */
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
-    PtrVec conn_eqs;        /* DaeEq*: connections that drive own outputs */
+    PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     double *pvalues;        /* default value of every parameter so far */
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;
@@ -98,5 +132,7 @@ int elab_find(Model *m, int node);
    equations lower like a component's. */
 ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
+/* A copy of s in the arena that becomes the DAE's. */
+const char *elab_dae_str(Model *m, const char *s);
 
 #endif

@@ -31,6 +31,11 @@ ElabSlot *elab_slot(ElabInst *in, Sym *name)
     return found;
 }
 
+const char *elab_dae_str(Model *m, const char *s)
+{
+    return arena_strdup(m->t->arena, s);
+}
+
 const char *elab_qualify(Model *m, ElabInst *in, const char *name)
 {
     if (!in || !in->path[0])
@@ -84,7 +89,7 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
 
 static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     ElabInst *owner = in;
     SemaMember *nm = NULL;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
@@ -138,7 +143,7 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
@@ -175,12 +180,12 @@ static DaeExprKind binary_kind(AstOp op)
 /* Records where a relation came from, for the event log (first wins). */
 static void note_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
 {
-    if (!dae_is_relation(e) || ptrmap_get(&m->dae->t.origin, e))
+    if (!dae_is_relation(e) || ptrmap_get(&m->t->origin, e))
         return;
-    DaeRelOrigin *o = arena_alloc(&m->dae->arena, sizeof *o);
-    o->instance = in->path;
+    DaeRelOrigin *o = arena_alloc(m->t->arena, sizeof *o);
+    o->instance = in->dae_path;
     o->span = sp;
-    ptrmap_put(&m->dae->t.origin, e, o);
+    ptrmap_put(&m->t->origin, e, o);
 }
 
 /* Relations made by lowering abs/min/max/sign take the call's text. */
@@ -194,7 +199,7 @@ static void note_call_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
 
 DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     switch (e->kind) {
     case EXPR_NUM: return dae_const(t, e->u.num.value);
     case EXPR_BOOL: return dae_const(t, e->u.boolean ? 1 : 0);
