@@ -282,6 +282,8 @@ const char *dae_var_name(void *dae, int index);
 const char *dae_shown_name(const DaeVar *v);
 const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
+/* The equation as `lhs == rhs`, cut to len with "..." */
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len);
 /* A variable as a user reads it: name, der(name), der(der(name)), ... */
 void dae_fput_var(FILE *fp, const char *name, int order);
 

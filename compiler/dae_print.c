@@ -9,6 +9,7 @@
 #include "diag.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 void dae_fput_var(FILE *fp, const char *name, int order)
@@ -84,6 +85,26 @@ void dae_note_fixed(const Dae *d, const DaeRedundant *r)
                   v->name, v->eliminated_by->instance[0] ? " in " : "",
                   v->eliminated_by->instance);
     }
+}
+
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+{
+    char *p = NULL;
+    size_t sz = 0;
+    FILE *fp = open_memstream(&p, &sz);
+    if (!fp) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    DaeNames nm = dae_names(d);
+    dae_print_expr(fp, q->lhs, &nm);
+    fputs(" == ", fp);
+    dae_print_expr(fp, q->rhs, &nm);
+    fclose(fp);
+    snprintf(buf, len, "%s", p);
+    if (strlen(p) >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    free(p);
 }
 
 static void print_origin(FILE *fp, SrcSpan sp, DaeEqKind kind, const char *inst,

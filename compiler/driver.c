@@ -2,7 +2,7 @@
  * driver.c - runs the passes in order (QBE's main loop):
  *
  *   parse -> resolve -> elaborate -> units -> flatten -> simplify
- *         -> structure -> codegen
+ *         -> structure -> plan -> codegen
  *
  * Each pass reports through diag and never exits; the driver stops between
  * passes when errors were counted, or after the last pass the command
@@ -17,6 +17,7 @@
 #include "flatten.h"
 #include "inst.h"
 #include "parse.h"
+#include "plan.h"
 #include "sema.h"
 #include "simplify.h"
 #include "structure.h"
@@ -148,6 +149,7 @@ int driver_run(const DriverOptions *o)
     Model *m = NULL;
     Dae *dae = NULL;
     Structure *st = NULL;
+    Plan *plan = NULL;
     const char *model = NULL;       /* the top's name (interned: lives on) */
 
     double t0 = now();
@@ -216,17 +218,24 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "structure", &t0);
     if (!st || diag_error_count() || stop == STAGE_SIMPLIFY)
         goto done;
+
+    /* plan: how each block is solved, what is computed where */
+    plan = plan_make(dae, st);
+    pass_done(o, "plan", &t0);
+    if (!plan || diag_error_count())
+        goto done;
     if (cmd->output == OUT_SUMMARY) {
         summary(o->out, model, dae);
         struct_report(o->out, st, dae);
+        plan_report(o->out, plan);
         if (o->dump_blocks)
-            struct_dump(o->out, st, dae);
+            plan_dump(o->out, plan);
     }
-    if (stop == STAGE_STRUCTURE)
+    if (stop == STAGE_PLAN)
         goto done;
 
     /* codegen */
-    char *c = cg_generate(dae, st, model);
+    char *c = cg_generate(plan, model);
     pass_done(o, "codegen", &t0);
     if (o->c_text) {
         *o->c_text = c;
@@ -236,6 +245,7 @@ int driver_run(const DriverOptions *o)
     free(c);
 
 done:
+    plan_free(plan);
     struct_free(st);
     dae_free(dae);
     elab_free(m);

@@ -2,7 +2,7 @@
  * driver.h - the pipeline, written out once.
  *
  *   parse -> resolve -> elaborate -> units -> flatten -> simplify
- *         -> structure -> codegen
+ *         -> structure -> plan -> codegen
  *
  * driver_run() calls the passes in that order, stops after the stage the
  * command needs, and stops early when a pass reported errors.
@@ -23,6 +23,7 @@ typedef enum DriverStage {
     STAGE_FLATTEN,
     STAGE_SIMPLIFY,
     STAGE_STRUCTURE,
+    STAGE_PLAN,
     STAGE_CODEGEN,
 } DriverStage;
 
@@ -47,7 +48,7 @@ enum {
 
 /* The commands: X(command, name, stop-after stage, output, options). */
 #define DRIVER_COMMANDS(X)                                                 \
-    X(CMD_CHECK, "check", STAGE_STRUCTURE, OUT_SUMMARY, DOPT_DUMP)        \
+    X(CMD_CHECK, "check", STAGE_PLAN, OUT_SUMMARY, DOPT_DUMP)             \
     X(CMD_DOC, "doc", STAGE_NONE, OUT_DOC, DOPT_MARKDOWN)                 \
     X(CMD_FLATTEN, "flatten", STAGE_SIMPLIFY, OUT_DAE, DOPT_RAW)          \
     X(CMD_EMIT_C, "emit-c", STAGE_CODEGEN, OUT_C_FILE, DOPT_OUTPUT)       \

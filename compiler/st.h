@@ -53,8 +53,6 @@ bool dummy_pantelides(St *t, Matcher *m);
 bool dummy_derivatives(St *t);
 
 /* structure_report.c: messages. */
-/* The equation as text, cut to len. */
-void st_eq_text(Dae *d, DaeEq *q, char *buf, size_t len);
 /* Reports a structurally singular system with its DM parts. */
 void st_report_singular(St *t, Matcher *m);
 

@@ -9,8 +9,8 @@
  *  3. BLT.  The index-1 system, with all equations and as unknowns
  *     everything but the states, is matched again, and Tarjan's algorithm
  *     (blt.h) orders its strongly connected components so that each block
- *     only needs blocks before it.  A scalar block whose unknown appears
- *     linearly is solved symbolically: x = -r(0) / (dr/dx).
+ *     only needs blocks before it.  How each block is solved is the
+ *     plan's decision (plan.h).
  *
  * Matching, Tarjan and the alternating-path searches are iterative, so a
  * 10^5-equation model does not overflow the C stack.
@@ -183,7 +183,7 @@ static bool blt(St *t)
         if (!match_augment(&m, &g, e)) {
             DaeEq *q = t->d->eqs.items[st_eq_at(t, e)->base];
             char text[200], org[200];
-            st_eq_text(t->d, q, text, sizeof text);
+            dae_eq_text(t->d, q, text, sizeof text);
             dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
             diag_error(q->span, "the index-reduced system is structurally singular: no "
                        "unknown is left for %s (%s)", text, org);
@@ -215,65 +215,6 @@ static bool blt(St *t)
     free(start);
     match_free(&m);
     return true;
-}
-
-/* Solves scalar blocks whose unknown appears linearly. */
-static DaeExpr *zero_leaf(void *ctx, DaeExprTable *tab, const DaeExpr *leaf)
-{
-    const StVar *x = ctx;
-    if (leaf->u.var.index == x->var && leaf->u.var.order == x->order)
-        return dae_const(tab, 0);
-    return (DaeExpr *)leaf;
-}
-
-static bool solve_scalars(St *t)
-{
-    bool ok = true;
-    Structure *s = t->s;
-    DaeExprTable *tab = &t->d->t;
-    for (int i = 0; i < s->blocks.n; i++) {
-        StBlock *b = s->blocks.items[i];
-        if (b->n != 1) {
-            s->nloops++;
-            if (b->n > s->max_loop)
-                s->max_loop = b->n;
-            continue;
-        }
-        StEq *q = st_eq_at(t, b->eqs[0]);
-        StVar *x = st_var_at(t, b->vars[0]);
-        PtrMap memo = {0};
-        DaeExpr *a = dae_diff_var(tab, q->res, x->var, x->order, &memo);
-        ptrmap_free(&memo);
-        if (dae_is_const(a, 0)) {
-            /* matched structurally, but the unknown cancels out */
-            DaeEq *o = t->d->eqs.items[q->base];
-            char text[200], name[160] = "";
-            st_eq_text(t->d, o, text, sizeof text);
-            FILE *fp = fmemopen(name, sizeof name, "w");
-            if (fp) {
-                dae_fput_var(fp, ((DaeVar *)t->d->vars.items[x->var])->name, x->order);
-                fclose(fp);
-            }
-            diag_error(o->span, "the model is singular: %s%s is the only equation "
-                       "left for %s, but %s cancels out of it (%s)",
-                       q->level ? "a derivative of " : "", text, name, name,
-                       o->instance[0] ? o->instance : "top model");
-            ok = false;
-            continue;
-        }
-        if (dae_mentions_var(tab, a, x->var, x->order)) {
-            s->nloops++;
-            if (s->max_loop < 1)
-                s->max_loop = 1;
-            continue;
-        }
-        memo = (PtrMap){0};
-        DaeExpr *r0 = dae_substitute(tab, q->res, zero_leaf, x, &memo);
-        ptrmap_free(&memo);
-        b->pivot = a;
-        b->solved = dae_div(tab, dae_neg(tab, r0), a);
-    }
-    return ok;
 }
 
 /* ---- driver ---------------------------------------------------------------------- */
@@ -343,8 +284,6 @@ Structure *struct_analyze(Dae *d)
         s->index = maxlevel > 0 ? maxlevel + 1 : has_alg ? 1 : 0;
         /* 4. BLT */
         ok = blt(&t);
-        if (ok)
-            ok = solve_scalars(&t);
     }
     for (int v = 0; v < nv; v++)
         free(t.by_order[v]);

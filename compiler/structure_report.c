@@ -1,8 +1,8 @@
 /*
  * structure_report.c - what the structural analysis tells a user: the
  * diagnosis of a structurally singular system (its Dulmage-Mendelsohn
- * parts, from alternating paths: Pothen and Fan 1990), the index report of
- * `lmdlc check` and the block dump of `--dump-blocks`.
+ * parts, from alternating paths: Pothen and Fan 1990) and the index report
+ * of `lmdlc check`.
  */
 #include "st.h"
 
@@ -10,26 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-void st_eq_text(Dae *d, DaeEq *q, char *buf, size_t len)
-{
-    char *p = NULL;
-    size_t sz = 0;
-    FILE *fp = open_memstream(&p, &sz);
-    if (!fp) {
-        snprintf(buf, len, "?");
-        return;
-    }
-    DaeNames nm = dae_names(d);
-    dae_print_expr(fp, q->lhs, &nm);
-    fputs(" == ", fp);
-    dae_print_expr(fp, q->rhs, &nm);
-    fclose(fp);
-    snprintf(buf, len, "%s", p);
-    if (strlen(p) >= len && len > 4)
-        memcpy(buf + len - 4, "...", 4);
-    free(p);
-}
 
 /* Reports a structurally singular system with its DM parts. */
 void st_report_singular(St *t, Matcher *m)
@@ -134,7 +114,7 @@ void st_report_singular(St *t, Matcher *m)
     if (nunder && d->redundant.n) {
         DaeEq *r = ((DaeRedundant *)d->redundant.items[0])->eq;
         char text[200];
-        st_eq_text(d, r, text, sizeof text);
+        dae_eq_text(d, r, text, sizeof text);
         diag_error(r->span, "the model is singular: %d variable%s cannot be determined "
                    "separately (%s), because %d equation%s only repeat%s what other "
                    "equations already fix", nunder, nunder == 1 ? "" : "s", names,
@@ -169,7 +149,7 @@ void st_report_singular(St *t, Matcher *m)
             continue;
         DaeEq *q = d->eqs.items[st_eq_at(t, e)->base];
         char text[200], org[200];
-        st_eq_text(d, q, text, sizeof text);
+        dae_eq_text(d, q, text, sizeof text);
         dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
         diag_note(q->span, "%s equation: %s  [%s]", in_over_e[e] ? "over-determining"
                   : "involved", text, org);
@@ -210,39 +190,4 @@ void struct_report(FILE *fp, const Structure *s, Dae *d)
     for (int i = 0; i < s->vars.n; i++)
         dummies += ((StVar *)s->vars.items[i])->dummy;
     fprintf(fp, "  dummy derivatives:        %d\n", dummies);
-    fprintf(fp, "  blocks:                   %d (%d algebraic loop%s", s->blocks.n, s->nloops,
-            s->nloops == 1 ? "" : "s");
-    if (s->nloops) {
-        fputs(":", fp);
-        for (int i = 0; i < s->blocks.n; i++) {
-            StBlock *b = s->blocks.items[i];
-            if (b->n > 1 || !b->solved)
-                fprintf(fp, " %d", b->n);
-        }
-    }
-    fputs(")\n", fp);
-}
-
-void struct_dump(FILE *fp, const Structure *s, Dae *d)
-{
-    DaeNames nm = dae_names(d);
-    fprintf(fp, "blocks (%d), in evaluation order:\n", s->blocks.n);
-    for (int k = 0; k < s->blocks.n; k++) {
-        StBlock *b = s->blocks.items[k];
-        fprintf(fp, "  %d: %s, solves", k, b->solved ? "explicit" : b->n > 1 ? "loop" : "nonlinear");
-        for (int i = 0; i < b->n; i++) {
-            StVar *x = s->vars.items[b->vars[i]];
-            fputc(' ', fp);
-            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
-        }
-        fputc('\n', fp);
-        for (int i = 0; i < b->n; i++) {
-            StEq *q = s->eqs.items[b->eqs[i]];
-            fputs("      ", fp);
-            if (q->level)
-                fprintf(fp, "[d/dt x%d] ", q->level);
-            dae_print_expr(fp, q->res, &nm);
-            fputs(" == 0\n", fp);
-        }
-    }
 }
