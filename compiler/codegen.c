@@ -21,6 +21,7 @@
 #include "codegen.h"
 
 #include "cprint.h"
+#include "rt_model.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,6 +55,8 @@ static void emit_var(void *ctx, CPrint *p, int var, int order)
     cp_emit(p, "%s[%d]", x->state ? "x" : "a", x->slot);
 }
 
+static void emit_block_comment(Cg *cg, int k, const char *indent);
+
 /* ---- sections of the output ------------------------------------------------ */
 
 static void emit_params(Cg *cg)
@@ -66,15 +69,16 @@ static void emit_params(Cg *cg)
         cp_str(&cg->p, p->name);
         cp_emit(&cg->p, ", ");
         cp_num(&cg->p, p->value);
-        cp_emit(&cg->p, ", {%d, %d, %d, %d, %d, %d, %d}, %d, %d},\n", p->dim.e[0], p->dim.e[1],
-             p->dim.e[2], p->dim.e[3], p->dim.e[4], p->dim.e[5], p->dim.e[6],
-             p->structural ? 1 : 0, p->is_bool ? 1 : 0);
+        cp_emit(&cg->p, ", {");
+        for (int j = 0; j < RT_DIM_COUNT; j++)
+            cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
+        cp_emit(&cg->p, "}, %d, %d},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0);
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
-    CpChunk c = {"derive_params", "double *p, const unsigned char *ov", "p, ov",
-               "    (void)p; (void)ov;\n", false, 0, 0};
+    CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
+                 .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
@@ -85,6 +89,41 @@ static void emit_params(Cg *cg)
         cp_emit(&cg->p, "    if (!ov[%d]) p[%d] = ", i, i);
         cp_expr(&cg->p, p->expr);
         cp_emit(&cg->p, ";\n");
+    }
+    cp_chunk_end(&cg->p, &c);
+}
+
+/* The pivots that depend on parameters only, checked once after the
+   parameters are set: the first block whose pivot vanishes, or -1. */
+static void emit_check_params(Cg *cg)
+{
+    const Plan *pl = cg->pl;
+    CpChunk c = {.name = "check_params", .params = "const double *p", .args = "p",
+                 .prologue = "    (void)p;\n", .is_int = true};
+    cp_chunk_begin(&cg->p, &c);
+    for (int k = 0; k < pl->nblocks; k++) {
+        const PlanBlock *b = &pl->blocks[k];
+        int npiv = b->method == PLAN_EXPLICIT ? 1 : b->method == PLAN_SYMBOLIC ? b->n : 0;
+        DaeExpr **pivots = b->method == PLAN_EXPLICIT ? (DaeExpr **)&b->pivot : b->pivots;
+        int nonce = 0;
+        for (int i = 0; i < npiv; i++)
+            nonce += b->pivot_check[i] == CHECK_ONCE;
+        if (!nonce)
+            continue;
+        /* one item per block: its pivots share their subexpressions */
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        for (int i = 0; i < npiv; i++)
+            if (b->pivot_check[i] == CHECK_ONCE)
+                cp_count(&cg->p, pivots[i]);
+        for (int i = 0; i < npiv; i++) {
+            if (b->pivot_check[i] != CHECK_ONCE)
+                continue;
+            cp_temps(&cg->p, pivots[i]);
+            cp_emit(&cg->p, "    if (!(fabs(");
+            cp_expr(&cg->p, pivots[i]);
+            cp_emit(&cg->p, ") > 1e-300)) return %d;\n", k);
+        }
     }
     cp_chunk_end(&cg->p, &c);
 }
@@ -114,8 +153,8 @@ static void emit_states(Cg *cg)
         free(name);
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
-    CpChunk c = {"start", "const double *p, double *x0, double *nom", "p, x0, nom",
-               "    (void)p; (void)x0; (void)nom;\n", false, 0, 0};
+    CpChunk c = {.name = "start", .params = "const double *p, double *x0, double *nom",
+                 .args = "p, x0, nom", .prologue = "    (void)p; (void)x0; (void)nom;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
@@ -135,8 +174,8 @@ static void emit_states(Cg *cg)
         cp_emit(&cg->p, ";\n");
     }
     cp_chunk_end(&cg->p, &c);
-    CpChunk ca = {"alg_start", "const double *p, double *a", "p, a", "    (void)p; (void)a;\n",
-                false, 0, 0};
+    CpChunk ca = {.name = "alg_start", .params = "const double *p, double *a", .args = "p, a",
+                  .prologue = "    (void)p; (void)a;\n"};
     cp_chunk_begin(&cg->p, &ca);
     for (int i = 0; i < s->vars.n; i++) {
         StVar *x = s->vars.items[i];
@@ -159,6 +198,7 @@ static void emit_states(Cg *cg)
 static void emit_loop_functions(Cg *cg, int k, const PlanBlock *b)
 {
     int n = b->n;
+    emit_block_comment(cg, k, "");
     /* residuals */
     cp_emit(&cg->p, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
     cp_locals(&cg->p, true);
@@ -197,12 +237,14 @@ static void count_block(Cg *cg, int k)
     int n = b->n;
     switch (b->method) {
     case PLAN_EXPLICIT:
-        cp_count(&cg->p, b->pivot);
+        if (b->pivot_check[0] == CHECK_EVAL)
+            cp_count(&cg->p, b->pivot);
         cp_count(&cg->p, b->solved);
         break;
     case PLAN_SYMBOLIC:
         for (int i = 0; i < n; i++)
-            cp_count(&cg->p, b->pivots[i]);
+            if (b->pivot_check[i] == CHECK_EVAL)
+                cp_count(&cg->p, b->pivots[i]);
         for (int i = 0; i < n; i++)
             cp_count(&cg->p, b->values[i]);
         break;
@@ -217,6 +259,28 @@ static void count_block(Cg *cg, int k)
     }
 }
 
+/* "block 9, explicit: wall.f; wall, path:28": what a block solves and
+   where its first equation comes from, as a comment. */
+static void emit_block_comment(Cg *cg, int k, const char *indent)
+{
+    const PlanBlock *b = &cg->pl->blocks[k];
+    char buf[4096];
+    snprintf(buf, sizeof buf, "block %d, %s:", k, plan_method_names[b->method]);
+    cp_emit(&cg->p, "%s/* ", indent);
+    cp_comment(&cg->p, buf);
+    for (int i = 0; i < b->n && i < 6; i++) {
+        StVar *x = stv(cg, b->vars[i]);
+        cp_put(&cg->p.buf, i ? ", " : " ", i ? 2 : 1);
+        cp_comment_var(&cg->p, dae_shown_name(cg->d->vars.items[x->var]), x->order);
+    }
+    if (b->n > 6)
+        cp_emit(&cg->p, " and %d more", b->n - 6);
+    StEq *q = cg->s->eqs.items[b->eqs[0]];
+    cp_emit(&cg->p, "; ");
+    cp_comment(&cg->p, dae_eq_origin(buf, sizeof buf, ORIGIN_LISTING, cg->d->eqs.items[q->base]));
+    cp_emit(&cg->p, " */\n");
+}
+
 /* A pivot check: the block fails as singular when its pivot vanishes. */
 static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
 {
@@ -226,12 +290,16 @@ static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
     cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
 }
 
-/* One part of eval: the blocks of the plan's part. */
-static void emit_eval_part(Cg *cg, int part)
+/* One part of eval: the blocks of the plan's part.  A single part is
+   eval itself, which then computes dx too. */
+static void emit_eval_part(Cg *cg, int part, bool alone)
 {
     const Plan *pl = cg->pl;
     int from = pl->part_start[part], to = pl->part_start[part + 1];
-    cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
+    if (alone)
+        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
+    else
+        cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
     cp_locals(&cg->p, true);
     cp_begin_function(&cg->p);
     for (int k = from; k < to; k++)
@@ -239,9 +307,10 @@ static void emit_eval_part(Cg *cg, int part)
     for (int k = from; k < to; k++) {
         const PlanBlock *b = &pl->blocks[k];
         int n = b->n;
+        emit_block_comment(cg, k, "    ");
         switch (b->method) {
         case PLAN_EXPLICIT:
-            if (b->pivot_check[0] != CHECK_NEVER)
+            if (b->pivot_check[0] == CHECK_EVAL)
                 emit_pivot_check(cg, k, b->pivot);
             cp_temps(&cg->p, b->solved);
             cp_emit(&cg->p, "    a[%d] = ", stv(cg, b->vars[0])->slot);
@@ -250,7 +319,7 @@ static void emit_eval_part(Cg *cg, int part)
             break;
         case PLAN_SYMBOLIC:
             for (int i = 0; i < n; i++)
-                if (b->pivot_check[i] != CHECK_NEVER)
+                if (b->pivot_check[i] == CHECK_EVAL)
                     emit_pivot_check(cg, k, b->pivots[i]);
             for (int i = n - 1; i >= 0; i--) {
                 cp_temps(&cg->p, b->values[i]);
@@ -305,6 +374,8 @@ static void emit_eval_part(Cg *cg, int part)
             break;
         }
     }
+    if (alone)
+        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
@@ -315,14 +386,12 @@ static void emit_eval(Cg *cg)
     for (int k = 0; k < pl->nblocks; k++)
         if (pl->blocks[k].method == PLAN_NEWTON)
             emit_loop_functions(cg, k, &pl->blocks[k]);
-    for (int i = 0; i < pl->nparts; i++)
-        emit_eval_part(cg, i);
     /* dx, in parts like everything else */
-    CpChunk c = {"derivatives", "RtEval *e", "e",
-               "    const double *restrict x = e->x;\n"
-               "    const double *restrict a = e->alg;\n"
-               "    double *restrict dx = e->dx;\n    (void)x; (void)a; (void)dx;\n",
-               false, 0, 0};
+    CpChunk c = {.name = "derivatives", .params = "RtEval *e", .args = "e",
+                 .prologue = "    const double *restrict x = e->x;\n"
+                             "    const double *restrict a = e->alg;\n"
+                             "    double *restrict dx = e->dx;\n"
+                             "    (void)x; (void)a; (void)dx;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = stv(cg, s->state_var[i]);
@@ -331,7 +400,16 @@ static void emit_eval(Cg *cg)
         cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
     }
     cp_chunk_end(&cg->p, &c);
-    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
+    if (pl->nparts == 0) {
+        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
+        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n    return 0;\n}\n\n");
+        return;
+    }
+    for (int i = 0; i < pl->nparts; i++)
+        emit_eval_part(cg, i, pl->nparts == 1);
+    if (pl->nparts == 1)
+        return;
+    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n");
     for (int i = 0; i < pl->nparts; i++)
         cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
     cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
@@ -353,7 +431,8 @@ static void emit_columns(Cg *cg)
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
     cg->p.modes = false;
-    CpChunk c = {"columns", "const RtEval *e, double *out", "e, out", RO_LOCALS, false, 0, 0};
+    CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
+                 .prologue = RO_LOCALS};
     cp_chunk_begin(&cg->p, &c);
     int col = 0;
     for (int i = 0; i < d->vars.n; i++) {
@@ -384,8 +463,8 @@ static void emit_targets(Cg *cg)
     if (!pl->ntargets)
         cp_emit(&cg->p, "    {0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
-    CpChunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
-               "    (void)p; (void)v; (void)nom;\n", false, 0, 0};
+    CpChunk c = {.name = "target_values", .params = "const double *p, double *v, double *nom",
+                 .args = "p, v, nom", .prologue = "    (void)p; (void)v; (void)nom;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ntargets; k++) {
         DaeVar *x = cg->d->vars.items[pl->targets[k].var];
@@ -430,8 +509,8 @@ static void emit_relations(Cg *cg)
         cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
-    CpChunk cz = {"zero_crossings", "const RtEval *e, double *g", "e, g",
-                RO_LOCALS "    (void)g;\n", false, 0, 0};
+    CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
+                  .args = "e, g", .prologue = RO_LOCALS "    (void)g;\n"};
     cp_chunk_begin(&cg->p, &cz);
     for (int i = 0; i < pl->nrels; i++) {
         DaeExpr *g = pl->rels[i].crossing;
@@ -446,8 +525,8 @@ static void emit_relations(Cg *cg)
         cg->p.modes = false;
     }
     cp_chunk_end(&cg->p, &cz);
-    CpChunk cr = {"relation_values", "const RtEval *e, int *truth", "e, truth",
-                RO_LOCALS "    (void)truth;\n", false, 0, 0};
+    CpChunk cr = {.name = "relation_values", .params = "const RtEval *e, int *truth",
+                  .args = "e, truth", .prologue = RO_LOCALS "    (void)truth;\n"};
     cp_chunk_begin(&cg->p, &cr);
     for (int i = 0; i < pl->nrels; i++) {
         DaeExpr *r = pl->rels[i].rel;
@@ -490,7 +569,8 @@ static void emit_asserts(Cg *cg)
         cp_emit(&cg->p, "    {\"\", \"\", \"\"},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
-    CpChunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+    CpChunk c = {.name = "check_asserts", .params = "const RtEval *e", .args = "e",
+                 .prologue = RO_LOCALS, .is_int = true};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
@@ -571,6 +651,31 @@ static void emit_sparsity(Cg *cg)
     cp_emit(&cg->p, "\n};\n\n");
 }
 
+/* What every slot of x[], a[] and p[] holds, as a comment. */
+static void emit_slots(Cg *cg)
+{
+    Dae *d = cg->d;
+    Structure *s = cg->s;
+    cp_emit(&cg->p, "/*\n * The slots: x[] the states, a[] the other unknowns, p[] the\n"
+            " * parameters.\n");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < s->vars.n; i++) {
+            StVar *x = stv(cg, i);
+            if (x->state != (pass == 0))
+                continue;
+            cp_emit(&cg->p, " *   %s[%d]  ", x->state ? "x" : "a", x->slot);
+            cp_comment_var(&cg->p, dae_shown_name(d->vars.items[x->var]), x->order);
+            cp_put(&cg->p.buf, "\n", 1);
+        }
+    }
+    for (int i = 0; i < d->params.n; i++) {
+        cp_emit(&cg->p, " *   p[%d]  ", i);
+        cp_comment(&cg->p, ((DaeParam *)d->params.items[i])->name);
+        cp_emit(&cg->p, "\n");
+    }
+    cp_emit(&cg->p, " */\n\n");
+}
+
 char *cg_generate(const Plan *pl, const char *model)
 {
     Cg cg = {0};
@@ -584,14 +689,18 @@ char *cg_generate(const Plan *pl, const char *model)
     Structure *s = cg.s;
 
     cp_emit(&cg.p, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
-    /* the model name is an identifier, but keep comments free of any text
-       that could close them */
-    for (const char *c = model; *c; c++)
-        cp_emit(&cg.p, "%c", (*c == '*' || *c == '/') ? '_' : *c);
+    cp_comment(&cg.p, model);
     cp_emit(&cg.p, ".  Do not edit. */\n");
-    cp_emit(&cg.p, "#include \"rt_model.h\"\n#include <math.h>\n#include <stddef.h>\n\n");
+    cp_emit(&cg.p, "#include \"rt_model.h\"\n#include <math.h>\n\n");
+    cp_emit(&cg.p, "_Static_assert(RT_ABI_VERSION == %d, \"generated for the runtime interface "
+            "%d: build the model again with the lmdlc of this runtime\");\n", RT_ABI_VERSION,
+            RT_ABI_VERSION);
+    cp_emit(&cg.p, "_Static_assert(RT_DIM_COUNT == %d, \"generated for %d SI base "
+            "dimensions\");\n\n", RT_DIM_COUNT, RT_DIM_COUNT);
+    emit_slots(&cg);
     cg.p.modes = true;
     emit_params(&cg);
+    emit_check_params(&cg);
     emit_states(&cg);
     emit_eval(&cg);
     emit_columns(&cg);
@@ -601,20 +710,28 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_blocks(&cg);
     emit_sparsity(&cg);
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
-    cp_emit(&cg.p, "    RT_ABI_VERSION,\n    ");
+    cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
-    cp_emit(&cg.p, ",\n    %d, params, derive_params,\n", d->params.n);
-    cp_emit(&cg.p, "    %d, state_names, start,\n", s->nstates);
-    cp_emit(&cg.p, "    %d, alg_start,\n    eval,\n", s->nalg);
-    cp_emit(&cg.p, "    %d, column_names, columns,\n", pl->ncolumns);
-    cp_emit(&cg.p, "    %d, targets, target_values,\n", pl->ntargets);
-    cp_emit(&cg.p, "    %d, relations, zero_crossings, relation_values,\n", pl->nrels);
-    cp_emit(&cg.p, "    %d, asserts, check_asserts,\n", d->asserts.n);
-    cp_emit(&cg.p, "    %d, blocks,\n", s->blocks.n);
+    cp_emit(&cg.p, ",\n    .n_params = %d, .params = params, .derive_params = derive_params,\n",
+            d->params.n);
+    cp_emit(&cg.p, "    .check_params = check_params,\n");
+    cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
+            s->nstates);
+    cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
+    cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n",
+            pl->ncolumns);
+    cp_emit(&cg.p, "    .n_targets = %d, .targets = targets, .target_values = target_values,\n",
+            pl->ntargets);
+    cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"
+            "    .zero_crossings = zero_crossings, .relation_values = relation_values,\n",
+            pl->nrels);
+    cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts, .check_asserts = check_asserts,\n",
+            d->asserts.n);
+    cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
     if (pl->ncolors)
-        cp_emit(&cg.p, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", pl->ncolors);
-    else
-        cp_emit(&cg.p, "    0, NULL, NULL, NULL,\n};\n");
+        cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
+                "    .jac_rows = jac_rows,\n", pl->ncolors);
+    cp_emit(&cg.p, "};\n");
 
     ptrmap_free(&cg.p.uses);
     ptrmap_free(&cg.p.temp);

@@ -212,8 +212,10 @@ void cp_locals(CPrint *cg, bool writable_alg)
 
 static void chunk_open(CPrint *cg, CpChunk *c)
 {
-    cp_emit(cg, "static %s %s_%d(%s)\n{\n%s", c->is_int ? "int" : "void", c->name, c->parts,
-         c->params, c->prologue);
+    cp_emit(cg, "static %s %s", c->is_int ? "int" : "void", c->name);
+    if (c->parts == 0)
+        c->suffix_at = cg->buf.n; /* where "_0" goes, removed if it stays alone */
+    cp_emit(cg, "_%d(%s)\n{\n%s", c->parts, c->params, c->prologue);
     c->parts++;
     c->items = 0;
 }
@@ -242,6 +244,13 @@ void cp_chunk_item(CPrint *cg, CpChunk *c)
 void cp_chunk_end(CPrint *cg, CpChunk *c)
 {
     chunk_close(cg, c);
+    if (c->parts == 1) {
+        /* one part is the function itself: name_0 becomes name */
+        CpBuf *b = &cg->buf;
+        memmove(b->s + c->suffix_at, b->s + c->suffix_at + 2, b->n - c->suffix_at - 2 + 1);
+        b->n -= 2;
+        return;
+    }
     cp_emit(cg, "static %s %s(%s)\n{\n", c->is_int ? "int" : "void", c->name, c->params);
     if (c->is_int)
         cp_emit(cg, "    int r;\n");
@@ -298,6 +307,37 @@ void cp_location(CPrint *cg, SrcSpan sp)
     snprintf(s, n, "%s%s", f->path, buf);
     cp_str(cg, s);
     free(s);
+}
+
+void cp_comment(CPrint *cg, const char *s)
+{
+    /* the text can neither close the comment nor open a nested one (a
+       warning), nor hold a control character or trigraph: runs of plain
+       characters go out at once, the rest one by one */
+    const unsigned char *q = (const unsigned char *)s;
+    while (q && *q) {
+        const unsigned char *run = q;
+        while (*q >= 0x20 && *q < 0x7f && *q != '*' && *q != '/' && *q != '?')
+            q++;
+        if (q > run)
+            cp_put(&cg->buf, (const char *)run, (size_t)(q - run));
+        if (!*q)
+            break;
+        char c = *q < 0x20 || *q >= 0x7f ? ' ' : (char)*q;
+        cp_put(&cg->buf, &c, 1);
+        if ((c == '*' && q[1] == '/') || (c == '/' && q[1] == '*') || (c == '?' && q[1] == '?'))
+            cp_put(&cg->buf, " ", 1);
+        q++;
+    }
+}
+
+void cp_comment_var(CPrint *cg, const char *name, int order)
+{
+    for (int i = 0; i < order; i++)
+        cp_put(&cg->buf, "der(", 4);
+    cp_comment(cg, name);
+    for (int i = 0; i < order; i++)
+        cp_put(&cg->buf, ")", 1);
 }
 
 /* Separator before element i of a long initializer, 20 to a line. */

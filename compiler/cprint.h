@@ -61,7 +61,8 @@ void cp_locals(CPrint *cg, bool writable_alg);
 /* Functions with one statement per item (columns, start values, zero
    crossings, ...) are split into parts of CHUNK_ITEMS statements and a
    function that calls the parts, so no C function grows with the model
-   and the C compiler's time stays linear. */
+   and the C compiler's time stays linear.  A function of one part is not
+   wrapped: the part takes the function's name. */
 enum { CHUNK_ITEMS = 100 };
 
 typedef struct CpChunk {
@@ -72,6 +73,7 @@ typedef struct CpChunk {
     bool is_int;            /* parts return an index, or -1 for none */
     int parts;              /* parts emitted */
     int items;              /* items in the current part */
+    size_t suffix_at;       /* offset of part 0's "_0" in the buffer */
 } CpChunk;
 
 #define RO_LOCALS                                                          \
@@ -88,6 +90,12 @@ void cp_chunk_end(CPrint *cg, CpChunk *c);
 
 /* The source text of a span, blanks collapsed (malloc'ed). */
 char *cp_source_text(SrcSpan sp);
+/* Text inside a C comment: "*" "/", "/" "*" and "??" are split by a
+   blank and control bytes become blanks, so no text can end the comment
+   or change what follows. */
+void cp_comment(CPrint *cg, const char *s);
+/* A variable's name in a comment: der(name) for order 1, and so on. */
+void cp_comment_var(CPrint *cg, const char *name, int order);
 /* "file:line:col" as a string literal. */
 void cp_location(CPrint *cg, SrcSpan sp);
 /* Separator before element i of a long initializer, 20 to a line. */
