@@ -37,9 +37,13 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item);
 
 /* A hash map from pointers to pointers (open addressing), for memo
    tables keyed by node identity. */
+typedef struct PtrMapSlot {
+    const void *key;    /* NULL marks an empty slot */
+    void *val;          /* its value */
+} PtrMapSlot;
+
 typedef struct PtrMap {
-    const void **keys;  /* NULL marks an empty slot */
-    void **vals;        /* value of each key */
+    PtrMapSlot *slots;  /* cap entries */
     size_t cap;         /* slots, a power of two */
     size_t n;           /* keys present */
 } PtrMap;

@@ -35,25 +35,73 @@ void cp_put(CpBuf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
-void cp_emit(CPrint *cg, const char *fmt, ...)
+static void put_int(CpBuf *b, int v)
+{
+    char digits[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    cp_put(b, digits + sizeof digits - n, (size_t)n);
+}
+
+/* The rest of a format, from a conversion the fast path does not know. */
+static void emit_rest(CpBuf *b, const char *fmt, va_list ap)
 {
     char small[512];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < (int)sizeof small) {
+        cp_put(b, small, (size_t)n);
+    } else {
+        char *big = malloc((size_t)n + 1);
+        if (!big)
+            abort();
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+        cp_put(b, big, (size_t)n);
+        free(big);
+    }
+    va_end(again);
+}
+
+/* Most of the output is literal text, %d and %s: those are copied here
+   (vsnprintf, the slow part of emitting, does the rest). */
+void cp_emit(CPrint *cg, const char *fmt, ...)
+{
+    CpBuf *b = &cg->buf;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < (int)sizeof small) {
-        cp_put(&cg->buf, small, (size_t)n);
-        return;
+    const char *run = fmt;
+    for (const char *f = fmt;; f++) {
+        if (*f && *f != '%')
+            continue;
+        if (f > run)
+            cp_put(b, run, (size_t)(f - run));
+        if (!*f)
+            break;
+        if (f[1] == 'd') {
+            put_int(b, va_arg(ap, int));
+        } else if (f[1] == 's') {
+            const char *s = va_arg(ap, const char *);
+            cp_put(b, s, strlen(s));
+        } else if (f[1] == 'c') {
+            char c = (char)va_arg(ap, int);
+            cp_put(b, &c, 1);
+        } else if (f[1] == '%') {
+            cp_put(b, "%", 1);
+        } else {
+            emit_rest(b, f, ap);
+            break;
+        }
+        f++;
+        run = f + 1;
     }
-    char *big = malloc((size_t)n + 1);
-    if (!big)
-        abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    cp_put(&cg->buf, big, (size_t)n);
-    free(big);
 }
 
 /* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
