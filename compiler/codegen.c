@@ -277,7 +277,8 @@ static void emit_block_comment(Cg *cg, int k, const char *indent)
         cp_emit(&cg->p, " and %d more", b->n - 6);
     StEq *q = cg->s->eqs.items[b->eqs[0]];
     cp_emit(&cg->p, "; ");
-    cp_comment(&cg->p, dae_eq_origin(buf, sizeof buf, ORIGIN_LISTING, cg->d->eqs.items[q->base]));
+    const DaeEq *first = cg->d->eqs.items[q->base];
+    cp_comment(&cg->p, dae_eq_origin(buf, sizeof buf, ORIGIN_LISTING, first));
     cp_emit(&cg->p, " */\n");
 }
 
@@ -692,9 +693,9 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_comment(&cg.p, model);
     cp_emit(&cg.p, ".  Do not edit. */\n");
     cp_emit(&cg.p, "#include \"rt_model.h\"\n#include <math.h>\n\n");
-    cp_emit(&cg.p, "_Static_assert(RT_ABI_VERSION == %d, \"generated for the runtime interface "
-            "%d: build the model again with the lmdlc of this runtime\");\n", RT_ABI_VERSION,
-            RT_ABI_VERSION);
+    cp_emit(&cg.p, "_Static_assert(RT_ABI_VERSION == %d,\n               \"generated for "
+            "runtime interface %d: generate it again with this runtime's lmdlc\");\n",
+            RT_ABI_VERSION, RT_ABI_VERSION);
     cp_emit(&cg.p, "_Static_assert(RT_DIM_COUNT == %d, \"generated for %d SI base "
             "dimensions\");\n\n", RT_DIM_COUNT, RT_DIM_COUNT);
     emit_slots(&cg);
@@ -712,21 +713,21 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
-    cp_emit(&cg.p, ",\n    .n_params = %d, .params = params, .derive_params = derive_params,\n",
-            d->params.n);
+    cp_emit(&cg.p, ",\n    .n_params = %d, .params = params,"
+            " .derive_params = derive_params,\n", d->params.n);
     cp_emit(&cg.p, "    .check_params = check_params,\n");
     cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
             s->nstates);
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
     cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n",
             pl->ncolumns);
-    cp_emit(&cg.p, "    .n_targets = %d, .targets = targets, .target_values = target_values,\n",
-            pl->ntargets);
+    cp_emit(&cg.p, "    .n_targets = %d, .targets = targets,"
+            " .target_values = target_values,\n", pl->ntargets);
     cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"
             "    .zero_crossings = zero_crossings, .relation_values = relation_values,\n",
             pl->nrels);
-    cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts, .check_asserts = check_asserts,\n",
-            d->asserts.n);
+    cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts,"
+            " .check_asserts = check_asserts,\n", d->asserts.n);
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"

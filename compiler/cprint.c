@@ -373,7 +373,8 @@ void cp_comment(CPrint *cg, const char *s)
             break;
         char c = *q < 0x20 || *q >= 0x7f ? ' ' : (char)*q;
         cp_put(&cg->buf, &c, 1);
-        if ((c == '*' && q[1] == '/') || (c == '/' && q[1] == '*') || (c == '?' && q[1] == '?'))
+        if ((c == '*' && q[1] == '/') || (c == '/' && q[1] == '*')
+            || (c == '?' && q[1] == '?'))
             cp_put(&cg->buf, " ", 1);
         q++;
     }

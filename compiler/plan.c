@@ -246,7 +246,8 @@ static bool symbolic_linear(Plan *p, PlanBlock *b, const double *pdefault)
                 if (dae_is_const(M[k * n + j], 0))
                     continue;
                 StVar *x = stv(p, b->vars[j]);
-                acc = dae_sub(tab, acc, dae_mul(tab, M[k * n + j], dae_var(tab, x->var, x->order)));
+                acc = dae_sub(tab, acc,
+                              dae_mul(tab, M[k * n + j], dae_var(tab, x->var, x->order)));
             }
             b->pivots[k] = M[k * n + k];
             b->values[k] = dae_div(tab, acc, M[k * n + k]);

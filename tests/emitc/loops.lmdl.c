@@ -2,7 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 5, "generated for the runtime interface 5: build the model again with the lmdlc of this runtime");
+_Static_assert(RT_ABI_VERSION == 5,
+               "generated for runtime interface 5: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
