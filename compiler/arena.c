@@ -21,15 +21,20 @@ struct ArenaChunk {
 };
 
 /* Chunks are calloc'ed: large zeroed allocations come straight from the
-   kernel's zero pages, so allocation itself need not clear memory. */
-enum { CHUNK_DEFAULT = 1024 * 1024 };
+   kernel's zero pages, so allocation itself need not clear memory.  An
+   arena's chunks double from 64 KB to 1 MB, so the many arenas of a small
+   model cost little to clear and a large model's few. */
+enum { CHUNK_FIRST = 64 * 1024, CHUNK_MAX = 1024 * 1024 };
 
 void *arena_alloc(Arena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     ArenaChunk *c = a->head;
     if (!c || c->size - c->used < size) {
-        size_t cap = size > CHUNK_DEFAULT ? size : CHUNK_DEFAULT;
+        size_t next = c ? (c->size < CHUNK_MAX ? 2 * c->size : CHUNK_MAX) : CHUNK_FIRST;
+        if (next > CHUNK_MAX)
+            next = CHUNK_MAX;
+        size_t cap = size > next ? size : next;
         c = calloc(1, sizeof *c + cap);
         if (!c) {
             fputs("lmdlc: out of memory\n", stderr);

@@ -592,13 +592,17 @@ static void emit_blocks(Cg *cg)
     Structure *s = cg->s;
     cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
     DaeNames nm = dae_names(d);
+    /* one stream over one buffer for every description: they are cut at
+       400 bytes anyway */
+    char what[1024];
+    FILE *fp = fmemopen(what, sizeof what, "w");
+    if (!fp)
+        abort();
     for (int k = 0; k < s->blocks.n; k++) {
         StBlock *b = s->blocks.items[k];
         StEq *q = s->eqs.items[b->eqs[0]];
         DaeEq *o = d->eqs.items[q->base];
-        char *what = NULL;
-        size_t sz = 0;
-        FILE *fp = open_memstream(&what, &sz);
+        rewind(fp);
         if (q->level)
             fprintf(fp, "derivative %d of ", q->level);
         dae_print_expr(fp, o->lhs, &nm);
@@ -615,16 +619,19 @@ static void emit_blocks(Cg *cg)
                 fputs(", ", fp);
             dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
         }
-        fclose(fp);
-        if (strlen(what) > 400)
+        fflush(fp);
+        long len = ftell(fp);
+        len = len < 0 ? 0 : len > (long)sizeof what - 1 ? (long)sizeof what - 1 : len;
+        what[len] = 0;
+        if (len > 400)
             strcpy(what + 396, "...");
         cp_emit(&cg->p, "    {%d, ", b->n);
         cp_str(&cg->p, what);
-        free(what);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, o->span);
         cp_emit(&cg->p, "},\n");
     }
+    fclose(fp);
     if (!s->blocks.n)
         cp_emit(&cg->p, "    {0, \"\", \"\"},\n");
     cp_emit(&cg->p, "};\n\n");
