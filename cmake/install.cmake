@@ -28,8 +28,9 @@ set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${LMDL_DIR_MODE})
 install(TARGETS lmdlc RUNTIME DESTINATION ${LMDL_INSTALL_BINDIR})
 install(TARGETS lmdl_rt ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
-# The one header generated code includes.
-install(FILES runtime/rt_model.h DESTINATION ${LMDL_INSTALL_INCLUDEDIR}
+# The headers generated code includes (rt_model.h, and rt_units.h for
+# RT_DIM_COUNT).
+install(FILES runtime/rt_model.h runtime/rt_units.h DESTINATION ${LMDL_INSTALL_INCLUDEDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
 install(DIRECTORY library/ DESTINATION ${LMDL_INSTALL_STDLIBDIR}
         FILE_PERMISSIONS ${LMDL_FILE_MODE} DIRECTORY_PERMISSIONS ${LMDL_DIR_MODE})

@@ -21,15 +21,20 @@ struct ArenaChunk {
 };
 
 /* Chunks are calloc'ed: large zeroed allocations come straight from the
-   kernel's zero pages, so allocation itself need not clear memory. */
-enum { CHUNK_DEFAULT = 1024 * 1024 };
+   kernel's zero pages, so allocation itself need not clear memory.  An
+   arena's chunks double from 64 KB to 1 MB, so the many arenas of a small
+   model cost little to clear and a large model's few. */
+enum { CHUNK_FIRST = 64 * 1024, CHUNK_MAX = 1024 * 1024 };
 
 void *arena_alloc(Arena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     ArenaChunk *c = a->head;
     if (!c || c->size - c->used < size) {
-        size_t cap = size > CHUNK_DEFAULT ? size : CHUNK_DEFAULT;
+        size_t next = c ? (c->size < CHUNK_MAX ? 2 * c->size : CHUNK_MAX) : CHUNK_FIRST;
+        if (next > CHUNK_MAX)
+            next = CHUNK_MAX;
+        size_t cap = size > next ? size : next;
         c = calloc(1, sizeof *c + cap);
         if (!c) {
             fputs("lmdlc: out of memory\n", stderr);
@@ -111,9 +116,9 @@ void *ptrmap_get(const PtrMap *m, const void *key)
     if (!m->cap)
         return NULL;
     for (size_t i = ptr_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        if (m->keys[i] == key)
-            return m->vals[i];
-        if (!m->keys[i])
+        if (m->slots[i].key == key)
+            return m->slots[i].val;
+        if (!m->slots[i].key)
             return NULL;
     }
 }
@@ -122,37 +127,40 @@ void ptrmap_put(PtrMap *m, const void *key, void *val)
 {
     if (2 * (m->n + 1) > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 16;
-        const void **keys = calloc(cap, sizeof *keys);
-        void **vals = calloc(cap, sizeof *vals);
-        if (!keys || !vals)
+        PtrMapSlot *slots = calloc(cap, sizeof *slots);
+        if (!slots)
             abort();
         for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
+            if (!m->slots[i].key)
                 continue;
-            size_t j = ptr_hash(m->keys[i]) & (cap - 1);
-            while (keys[j])
+            size_t j = ptr_hash(m->slots[i].key) & (cap - 1);
+            while (slots[j].key)
                 j = (j + 1) & (cap - 1);
-            keys[j] = m->keys[i];
-            vals[j] = m->vals[i];
+            slots[j] = m->slots[i];
         }
-        free(m->keys);
-        free(m->vals);
-        m->keys = keys;
-        m->vals = vals;
+        free(m->slots);
+        m->slots = slots;
         m->cap = cap;
     }
     size_t i = ptr_hash(key) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != key)
+    while (m->slots[i].key && m->slots[i].key != key)
         i = (i + 1) & (m->cap - 1);
-    if (!m->keys[i])
+    if (!m->slots[i].key)
         m->n++;
-    m->keys[i] = key;
-    m->vals[i] = val;
+    m->slots[i].key = key;
+    m->slots[i].val = val;
 }
 
 void ptrmap_free(PtrMap *m)
 {
-    free(m->keys);
-    free(m->vals);
+    free(m->slots);
     *m = (PtrMap){0};
+}
+
+void *mem_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
 }

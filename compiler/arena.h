@@ -37,9 +37,13 @@ void ptrvec_push(Arena *a, PtrVec *v, void *item);
 
 /* A hash map from pointers to pointers (open addressing), for memo
    tables keyed by node identity. */
+typedef struct PtrMapSlot {
+    const void *key;    /* NULL marks an empty slot */
+    void *val;          /* its value */
+} PtrMapSlot;
+
 typedef struct PtrMap {
-    const void **keys;  /* NULL marks an empty slot */
-    void **vals;        /* value of each key */
+    PtrMapSlot *slots;  /* cap entries */
     size_t cap;         /* slots, a power of two */
     size_t n;           /* keys present */
 } PtrMap;
@@ -47,4 +51,9 @@ typedef struct PtrMap {
 void *ptrmap_get(const PtrMap *m, const void *key);
 void ptrmap_put(PtrMap *m, const void *key, void *val);
 void ptrmap_free(PtrMap *m);
+
+/* Heap memory for working arrays that a pass frees itself: zeroed, never
+   NULL (an exhausted heap aborts, like the arena). */
+void *mem_calloc(size_t n, size_t size);
+
 #endif

@@ -13,7 +13,18 @@
 #define X_NAME(k, s) s,
 const char *const ast_expr_kind_names[] = {AST_EXPR_KINDS(X_NAME)};
 const char *const ast_op_names[] = {AST_OPS(X_NAME)};
-const char *const ast_section_names[] = {AST_SECTION_KINDS(X_NAME)};
+#define X_SECWORD(k, w, tok, mem, where, entry, title, col, val, rank) w,
+#define X_SECWHERE(k, w, tok, mem, where, entry, title, col, val, rank) where,
+#define X_SECTITLE(k, w, tok, mem, where, entry, title, col, val, rank) title,
+#define X_SECCOL(k, w, tok, mem, where, entry, title, col, val, rank) col,
+#define X_SECVAL(k, w, tok, mem, where, entry, title, col, val, rank) val,
+#define X_SECRANK(k, w, tok, mem, where, entry, title, col, val, rank) rank,
+const char *const ast_section_names[] = {AST_SECTION_KINDS(X_SECWORD)};
+const int ast_section_where[] = {AST_SECTION_KINDS(X_SECWHERE)};
+const char *const ast_section_titles[] = {AST_SECTION_KINDS(X_SECTITLE)};
+const char *const ast_section_columns[] = {AST_SECTION_KINDS(X_SECCOL)};
+const char *const ast_section_values[] = {AST_SECTION_KINDS(X_SECVAL)};
+const int ast_section_ranks[] = {AST_SECTION_KINDS(X_SECRANK)};
 static const char *const stmt_names[] = {AST_STMT_KINDS(X_NAME)};
 
 static AstExpr *new_expr(Arena *a, AstExprKind kind, SrcSpan sp)
@@ -274,6 +285,7 @@ AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body)
     c->cond = cond;
     c->body = body;
     c->span = sp;
+    c->arm = -1;
     return c;
 }
 
@@ -346,22 +358,6 @@ static void print_string(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
-/* Binding strength of each operator, as in LANGUAGE.md section 4. */
-static int op_prec(AstOp op)
-{
-    switch (op) {
-    case OP_OR: return 1;
-    case OP_AND: return 2;
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-        return 3;
-    case OP_ADD: case OP_SUB: return 4;
-    case OP_MUL: case OP_DIV: return 5;
-    case OP_NEG: case OP_PLUS: case OP_NOT: return 6;
-    case OP_POW: return 7;
-    default: return 8;
-    }
-}
-
 /* Prints fully parenthesised binary expressions, so the dump shows how
    precedence and associativity were applied. */
 void ast_print_expr(FILE *fp, const AstExpr *e)
@@ -429,7 +425,6 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
         break;
     default: fputs("?", fp); break;
     }
-    (void)op_prec;
 }
 
 static void indent(FILE *fp, int depth)

@@ -143,6 +143,9 @@ typedef struct AstClause {
     AstExpr *cond;      /* guard, or NULL for else */
     PtrVec body;        /* AstStmt* or AstItem*, by context */
     SrcSpan span;       /* from the keyword to the end of the body */
+    int arm;            /* of a conditional section: its scope (arm) in the
+                           definition, set once by resolution; -1 before,
+                           and for an if-equation */
 } AstClause;
 
 typedef struct AstStmt {
@@ -156,21 +159,57 @@ typedef struct AstStmt {
     } u;
 } AstStmt;
 
+/* The sections, in one table read by the scanner (keywords), the parser
+   (messages), resolution (what a section declares, where it is allowed)
+   and `lmdlc doc` (headings and order):
+   X(kind, word, token, member, where, entry, title, column, value, rank)
+     kind    the AstSectionKind; the comment says what its entries are
+     word    its keyword
+     token   its token in grammar/parser.y
+     member  the SemaMemberKind its entries declare (sema.h), or -1
+     where   SEC_IN_COMPONENT, SEC_IN_DOMAIN or SEC_IN_BOTH
+     entry   what a ';' ends in it ("expected ';' after the ...")
+     title   its heading in `lmdlc doc`
+     column  the heading of the name column in `lmdlc doc --markdown`, or
+             NULL for a section shown as code
+     value   the heading of the value column there
+     rank    its place in `lmdlc doc`, which lists sections by rank */
 #define AST_SECTION_KINDS(X)                                               \
-    X(SEC_NODES, "nodes")                 /* AstDecl* */                  \
-    X(SEC_INPUTS, "inputs")               /* AstDecl* */                  \
-    X(SEC_OUTPUTS, "outputs")             /* AstDecl* */                  \
-    X(SEC_PARAMETERS, "parameters")       /* AstDecl* */                  \
-    X(SEC_VARIABLES, "variables")         /* AstDecl* */                  \
-    X(SEC_INTERMEDIATES, "intermediates") /* AstDecl* */                  \
-    X(SEC_ACROSS, "across")               /* AstDecl* */                  \
-    X(SEC_THROUGH, "through")             /* AstDecl* */                  \
-    X(SEC_COMPONENTS, "components")       /* AstInstance* */              \
-    X(SEC_BRANCHES, "branches")           /* AstBranch* */                \
-    X(SEC_CONNECTIONS, "connections")     /* AstConnect* */               \
-    X(SEC_EQUATIONS, "equations")         /* AstStmt* */
+    X(SEC_NODES, "nodes", NODES, MEM_NODE, SEC_IN_COMPONENT,               \
+      "node declaration", "Nodes", "node", "domain", 0) /* AstDecl* */    \
+    X(SEC_INPUTS, "inputs", INPUTS, MEM_INPUT, SEC_IN_COMPONENT,           \
+      "input declaration", "Inputs", "input", "default", 2) /* AstDecl* */ \
+    X(SEC_OUTPUTS, "outputs", OUTPUTS, MEM_OUTPUT, SEC_IN_COMPONENT,       \
+      "output declaration", "Outputs", "output", "default", 3) /* AstDecl* */ \
+    X(SEC_PARAMETERS, "parameters", PARAMETERS, MEM_PARAMETER,             \
+      SEC_IN_COMPONENT, "parameter declaration", "Parameters",             \
+      "parameter", "default", 1) /* AstDecl* */                           \
+    X(SEC_VARIABLES, "variables", VARIABLES, MEM_VARIABLE,                 \
+      SEC_IN_COMPONENT, "variable declaration", "Variables", "variable",   \
+      "default", 4) /* AstDecl* */                                        \
+    X(SEC_INTERMEDIATES, "intermediates", INTERMEDIATES, MEM_INTERMEDIATE, \
+      SEC_IN_COMPONENT, "intermediate declaration", "Intermediates",       \
+      "name", "default", 5) /* AstDecl* */                                \
+    X(SEC_ACROSS, "across", ACROSS, MEM_ACROSS, SEC_IN_DOMAIN,             \
+      "variable declaration", "Across variables", "variable", "default",   \
+      0) /* AstDecl* */                                                   \
+    X(SEC_THROUGH, "through", THROUGH, MEM_THROUGH, SEC_IN_DOMAIN,         \
+      "variable declaration", "Through variables", "variable", "default",  \
+      1) /* AstDecl* */                                                   \
+    X(SEC_COMPONENTS, "components", COMPONENTS, MEM_INSTANCE,              \
+      SEC_IN_COMPONENT, "component instance", "Components", "instance",    \
+      "component", 6) /* AstInstance* */                                  \
+    X(SEC_BRANCHES, "branches", BRANCHES, -1, SEC_IN_COMPONENT, "branch",  \
+      "Branches", NULL, NULL, 7) /* AstBranch* */                         \
+    X(SEC_CONNECTIONS, "connections", CONNECTIONS, -1, SEC_IN_COMPONENT,   \
+      "connection", "Connections", NULL, NULL, 8) /* AstConnect* */       \
+    X(SEC_EQUATIONS, "equations", EQUATIONS, -1, SEC_IN_BOTH, "equation",  \
+      "Equations", NULL, NULL, 9) /* AstStmt* */
 
-typedef enum AstSectionKind { AST_SECTION_KINDS(X_ENUM) SEC_KIND_COUNT } AstSectionKind;
+enum { SEC_IN_COMPONENT = 1, SEC_IN_DOMAIN = 2, SEC_IN_BOTH = 3 };
+
+#define X_SECENUM(k, w, tok, mem, where, entry, title, col, val, rank) k,
+typedef enum AstSectionKind { AST_SECTION_KINDS(X_SECENUM) SEC_KIND_COUNT } AstSectionKind;
 
 #define AST_ITEM_KINDS(X)                                                  \
     X(ITEM_SECTION, "section")   /* a section: u.section */               \
@@ -208,6 +247,12 @@ typedef struct AstFile {
 extern const char *const ast_expr_kind_names[];
 extern const char *const ast_op_names[];
 extern const char *const ast_section_names[];
+/* The section table's columns, indexed by AstSectionKind. */
+extern const int ast_section_where[];
+extern const char *const ast_section_titles[];
+extern const char *const ast_section_columns[];
+extern const char *const ast_section_values[];
+extern const int ast_section_ranks[];
 
 /* Builders, called from grammar actions. */
 AstExpr *ast_num(Arena *a, SrcSpan sp, const char *text, size_t len);

@@ -1,548 +1,131 @@
 /*
- * codegen.c - pass 8: emits the C of one simulator.
+ * codegen.c - pass 9: prints the plan (plan.h) as the C of one simulator.
  *
  * Layout of the output, in order: parameter table and derive_params; state
- * names, start values; one function per algebraic loop (residuals and
- * analytic Jacobian from the symbolic differentiator); eval, split into
- * parts of bounded size so the C compiler's time stays linear; columns
- * (every name of every variable, aliases included); targets; relations
- * (zero-crossing functions and their truth values); assertions; and the
- * RtModel descriptor.
+ * names, start values; one function per nonlinear loop (residuals and
+ * analytic Jacobian); eval, in the plan's parts; columns (every name of
+ * every variable, aliases included); targets; relations (zero-crossing
+ * functions and their truth values); assertions; block descriptions; the
+ * Jacobian's sparsity; and the RtModel descriptor.
  *
- * Expressions are DAG nodes.  Within one function, a node used more than
- * once is computed once into a local `const double tN`.  Relations inside
- * the continuous equations read the frozen mode md[k]; the zero-crossing
- * and relation functions evaluate them for real.
+ * Every decision (methods, pivots, parts, relations and guards, sparsity,
+ * targets) is the plan's; this file only prints.  The C text itself
+ * (buffer, escaping, expressions with their shared subexpressions,
+ * functions in bounded parts) is cprint.c's.  Relations inside the
+ * continuous equations read the frozen mode md[k]; the zero-crossing and
+ * relation functions evaluate them for real.
  *
  * Output is deterministic: everything is emitted in index order, and no
  * address or time stamp is written.
  */
 #include "codegen.h"
 
+#include "cprint.h"
+#include "rt_model.h"
+
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { EVAL_PART_BLOCKS = 64 };
-
-/* The growing output buffer. */
-typedef struct Buf {
-    char *s;
-    size_t n, cap;
-} Buf;
-
 typedef struct Cg {
-    Buf out;                /* the C text */
-    Dae *d;
-    Structure *s;
-    int **slot_of;          /* per DaeVar, per order: StVar index or -1 */
-    int *norders;           /* per DaeVar: orders in slot_of */
-    PtrMap rel_index;       /* relation node -> 1 + index */
-    PtrVec rels;            /* DaeExpr*: relations with a mode */
-    DaeExpr ***lin;         /* per block: J then F(0) of a linear loop, or NULL */
-    DaeExpr ***sym;         /* per block: a linear loop solved at compile time:
-                               n pivots, then n values (back-substitution
-                               order, unknown i solved by value i) */
-    double *pdefault;       /* parameter defaults, for choosing pivots */
-    int *guard;             /* per relation: guard relation, -1, or -2 unset */
-    int *guard_value;       /* per relation: the guard's value */
-    /* per-function common subexpressions */
-    PtrMap uses;            /* node -> use count (as intptr) */
-    PtrMap temp;            /* node -> 1 + temp number */
-    int ntemps;
-    bool modes;             /* relations read md[] (true) or are evaluated */
+    CPrint p;               /* the C text */
+    const Plan *pl;         /* what to print */
+    Dae *d;                 /* pl->d */
+    Structure *s;           /* pl->s */
 } Cg;
 
-static void put(Buf *b, const char *s, size_t n)
+static StVar *stv(Cg *cg, int i)
 {
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (b->n + n + 1 > cap)
-            cap *= 2;
-        b->s = realloc(b->s, cap);
-        if (!b->s)
-            abort();
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
+    return cg->s->vars.items[i];
 }
 
-static void emit(Cg *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(Cg *cg, const char *fmt, ...)
+/* Variable leaves are array slots: x[] for states, a[] for the rest. */
+static void emit_var(void *ctx, CPrint *p, int var, int order)
 {
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < (int)sizeof small) {
-        put(&cg->out, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big)
-        abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put(&cg->out, big, (size_t)n);
-    free(big);
-}
-
-/* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
-   every byte outside printable ASCII are escaped, so no model text can end
-   the literal or change what the program means. */
-static void emit_str(Cg *cg, const char *s)
-{
-    put(&cg->out, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        char esc[8];
-        if (*p == '"' || *p == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)*p;
-            put(&cg->out, esc, 2);
-        } else if (*p == '?') {
-            put(&cg->out, "\\?", 2);
-        } else if (*p < 0x20 || *p >= 0x7f) {
-            snprintf(esc, sizeof esc, "\\%03o", *p);
-            put(&cg->out, esc, 4);
-        } else {
-            put(&cg->out, (const char *)p, 1);
-        }
-    }
-    put(&cg->out, "\"", 1);
-}
-
-static void emit_num(Cg *cg, double v)
-{
-    if (isnan(v))
-        emit(cg, "NAN");
-    else if (isinf(v))
-        emit(cg, v > 0 ? "INFINITY" : "(-INFINITY)");
-    else
-        emit(cg, "%.17g", v);
-}
-
-/* ---- variables ---------------------------------------------------------- */
-
-static int stvar(Cg *cg, int var, int order)
-{
-    if (var < 0 || var >= cg->d->vars.n || order >= cg->norders[var])
-        return -1;
-    return cg->slot_of[var][order];
-}
-
-static void emit_var(Cg *cg, int var, int order)
-{
-    int i = stvar(cg, var, order);
+    Cg *cg = ctx;
+    int i = plan_stvar(cg->pl, var, order);
     if (i < 0) {
-        emit(cg, "0.0");
+        cp_emit(p, "0.0");
         return;
     }
-    StVar *x = cg->s->vars.items[i];
-    emit(cg, "%s[%d]", x->state ? "x" : "a", x->slot);
+    StVar *x = stv(cg, i);
+    cp_emit(p, "%s[%d]", x->state ? "x" : "a", x->slot);
 }
 
-/* ---- expressions ---------------------------------------------------------- */
-
-static bool is_leaf(const DaeExpr *e)
-{
-    return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
-           || e->kind == DX_TIME;
-}
-
-static void count_uses(Cg *cg, DaeExpr *e)
-{
-    intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
-    ptrmap_put(&cg->uses, e, (void *)(n + 1));
-    if (n > 0 || is_leaf(e))
-        return;
-    if (cg->modes && ptrmap_get(&cg->rel_index, e))
-        return; /* read as md[k] */
-    switch (e->kind) {
-    case DX_FUNC:
-        count_uses(cg, e->u.fn.a);
-        if (e->u.fn.b) count_uses(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        count_uses(cg, e->u.cond.c);
-        count_uses(cg, e->u.cond.a);
-        count_uses(cg, e->u.cond.b);
-        break;
-    default:
-        count_uses(cg, e->u.bin.a);
-        if (e->u.bin.b) count_uses(cg, e->u.bin.b);
-        break;
-    }
-}
-
-static void emit_expr(Cg *cg, DaeExpr *e);
-
-static void emit_raw(Cg *cg, DaeExpr *e)
-{
-    static const char *const cop[] = {
-        [DX_ADD] = "+", [DX_SUB] = "-", [DX_MUL] = "*", [DX_DIV] = "/",
-        [DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">", [DX_GE] = ">=",
-        [DX_EQ] = "==", [DX_NE] = "!=", [DX_AND] = "&&", [DX_OR] = "||",
-    };
-    switch (e->kind) {
-    case DX_CONST: emit_num(cg, e->u.value); return;
-    case DX_PARAM: emit(cg, "p[%d]", e->u.index); return;
-    case DX_TIME: emit(cg, "t"); return;
-    case DX_VAR: emit_var(cg, e->u.var.index, e->u.var.order); return;
-    case DX_NEG: emit(cg, "(-"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
-    case DX_NOT: emit(cg, "(!"); emit_expr(cg, e->u.bin.a); emit(cg, ")"); return;
-    case DX_POW:
-        emit(cg, "pow(");
-        emit_expr(cg, e->u.bin.a);
-        emit(cg, ", ");
-        emit_expr(cg, e->u.bin.b);
-        emit(cg, ")");
-        return;
-    case DX_FUNC:
-        emit(cg, "%s(", dae_func_names[e->u.fn.fn]);
-        emit_expr(cg, e->u.fn.a);
-        if (e->u.fn.b) {
-            emit(cg, ", ");
-            emit_expr(cg, e->u.fn.b);
-        }
-        emit(cg, ")");
-        return;
-    case DX_IF:
-        emit(cg, "(");
-        emit_expr(cg, e->u.cond.c);
-        emit(cg, " ? ");
-        emit_expr(cg, e->u.cond.a);
-        emit(cg, " : ");
-        emit_expr(cg, e->u.cond.b);
-        emit(cg, ")");
-        return;
-    default:
-        if (cg->modes) {
-            void *k = ptrmap_get(&cg->rel_index, e);
-            if (k) {
-                emit(cg, "md[%d]", (int)(intptr_t)k - 1);
-                return;
-            }
-        }
-        emit(cg, "(");
-        emit_expr(cg, e->u.bin.a);
-        emit(cg, " %s ", cop[e->kind]);
-        emit_expr(cg, e->u.bin.b);
-        emit(cg, ")");
-        return;
-    }
-}
-
-static void emit_expr(Cg *cg, DaeExpr *e)
-{
-    void *tnum = ptrmap_get(&cg->temp, e);
-    if (tnum) {
-        emit(cg, "t%d", (int)(intptr_t)tnum - 1);
-        return;
-    }
-    emit_raw(cg, e);
-}
-
-/* Emits temporaries for the shared nodes under e, children first. */
-static void emit_temps(Cg *cg, DaeExpr *e)
-{
-    if (is_leaf(e) || ptrmap_get(&cg->temp, e))
-        return;
-    if (cg->modes && ptrmap_get(&cg->rel_index, e))
-        return;
-    switch (e->kind) {
-    case DX_FUNC:
-        emit_temps(cg, e->u.fn.a);
-        if (e->u.fn.b) emit_temps(cg, e->u.fn.b);
-        break;
-    case DX_IF:
-        emit_temps(cg, e->u.cond.c);
-        emit_temps(cg, e->u.cond.a);
-        emit_temps(cg, e->u.cond.b);
-        break;
-    default:
-        emit_temps(cg, e->u.bin.a);
-        if (e->u.bin.b) emit_temps(cg, e->u.bin.b);
-        break;
-    }
-    if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
-        int k = cg->ntemps++;
-        emit(cg, "    const double t%d = ", k);
-        emit_raw(cg, e);
-        emit(cg, ";\n");
-        ptrmap_put(&cg->temp, e, (void *)(intptr_t)(k + 1));
-    }
-}
-
-/* Forgets the shared nodes seen so far (temporaries keep their numbers,
-   which stay unique within the C function). */
-static void reset_cse(Cg *cg)
-{
-    ptrmap_free(&cg->uses);
-    ptrmap_free(&cg->temp);
-}
-
-static void begin_function(Cg *cg)
-{
-    reset_cse(cg);
-    cg->ntemps = 0;
-}
-
-/* The usual locals of a function over an RtEval. */
-static void emit_locals(Cg *cg, bool writable_alg)
-{
-    /* restrict: the arrays never overlap, which spares the C compiler's
-       alias analysis on long straight-line code */
-    emit(cg, "    const double t = e->t;\n");
-    emit(cg, "    const double *restrict x = e->x;\n");
-    emit(cg, "    const double *restrict p = e->p;\n");
-    emit(cg, "    %sdouble *restrict a = e->alg;\n", writable_alg ? "" : "const ");
-    emit(cg, "    const int *md = e->modes;\n");
-    emit(cg, "    (void)t; (void)x; (void)p; (void)a; (void)md;\n");
-}
-
-/* Functions with one statement per item (columns, start values, zero
-   crossings, ...) are split into parts of CHUNK_ITEMS statements and a
-   function that calls the parts, so no C function grows with the model
-   and the C compiler's time stays linear. */
-enum { CHUNK_ITEMS = 100 };
-
-typedef struct Chunk {
-    const char *name;       /* the function the descriptor points to */
-    const char *params;     /* its parameter list */
-    const char *args;       /* the same names, to pass to the parts */
-    const char *prologue;   /* locals at the top of every part */
-    bool is_int;            /* parts return an index, or -1 for none */
-    int parts;              /* parts emitted */
-    int items;              /* items in the current part */
-} Chunk;
-
-#define RO_LOCALS                                                          \
-    "    const double t = e->t;\n    const double *restrict x = e->x;\n"  \
-    "    const double *restrict p = e->p;\n"                               \
-    "    const double *restrict a = e->alg;\n"                             \
-    "    const int *md = e->modes;\n"                                      \
-    "    (void)t; (void)x; (void)p; (void)a; (void)md;\n"
-
-static void chunk_open(Cg *cg, Chunk *c)
-{
-    emit(cg, "static %s %s_%d(%s)\n{\n%s", c->is_int ? "int" : "void", c->name, c->parts,
-         c->params, c->prologue);
-    c->parts++;
-    c->items = 0;
-}
-
-static void chunk_close(Cg *cg, Chunk *c)
-{
-    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
-}
-
-static void chunk_begin(Cg *cg, Chunk *c)
-{
-    c->parts = 0;
-    chunk_open(cg, c);
-}
-
-/* Call before each item's statements. */
-static void chunk_item(Cg *cg, Chunk *c)
-{
-    if (c->items == CHUNK_ITEMS) {
-        chunk_close(cg, c);
-        chunk_open(cg, c);
-    }
-    c->items++;
-}
-
-static void chunk_end(Cg *cg, Chunk *c)
-{
-    chunk_close(cg, c);
-    emit(cg, "static %s %s(%s)\n{\n", c->is_int ? "int" : "void", c->name, c->params);
-    if (c->is_int)
-        emit(cg, "    int r;\n");
-    for (int i = 0; i < c->parts; i++) {
-        if (c->is_int)
-            emit(cg, "    if ((r = %s_%d(%s)) >= 0) return r;\n", c->name, i, c->args);
-        else
-            emit(cg, "    %s_%d(%s);\n", c->name, i, c->args);
-    }
-    emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
-}
-
-/* ---- relations ------------------------------------------------------------- */
-
-static void find_relations(Cg *cg, DaeExpr *e, PtrMap *seen)
-{
-    if (ptrmap_get(seen, e) || is_leaf(e))
-        return;
-    ptrmap_put(seen, e, e);
-    if (dae_is_relation(e) && dae_depends_on_state(e) && !ptrmap_get(&cg->rel_index, e)) {
-        ptrvec_push(&cg->d->arena, &cg->rels, e);
-        ptrmap_put(&cg->rel_index, e, (void *)(intptr_t)cg->rels.n);
-    }
-    switch (e->kind) {
-    case DX_FUNC:
-        find_relations(cg, e->u.fn.a, seen);
-        if (e->u.fn.b) find_relations(cg, e->u.fn.b, seen);
-        break;
-    case DX_IF:
-        find_relations(cg, e->u.cond.c, seen);
-        find_relations(cg, e->u.cond.a, seen);
-        find_relations(cg, e->u.cond.b, seen);
-        break;
-    default:
-        find_relations(cg, e->u.bin.a, seen);
-        if (e->u.bin.b) find_relations(cg, e->u.bin.b, seen);
-        break;
-    }
-}
-
-/* Guards.  A relation that occurs only inside branches of an
-   if-expression whose condition is one relation g (then: g true; else: g
-   false) cannot change the equations while g has the other value; the
-   runtime then follows it silently.  Occurrences under compound
-   conditions, at the top, or inside another relation's operands (which
-   the zero-crossing functions evaluate) have no guard. */
-typedef struct GuardWalk {
-    PtrMap seen;            /* node -> 1 + encoded guard of the first visit,
-                               or 1 for "visited without a guard" */
-} GuardWalk;
-
-static void note_guard(Cg *cg, int r, int g, int v)
-{
-    if (cg->guard[r] == -2) {
-        cg->guard[r] = g;
-        cg->guard_value[r] = v;
-    } else if (cg->guard[r] != g || cg->guard_value[r] != v) {
-        cg->guard[r] = -1;
-    }
-}
-
-static void walk_guards(Cg *cg, GuardWalk *w, DaeExpr *e, int g, int v)
-{
-    if (is_leaf(e))
-        return;
-    intptr_t key = g < 0 ? 1 : 2 + 2 * (intptr_t)g + v;
-    intptr_t old = (intptr_t)ptrmap_get(&w->seen, e);
-    if (old == key || old == 1)
-        return; /* same context again, or already seen unguarded */
-    if (old) {
-        g = -1; /* a second context: treat as unguarded */
-        key = 1;
-    }
-    ptrmap_put(&w->seen, e, (void *)key);
-    void *ri = ptrmap_get(&cg->rel_index, e);
-    if (ri) {
-        note_guard(cg, (int)(intptr_t)ri - 1, g, v);
-        walk_guards(cg, w, e->u.bin.a, -1, 0);
-        walk_guards(cg, w, e->u.bin.b, -1, 0);
-        return;
-    }
-    switch (e->kind) {
-    case DX_FUNC:
-        walk_guards(cg, w, e->u.fn.a, g, v);
-        if (e->u.fn.b) walk_guards(cg, w, e->u.fn.b, g, v);
-        break;
-    case DX_IF: {
-        void *ci = ptrmap_get(&cg->rel_index, e->u.cond.c);
-        walk_guards(cg, w, e->u.cond.c, g, v);
-        int cg_index = ci ? (int)(intptr_t)ci - 1 : -1;
-        walk_guards(cg, w, e->u.cond.a, ci ? cg_index : g, ci ? 1 : v);
-        walk_guards(cg, w, e->u.cond.b, ci ? cg_index : g, ci ? 0 : v);
-        break;
-    }
-    default:
-        walk_guards(cg, w, e->u.bin.a, g, v);
-        if (e->u.bin.b) walk_guards(cg, w, e->u.bin.b, g, v);
-        break;
-    }
-}
-
-static char *source_text(SrcSpan sp)
-{
-    SrcFile *f = src_get(sp.file);
-    if (!f || sp.end <= sp.begin || sp.end > f->len)
-        return strdup("?");
-    size_t n = sp.end - sp.begin;
-    char *s = malloc(n + 1);
-    if (!s)
-        abort();
-    size_t k = 0;
-    bool space = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = f->text[sp.begin + i];
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = true;
-            continue;
-        }
-        if (space && k)
-            s[k++] = ' ';
-        space = false;
-        s[k++] = c;
-    }
-    s[k] = 0;
-    return s;
-}
-
-static void emit_location(Cg *cg, SrcSpan sp)
-{
-    SrcFile *f = src_get(sp.file);
-    if (!f) {
-        emit_str(cg, "");
-        return;
-    }
-    int line, col;
-    src_linecol(sp, &line, &col);
-    char buf[64];
-    snprintf(buf, sizeof buf, ":%d:%d", line, col);
-    size_t n = strlen(f->path) + strlen(buf) + 1;
-    char *s = malloc(n);
-    if (!s)
-        abort();
-    snprintf(s, n, "%s%s", f->path, buf);
-    emit_str(cg, s);
-    free(s);
-}
+static void emit_block_comment(Cg *cg, int k, const char *indent);
 
 /* ---- sections of the output ------------------------------------------------ */
 
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
-    emit(cg, "static const RtParamInfo params[] = {\n");
+    cp_emit(&cg->p, "static const RtParamInfo params[] = {\n");
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
-        emit(cg, "    {");
-        emit_str(cg, p->name);
-        emit(cg, ", ");
-        emit_num(cg, p->value);
-        emit(cg, ", {%d, %d, %d, %d, %d, %d, %d}, %d, %d},\n", p->dim.e[0], p->dim.e[1],
-             p->dim.e[2], p->dim.e[3], p->dim.e[4], p->dim.e[5], p->dim.e[6],
-             p->structural ? 1 : 0, p->is_bool ? 1 : 0);
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, p->name);
+        cp_emit(&cg->p, ", ");
+        cp_num(&cg->p, p->value);
+        cp_emit(&cg->p, ", {");
+        for (int j = 0; j < RT_DIM_COUNT; j++)
+            cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
+        cp_emit(&cg->p, "}, %d, %d},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0);
     }
     if (!d->params.n)
-        emit(cg, "    {\"\", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 0},\n");
-    emit(cg, "};\n\n");
-    Chunk c = {"derive_params", "double *p, const unsigned char *ov", "p, ov",
-               "    (void)p; (void)ov;\n", false, 0, 0};
-    chunk_begin(cg, &c);
+        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
+                 .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
         if (p->expr->kind == DX_CONST)
             continue;
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    if (!ov[%d]) p[%d] = ", i, i);
-        emit_expr(cg, p->expr);
-        emit(cg, ";\n");
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    if (!ov[%d]) p[%d] = ", i, i);
+        cp_expr(&cg->p, p->expr);
+        cp_emit(&cg->p, ";\n");
     }
-    chunk_end(cg, &c);
+    cp_chunk_end(&cg->p, &c);
+}
+
+/* The pivots that depend on parameters only, checked once after the
+   parameters are set: the first block whose pivot vanishes, or -1. */
+static void emit_check_params(Cg *cg)
+{
+    const Plan *pl = cg->pl;
+    CpChunk c = {.name = "check_params", .params = "const double *p", .args = "p",
+                 .prologue = "    (void)p;\n", .is_int = true};
+    cp_chunk_begin(&cg->p, &c);
+    for (int k = 0; k < pl->nblocks; k++) {
+        const PlanBlock *b = &pl->blocks[k];
+        int npiv = b->method == PLAN_EXPLICIT ? 1 : b->method == PLAN_SYMBOLIC ? b->n : 0;
+        DaeExpr **pivots = b->method == PLAN_EXPLICIT ? (DaeExpr **)&b->pivot : b->pivots;
+        int nonce = 0;
+        for (int i = 0; i < npiv; i++)
+            nonce += b->pivot_check[i] == CHECK_ONCE;
+        if (!nonce)
+            continue;
+        /* one item per block: its pivots share their subexpressions */
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        for (int i = 0; i < npiv; i++)
+            if (b->pivot_check[i] == CHECK_ONCE)
+                cp_count(&cg->p, pivots[i]);
+        for (int i = 0; i < npiv; i++) {
+            if (b->pivot_check[i] != CHECK_ONCE)
+                continue;
+            cp_temps(&cg->p, pivots[i]);
+            cp_emit(&cg->p, "    if (!(fabs(");
+            cp_expr(&cg->p, pivots[i]);
+            cp_emit(&cg->p, ") > 1e-300)) return %d;\n", k);
+        }
+    }
+    cp_chunk_end(&cg->p, &c);
 }
 
 static DaeExpr *start_of(Cg *cg, int var, int order)
@@ -555,586 +138,442 @@ static void emit_states(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    emit(cg, "static const char *const state_names[] = {\n");
+    cp_emit(&cg->p, "static const char *const state_names[] = {\n");
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
         char *name = NULL;
         size_t sz = 0;
         FILE *fp = open_memstream(&name, &sz);
-        for (int k = 0; k < x->order; k++)
-            fputs("der(", fp);
-        fputs(dae_shown_name(v), fp);
-        for (int k = 0; k < x->order; k++)
-            fputc(')', fp);
+        dae_fput_var(fp, dae_shown_name(v), x->order);
         fclose(fp);
-        emit(cg, "    ");
-        emit_str(cg, name);
-        emit(cg, ",\n");
+        cp_emit(&cg->p, "    ");
+        cp_str(&cg->p, name);
+        cp_emit(&cg->p, ",\n");
         free(name);
     }
-    emit(cg, "    \"\"\n};\n\n");
-    Chunk c = {"start", "const double *p, double *x0, double *nom", "p, x0, nom",
-               "    (void)p; (void)x0; (void)nom;\n", false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    CpChunk c = {.name = "start", .params = "const double *p, double *x0, double *nom",
+                 .args = "p, x0, nom", .prologue = "    (void)p; (void)x0; (void)nom;\n"};
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    x0[%d] = ", i);
-        emit_expr(cg, start_of(cg, x->var, x->order));
-        emit(cg, ";\n    nom[%d] = ", i);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    x0[%d] = ", i);
+        cp_expr(&cg->p, start_of(cg, x->var, x->order));
+        cp_emit(&cg->p, ";\n    nom[%d] = ", i);
         if (v->nominal && x->order == 0) {
-            emit(cg, "fabs(");
-            emit_expr(cg, v->nominal);
-            emit(cg, ")");
+            cp_emit(&cg->p, "fabs(");
+            cp_expr(&cg->p, v->nominal);
+            cp_emit(&cg->p, ")");
         } else {
-            emit(cg, "1.0");
+            cp_emit(&cg->p, "1.0");
         }
-        emit(cg, ";\n");
+        cp_emit(&cg->p, ";\n");
     }
-    chunk_end(cg, &c);
-    Chunk ca = {"alg_start", "const double *p, double *a", "p, a", "    (void)p; (void)a;\n",
-                false, 0, 0};
-    chunk_begin(cg, &ca);
+    cp_chunk_end(&cg->p, &c);
+    CpChunk ca = {.name = "alg_start", .params = "const double *p, double *a", .args = "p, a",
+                  .prologue = "    (void)p; (void)a;\n"};
+    cp_chunk_begin(&cg->p, &ca);
     for (int i = 0; i < s->vars.n; i++) {
         StVar *x = s->vars.items[i];
         if (x->state)
             continue;
-        chunk_item(cg, &ca);
+        cp_chunk_item(&cg->p, &ca);
         DaeExpr *st = start_of(cg, x->var, x->order);
         if (dae_is_const(st, 0))
-            emit(cg, "    a[%d] = 0.0;\n", x->slot);
+            cp_emit(&cg->p, "    a[%d] = 0.0;\n", x->slot);
         else {
-            reset_cse(cg);
-            emit(cg, "    a[%d] = ", x->slot);
-            emit_expr(cg, st);
-            emit(cg, ";\n");
+            cp_reset(&cg->p);
+            cp_emit(&cg->p, "    a[%d] = ", x->slot);
+            cp_expr(&cg->p, st);
+            cp_emit(&cg->p, ";\n");
         }
     }
-    chunk_end(cg, &ca);
+    cp_chunk_end(&cg->p, &ca);
 }
 
-static DaeExpr *block_res(Cg *cg, StBlock *b, int i)
+static void emit_loop_functions(Cg *cg, int k, const PlanBlock *b)
 {
-    return ((StEq *)cg->s->eqs.items[b->eqs[i]])->res;
-}
-
-static void emit_loop_functions(Cg *cg, int k, StBlock *b)
-{
-    Structure *s = cg->s;
     int n = b->n;
+    emit_block_comment(cg, k, "");
     /* residuals */
-    emit(cg, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
-    emit_locals(cg, true);
+    cp_emit(&cg->p, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
+    cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-    begin_function(cg);
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
+    cp_begin_function(&cg->p);
     for (int i = 0; i < n; i++)
-        count_uses(cg, block_res(cg, b, i));
+        cp_count(&cg->p, b->res[i]);
     for (int i = 0; i < n; i++) {
-        emit_temps(cg, block_res(cg, b, i));
-        emit(cg, "    res[%d] = ", i);
-        emit_expr(cg, block_res(cg, b, i));
-        emit(cg, ";\n");
+        cp_temps(&cg->p, b->res[i]);
+        cp_emit(&cg->p, "    res[%d] = ", i);
+        cp_expr(&cg->p, b->res[i]);
+        cp_emit(&cg->p, ";\n");
     }
-    emit(cg, "    return 0;\n}\n\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
     /* analytic Jacobian, row-major */
-    emit(cg, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
-    emit_locals(cg, true);
+    cp_emit(&cg->p, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
+    cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        emit(cg, "    a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-    DaeExpr **J = calloc((size_t)n * (size_t)n + 1, sizeof *J);
-    if (!J)
-        abort();
-    begin_function(cg);
-    for (int i = 0; i < n; i++) {
-        for (int j = 0; j < n; j++) {
-            StVar *x = s->vars.items[b->vars[j]];
-            PtrMap memo = {0};
-            J[i * n + j] = dae_diff_var(&cg->d->t, block_res(cg, b, i), x->var, x->order, &memo);
-            ptrmap_free(&memo);
-            count_uses(cg, J[i * n + j]);
-        }
-    }
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
+    cp_begin_function(&cg->p);
+    for (int i = 0; i < n * n; i++)
+        cp_count(&cg->p, b->jac[i]);
     for (int i = 0; i < n * n; i++) {
-        emit_temps(cg, J[i]);
-        emit(cg, "    jac[%d] = ", i);
-        emit_expr(cg, J[i]);
-        emit(cg, ";\n");
+        cp_temps(&cg->p, b->jac[i]);
+        cp_emit(&cg->p, "    jac[%d] = ", i);
+        cp_expr(&cg->p, b->jac[i]);
+        cp_emit(&cg->p, ";\n");
     }
-    free(J);
-    emit(cg, "    return 0;\n}\n\n");
-}
-
-/* A loop whose Jacobian does not mention its own unknowns is linear:
-   F(z) = J z + F(0).  Returns {J (n*n), F(0) (n)} or NULL. */
-typedef struct ZeroCtx {
-    Structure *s;
-    StBlock *b;
-} ZeroCtx;
-
-static DaeExpr *zero_block_vars(void *ctx, DaeExprTable *tab, const DaeExpr *leaf)
-{
-    ZeroCtx *z = ctx;
-    for (int i = 0; i < z->b->n; i++) {
-        StVar *x = z->s->vars.items[z->b->vars[i]];
-        if (leaf->u.var.index == x->var && leaf->u.var.order == x->order)
-            return dae_const(tab, 0);
-    }
-    return (DaeExpr *)leaf;
-}
-
-static DaeExpr **linear_parts(Cg *cg, StBlock *b)
-{
-    Structure *s = cg->s;
-    int n = b->n;
-    if (n > 64)
-        return NULL;
-    DaeExpr **out = arena_alloc(&cg->d->arena, sizeof(DaeExpr *) * (size_t)(n * n + n));
-    for (int i = 0; i < n; i++) {
-        DaeExpr *r = block_res(cg, b, i);
-        for (int j = 0; j < n; j++) {
-            StVar *x = s->vars.items[b->vars[j]];
-            PtrMap memo = {0};
-            DaeExpr *dj = dae_diff_var(&cg->d->t, r, x->var, x->order, &memo);
-            ptrmap_free(&memo);
-            for (int k = 0; k < n; k++) {
-                StVar *y = s->vars.items[b->vars[k]];
-                if (dae_mentions_var(dj, y->var, y->order))
-                    return NULL;
-            }
-            out[i * n + j] = dj;
-        }
-        ZeroCtx z = {s, b};
-        PtrMap memo = {0};
-        out[n * n + i] = dae_substitute(&cg->d->t, r, zero_block_vars, &z, &memo);
-        ptrmap_free(&memo);
-    }
-    return out;
-}
-
-/* A linear loop whose pivots can all be chosen among constant or
-   parameter-only coefficients is eliminated symbolically here, once:
-   the simulator then evaluates closed forms, with a check only on pivots
-   that depend on parameters.  Pivots are chosen by magnitude at the
-   parameters' defaults.  Loops whose only usable pivots depend on the
-   state keep the run-time LU with partial pivoting. */
-static DaeExpr **symbolic_linear(Cg *cg, StBlock *b, DaeExpr **L)
-{
-    Structure *s = cg->s;
-    DaeExprTable *tab = &cg->d->t;
-    int n = b->n;
-    if (n > 16)
-        return NULL;
-    uint32_t budget = tab->count + 20000;
-    DaeExpr **M = malloc(sizeof(DaeExpr *) * (size_t)(n * n));
-    DaeExpr **r = malloc(sizeof(DaeExpr *) * (size_t)n);
-    int *row = malloc(sizeof(int) * (size_t)n);
-    if (!M || !r || !row)
-        abort();
-    memcpy(M, L, sizeof(DaeExpr *) * (size_t)(n * n));
-    for (int i = 0; i < n; i++) {
-        r[i] = dae_neg(tab, L[n * n + i]);
-        row[i] = i;
-    }
-    bool ok = true;
-    for (int k = 0; k < n && ok; k++) {
-        int best = -1;
-        double bestv = 0;
-        for (int i = k; i < n; i++) {
-            DaeExpr *e = M[i * n + k];
-            if (dae_is_const(e, 0) || dae_depends_on_state(e))
-                continue;
-            double v = fabs(dae_eval_params(e, cg->pdefault));
-            if (e->kind == DX_CONST)
-                v += 1e300; /* constants first: never zero */
-            if (isfinite(v) ? v > bestv : bestv == 0) {
-                bestv = v;
-                best = i;
-            }
-        }
-        if (best < 0 || !(bestv > 0)) {
-            ok = false;
-            break;
-        }
-        if (best != k) {
-            for (int j = 0; j < n; j++) {
-                DaeExpr *t = M[k * n + j];
-                M[k * n + j] = M[best * n + j];
-                M[best * n + j] = t;
-            }
-            DaeExpr *t = r[k];
-            r[k] = r[best];
-            r[best] = t;
-        }
-        for (int i = k + 1; i < n; i++) {
-            if (dae_is_const(M[i * n + k], 0))
-                continue;
-            DaeExpr *f = dae_div(tab, M[i * n + k], M[k * n + k]);
-            for (int j = k + 1; j < n; j++)
-                if (!dae_is_const(M[k * n + j], 0))
-                    M[i * n + j] = dae_sub(tab, M[i * n + j], dae_mul(tab, f, M[k * n + j]));
-            r[i] = dae_sub(tab, r[i], dae_mul(tab, f, r[k]));
-            M[i * n + k] = dae_const(tab, 0);
-        }
-        if (tab->count > budget)
-            ok = false;
-    }
-    DaeExpr **out = NULL;
-    if (ok) {
-        out = arena_alloc(&cg->d->arena, sizeof(DaeExpr *) * (size_t)(2 * n));
-        for (int k = n - 1; k >= 0; k--) {
-            DaeExpr *acc = r[k];
-            for (int j = k + 1; j < n; j++) {
-                if (dae_is_const(M[k * n + j], 0))
-                    continue;
-                StVar *x = s->vars.items[b->vars[j]];
-                acc = dae_sub(tab, acc, dae_mul(tab, M[k * n + j], dae_var(tab, x->var, x->order)));
-            }
-            out[k] = M[k * n + k];
-            out[n + k] = dae_div(tab, acc, M[k * n + k]);
-        }
-    }
-    free(M);
-    free(r);
-    free(row);
-    return out;
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 static void count_block(Cg *cg, int k)
 {
-    StBlock *b = cg->s->blocks.items[k];
-    if (b->solved) {
-        count_uses(cg, b->pivot);
-        count_uses(cg, b->solved);
-    } else if (cg->sym[k]) {
-        for (int i = 0; i < 2 * b->n; i++)
-            count_uses(cg, cg->sym[k][i]);
-    } else if (cg->lin[k]) {
-        for (int i = 0; i < b->n * b->n + b->n; i++)
-            count_uses(cg, cg->lin[k][i]);
+    const PlanBlock *b = &cg->pl->blocks[k];
+    int n = b->n;
+    switch (b->method) {
+    case PLAN_EXPLICIT:
+        if (b->pivot_check[0] == CHECK_EVAL)
+            cp_count(&cg->p, b->pivot);
+        cp_count(&cg->p, b->solved);
+        break;
+    case PLAN_SYMBOLIC:
+        for (int i = 0; i < n; i++)
+            if (b->pivot_check[i] == CHECK_EVAL)
+                cp_count(&cg->p, b->pivots[i]);
+        for (int i = 0; i < n; i++)
+            cp_count(&cg->p, b->values[i]);
+        break;
+    case PLAN_LU:
+        for (int i = 0; i < n * n; i++)
+            cp_count(&cg->p, b->A[i]);
+        for (int i = 0; i < n; i++)
+            cp_count(&cg->p, b->r0[i]);
+        break;
+    default:
+        break;
     }
 }
 
-/* One part of eval: blocks [from, to). */
-static void emit_eval_part(Cg *cg, int part, int from, int to)
+/* "block 9, explicit: wall.f; wall, path:28": what a block solves and
+   where its first equation comes from, as a comment. */
+static void emit_block_comment(Cg *cg, int k, const char *indent)
 {
-    Structure *s = cg->s;
-    emit(cg, "static int eval_%d(RtEval *e)\n{\n", part);
-    emit_locals(cg, true);
-    begin_function(cg);
+    const PlanBlock *b = &cg->pl->blocks[k];
+    char buf[4096];
+    snprintf(buf, sizeof buf, "block %d, %s:", k, plan_method_names[b->method]);
+    cp_emit(&cg->p, "%s/* ", indent);
+    cp_comment(&cg->p, buf);
+    for (int i = 0; i < b->n && i < 6; i++) {
+        StVar *x = stv(cg, b->vars[i]);
+        cp_put(&cg->p.buf, i ? ", " : " ", i ? 2 : 1);
+        cp_comment_var(&cg->p, dae_shown_name(cg->d->vars.items[x->var]), x->order);
+    }
+    if (b->n > 6)
+        cp_emit(&cg->p, " and %d more", b->n - 6);
+    StEq *q = cg->s->eqs.items[b->eqs[0]];
+    cp_emit(&cg->p, "; ");
+    const DaeEq *first = cg->d->eqs.items[q->base];
+    cp_comment(&cg->p, dae_eq_origin(buf, sizeof buf, ORIGIN_LISTING, first));
+    cp_emit(&cg->p, " */\n");
+}
+
+/* A pivot check: the block fails as singular when its pivot vanishes. */
+static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
+{
+    cp_temps(&cg->p, pivot);
+    cp_emit(&cg->p, "    if (!(fabs(");
+    cp_expr(&cg->p, pivot);
+    cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
+}
+
+/* One part of eval: the blocks of the plan's part.  A single part is
+   eval itself, which then computes dx too. */
+static void emit_eval_part(Cg *cg, int part, bool alone)
+{
+    const Plan *pl = cg->pl;
+    int from = pl->part_start[part], to = pl->part_start[part + 1];
+    if (alone)
+        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
+    else
+        cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
+    cp_locals(&cg->p, true);
+    cp_begin_function(&cg->p);
     for (int k = from; k < to; k++)
         count_block(cg, k);
     for (int k = from; k < to; k++) {
-        StBlock *b = s->blocks.items[k];
-        if (b->solved) {
-            StVar *x = s->vars.items[b->vars[0]];
-            /* a nonzero constant pivot needs no check */
-            if (!(b->pivot->kind == DX_CONST && b->pivot->u.value != 0)) {
-                emit_temps(cg, b->pivot);
-                emit(cg, "    if (!(fabs(");
-                emit_expr(cg, b->pivot);
-                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
-            }
-            emit_temps(cg, b->solved);
-            emit(cg, "    a[%d] = ", x->slot);
-            emit_expr(cg, b->solved);
-            emit(cg, ";\n");
-            continue;
-        }
-        if (cg->sym[k]) {
-            int n = b->n;
-            DaeExpr **S = cg->sym[k];
-            for (int i = 0; i < n; i++) {
-                if (S[i]->kind == DX_CONST)
-                    continue;
-                emit_temps(cg, S[i]);
-                emit(cg, "    if (!(fabs(");
-                emit_expr(cg, S[i]);
-                emit(cg, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
-            }
+        const PlanBlock *b = &pl->blocks[k];
+        int n = b->n;
+        emit_block_comment(cg, k, "    ");
+        switch (b->method) {
+        case PLAN_EXPLICIT:
+            if (b->pivot_check[0] == CHECK_EVAL)
+                emit_pivot_check(cg, k, b->pivot);
+            cp_temps(&cg->p, b->solved);
+            cp_emit(&cg->p, "    a[%d] = ", stv(cg, b->vars[0])->slot);
+            cp_expr(&cg->p, b->solved);
+            cp_emit(&cg->p, ";\n");
+            break;
+        case PLAN_SYMBOLIC:
+            for (int i = 0; i < n; i++)
+                if (b->pivot_check[i] == CHECK_EVAL)
+                    emit_pivot_check(cg, k, b->pivots[i]);
             for (int i = n - 1; i >= 0; i--) {
-                emit_temps(cg, S[n + i]);
-                emit(cg, "    a[%d] = ", ((StVar *)s->vars.items[b->vars[i]])->slot);
-                emit_expr(cg, S[n + i]);
-                emit(cg, ";\n");
+                cp_temps(&cg->p, b->values[i]);
+                cp_emit(&cg->p, "    a[%d] = ", stv(cg, b->vars[i])->slot);
+                cp_expr(&cg->p, b->values[i]);
+                cp_emit(&cg->p, ";\n");
             }
-            continue;
-        }
-        if (cg->lin[k]) {
-            int n = b->n;
-            DaeExpr **L = cg->lin[k];
-            for (int i = 0; i < n * n + n; i++)
-                emit_temps(cg, L[i]);
-            emit(cg, "    {\n        double A[%d], r[%d];\n", n * n, n);
+            break;
+        case PLAN_LU:
+            for (int i = 0; i < n * n; i++)
+                cp_temps(&cg->p, b->A[i]);
+            for (int i = 0; i < n; i++)
+                cp_temps(&cg->p, b->r0[i]);
+            cp_emit(&cg->p, "    {\n        double A[%d], r[%d];\n", n * n, n);
             for (int i = 0; i < n * n; i++) {
-                if (dae_is_const(L[i], 0)) {
-                    emit(cg, "        A[%d] = 0.0;\n", i);
+                if (dae_is_const(b->A[i], 0)) {
+                    cp_emit(&cg->p, "        A[%d] = 0.0;\n", i);
                     continue;
                 }
-                emit(cg, "        A[%d] = ", i);
-                emit_expr(cg, L[i]);
-                emit(cg, ";\n");
+                cp_emit(&cg->p, "        A[%d] = ", i);
+                cp_expr(&cg->p, b->A[i]);
+                cp_emit(&cg->p, ";\n");
             }
             for (int i = 0; i < n; i++) {
-                emit(cg, "        r[%d] = -(", i);
-                emit_expr(cg, L[n * n + i]);
-                emit(cg, ");\n");
+                cp_emit(&cg->p, "        r[%d] = -(", i);
+                cp_expr(&cg->p, b->r0[i]);
+                cp_emit(&cg->p, ");\n");
             }
-            emit(cg, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
-            emit(cg, "        if (rc) return rc;\n");
+            cp_emit(&cg->p, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
+            cp_emit(&cg->p, "        if (rc) return rc;\n");
             for (int i = 0; i < n; i++)
-                emit(cg, "        a[%d] = r[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-            emit(cg, "    }\n");
-            continue;
+                cp_emit(&cg->p, "        a[%d] = r[%d];\n", stv(cg, b->vars[i])->slot, i);
+            cp_emit(&cg->p, "    }\n");
+            break;
+        case PLAN_NEWTON:
+            cp_emit(&cg->p, "    {\n        double z[%d];\n", n);
+            for (int i = 0; i < n; i++)
+                cp_emit(&cg->p, "        z[%d] = a[%d];\n", i, stv(cg, b->vars[i])->slot);
+            cp_emit(&cg->p, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n",
+                    k, n, k, k);
+            cp_emit(&cg->p, "        if (r) return r;\n");
+            for (int i = 0; i < n; i++)
+                cp_emit(&cg->p, "        a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
+            cp_emit(&cg->p, "    }\n");
+            /* later blocks must not reuse temporaries computed before the
+               loop changed the unknowns they depend on */
+            cp_reset(&cg->p);
+            for (int j = k + 1; j < to; j++)
+                count_block(cg, j);
+            break;
+        default:
+            break;
         }
-        emit(cg, "    {\n        double z[%d];\n", b->n);
-        for (int i = 0; i < b->n; i++)
-            emit(cg, "        z[%d] = a[%d];\n", i, ((StVar *)s->vars.items[b->vars[i]])->slot);
-        emit(cg, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n", k, b->n, k, k);
-        emit(cg, "        if (r) return r;\n");
-        for (int i = 0; i < b->n; i++)
-            emit(cg, "        a[%d] = z[%d];\n", ((StVar *)s->vars.items[b->vars[i]])->slot, i);
-        emit(cg, "    }\n");
-        /* later blocks must not reuse temporaries computed before the loop
-           changed the unknowns they depend on */
-        reset_cse(cg);
-        for (int j = k + 1; j < to; j++)
-            count_block(cg, j);
     }
-    emit(cg, "    return 0;\n}\n\n");
+    if (alone)
+        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 static void emit_eval(Cg *cg)
 {
+    const Plan *pl = cg->pl;
     Structure *s = cg->s;
-    cg->lin = arena_alloc(&cg->d->arena, sizeof(DaeExpr **) * (size_t)(s->blocks.n + 1));
-    cg->sym = arena_alloc(&cg->d->arena, sizeof(DaeExpr **) * (size_t)(s->blocks.n + 1));
-    cg->pdefault = arena_alloc(&cg->d->arena, sizeof(double) * (size_t)(cg->d->params.n + 1));
-    for (int i = 0; i < cg->d->params.n; i++)
-        cg->pdefault[i] = ((DaeParam *)cg->d->params.items[i])->value;
-    for (int k = 0; k < s->blocks.n; k++) {
-        StBlock *b = s->blocks.items[k];
-        if (!b->solved)
-            cg->lin[k] = linear_parts(cg, b);
-        if (cg->lin[k])
-            cg->sym[k] = symbolic_linear(cg, b, cg->lin[k]);
-        if (!b->solved && !cg->lin[k])
-            emit_loop_functions(cg, k, b);
-    }
-    int parts = 0;
-    for (int k = 0; k < s->blocks.n; k += EVAL_PART_BLOCKS) {
-        int to = k + EVAL_PART_BLOCKS < s->blocks.n ? k + EVAL_PART_BLOCKS : s->blocks.n;
-        emit_eval_part(cg, parts++, k, to);
-    }
+    for (int k = 0; k < pl->nblocks; k++)
+        if (pl->blocks[k].method == PLAN_NEWTON)
+            emit_loop_functions(cg, k, &pl->blocks[k]);
     /* dx, in parts like everything else */
-    Chunk c = {"derivatives", "RtEval *e", "e",
-               "    const double *restrict x = e->x;\n"
-               "    const double *restrict a = e->alg;\n"
-               "    double *restrict dx = e->dx;\n    (void)x; (void)a; (void)dx;\n",
-               false, 0, 0};
-    chunk_begin(cg, &c);
+    CpChunk c = {.name = "derivatives", .params = "RtEval *e", .args = "e",
+                 .prologue = "    const double *restrict x = e->x;\n"
+                             "    const double *restrict a = e->alg;\n"
+                             "    double *restrict dx = e->dx;\n"
+                             "    (void)x; (void)a; (void)dx;\n"};
+    cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
-        StVar *x = s->vars.items[s->state_var[i]];
-        StVar *dx = s->vars.items[x->deriv];
-        chunk_item(cg, &c);
-        emit(cg, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
+        StVar *x = stv(cg, s->state_var[i]);
+        StVar *dx = stv(cg, x->deriv);
+        cp_chunk_item(&cg->p, &c);
+        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
     }
-    chunk_end(cg, &c);
-    emit(cg, "static int eval(RtEval *e)\n{\n    int r;\n    (void)r;\n");
-    for (int i = 0; i < parts; i++)
-        emit(cg, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
-    emit(cg, "    if (e->dx)\n        derivatives(e);\n");
-    emit(cg, "    return 0;\n}\n\n");
+    cp_chunk_end(&cg->p, &c);
+    if (pl->nparts == 0) {
+        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
+        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n    return 0;\n}\n\n");
+        return;
+    }
+    for (int i = 0; i < pl->nparts; i++)
+        emit_eval_part(cg, i, pl->nparts == 1);
+    if (pl->nparts == 1)
+        return;
+    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n");
+    for (int i = 0; i < pl->nparts; i++)
+        cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
+    cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
+    cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
 /* Columns: every name of every variable. */
-static int emit_columns(Cg *cg, int **col_of_var)
+static void emit_columns(Cg *cg)
 {
     Dae *d = cg->d;
-    int ncol = 0;
-    *col_of_var = calloc((size_t)d->vars.n + 1, sizeof(int));
-    if (!*col_of_var)
-        abort();
-    emit(cg, "static const char *const column_names[] = {\n");
+    cp_emit(&cg->p, "static const char *const column_names[] = {\n");
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        (*col_of_var)[i] = ncol;
         for (int j = 0; j < v->names.n; j++) {
-            emit(cg, "    ");
-            emit_str(cg, v->names.items[j]);
-            emit(cg, ",\n");
-            ncol++;
+            cp_emit(&cg->p, "    ");
+            cp_str(&cg->p, v->names.items[j]);
+            cp_emit(&cg->p, ",\n");
         }
     }
-    emit(cg, "    \"\"\n};\n\n");
-    cg->modes = false;
-    Chunk c = {"columns", "const RtEval *e, double *out", "e, out", RO_LOCALS, false, 0, 0};
-    chunk_begin(cg, &c);
+    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    cg->p.modes = false;
+    CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
+                 .prologue = RO_LOCALS};
+    cp_chunk_begin(&cg->p, &c);
     int col = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        chunk_item(cg, &c);
-        reset_cse(cg);
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
         DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
-        count_uses(cg, val);
-        emit_temps(cg, val);
-        emit(cg, "    out[%d] = ", col);
-        emit_expr(cg, val);
-        emit(cg, ";\n");
+        cp_count(&cg->p, val);
+        cp_temps(&cg->p, val);
+        cp_emit(&cg->p, "    out[%d] = ", col);
+        cp_expr(&cg->p, val);
+        cp_emit(&cg->p, ";\n");
         for (int j = 1; j < v->names.n; j++)
-            emit(cg, "    out[%d] = out[%d];\n", col + j, col);
+            cp_emit(&cg->p, "    out[%d] = out[%d];\n", col + j, col);
         col += v->names.n;
     }
-    chunk_end(cg, &c);
-    return ncol;
+    cp_chunk_end(&cg->p, &c);
 }
 
-static int emit_targets(Cg *cg, const int *col_of_var)
+static void emit_targets(Cg *cg)
 {
-    Dae *d = cg->d;
-    int n = 0;
-    emit(cg, "static const RtTargetInfo targets[] = {\n");
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
-        if (v->priority == PRIO_NONE)
-            continue;
-        /* the state this variable is, directly (itself, or a plain alias) */
-        int state1 = 0;
-        const DaeExpr *val = v->eliminated ? v->alias_expr : NULL;
-        int w = !v->eliminated ? i : val && val->kind == DX_VAR && val->u.var.order == 0
-                                      ? val->u.var.index : -1;
-        int sv = w >= 0 ? stvar(cg, w, 0) : -1;
-        if (sv >= 0 && ((StVar *)cg->s->vars.items[sv])->state)
-            state1 = ((StVar *)cg->s->vars.items[sv])->slot + 1;
-        emit(cg, "    {%d, %d, %d},\n", col_of_var[i], v->priority == PRIO_HIGH, state1);
-        n++;
+    const Plan *pl = cg->pl;
+    cp_emit(&cg->p, "static const RtTargetInfo targets[] = {\n");
+    for (int i = 0; i < pl->ntargets; i++) {
+        const PlanTarget *t = &pl->targets[i];
+        cp_emit(&cg->p, "    {%d, %d, %d},\n", t->column, t->high, t->state1);
     }
-    if (!n)
-        emit(cg, "    {0, 0, 0},\n");
-    emit(cg, "};\n\n");
-    Chunk c = {"target_values", "const double *p, double *v, double *nom", "p, v, nom",
-               "    (void)p; (void)v; (void)nom;\n", false, 0, 0};
-    chunk_begin(cg, &c);
-    int k = 0;
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *x = d->vars.items[i];
-        if (x->priority == PRIO_NONE)
-            continue;
-        chunk_item(cg, &c);
-        reset_cse(cg);
-        emit(cg, "    v[%d] = ", k);
-        emit_expr(cg, x->start);
-        emit(cg, ";\n    nom[%d] = ", k);
+    if (!pl->ntargets)
+        cp_emit(&cg->p, "    {0, 0, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    CpChunk c = {.name = "target_values", .params = "const double *p, double *v, double *nom",
+                 .args = "p, v, nom", .prologue = "    (void)p; (void)v; (void)nom;\n"};
+    cp_chunk_begin(&cg->p, &c);
+    for (int k = 0; k < pl->ntargets; k++) {
+        DaeVar *x = cg->d->vars.items[pl->targets[k].var];
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    v[%d] = ", k);
+        cp_expr(&cg->p, x->start);
+        cp_emit(&cg->p, ";\n    nom[%d] = ", k);
         if (x->nominal) {
-            emit(cg, "fabs(");
-            emit_expr(cg, x->nominal);
-            emit(cg, ")");
+            cp_emit(&cg->p, "fabs(");
+            cp_expr(&cg->p, x->nominal);
+            cp_emit(&cg->p, ")");
         } else {
-            emit(cg, "1.0");
+            cp_emit(&cg->p, "1.0");
         }
-        emit(cg, ";\n");
-        k++;
+        cp_emit(&cg->p, ";\n");
     }
-    chunk_end(cg, &c);
-    return n;
+    cp_chunk_end(&cg->p, &c);
 }
 
 static void emit_relations(Cg *cg)
 {
-    Dae *d = cg->d;
-    emit(cg, "static const RtRelationInfo relations[] = {\n");
-    for (int i = 0; i < cg->rels.n; i++) {
-        DaeExpr *r = cg->rels.items[i];
-        DaeRelOrigin *o = dae_rel_origin(&d->t, r);
-        emit(cg, "    {");
-        emit_str(cg, o ? o->instance : "");
-        emit(cg, ", ");
-        char *text = o ? source_text(o->span) : strdup("?");
-        emit_str(cg, text);
+    const Plan *pl = cg->pl;
+    cp_emit(&cg->p, "static const RtRelationInfo relations[] = {\n");
+    for (int i = 0; i < pl->nrels; i++) {
+        DaeRelOrigin *o = pl->rels[i].origin;
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, o ? o->instance : "");
+        cp_emit(&cg->p, ", ");
+        char *text = o ? cp_source_text(o->span) : strdup("?");
+        cp_str(&cg->p, text);
         free(text);
-        emit(cg, ", ");
+        cp_emit(&cg->p, ", ");
         if (o)
-            emit_location(cg, o->span);
+            cp_location(&cg->p, o->span);
         else
-            emit_str(cg, "");
-        int g = cg->guard[i] >= 0 ? cg->guard[i] : -1;
-        emit(cg, ", %d, %d},\n", g, g >= 0 ? cg->guard_value[i] : 0);
+            cp_str(&cg->p, "");
+        int g = pl->rels[i].guard;
+        cp_emit(&cg->p, ", %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0);
     }
-    if (!cg->rels.n)
-        emit(cg, "    {\"\", \"\", \"\", -1, 0},\n");
-    emit(cg, "};\n\n");
-    cg->modes = false;
-    Chunk cz = {"zero_crossings", "const RtEval *e, double *g", "e, g",
-                RO_LOCALS "    (void)g;\n", false, 0, 0};
-    chunk_begin(cg, &cz);
-    for (int i = 0; i < cg->rels.n; i++) {
-        DaeExpr *r = cg->rels.items[i];
-        chunk_item(cg, &cz);
-        reset_cse(cg);
-        /* g > 0 exactly when the relation holds (>= for non-strict ones) */
-        bool flip = r->kind == DX_LT || r->kind == DX_LE;
-        DaeExpr *g = flip ? dae_sub(&d->t, r->u.bin.b, r->u.bin.a)
-                          : dae_sub(&d->t, r->u.bin.a, r->u.bin.b);
-        cg->modes = true; /* operands read frozen modes of inner relations */
-        count_uses(cg, g);
-        emit_temps(cg, g);
-        emit(cg, "    g[%d] = ", i);
-        emit_expr(cg, g);
-        emit(cg, ";\n");
-        cg->modes = false;
+    if (!pl->nrels)
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    cg->p.modes = false;
+    CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
+                  .args = "e, g", .prologue = RO_LOCALS "    (void)g;\n"};
+    cp_chunk_begin(&cg->p, &cz);
+    for (int i = 0; i < pl->nrels; i++) {
+        DaeExpr *g = pl->rels[i].crossing;
+        cp_chunk_item(&cg->p, &cz);
+        cp_reset(&cg->p);
+        cg->p.modes = true; /* operands read frozen modes of inner relations */
+        cp_count(&cg->p, g);
+        cp_temps(&cg->p, g);
+        cp_emit(&cg->p, "    g[%d] = ", i);
+        cp_expr(&cg->p, g);
+        cp_emit(&cg->p, ";\n");
+        cg->p.modes = false;
     }
-    chunk_end(cg, &cz);
-    Chunk cr = {"relation_values", "const RtEval *e, int *truth", "e, truth",
-                RO_LOCALS "    (void)truth;\n", false, 0, 0};
-    chunk_begin(cg, &cr);
-    for (int i = 0; i < cg->rels.n; i++) {
-        DaeExpr *r = cg->rels.items[i];
-        chunk_item(cg, &cr);
-        reset_cse(cg);
-        cg->modes = true;
-        count_uses(cg, r->u.bin.a);
-        count_uses(cg, r->u.bin.b);
-        emit_temps(cg, r->u.bin.a);
-        emit_temps(cg, r->u.bin.b);
-        cg->modes = false;
+    cp_chunk_end(&cg->p, &cz);
+    CpChunk cr = {.name = "relation_values", .params = "const RtEval *e, int *truth",
+                  .args = "e, truth", .prologue = RO_LOCALS "    (void)truth;\n"};
+    cp_chunk_begin(&cg->p, &cr);
+    for (int i = 0; i < pl->nrels; i++) {
+        DaeExpr *r = pl->rels[i].rel;
+        cp_chunk_item(&cg->p, &cr);
+        cp_reset(&cg->p);
+        cg->p.modes = true;
+        cp_count(&cg->p, r->u.bin.a);
+        cp_count(&cg->p, r->u.bin.b);
+        cp_temps(&cg->p, r->u.bin.a);
+        cp_temps(&cg->p, r->u.bin.b);
+        cg->p.modes = false;
         /* the relation itself is evaluated, its operands as in eval */
-        emit(cg, "    truth[%d] = ", i);
-        static const char *const cop[] = {[DX_LT] = "<", [DX_LE] = "<=", [DX_GT] = ">",
-                                          [DX_GE] = ">=", [DX_EQ] = "==", [DX_NE] = "!="};
-        cg->modes = true;
-        emit(cg, "(");
-        emit_expr(cg, r->u.bin.a);
-        emit(cg, " %s ", cop[r->kind]);
-        emit_expr(cg, r->u.bin.b);
-        emit(cg, ");\n");
-        cg->modes = false;
+        cp_emit(&cg->p, "    truth[%d] = ", i);
+        cg->p.modes = true;
+        cp_emit(&cg->p, "(");
+        cp_expr(&cg->p, r->u.bin.a);
+        cp_emit(&cg->p, " %s ", dae_kind_cop[r->kind]);
+        cp_expr(&cg->p, r->u.bin.b);
+        cp_emit(&cg->p, ");\n");
+        cg->p.modes = false;
     }
-    chunk_end(cg, &cr);
+    cp_chunk_end(&cg->p, &cr);
 }
 
 /* A function returning the index of the first failing assert, or -1:
-   every assert, or those that read only parameters. */
-static void emit_assert_checks(Cg *cg, Chunk *c, bool params_only)
+   those that read the state, or those that read only parameters. */
+static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
 {
     Dae *d = cg->d;
-    cg->modes = false;
-    chunk_begin(cg, c);
+    cg->p.modes = false;
+    cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        if (params_only && dae_depends_on_state(a->cond))
+        /* parameters do not change during a run: their asserts are checked
+           once, before initialization, and not after every step */
+        if (params_only == dae_depends_on_state(a->cond))
             continue;
-        chunk_item(cg, c);
-        reset_cse(cg);
-        count_uses(cg, a->cond);
-        emit_temps(cg, a->cond);
-        emit(cg, "    if (!(");
-        emit_expr(cg, a->cond);
-        emit(cg, ")) return %d;\n", i);
+        cp_chunk_item(&cg->p, c);
+        cp_reset(&cg->p);
+        cp_count(&cg->p, a->cond);
+        cp_temps(&cg->p, a->cond);
+        cp_emit(&cg->p, "    if (!(");
+        cp_expr(&cg->p, a->cond);
+        cp_emit(&cg->p, ")) return %d;\n", i);
     }
-    chunk_end(cg, c);
+    cp_chunk_end(&cg->p, c);
 }
 
 /* The parameters an assert reads, shown with its failure (at most 8). */
@@ -1149,37 +588,38 @@ static void emit_asserts(Cg *cg)
         int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
         if (n == 0)
             continue;
-        emit(cg, "static const int assert_params_%d[] = {", i);
+        cp_emit(&cg->p, "static const int assert_params_%d[] = {", i);
         for (int k = 0; k < n && k < ASSERT_SHOWN_PARAMS; k++)
-            emit(cg, "%s%d", k ? ", " : "", reads[k]);
-        emit(cg, "};\n");
+            cp_emit(&cg->p, "%s%d", k ? ", " : "", reads[k]);
+        cp_emit(&cg->p, "};\n");
     }
-    emit(cg, "static const RtAssertInfo asserts[] = {\n");
+    cp_emit(&cg->p, "static const RtAssertInfo asserts[] = {\n");
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
         n = n < ASSERT_SHOWN_PARAMS ? n : ASSERT_SHOWN_PARAMS;
-        emit(cg, "    {");
-        emit_str(cg, a->instance);
-        emit(cg, ", ");
-        emit_str(cg, a->message);
-        emit(cg, ", ");
-        emit_location(cg, a->span);
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, a->instance);
+        cp_emit(&cg->p, ", ");
+        cp_str(&cg->p, a->message);
+        cp_emit(&cg->p, ", ");
+        cp_location(&cg->p, a->span);
         if (n)
-            emit(cg, ", %d, assert_params_%d", n, i);
+            cp_emit(&cg->p, ", %d, assert_params_%d", n, i);
         else
-            emit(cg, ", 0, NULL");
-        emit(cg, ", %d},\n", dae_depends_on_state(a->cond) ? 0 : 1);
+            cp_emit(&cg->p, ", 0, NULL");
+        cp_emit(&cg->p, ", %d},\n", dae_depends_on_state(a->cond) ? 0 : 1);
     }
     if (!d->asserts.n)
-        emit(cg, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
-    emit(cg, "};\n\n");
-    /* all of them after each step; the parameter-only ones again, for the
-       check before initialization */
-    Chunk c = {"check_asserts", "const RtEval *e", "e", RO_LOCALS, true, 0, 0};
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    /* the state-dependent ones after each step; the parameter-only ones
+       once, before initialization */
+    CpChunk c = {.name = "check_asserts", .params = "const RtEval *e", .args = "e",
+                 .prologue = RO_LOCALS, .is_int = true};
     emit_assert_checks(cg, &c, false);
-    Chunk cp = {"check_param_asserts", "const double *restrict p", "p",
-                "    (void)p;\n", true, 0, 0};
+    CpChunk cp = {.name = "check_param_asserts", .params = "const double *restrict p",
+                  .args = "p", .prologue = "    (void)p;\n", .is_int = true};
     emit_assert_checks(cg, &cp, true);
 }
 
@@ -1187,24 +627,26 @@ static void emit_blocks(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    emit(cg, "static const RtBlockInfo blocks[] = {\n");
+    cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
     DaeNames nm = dae_names(d);
+    /* one stream over one buffer for every description: they are cut at
+       400 bytes anyway */
+    char what[1024];
+    FILE *fp = fmemopen(what, sizeof what, "w");
+    if (!fp)
+        abort();
     for (int k = 0; k < s->blocks.n; k++) {
         StBlock *b = s->blocks.items[k];
         StEq *q = s->eqs.items[b->eqs[0]];
         DaeEq *o = d->eqs.items[q->base];
-        char *what = NULL;
-        size_t sz = 0;
-        FILE *fp = open_memstream(&what, &sz);
+        rewind(fp);
         if (q->level)
             fprintf(fp, "derivative %d of ", q->level);
         dae_print_expr(fp, o->lhs, &nm);
         fputs(" == ", fp);
         dae_print_expr(fp, o->rhs, &nm);
-        if (o->kind == EQ_DOMAIN || o->kind == EQ_CONSERVATION)
-            fprintf(fp, " (node %s)", o->what);
-        else if (o->instance[0])
-            fprintf(fp, " (in %s)", o->instance);
+        char org[4096];
+        fputs(dae_eq_origin(org, sizeof org, ORIGIN_BLOCK, o), fp);
         if (b->n > 1)
             fprintf(fp, " and %d more equation%s", b->n - 1, b->n == 2 ? "" : "s");
         fputs(", solved for ", fp);
@@ -1212,276 +654,132 @@ static void emit_blocks(Cg *cg)
             StVar *x = s->vars.items[b->vars[i]];
             if (i)
                 fputs(", ", fp);
-            for (int j = 0; j < x->order; j++)
-                fputs("der(", fp);
-            fputs(dae_shown_name(d->vars.items[x->var]), fp);
-            for (int j = 0; j < x->order; j++)
-                fputc(')', fp);
+            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
         }
-        fclose(fp);
-        if (strlen(what) > 400)
+        fflush(fp);
+        long len = ftell(fp);
+        len = len < 0 ? 0 : len > (long)sizeof what - 1 ? (long)sizeof what - 1 : len;
+        what[len] = 0;
+        if (len > 400)
             strcpy(what + 396, "...");
-        emit(cg, "    {%d, ", b->n);
-        emit_str(cg, what);
-        free(what);
-        emit(cg, ", ");
-        emit_location(cg, o->span);
-        emit(cg, "},\n");
+        cp_emit(&cg->p, "    {%d, ", b->n);
+        cp_str(&cg->p, what);
+        cp_emit(&cg->p, ", ");
+        cp_location(&cg->p, o->span);
+        cp_emit(&cg->p, "},\n");
     }
+    fclose(fp);
     if (!s->blocks.n)
-        emit(cg, "    {0, \"\", \"\"},\n");
-    emit(cg, "};\n\n");
+        cp_emit(&cg->p, "    {0, \"\", \"\"},\n");
+    cp_emit(&cg->p, "};\n\n");
 }
 
 /* ---- the Jacobian's sparsity -------------------------------------------- */
 
-/* Which states each unknown depends on, through the blocks in order (the
-   unknowns of one block share their inputs).  Sets are sorted arrays; a
-   set that would exceed the cap means "dense", and the whole pattern is
-   then dropped (the runtime's dense differences are as good). */
-typedef struct DepSet {
-    int *s;             /* state indices */
-    int n;              /* entries, or -1 for dense */
-} DepSet;
-
-/* Separator before element i of a long initializer, 20 to a line. */
-static const char *list_sep(int i)
+static void emit_sparsity(Cg *cg)
 {
-    return i == 0 ? "\n    " : i % 20 ? ", " : ",\n    ";
+    const Plan *pl = cg->pl;
+    int ns = cg->s->nstates;
+    if (!pl->ncolors)
+        return;
+    cp_emit(&cg->p, "static const int jac_color[] = {");
+    for (int j = 0; j < ns; j++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->color[j]);
+    cp_emit(&cg->p, "\n};\n\nstatic const int jac_colptr[] = {");
+    for (int j = 0; j <= ns; j++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->jac_colptr[j]);
+    cp_emit(&cg->p, "\n};\n\nstatic const int jac_rows[] = {");
+    for (int k = 0; k < pl->jac_colptr[ns]; k++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->jac_rows[k]);
+    if (!pl->jac_colptr[ns])
+        cp_emit(&cg->p, "0");
+    cp_emit(&cg->p, "\n};\n\n");
 }
 
-static int emit_sparsity(Cg *cg)
+/* What every slot of x[], a[] and p[] holds, as a comment. */
+static void emit_slots(Cg *cg)
 {
+    Dae *d = cg->d;
     Structure *s = cg->s;
-    int ns = s->nstates;
-    if (ns < 8)
-        return 0; /* dense is as cheap */
-    int cap = ns / 4 + 8;
-    DepSet *dep = calloc((size_t)s->vars.n + 1, sizeof *dep);
-    int *mark = calloc((size_t)ns + 1, sizeof(int)), stamp = 0;
-    int *buf = malloc(sizeof(int) * (size_t)(ns + 1));
-    if (!dep || !mark || !buf)
-        abort();
-    bool dense = false;
-    for (int k = 0; k < s->blocks.n && !dense; k++) {
-        StBlock *b = s->blocks.items[k];
-        stamp++;
-        int n = 0;
-        for (int i = 0; i < b->n && !dense; i++) {
-            StEq *q = s->eqs.items[b->eqs[i]];
-            for (int a = 0; a < q->nadj && !dense; a++) {
-                StVar *x = s->vars.items[q->adj[a]];
-                if (x->state) {
-                    if (mark[x->slot] != stamp) {
-                        mark[x->slot] = stamp;
-                        buf[n++] = x->slot;
-                    }
-                    continue;
-                }
-                DepSet *d = &dep[q->adj[a]];
-                if (d->n < 0) {
-                    dense = true;
-                    break;
-                }
-                for (int j = 0; j < d->n; j++) {
-                    if (mark[d->s[j]] != stamp) {
-                        mark[d->s[j]] = stamp;
-                        buf[n++] = d->s[j];
-                    }
-                }
-            }
-            if (n > cap)
-                dense = true;
-        }
-        if (dense)
-            break;
-        for (int i = 0; i < b->n; i++) {
-            DepSet *d = &dep[b->vars[i]];
-            d->n = n;
-            d->s = malloc(sizeof(int) * (size_t)(n + 1));
-            if (!d->s)
-                abort();
-            memcpy(d->s, buf, sizeof(int) * (size_t)n);
+    cp_emit(&cg->p, "/*\n * The slots: x[] the states, a[] the other unknowns, p[] the\n"
+            " * parameters.\n");
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < s->vars.n; i++) {
+            StVar *x = stv(cg, i);
+            if (x->state != (pass == 0))
+                continue;
+            cp_emit(&cg->p, " *   %s[%d]  ", x->state ? "x" : "a", x->slot);
+            cp_comment_var(&cg->p, dae_shown_name(d->vars.items[x->var]), x->order);
+            cp_put(&cg->p.buf, "\n", 1);
         }
     }
-    int ncolors = 0;
-    if (!dense) {
-        /* rows: state i's derivative; CSC by counting */
-        int *colcount = calloc((size_t)ns + 1, sizeof(int));
-        int *rowptr = calloc((size_t)ns + 2, sizeof(int));
-        for (int i = 0; i < ns; i++) {
-            StVar *x = s->vars.items[s->state_var[i]];
-            StVar *dx = s->vars.items[x->deriv];
-            if (dx->state) {
-                colcount[dx->slot]++;
-                rowptr[i + 1] = 1;
-            } else {
-                DepSet *d = &dep[x->deriv];
-                for (int j = 0; j < d->n; j++)
-                    colcount[d->s[j]]++;
-                rowptr[i + 1] = d->n;
-            }
-        }
-        for (int i = 0; i < ns; i++)
-            rowptr[i + 1] += rowptr[i];
-        int *rowcols = malloc(sizeof(int) * (size_t)(rowptr[ns] + 1));
-        for (int i = 0; i < ns; i++) {
-            StVar *x = s->vars.items[s->state_var[i]];
-            StVar *dx = s->vars.items[x->deriv];
-            if (dx->state)
-                rowcols[rowptr[i]] = dx->slot;
-            else
-                memcpy(rowcols + rowptr[i], dep[x->deriv].s, sizeof(int) * (size_t)dep[x->deriv].n);
-        }
-        int *colptr = calloc((size_t)ns + 2, sizeof(int));
-        for (int j = 0; j < ns; j++)
-            colptr[j + 1] = colptr[j] + colcount[j];
-        int *fill = calloc((size_t)ns + 1, sizeof(int));
-        int *rows = malloc(sizeof(int) * (size_t)(colptr[ns] + 1));
-        for (int i = 0; i < ns; i++)
-            for (int k = rowptr[i]; k < rowptr[i + 1]; k++) {
-                int j = rowcols[k];
-                rows[colptr[j] + fill[j]++] = i;
-            }
-        /* greedy coloring: a column takes the first color no column
-           sharing one of its rows has */
-        int *color = malloc(sizeof(int) * (size_t)(ns + 1));
-        int *used = calloc((size_t)ns + 2, sizeof(int));
-        for (int j = 0; j < ns; j++)
-            color[j] = -1;
-        for (int j = 0; j < ns; j++) {
-            stamp++;
-            for (int k = colptr[j]; k < colptr[j + 1]; k++) {
-                int i = rows[k];
-                for (int q = rowptr[i]; q < rowptr[i + 1]; q++) {
-                    int c = color[rowcols[q]];
-                    if (c >= 0)
-                        used[c] = stamp;
-                }
-            }
-            int c = 0;
-            while (used[c] == stamp)
-                c++;
-            color[j] = c;
-            if (c + 1 > ncolors)
-                ncolors = c + 1;
-        }
-        if (ncolors * 2 > ns) {
-            ncolors = 0; /* hardly sparse: dense differences */
-        } else {
-            emit(cg, "static const int jac_color[] = {");
-            for (int j = 0; j < ns; j++)
-                emit(cg, "%s%d", list_sep(j), color[j]);
-            emit(cg, "\n};\n\nstatic const int jac_colptr[] = {");
-            for (int j = 0; j <= ns; j++)
-                emit(cg, "%s%d", list_sep(j), colptr[j]);
-            emit(cg, "\n};\n\nstatic const int jac_rows[] = {");
-            for (int k = 0; k < colptr[ns]; k++)
-                emit(cg, "%s%d", list_sep(k), rows[k]);
-            if (!colptr[ns])
-                emit(cg, "0");
-            emit(cg, "\n};\n\n");
-        }
-        free(colcount); free(rowptr); free(rowcols); free(colptr); free(fill);
-        free(rows); free(color); free(used);
+    for (int i = 0; i < d->params.n; i++) {
+        cp_emit(&cg->p, " *   p[%d]  ", i);
+        cp_comment(&cg->p, ((DaeParam *)d->params.items[i])->name);
+        cp_emit(&cg->p, "\n");
     }
-    for (int i = 0; i < s->vars.n; i++)
-        free(dep[i].s);
-    free(dep);
-    free(mark);
-    free(buf);
-    return ncolors;
+    cp_emit(&cg->p, " */\n\n");
 }
 
-char *cg_generate(Dae *d, Structure *s, const char *model)
+char *cg_generate(const Plan *pl, const char *model)
 {
     Cg cg = {0};
-    cg.d = d;
-    cg.s = s;
-    int nv = d->vars.n;
-    cg.slot_of = calloc((size_t)nv + 1, sizeof(int *));
-    cg.norders = calloc((size_t)nv + 1, sizeof(int));
-    if (!cg.slot_of || !cg.norders)
-        abort();
-    for (int i = 0; i < s->vars.n; i++) {
-        StVar *x = s->vars.items[i];
-        if (x->order + 1 > cg.norders[x->var])
-            cg.norders[x->var] = x->order + 1;
-    }
-    for (int v = 0; v < nv; v++) {
-        cg.slot_of[v] = calloc((size_t)cg.norders[v] + 1, sizeof(int));
-        if (!cg.slot_of[v])
-            abort();
-        for (int k = 0; k < cg.norders[v]; k++)
-            cg.slot_of[v][k] = -1;
-    }
-    for (int i = 0; i < s->vars.n; i++) {
-        StVar *x = s->vars.items[i];
-        cg.slot_of[x->var][x->order] = i;
-    }
-    /* relations with modes: those in the equations being solved */
-    PtrMap seen = {0};
-    for (int i = 0; i < s->eqs.n; i++)
-        find_relations(&cg, ((StEq *)s->eqs.items[i])->res, &seen);
-    ptrmap_free(&seen);
-    cg.guard = malloc(sizeof(int) * (size_t)(cg.rels.n + 1));
-    cg.guard_value = calloc((size_t)cg.rels.n + 1, sizeof(int));
-    if (!cg.guard || !cg.guard_value)
-        abort();
-    for (int i = 0; i < cg.rels.n; i++)
-        cg.guard[i] = -2;
-    GuardWalk gw = {{0}};
-    for (int i = 0; i < s->eqs.n; i++)
-        walk_guards(&cg, &gw, ((StEq *)s->eqs.items[i])->res, -1, 0);
-    ptrmap_free(&gw.seen);
-    /* a guard must itself be unguarded, or chains could hide events */
-    for (int i = 0; i < cg.rels.n; i++)
-        if (cg.guard[i] >= 0 && cg.guard[cg.guard[i]] >= 0)
-            cg.guard[i] = -1;
+    cg.pl = pl;
+    cg.d = pl->d;
+    cg.s = pl->s;
+    cg.p.var = emit_var;
+    cg.p.var_ctx = &cg;
+    cg.p.modes_of = &pl->rel_index;
+    Dae *d = cg.d;
+    Structure *s = cg.s;
 
-    emit(&cg, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
-    /* the model name is an identifier, but keep comments free of any text
-       that could close them */
-    for (const char *c = model; *c; c++)
-        emit(&cg, "%c", (*c == '*' || *c == '/') ? '_' : *c);
-    emit(&cg, ".  Do not edit. */\n");
-    emit(&cg, "#include \"rt_model.h\"\n#include <math.h>\n#include <stddef.h>\n\n");
-    cg.modes = true;
+    cp_emit(&cg.p, "/* Generated by lmdlc %s from model ", LMDL_VERSION);
+    cp_comment(&cg.p, model);
+    cp_emit(&cg.p, ".  Do not edit. */\n");
+    cp_emit(&cg.p, "#include \"rt_model.h\"\n#include <math.h>\n\n");
+    cp_emit(&cg.p, "_Static_assert(RT_ABI_VERSION == %d,\n               \"generated for "
+            "runtime interface %d: generate it again with this runtime's lmdlc\");\n",
+            RT_ABI_VERSION, RT_ABI_VERSION);
+    cp_emit(&cg.p, "_Static_assert(RT_DIM_COUNT == %d, \"generated for %d SI base "
+            "dimensions\");\n\n", RT_DIM_COUNT, RT_DIM_COUNT);
+    emit_slots(&cg);
+    cg.p.modes = true;
     emit_params(&cg);
+    emit_check_params(&cg);
     emit_states(&cg);
     emit_eval(&cg);
-    int *col_of_var = NULL;
-    int ncol = emit_columns(&cg, &col_of_var);
-    int ntargets = emit_targets(&cg, col_of_var);
-    free(col_of_var);
+    emit_columns(&cg);
+    emit_targets(&cg);
     emit_relations(&cg);
     emit_asserts(&cg);
     emit_blocks(&cg);
-    int ncolors = emit_sparsity(&cg);
-    emit(&cg, "const RtModel rt_model = {\n");
-    emit(&cg, "    RT_ABI_VERSION,\n    ");
-    emit_str(&cg, model);
-    emit(&cg, ",\n    %d, params, derive_params,\n", d->params.n);
-    emit(&cg, "    %d, state_names, start,\n", s->nstates);
-    emit(&cg, "    %d, alg_start,\n    eval,\n", s->nalg);
-    emit(&cg, "    %d, column_names, columns,\n", ncol);
-    emit(&cg, "    %d, targets, target_values,\n", ntargets);
-    emit(&cg, "    %d, relations, zero_crossings, relation_values,\n", cg.rels.n);
-    emit(&cg, "    %d, asserts, check_asserts, check_param_asserts,\n", d->asserts.n);
-    emit(&cg, "    %d, blocks,\n", s->blocks.n);
-    if (ncolors)
-        emit(&cg, "    %d, jac_color, jac_colptr, jac_rows,\n};\n", ncolors);
-    else
-        emit(&cg, "    0, NULL, NULL, NULL,\n};\n");
+    emit_sparsity(&cg);
+    cp_emit(&cg.p, "const RtModel rt_model = {\n");
+    cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
+    cp_str(&cg.p, model);
+    cp_emit(&cg.p, ",\n    .n_params = %d, .params = params,"
+            " .derive_params = derive_params,\n", d->params.n);
+    cp_emit(&cg.p, "    .check_params = check_params,\n");
+    cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
+            s->nstates);
+    cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
+    cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n",
+            pl->ncolumns);
+    cp_emit(&cg.p, "    .n_targets = %d, .targets = targets,"
+            " .target_values = target_values,\n", pl->ntargets);
+    cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"
+            "    .zero_crossings = zero_crossings, .relation_values = relation_values,\n",
+            pl->nrels);
+    cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts,"
+            " .check_asserts = check_asserts,\n"
+            "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
+    cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
+    if (pl->ncolors)
+        cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
+                "    .jac_rows = jac_rows,\n", pl->ncolors);
+    cp_emit(&cg.p, "};\n");
 
-    for (int v = 0; v < nv; v++)
-        free(cg.slot_of[v]);
-    free(cg.slot_of);
-    free(cg.norders);
-    ptrmap_free(&cg.uses);
-    ptrmap_free(&cg.temp);
-    ptrmap_free(&cg.rel_index);
-    free(cg.guard);
-    free(cg.guard_value);
-    return cg.out.s;
+    ptrmap_free(&cg.p.uses);
+    ptrmap_free(&cg.p.temp);
+    return cg.p.buf.s;
 }

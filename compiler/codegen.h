@@ -1,5 +1,5 @@
 /*
- * codegen.h - pass 8: the sorted system to C.
+ * codegen.h - pass 9: the plan (plan.h) printed as C.
  *
  * The generated file defines `const RtModel rt_model` (runtime/rt_model.h)
  * and nothing else with external linkage.  No text from the model becomes
@@ -9,11 +9,10 @@
 #ifndef LMDL_CODEGEN_H
 #define LMDL_CODEGEN_H
 
-#include "dae.h"
-#include "structure.h"
+#include "plan.h"
 
 /* Generates the simulator source.  Returns a malloc'ed NUL-terminated
    string (the caller frees it), or NULL on an internal error. */
-char *cg_generate(Dae *d, Structure *s, const char *model);
+char *cg_generate(const Plan *p, const char *model);
 
 #endif

@@ -14,10 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define X_FNNAME(k, s, n) s,
-#define X_FNARITY(k, s, n) n,
-const char *const dae_func_names[] = {DAE_FUNCS(X_FNNAME)};
-const int dae_func_arity[] = {DAE_FUNCS(X_FNARITY)};
+#define X_KNAME(k, s, n, c, p) s,
+#define X_KARITY(k, s, n, c, p) n,
+#define X_KCOP(k, s, n, c, p) c,
+#define X_KPREC(k, s, n, c, p) p,
+const char *const dae_kind_names[] = {DAE_EXPR_KINDS(X_KNAME)};
+const int dae_kind_arity[] = {DAE_EXPR_KINDS(X_KARITY)};
+const char *const dae_kind_cop[] = {DAE_EXPR_KINDS(X_KCOP)};
+const int dae_kind_prec[] = {DAE_EXPR_KINDS(X_KPREC)};
+_Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
+
+#define X_BNAME(id, name, arity, units, lower, eval, diff) name,
+#define X_BARITY(id, name, arity, units, lower, eval, diff) arity,
+#define X_BUNITS(id, name, arity, units, lower, eval, diff) units,
+const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
+const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
+const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
+
+int builtin_find(const char *name)
+{
+    for (int k = 0; k < FN_COUNT; k++)
+        if (strcmp(builtin_names[k], name) == 0)
+            return k;
+    return -1;
+}
 
 void dae_table_init(DaeExprTable *t, Arena *a)
 {
@@ -32,6 +52,12 @@ void dae_table_init(DaeExprTable *t, Arena *a)
 void dae_table_free(DaeExprTable *t)
 {
     ptrmap_free(&t->origin);
+    free(t->mark);
+    t->mark = NULL;
+    t->nmark = 0;
+    free(t->stack);
+    t->stack = NULL;
+    t->nstack = 0;
     free(t->buckets);
     t->buckets = NULL;
     t->nbuckets = 0;
@@ -120,6 +146,8 @@ static uint32_t fmix(uint32_t h)
     return h;
 }
 
+static void set_flags(DaeExpr *e);
+
 /* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
 {
@@ -133,6 +161,7 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     *e = *proto;
     e->hash = h;
     e->id = t->count++;
+    set_flags(e);
     e->next = t->buckets[h & (t->nbuckets - 1)];
     t->buckets[h & (t->nbuckets - 1)] = e;
     return e;
@@ -289,20 +318,8 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
 static double fold_fn(DaeFunc fn, double a, double b)
 {
     switch (fn) {
-    case FN_SIN: return sin(a);
-    case FN_COS: return cos(a);
-    case FN_TAN: return tan(a);
-    case FN_ASIN: return asin(a);
-    case FN_ACOS: return acos(a);
-    case FN_ATAN: return atan(a);
-    case FN_ATAN2: return atan2(a, b);
-    case FN_SINH: return sinh(a);
-    case FN_COSH: return cosh(a);
-    case FN_TANH: return tanh(a);
-    case FN_EXP: return exp(a);
-    case FN_LOG: return log(a);
-    case FN_LOG10: return log10(a);
-    case FN_SQRT: return sqrt(a);
+#define X_FOLD(id, name, arity, units, lower, eval, diff) case id: return eval;
+    LMDL_BUILTINS(X_FOLD)
     default: return NAN;
     }
 }
@@ -417,50 +434,120 @@ typedef struct Diff {
 
 static DaeExpr *diff(Diff *d, DaeExpr *e);
 
+/* The derivatives of the builtins (builtin.h): d f(a, b) from the call e
+   and the derivatives da, db of its arguments (not both zero). */
+typedef DaeExpr *(*DiffFn)(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db);
+
+static DaeExpr *diff_sin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_func(t, FN_COS, e->u.fn.a, NULL), da);
+}
+
+static DaeExpr *diff_cos(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_neg(t, dae_func(t, FN_SIN, e->u.fn.a, NULL)), da);
+}
+
+static DaeExpr *diff_tan(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    DaeExpr *c = dae_func(t, FN_COS, e->u.fn.a, NULL);
+    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, c, c)), da);
+}
+
+/* 1 / sqrt(1 - a^2), for asin and acos */
+static DaeExpr *inv_sqrt_1ma2(DaeExprTable *t, DaeExpr *a)
+{
+    DaeExpr *one = dae_const(t, 1);
+    return dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL));
+}
+
+static DaeExpr *diff_asin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, inv_sqrt_1ma2(t, e->u.fn.a), da);
+}
+
+static DaeExpr *diff_acos(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_neg(t, inv_sqrt_1ma2(t, e->u.fn.a)), da);
+}
+
+static DaeExpr *diff_atan(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    DaeExpr *one = dae_const(t, 1), *a = e->u.fn.a;
+    return dae_mul(t, dae_div(t, one, dae_add(t, one, dae_mul(t, a, a))), da);
+}
+
+/* d atan2(y, x) = (x dy - y dx) / (x^2 + y^2) */
+static DaeExpr *diff_atan2(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    DaeExpr *y = e->u.fn.a, *x = e->u.fn.b;
+    return dae_div(t, dae_sub(t, dae_mul(t, x, da), dae_mul(t, y, db)),
+                   dae_add(t, dae_mul(t, x, x), dae_mul(t, y, y)));
+}
+
+static DaeExpr *diff_sinh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_func(t, FN_COSH, e->u.fn.a, NULL), da);
+}
+
+static DaeExpr *diff_cosh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_func(t, FN_SINH, e->u.fn.a, NULL), da);
+}
+
+static DaeExpr *diff_tanh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    DaeExpr *th = dae_func(t, FN_TANH, e->u.fn.a, NULL);
+    return dae_mul(t, dae_sub(t, dae_const(t, 1), dae_mul(t, th, th)), da);
+}
+
+static DaeExpr *diff_exp(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, e, da);
+}
+
+static DaeExpr *diff_log(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_div(t, dae_const(t, 1), e->u.fn.a), da);
+}
+
+static DaeExpr *diff_log10(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, e->u.fn.a,
+                                                          dae_const(t, log(10.0)))), da);
+}
+
+static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
+}
+
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
 {
+    static const DiffFn derivative[] = {
+#define X_DIFF(id, name, arity, units, lower, eval, diff) diff,
+        LMDL_BUILTINS(X_DIFF)
+    };
     DaeExprTable *t = d->t;
-    DaeExpr *a = e->u.fn.a, *da = diff(d, a);
-    if (e->u.fn.fn == FN_ATAN2) {
-        /* d atan2(y, x) = (x dy - y dx) / (x^2 + y^2) */
-        DaeExpr *x = e->u.fn.b, *dx = diff(d, x);
-        if (dae_is_const(da, 0) && dae_is_const(dx, 0))
-            return dae_const(t, 0);
-        return dae_div(t, dae_sub(t, dae_mul(t, x, da), dae_mul(t, a, dx)),
-                       dae_add(t, dae_mul(t, x, x), dae_mul(t, a, a)));
-    }
-    if (dae_is_const(da, 0))
-        return da;
-    DaeExpr *one = dae_const(t, 1), *f;
-    switch (e->u.fn.fn) {
-    case FN_SIN: f = dae_func(t, FN_COS, a, NULL); break;
-    case FN_COS: f = dae_neg(t, dae_func(t, FN_SIN, a, NULL)); break;
-    case FN_TAN: {
-        DaeExpr *c = dae_func(t, FN_COS, a, NULL);
-        f = dae_div(t, one, dae_mul(t, c, c));
-        break;
-    }
-    case FN_ASIN:
-        f = dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL));
-        break;
-    case FN_ACOS:
-        f = dae_neg(t, dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL)));
-        break;
-    case FN_ATAN: f = dae_div(t, one, dae_add(t, one, dae_mul(t, a, a))); break;
-    case FN_SINH: f = dae_func(t, FN_COSH, a, NULL); break;
-    case FN_COSH: f = dae_func(t, FN_SINH, a, NULL); break;
-    case FN_TANH: {
-        DaeExpr *th = dae_func(t, FN_TANH, a, NULL);
-        f = dae_sub(t, one, dae_mul(t, th, th));
-        break;
-    }
-    case FN_EXP: f = e; break;
-    case FN_LOG: f = dae_div(t, one, a); break;
-    case FN_LOG10: f = dae_div(t, one, dae_mul(t, a, dae_const(t, log(10.0)))); break;
-    case FN_SQRT: f = dae_div(t, one, dae_mul(t, dae_const(t, 2), e)); break;
-    default: f = dae_const(t, NAN); break;
-    }
-    return dae_mul(t, f, da);
+    DaeExpr *da = diff(d, e->u.fn.a);
+    DaeExpr *db = e->u.fn.b ? diff(d, e->u.fn.b) : dae_const(t, 0);
+    if (dae_is_const(da, 0) && dae_is_const(db, 0))
+        return dae_const(t, 0);
+    DiffFn f = derivative[e->u.fn.fn];
+    return f ? f(t, e, da, db) : dae_const(t, NAN);
 }
 
 static bool is_parametric(const DaeExpr *e)
@@ -541,34 +628,46 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap 
     return diff(&d, e);
 }
 
+/* ---- questions about a node ---------------------------------------------- */
+
+int dae_children(const DaeExpr *e, DaeExpr *kids[3])
+{
+    switch (e->kind) {
+    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME:
+        return 0;
+    case DX_FUNC:
+        kids[0] = e->u.fn.a;
+        kids[1] = e->u.fn.b;
+        return e->u.fn.b ? 2 : 1;
+    case DX_IF:
+        kids[0] = e->u.cond.c;
+        kids[1] = e->u.cond.a;
+        kids[2] = e->u.cond.b;
+        return 3;
+    default:
+        kids[0] = e->u.bin.a;
+        kids[1] = e->u.bin.b;
+        return e->u.bin.b ? 2 : 1;
+    }
+}
+
+/* ---- the parameters an expression reads ----------------------------------- */
+
 static void param_reads(const DaeExpr *e, PtrMap *seen, int *out, int cap, int *n)
 {
     if (ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, (void *)e);
-    switch (e->kind) {
-    case DX_CONST: case DX_VAR: case DX_TIME: return;
-    case DX_PARAM:
+    if (e->kind == DX_PARAM) {
         if (*n < cap)
             out[*n] = e->u.index;
         ++*n;
         return;
-    case DX_FUNC:
-        param_reads(e->u.fn.a, seen, out, cap, n);
-        if (e->u.fn.b)
-            param_reads(e->u.fn.b, seen, out, cap, n);
-        return;
-    case DX_IF:
-        param_reads(e->u.cond.c, seen, out, cap, n);
-        param_reads(e->u.cond.a, seen, out, cap, n);
-        param_reads(e->u.cond.b, seen, out, cap, n);
-        return;
-    default:
-        param_reads(e->u.bin.a, seen, out, cap, n);
-        if (e->u.bin.b)
-            param_reads(e->u.bin.b, seen, out, cap, n);
-        return;
     }
+    DaeExpr *kids[3];
+    int nk = dae_children(e, kids);
+    for (int i = 0; i < nk; i++)
+        param_reads(kids[i], seen, out, cap, n);
 }
 
 int dae_param_reads(const DaeExpr *e, int *out, int cap)
@@ -608,50 +707,88 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
         snprintf(buf + at, len - at, ")");
 }
 
-bool dae_depends_on_state(const DaeExpr *e)
+static uint32_t var_bit(int index, int order)
 {
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: return false;
-    case DX_VAR: case DX_TIME: return true;
-    case DX_FUNC:
-        return dae_depends_on_state(e->u.fn.a) || (e->u.fn.b && dae_depends_on_state(e->u.fn.b));
-    case DX_IF:
-        return dae_depends_on_state(e->u.cond.c) || dae_depends_on_state(e->u.cond.a)
-               || dae_depends_on_state(e->u.cond.b);
-    default:
-        return dae_depends_on_state(e->u.bin.a) || (e->u.bin.b && dae_depends_on_state(e->u.bin.b));
+    return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
+}
+
+/* The flags and Bloom bits of a new node, from its own kind and its
+   children's. */
+static void set_flags(DaeExpr *e)
+{
+    DaeExpr *k[3];
+    int n = dae_children(e, k);
+    e->flags = 0;
+    e->vars = 0;
+    for (int i = 0; i < n; i++) {
+        e->flags |= k[i]->flags;
+        e->vars |= k[i]->vars;
+    }
+    if (e->kind == DX_VAR) {
+        e->flags |= DXF_VAR;
+        e->vars |= var_bit(e->u.var.index, e->u.var.order);
+    } else if (e->kind == DX_TIME) {
+        e->flags |= DXF_TIME;
+    } else if (dae_is_relation(e)) {
+        e->flags |= DXF_REL;
     }
 }
 
-bool dae_has_var(const DaeExpr *e)
+/* Starts a walk: a fresh stamp, and a mark for every node made so far. */
+static void walk_begin(DaeExprTable *t)
 {
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
-    case DX_VAR: return true;
-    case DX_FUNC: return dae_has_var(e->u.fn.a) || (e->u.fn.b && dae_has_var(e->u.fn.b));
-    case DX_IF:
-        return dae_has_var(e->u.cond.c) || dae_has_var(e->u.cond.a) || dae_has_var(e->u.cond.b);
-    default:
-        return dae_has_var(e->u.bin.a) || (e->u.bin.b && dae_has_var(e->u.bin.b));
+    if (t->nmark < t->count) {
+        size_t n = t->nmark ? t->nmark : 1024;
+        while (n < t->count)
+            n *= 2;
+        t->mark = realloc(t->mark, n * sizeof *t->mark);
+        if (!t->mark)
+            abort();
+        memset(t->mark + t->nmark, 0, (n - t->nmark) * sizeof *t->mark);
+        t->nmark = n;
+    }
+    if (++t->stamp == 0) {
+        memset(t->mark, 0, t->nmark * sizeof *t->mark);
+        t->stamp = 1;
     }
 }
 
-bool dae_mentions_var(const DaeExpr *e, int index, int order)
+static void walk_push(DaeExprTable *t, size_t *sp, const DaeExpr *e)
 {
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME: return false;
-    case DX_VAR: return e->u.var.index == index && e->u.var.order == order;
-    case DX_FUNC:
-        return dae_mentions_var(e->u.fn.a, index, order)
-               || (e->u.fn.b && dae_mentions_var(e->u.fn.b, index, order));
-    case DX_IF:
-        return dae_mentions_var(e->u.cond.c, index, order)
-               || dae_mentions_var(e->u.cond.a, index, order)
-               || dae_mentions_var(e->u.cond.b, index, order);
-    default:
-        return dae_mentions_var(e->u.bin.a, index, order)
-               || (e->u.bin.b && dae_mentions_var(e->u.bin.b, index, order));
+    if (*sp == t->nstack) {
+        t->nstack = t->nstack ? 2 * t->nstack : 256;
+        t->stack = realloc(t->stack, t->nstack * sizeof *t->stack);
+        if (!t->stack)
+            abort();
     }
+    t->stack[(*sp)++] = e;
+}
+
+bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
+{
+    uint32_t bit = var_bit(index, order);
+    if (!(e->vars & bit))
+        return false;
+    walk_begin(t);
+    size_t sp = 0;
+    walk_push(t, &sp, e);
+    while (sp) {
+        const DaeExpr *x = t->stack[--sp];
+        if (x->kind == DX_VAR) {
+            if (x->u.var.index == index && x->u.var.order == order)
+                return true;
+            continue;
+        }
+        DaeExpr *k[3];
+        int n = dae_children(x, k);
+        for (int i = 0; i < n; i++) {
+            if (!(k[i]->vars & bit) || t->mark[k[i]->id] == t->stamp)
+                continue;
+            t->mark[k[i]->id] = t->stamp;
+            walk_push(t, &sp, k[i]);
+        }
+    }
+    return false;
 }
 
 double dae_eval(const DaeExpr *e, const double *p, const double *vars, double time)
@@ -689,21 +826,6 @@ double dae_eval_params(const DaeExpr *e, const double *p)
 
 /* ---- printing ------------------------------------------------------------ */
 
-static int prec(DaeExprKind k)
-{
-    switch (k) {
-    case DX_OR: return 1;
-    case DX_AND: return 2;
-    case DX_LT: case DX_LE: case DX_GT: case DX_GE: case DX_EQ: case DX_NE: return 3;
-    case DX_ADD: case DX_SUB: return 4;
-    case DX_MUL: case DX_DIV: return 5;
-    case DX_NEG: case DX_NOT: return 6;
-    case DX_POW: return 7;
-    case DX_IF: return 0;
-    default: return 9;
-    }
-}
-
 static void print_num(FILE *fp, double v)
 {
     char buf[40];
@@ -713,7 +835,7 @@ static void print_num(FILE *fp, double v)
 
 static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
 {
-    int p = prec(e->kind);
+    int p = dae_kind_prec[e->kind];
     bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
                  || (p == ctx && !right && p == 7)
                  || (e->kind == DX_CONST && e->u.value < 0 && ctx > 4);
@@ -724,11 +846,7 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     case DX_PARAM: fputs(n->param(n->ctx, e->u.index), fp); break;
     case DX_TIME: fputs("time", fp); break;
     case DX_VAR:
-        for (int i = 0; i < e->u.var.order; i++)
-            fputs("der(", fp);
-        fputs(n->var(n->ctx, e->u.var.index), fp);
-        for (int i = 0; i < e->u.var.order; i++)
-            fputc(')', fp);
+        dae_fput_var(fp, n->var(n->ctx, e->u.var.index), e->u.var.order);
         break;
     case DX_NEG:
         fputc('-', fp);
@@ -739,7 +857,7 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         print_at(fp, e->u.bin.a, n, 6, true);
         break;
     case DX_FUNC:
-        fprintf(fp, "%s(", dae_func_names[e->u.fn.fn]);
+        fprintf(fp, "%s(", builtin_names[e->u.fn.fn]);
         print_at(fp, e->u.fn.a, n, 0, false);
         if (e->u.fn.b) {
             fputs(", ", fp);
@@ -757,12 +875,8 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         fputs(" end", fp);
         break;
     default: {
-        static const char *const ops[] = {
-#define X_OPNAME(k, s) s,
-            DAE_EXPR_KINDS(X_OPNAME)
-        };
         print_at(fp, e->u.bin.a, n, p, false);
-        fprintf(fp, " %s ", ops[e->kind]);
+        fprintf(fp, " %s ", dae_kind_names[e->kind]);
         print_at(fp, e->u.bin.b, n, p, true);
         break;
     }
@@ -778,12 +892,14 @@ void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names)
 
 /* ---- the system ------------------------------------------------------------ */
 
-Dae *dae_new(void)
+Dae *dae_new(const Arena *arena, const DaeExprTable *t)
 {
     Dae *d = calloc(1, sizeof *d);
     if (!d)
         abort();
-    dae_table_init(&d->t, &d->arena);
+    d->arena = *arena;
+    d->t = *t;
+    d->t.arena = &d->arena;
     return d;
 }
 

@@ -16,6 +16,7 @@
 #define LMDL_DAE_H
 
 #include "arena.h"
+#include "builtin.h"
 #include "source.h"
 #include "units.h"
 
@@ -23,49 +24,60 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* X(kind, printed, arity, C operator, precedence): how lmdlc prints the
+   node (`lmdlc flatten`), how many children it has (-1: one or two),
+   the C operator generated code uses for it (NULL: a call, a literal or
+   a conditional), and its precedence when printed (higher binds
+   tighter; 9 for atoms and calls). */
 #define DAE_EXPR_KINDS(X)                                                  \
-    X(DX_CONST, "const")   /* number: u.value */                           \
-    X(DX_PARAM, "param")   /* run-time parameter: u.index */               \
-    X(DX_VAR, "var")       /* derivative u.var.order of variable u.var.index */ \
-    X(DX_TIME, "time")     /* simulation time: none */                     \
-    X(DX_ADD, "+")         /* a + b: u.bin */                              \
-    X(DX_SUB, "-")         /* a - b: u.bin */                              \
-    X(DX_MUL, "*")         /* a * b: u.bin */                              \
-    X(DX_DIV, "/")         /* a / b: u.bin */                              \
-    X(DX_POW, "^")         /* a ^ b: u.bin */                              \
-    X(DX_NEG, "neg")       /* -a: u.bin.a */                               \
-    X(DX_FUNC, "func")     /* fn(a) or fn(a, b): u.fn */                   \
-    X(DX_IF, "if")         /* if c then a else b: u.cond */                \
-    X(DX_LT, "<")          /* relations, 0 or 1: u.bin */                  \
-    X(DX_LE, "<=")                                                         \
-    X(DX_GT, ">")                                                          \
-    X(DX_GE, ">=")                                                         \
-    X(DX_EQ, "==")                                                         \
-    X(DX_NE, "~=")                                                         \
-    X(DX_AND, "&&")        /* logic, 0 or 1: u.bin */                      \
-    X(DX_OR, "||")                                                         \
-    X(DX_NOT, "~")         /* u.bin.a */
+    X(DX_CONST, "const", 0, NULL, 9) /* number: u.value */                 \
+    X(DX_PARAM, "param", 0, NULL, 9) /* run-time parameter: u.index */     \
+    X(DX_VAR, "var", 0, NULL, 9)     /* derivative u.var.order of variable \
+                                        u.var.index */                     \
+    X(DX_TIME, "time", 0, NULL, 9)   /* simulation time: none */           \
+    X(DX_ADD, "+", 2, "+", 4)        /* a + b: u.bin */                    \
+    X(DX_SUB, "-", 2, "-", 4)        /* a - b: u.bin */                    \
+    X(DX_MUL, "*", 2, "*", 5)        /* a * b: u.bin */                    \
+    X(DX_DIV, "/", 2, "/", 5)        /* a / b: u.bin */                    \
+    X(DX_POW, "^", 2, NULL, 7)       /* a ^ b: u.bin; C calls pow() */     \
+    X(DX_NEG, "neg", 1, "-", 6)      /* -a: u.bin.a */                     \
+    X(DX_FUNC, "func", -1, NULL, 9)  /* fn(a) or fn(a, b): u.fn */         \
+    X(DX_IF, "if", 3, NULL, 0)       /* if c then a else b: u.cond */      \
+    X(DX_LT, "<", 2, "<", 3)         /* relations, 0 or 1: u.bin */        \
+    X(DX_LE, "<=", 2, "<=", 3)                                             \
+    X(DX_GT, ">", 2, ">", 3)                                               \
+    X(DX_GE, ">=", 2, ">=", 3)                                             \
+    X(DX_EQ, "==", 2, "==", 3)                                             \
+    X(DX_NE, "~=", 2, "!=", 3)                                             \
+    X(DX_AND, "&&", 2, "&&", 2)      /* logic, 0 or 1: u.bin */            \
+    X(DX_OR, "||", 2, "||", 1)                                             \
+    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */
 
-#define DAE_FUNCS(X)                                                       \
-    X(FN_SIN, "sin", 1) X(FN_COS, "cos", 1) X(FN_TAN, "tan", 1)            \
-    X(FN_ASIN, "asin", 1) X(FN_ACOS, "acos", 1) X(FN_ATAN, "atan", 1)      \
-    X(FN_ATAN2, "atan2", 2) X(FN_SINH, "sinh", 1) X(FN_COSH, "cosh", 1)    \
-    X(FN_TANH, "tanh", 1) X(FN_EXP, "exp", 1) X(FN_LOG, "log", 1)          \
-    X(FN_LOG10, "log10", 1) X(FN_SQRT, "sqrt", 1)
-
-#define X_DXENUM(k, s) k,
-#define X_FNENUM(k, s, n) k,
+#define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
-typedef enum DaeFunc { DAE_FUNCS(X_FNENUM) FN_COUNT } DaeFunc;
 
-extern const char *const dae_func_names[];
-extern const int dae_func_arity[];
+/* The table's columns, indexed by kind. */
+extern const char *const dae_kind_names[];
+extern const int dae_kind_arity[];
+extern const char *const dae_kind_cop[];
+extern const int dae_kind_prec[];
+
+/* What a node depends on, set at construction from its children, so
+   that no question about a shared DAG needs a walk over it. */
+enum {
+    DXF_VAR = 1,            /* mentions a variable (any derivative order) */
+    DXF_TIME = 2,           /* mentions time */
+    DXF_REL = 4,            /* contains a relation (a zero crossing) */
+};
 
 typedef struct DaeExpr DaeExpr;
 struct DaeExpr {
-    DaeExprKind kind;       /* which member of u is live */
+    uint8_t kind;           /* DaeExprKind: which member of u is live */
+    uint8_t flags;          /* DXF_* */
     uint32_t id;            /* creation order: a stable sort key */
     uint32_t hash;          /* structural hash */
+    uint32_t vars;          /* one bit per variable below (a Bloom filter:
+                               a clear bit proves a variable is absent) */
     DaeExpr *next;          /* hash-table chain */
     union {
         double value;                           /* DX_CONST */
@@ -84,6 +96,11 @@ typedef struct DaeExprTable {
     size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
+    uint32_t *mark;         /* per node id: visit stamp of the last walk */
+    size_t nmark;           /* entries in mark */
+    uint32_t stamp;         /* the current walk's stamp */
+    const DaeExpr **stack;  /* a walk's stack, kept between walks */
+    size_t nstack;          /* its capacity */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
@@ -109,6 +126,11 @@ DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
 
 bool dae_is_const(const DaeExpr *e, double v);
 bool dae_is_relation(const DaeExpr *e);
+static inline bool dae_is_leaf(const DaeExpr *e)
+{
+    return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
+           || e->kind == DX_TIME;
+}
 
 /* Rebuilds e with every DX_VAR mapped through `map` (which returns the
    replacement node for a variable leaf). */
@@ -122,10 +144,23 @@ DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);
 DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
                       PtrMap *memo);
 
-/* Whether e mentions a variable, time, or the given variable. */
-bool dae_depends_on_state(const DaeExpr *e);   /* any DX_VAR or DX_TIME */
-bool dae_mentions_var(const DaeExpr *e, int index, int order);
-bool dae_has_var(const DaeExpr *e);            /* any DX_VAR */
+/* The children of e, in a fixed order (a function's arguments; an if's
+   condition, then, else; an operator's operands); returns how many. */
+int dae_children(const DaeExpr *e, DaeExpr *kids[3]);
+
+/* Whether e mentions a variable or time (the cached flags: O(1)). */
+static inline bool dae_depends_on_state(const DaeExpr *e)
+{
+    return (e->flags & (DXF_VAR | DXF_TIME)) != 0;
+}
+static inline bool dae_has_var(const DaeExpr *e)
+{
+    return (e->flags & DXF_VAR) != 0;
+}
+/* Whether e mentions variable `index` at derivative `order`.  Each node is
+   visited at most once, and only where the Bloom bits allow the variable,
+   so a deep shared DAG costs its size at worst. */
+bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
 
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */
@@ -212,8 +247,20 @@ typedef struct DaeRelOrigin {
     SrcSpan span;           /* the condition's source */
 } DaeRelOrigin;
 
+/* An equation that repeats others: once the values they fixed are used,
+   it reduces to 0 == 0 (or to parameters only).  Simplification finds
+   it; the structural analysis reports it with the variables it leaves
+   undetermined. */
+enum { DAE_FIXED_NOTES = 4 };
+typedef struct DaeRedundant {
+    struct DaeEq *eq;       /* the equation */
+    int fixed[DAE_FIXED_NOTES]; /* variables it mentions that other equations
+                               had fixed (DaeVar indices) */
+    int nfixed;             /* entries in fixed */
+} DaeRedundant;
+
 typedef struct Dae {
-    Arena arena;            /* everything below */
+    Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
     PtrVec params;          /* DaeParam* */
     PtrVec vars;            /* DaeVar* */
@@ -222,10 +269,13 @@ typedef struct Dae {
     int ncomponents;        /* component instances */
     int raw_eqs, raw_vars;  /* counts before simplification */
     int nvars_left;         /* variables not eliminated */
-    PtrVec redundant;       /* DaeEq*: equations that reduced to 0 == 0 */
+    PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
+                               (found by simplify, reported by structure) */
 } Dae;
 
-Dae *dae_new(void);
+/* A DAE that takes over an arena and the expression table built in it
+   (the caller forgets both): flatten adopts what elaboration built. */
+Dae *dae_new(const Arena *arena, const DaeExprTable *t);
 void dae_free(Dae *d);
 const char *dae_var_name(void *dae, int index);
 
@@ -240,8 +290,34 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
 const char *dae_shown_name(const DaeVar *v);
 const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
+/* The equation as `lhs == rhs`, cut to len with "..." */
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len);
+/* A variable as a user reads it: name, der(name), der(der(name)), ... */
+void dae_fput_var(FILE *fp, const char *name, int order);
+
+/* Where an equation comes from, described the way each message needs it
+   (dae_print.c is the one place that knows the wording). */
+typedef enum DaeOriginStyle {
+    ORIGIN_PROSE,   /* "the balance of the through variable at node lever.T1",
+                       "the domain equation of node ...", "this equation of
+                       lever" (error messages) */
+    ORIGIN_SHORT,   /* "balance at node lever.T1", "lever (file:line)" (notes) */
+    ORIGIN_LISTING, /* "node lever.T1, file:line", "lever, file:line",
+                       "(top), file:line" (`lmdlc flatten`) */
+    ORIGIN_INDEX,   /* "node lever.T1", "lever, file:line" (index report) */
+    ORIGIN_BLOCK,   /* " (node lever.T1)", " (in lever)", "" (block
+                       descriptions of generated code) */
+} DaeOriginStyle;
+/* kind, instance, node (the set's name for a node-set equation) and span
+   describe the origin; returns buf. */
+const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKind kind,
+                            const char *instance, const char *node, SrcSpan span);
+const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const DaeEq *q);
+
 /* Prints the system as `lmdlc flatten` shows it. */
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
+/* Notes naming the equations that had fixed each variable of r->fixed. */
+void dae_note_fixed(const Dae *d, const DaeRedundant *r);
 /* Where a relation node came from (copied along substitutions). */
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel);
 

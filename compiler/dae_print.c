@@ -6,21 +6,113 @@
  */
 #include "dae.h"
 
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
-static void print_origin(FILE *fp, SrcSpan sp, const char *inst, const char *what)
+void dae_fput_var(FILE *fp, const char *name, int order)
 {
-    SrcFile *f = src_get(sp.file);
-    int line, col;
-    src_linecol(sp, &line, &col);
-    fputs("      % ", fp);
-    if (what)
-        fprintf(fp, "node %s", what);
-    else
-        fputs(inst && inst[0] ? inst : "(top)", fp);
+    for (int i = 0; i < order; i++)
+        fputs("der(", fp);
+    fputs(name, fp);
+    for (int i = 0; i < order; i++)
+        fputc(')', fp);
+}
+
+const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKind kind,
+                            const char *instance, const char *node, SrcSpan span)
+{
+    bool of_node = kind == EQ_DOMAIN || kind == EQ_CONSERVATION;
+    const char *inst = instance && instance[0] ? instance : NULL;
+    SrcFile *f = src_get(span.file);
+    int line = 0, col;
     if (f)
-        fprintf(fp, ", %s:%d", f->path, line);
-    fputc('\n', fp);
+        src_linecol(span, &line, &col);
+    const char *path = f ? f->path : "?";
+    switch (style) {
+    case ORIGIN_PROSE:
+        if (kind == EQ_CONSERVATION)
+            snprintf(buf, len, "the balance of the through variable at node %s", node);
+        else if (kind == EQ_DOMAIN)
+            snprintf(buf, len, "the domain equation of node %s", node);
+        else
+            snprintf(buf, len, "this equation of %s", inst ? inst : "the top model");
+        break;
+    case ORIGIN_SHORT:
+        if (of_node)
+            snprintf(buf, len, "%s at node %s", kind == EQ_DOMAIN ? "domain equation"
+                     : "balance", node ? node : "?");
+        else
+            snprintf(buf, len, "%s (%s:%d)", inst ? inst : "top model", path, line);
+        break;
+    case ORIGIN_LISTING: {
+        int n = of_node && node ? snprintf(buf, len, "node %s", node)
+                                : snprintf(buf, len, "%s", inst ? inst : "(top)");
+        if (f && n >= 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, ", %s:%d", path, line);
+        break;
+    }
+    case ORIGIN_INDEX:
+        if (of_node)
+            snprintf(buf, len, "node %s", node ? node : "?");
+        else
+            snprintf(buf, len, "%s, %s:%d", inst ? inst : "(top)", path, line);
+        break;
+    case ORIGIN_BLOCK:
+        if (of_node)
+            snprintf(buf, len, " (node %s)", node ? node : "?");
+        else if (inst)
+            snprintf(buf, len, " (in %s)", inst);
+        else
+            snprintf(buf, len, "%s", "");
+        break;
+    }
+    return buf;
+}
+
+const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const DaeEq *q)
+{
+    return dae_origin_text(buf, len, style, q->kind, q->instance, q->what, q->span);
+}
+
+void dae_note_fixed(const Dae *d, const DaeRedundant *r)
+{
+    for (int i = 0; i < r->nfixed; i++) {
+        DaeVar *v = d->vars.items[r->fixed[i]];
+        diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
+                  v->name, v->eliminated_by->instance[0] ? " in " : "",
+                  v->eliminated_by->instance);
+    }
+}
+
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+{
+    char *p = NULL;
+    size_t sz = 0;
+    FILE *fp = open_memstream(&p, &sz);
+    if (!fp) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    DaeNames nm = dae_names(d);
+    dae_print_expr(fp, q->lhs, &nm);
+    fputs(" == ", fp);
+    dae_print_expr(fp, q->rhs, &nm);
+    fclose(fp);
+    snprintf(buf, len, "%s", p);
+    if (strlen(p) >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    free(p);
+}
+
+static void print_origin(FILE *fp, SrcSpan sp, DaeEqKind kind, const char *inst,
+                         const char *what)
+{
+    char buf[4096];
+    fprintf(fp, "      %% %s\n", dae_origin_text(buf, sizeof buf, ORIGIN_LISTING, kind, inst,
+                                                what, sp));
 }
 
 static const char *unit_of(Dim d, char *buf)
@@ -115,8 +207,7 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
         fputs(" == ", fp);
         dae_print_expr(fp, q->rhs, &nm);
         fputc('\n', fp);
-        print_origin(fp, q->span, q->instance,
-                     q->kind == EQ_DOMAIN || q->kind == EQ_CONSERVATION ? q->what : NULL);
+        print_origin(fp, q->span, q->kind, q->instance, q->what);
     }
     if (d->asserts.n) {
         fprintf(fp, "\nassertions (%d):\n", d->asserts.n);
@@ -125,7 +216,7 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
             fputs("  ", fp);
             dae_print_expr(fp, a->cond, &nm);
             fprintf(fp, "  '%s'\n", a->message);
-            print_origin(fp, a->span, a->instance, NULL);
+            print_origin(fp, a->span, EQ_COMPONENT, a->instance, NULL);
         }
     }
     fprintf(fp, "\ncounts: %d equations, %d variables", d->eqs.n,

@@ -2,31 +2,33 @@
  * driver.c - runs the passes in order (QBE's main loop):
  *
  *   parse -> resolve -> elaborate -> units -> flatten -> simplify
- *         -> structure -> codegen
+ *         -> structure -> plan -> codegen
  *
  * Each pass reports through diag and never exits; the driver stops between
- * passes when errors were counted, and frees each phase's arena when its
- * output is no longer needed.  Passes that are not built yet are marked
- * where they will be called.
+ * passes when errors were counted, or after the last pass the command
+ * needs (the command table, driver.h), and frees each phase's arena when
+ * its output is no longer needed.
  */
 #include "driver.h"
 
-#include "diag.h"
-#include "doc.h"
-#include "elab.h"
 #include "build.h"
 #include "codegen.h"
-#include "paths.h"
+#include "diag.h"
+#include "flatten.h"
+#include "inst.h"
 #include "outfile.h"
-#include "structure.h"
-
-#include <time.h>
+#include "paths.h"
 #include "parse.h"
+#include "plan.h"
 #include "sema.h"
+#include "simplify.h"
+#include "structure.h"
+#include "units_check.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const char *driver_stdlib_dir(void)
 {
@@ -73,33 +75,20 @@ static int count_relations(Dae *d)
         ptrmap_put(&seen, e, e);
         if (dae_is_relation(e) && dae_depends_on_state(e))
             n++;
-        switch (e->kind) {
-        case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: break;
-        case DX_FUNC:
-            ptrvec_push(&d->arena, &stack, e->u.fn.a);
-            if (e->u.fn.b) ptrvec_push(&d->arena, &stack, e->u.fn.b);
-            break;
-        case DX_IF:
-            ptrvec_push(&d->arena, &stack, e->u.cond.c);
-            ptrvec_push(&d->arena, &stack, e->u.cond.a);
-            ptrvec_push(&d->arena, &stack, e->u.cond.b);
-            break;
-        default:
-            ptrvec_push(&d->arena, &stack, e->u.bin.a);
-            if (e->u.bin.b) ptrvec_push(&d->arena, &stack, e->u.bin.b);
-            break;
-        }
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(&d->arena, &stack, kids[i]);
     }
     ptrmap_free(&seen);
     return n;
 }
 
-static void summary(FILE *out, SemaDef *top, Dae *d)
+static void summary(FILE *out, const char *model, Dae *d)
 {
     int structural = 0;
     for (int i = 0; i < d->params.n; i++)
         structural += ((DaeParam *)d->params.items[i])->structural;
-    fprintf(out, "model %s\n", top->ast->name->name);
+    fprintf(out, "model %s\n", model);
     fprintf(out, "  components:               %d\n", d->ncomponents);
     fprintf(out, "  parameters:               %d (%d structural)\n", d->params.n, structural);
     fprintf(out, "  before simplification:    %d equations, %d variables\n", d->raw_eqs,
@@ -110,54 +99,71 @@ static void summary(FILE *out, SemaDef *top, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
-static int run_doc(const DriverOptions *o, Arena *ast_arena)
+#define X_CMDINFO(c, name, stage, out, opts) {name, stage, out, opts},
+const DriverCommandInfo driver_commands[CMD_COUNT] = {DRIVER_COMMANDS(X_CMDINFO)};
+
+int driver_find_command(const char *name)
 {
-    SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
-    Program *p = sema_program_new(ast_arena, &so);
-    /* A name, not a file: the current directory plays the model file's. */
-    p->main_file = src_add("./(doc)", "", 0);
-    SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);
-    if (!d) {
-        if (!diag_error_count()) {
-            const char *s = sema_suggest_def(p, o->file);
-            diag_error(src_none, "unknown component '%s'%s%s%s", o->file,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
-        }
-        sema_program_free(p);
-        return 2;
+    for (int i = 0; i < CMD_COUNT; i++)
+        if (strcmp(driver_commands[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* What the command does with the generated C. */
+/* Writes, builds or runs the C as the command says.  Returns true when
+   the output is refused because it names one of the inputs (exit 1). */
+static bool deliver_c(const DriverOptions *o, const char *c, const char *model, double *t0)
+{
+    DriverOutput out = driver_commands[o->command].output;
+    if ((out == OUT_C_FILE || out == OUT_SIMULATOR) && outfile_is_input(o->output))
+        return true;
+    switch (out) {
+    case OUT_C_FILE:
+        if (outfile_write(o->output, c, strlen(c)) != 0)
+            diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
+        break;
+    case OUT_SIMULATOR:
+        build_executable(c, o->output);
+        pass_done(o, "cc", t0);
+        break;
+    case OUT_RUN:
+        build_run(c, model, o->sim_argc, o->sim_argv);
+        break;
+    default:
+        break;
     }
-    sema_resolve_def(p, d);
-    if (!diag_error_count())
-        doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
-    sema_program_free(p);
-    return exit_status();
+    return false;
 }
 
 int driver_run(const DriverOptions *o)
 {
-    Arena ast_arena = {0};
-    int status;
-    if (o->command == CMD_DOC) {
-        status = run_doc(o, &ast_arena);
-        arena_free(&ast_arena);
-        return status;
-    }
+    const DriverCommandInfo *cmd = &driver_commands[o->command];
+    /* flatten --raw stops before simplification; --dump-ast after parsing */
+    DriverStage stop = o->dump_ast ? STAGE_PARSE : o->raw ? STAGE_FLATTEN : cmd->stop;
+    Arena ast_arena = {0}, elab_arena = {0};
+    Program *p = NULL;
+    Model *m = NULL;
+    Dae *dae = NULL;
+    Structure *st = NULL;
+    Plan *plan = NULL;
+    const char *model = NULL;       /* the top's name (interned: lives on) */
 
     double t0 = now();
     bool refused = false;   /* -o names one of the inputs */
     /* parse */
-    int file = src_load(o->file);
+    int file = o->loaded ? o->source : src_load(o->file);
     if (file < 0) {
         diag_error(src_none, "cannot read '%s': %s", o->file, strerror(errno));
         return 2;
     }
     SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
-    Program *p = sema_program_new(&ast_arena, &so);
+    p = sema_program_new(&ast_arena, &so);
     AstFile *ast = sema_add_main(p, file);
     if (o->dump_ast)
         ast_dump_file(o->out, ast);
     pass_done(o, "parse", &t0);
-    if (diag_error_count() || o->dump_ast)
+    if (diag_error_count() || stop == STAGE_PARSE)
         goto done;
 
     /* resolve */
@@ -165,64 +171,86 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "resolve", &t0);
     if (diag_error_count() || !top)
         goto done;
+    model = top->ast->name->name;
 
     /* elaborate: the instance tree, parameters, arms, connections */
-    Arena elab_arena = {0};
-    Model *m = elab_model(p, top, &elab_arena);
+    m = elab_model(p, top, &elab_arena);
     pass_done(o, "elaborate", &t0);
+    if (diag_error_count())
+        goto done;
     /* units: dimensions of every active equation */
-    if (!diag_error_count())
-        units_check(m);
+    units_check(m);
     pass_done(o, "units", &t0);
-    /* flatten: one system of equations */
-    if (!diag_error_count())
-        flatten_model(m);
+    if (diag_error_count())
+        goto done;
+    /* flatten: one system of equations; the DAE owns all it needs, so
+       the instance tree and the syntax trees go now */
+    dae = flatten_model(m);
     pass_done(o, "flatten", &t0);
-    if (!diag_error_count() && o->command == CMD_FLATTEN && o->raw)
-        dae_print(o->out, m->dae, top->ast->name->name, false);
-    /* simplify: constants, aliases */
-    if (!diag_error_count() && !(o->command == CMD_FLATTEN && o->raw)) {
-        simplify_dae(m->dae);
-        pass_done(o, "simplify", &t0);
-        if (!diag_error_count() && o->command == CMD_FLATTEN)
-            dae_print(o->out, m->dae, top->ast->name->name, true);
-    }
-    /* structure: matching, index reduction, BLT */
-    Structure *st = NULL;
-    if (!diag_error_count() && (o->command != CMD_FLATTEN || m->dae->redundant.n)) {
-        st = struct_analyze(m->dae);
-        pass_done(o, "structure", &t0);
-        if (st && o->command == CMD_CHECK) {
-            summary(o->out, top, m->dae);
-            struct_report(o->out, st, m->dae);
-            if (o->dump_blocks)
-                struct_dump(o->out, st, m->dae);
-        }
-    }
-    /* codegen */
-    if (st && !diag_error_count() && o->command != CMD_CHECK) {
-        char *c = cg_generate(m->dae, st, top->ast->name->name);
-        pass_done(o, "codegen", &t0);
-        if (o->output && outfile_is_input(o->output)) {
-            refused = true;     /* a command-line error: exit 1 */
-        } else if (o->command == CMD_EMIT_C) {
-            if (outfile_write(o->output, c, strlen(c)) != 0)
-                diag_error(src_none, "cannot write '%s': %s", o->output, strerror(errno));
-        } else if (o->command == CMD_BUILD) {
-            build_executable(c, o->output);
-            pass_done(o, "cc", &t0);
-        } else if (o->command == CMD_RUN) {
-            build_run(c, top->ast->name->name, o->sim_argc, o->sim_argv);
-        }
-        free(c);
-    }
-    struct_free(st);
     elab_free(m);
+    m = NULL;
     arena_free(&elab_arena);
+    sema_program_free(p);
+    p = NULL;
+    arena_free(&ast_arena);
+    if (diag_error_count())
+        goto done;
+    if (stop == STAGE_FLATTEN) {
+        dae_print(o->out, dae, model, false);
+        goto done;
+    }
+    /* simplify: constants, aliases */
+    simplify_dae(dae);
+    pass_done(o, "simplify", &t0);
+    if (diag_error_count())
+        goto done;
+    if (cmd->output == OUT_DAE)
+        dae_print(o->out, dae, model, true);
+    /* a redundant equation is reported by the structural analysis, which
+       names what it leaves undetermined */
+    if (stop == STAGE_SIMPLIFY && !dae->redundant.n)
+        goto done;
+
+    /* structure: matching, index reduction, BLT */
+    st = struct_analyze(dae);
+    pass_done(o, "structure", &t0);
+    if (!st || diag_error_count() || stop == STAGE_SIMPLIFY)
+        goto done;
+
+    /* plan: how each block is solved, what is computed where */
+    plan = plan_make(dae, st);
+    pass_done(o, "plan", &t0);
+    if (!plan || diag_error_count())
+        goto done;
+    if (cmd->output == OUT_SUMMARY) {
+        summary(o->out, model, dae);
+        struct_report(o->out, st, dae);
+        plan_report(o->out, plan);
+        if (o->dump_blocks)
+            plan_dump(o->out, plan);
+    }
+    if (stop == STAGE_PLAN)
+        goto done;
+
+    /* codegen */
+    char *c = cg_generate(plan, model);
+    pass_done(o, "codegen", &t0);
+    if (o->c_text) {
+        *o->c_text = c;
+        goto done;
+    }
+    refused = deliver_c(o, c, model, &t0);
+    free(c);
 
 done:
-    status = refused ? 1 : exit_status();
-    sema_program_free(p);
+    plan_free(plan);
+    struct_free(st);
+    dae_free(dae);
+    elab_free(m);
+    arena_free(&elab_arena);
+    int status = refused ? 1 : exit_status();
+    if (p)
+        sema_program_free(p);
     arena_free(&ast_arena);
     return status;
 }

@@ -9,13 +9,16 @@
  * values, and every parameter a condition reads (and everything those are
  * computed from) becomes structural; variables get their targets (with the
  * parent's overrides); nodes get union-find ids; children are made last.
- * Then connections are joined (nodes by union-find, signals by binding
- * inputs to outputs), unconnected inputs take their defaults, and the
- * local balance rule is checked once per component variant.
+ * Then connections are joined (nodes by union-find into node sets, each
+ * with its across variables; signals by binding inputs to outputs),
+ * unconnected inputs take their defaults, and the local balance rule is
+ * checked once per component variant.
  */
-#include "elab.h"
+#include "inst.h"
 
 #include "diag.h"
+#include "lower.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,8 +52,8 @@ static void unite(Model *m, int a, int b)
 
 /* ---- walking the active arms -------------------------------------------- */
 
-static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, int *next,
-                 ElabSectionFn fn, void *ctx)
+static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
+                 void *ctx)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -63,16 +66,14 @@ static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, int *next,
             continue;
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            int arm = (*next)++;
-            walk(m, in, &c->body, active && in->arm_active[arm], next, fn, ctx);
+            walk(m, in, &c->body, active && in->arm_active[c->arm], fn, ctx);
         }
     }
 }
 
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx)
 {
-    int next = 1;
-    walk(m, in, &in->def->ast->items, true, &next, fn, ctx);
+    walk(m, in, &in->def->ast->items, true, fn, ctx);
 }
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -129,7 +130,7 @@ static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want
 
 static void mark_structural(Model *m, int index)
 {
-    DaeParam *p = m->dae->params.items[index];
+    DaeParam *p = m->params.items[index];
     if (p->structural)
         return;
     p->structural = true;
@@ -138,45 +139,21 @@ static void mark_structural(Model *m, int index)
     ptrvec_push(m->arena, &stack, p->expr);
     while (stack.n) {
         DaeExpr *e = stack.items[--stack.n];
-        switch (e->kind) {
-        case DX_PARAM: mark_structural(m, e->u.index); break;
-        case DX_CONST: case DX_VAR: case DX_TIME: break;
-        case DX_FUNC:
-            ptrvec_push(m->arena, &stack, e->u.fn.a);
-            if (e->u.fn.b) ptrvec_push(m->arena, &stack, e->u.fn.b);
-            break;
-        case DX_IF:
-            ptrvec_push(m->arena, &stack, e->u.cond.c);
-            ptrvec_push(m->arena, &stack, e->u.cond.a);
-            ptrvec_push(m->arena, &stack, e->u.cond.b);
-            break;
-        default:
-            ptrvec_push(m->arena, &stack, e->u.bin.a);
-            if (e->u.bin.b) ptrvec_push(m->arena, &stack, e->u.bin.b);
-            break;
-        }
+        if (e->kind == DX_PARAM)
+            mark_structural(m, e->u.index);
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(m->arena, &stack, kids[i]);
     }
 }
 
 static void mark_structural_expr(Model *m, DaeExpr *e)
 {
-    switch (e->kind) {
-    case DX_PARAM: mark_structural(m, e->u.index); break;
-    case DX_CONST: case DX_VAR: case DX_TIME: break;
-    case DX_FUNC:
-        mark_structural_expr(m, e->u.fn.a);
-        if (e->u.fn.b) mark_structural_expr(m, e->u.fn.b);
-        break;
-    case DX_IF:
-        mark_structural_expr(m, e->u.cond.c);
-        mark_structural_expr(m, e->u.cond.a);
-        mark_structural_expr(m, e->u.cond.b);
-        break;
-    default:
-        mark_structural_expr(m, e->u.bin.a);
-        if (e->u.bin.b) mark_structural_expr(m, e->u.bin.b);
-        break;
-    }
+    if (e->kind == DX_PARAM)
+        mark_structural(m, e->u.index);
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        mark_structural_expr(m, kids[i]);
 }
 
 /* Kept up to date as parameters are made, so evaluating one costs its own
@@ -199,7 +176,6 @@ static void record_value(Model *m, int index, double v)
 
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
-    Dae *dae = m->dae;
     s->active = true;
     units_dim(m, in, d->value, &s->dim, &s->is_bool);
     AstArg *g = find_arg(in, d->name);
@@ -212,18 +188,18 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     } else {
         e = lower_expr(m, in, d->value);
     }
-    DaeParam *p = arena_alloc(&dae->arena, sizeof *p);
-    p->name = elab_qualify(m, in, d->name->name);
+    DaeParam *p = arena_alloc(&m->dae_arena, sizeof *p);
+    p->name = elab_dae_str(m, elab_qualify(m, in, d->name->name));
     p->span = sp;
     p->expr = e;
     p->dim = s->dim;
     p->is_bool = s->is_bool;
     p->value = dae_eval_params(e, m->pvalues);
-    record_value(m, dae->params.n, p->value);
+    record_value(m, m->params.n, p->value);
     if (!isfinite(p->value))
         diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
-    s->param = dae->params.n;
-    ptrvec_push(&dae->arena, &dae->params, p);
+    s->param = m->params.n;
+    ptrvec_push(&m->dae_arena, &m->params, p);
 }
 
 /* ---- variables, inputs, nodes ---------------------------------------------- */
@@ -248,7 +224,7 @@ static DaePriority priority_of(AstExpr *e, DaePriority dflt)
 
 /* Applies a target given in context `ctx` (the declaration's, or the
    parent's for an override) to v. */
-static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
+static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar *v,
                          ElabInst *owner, const char *what)
 {
     AstExpr *val = record_field(rec, "value");
@@ -282,25 +258,24 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, DaeVar *v,
 
 static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind kind)
 {
-    Dae *dae = m->dae;
     s->active = true;
     AstExpr *val = record_field(d->value, "value");
     if (val)
         units_dim(m, in, val, &s->dim, &s->is_bool);
-    DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
+    ElabVar *v = arena_alloc(m->arena, sizeof *v);
     v->name = elab_qualify(m, in, d->name->name);
-    ptrvec_push(&dae->arena, &v->names, (void *)v->name);
+    ptrvec_push(m->arena, &v->names, (void *)v->name);
     v->kind = kind;
     v->span = d->name_span;
-    v->instance = in->path;
+    v->owner = in;
     v->dim = s->dim;
-    v->start = dae_const(&dae->t, 0);
+    v->start = dae_const(m->t, 0);
     apply_target(m, in, d->value, v, in, NULL);
     AstArg *g = find_arg(in, d->name);
     if (g)
         apply_target(m, in->parent, g->value, v, in, "variable");
-    s->var = dae->vars.n;
-    ptrvec_push(&dae->arena, &dae->vars, v);
+    s->var = m->vars.n;
+    ptrvec_push(m->arena, &m->vars, v);
 }
 
 static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
@@ -411,19 +386,6 @@ static void mark_skipped_conditions(Model *m, ElabInst *in, PtrVec *items)
     }
 }
 
-static void skip_arms(PtrVec *items, int *next)
-{
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind != ITEM_IF)
-            continue;
-        for (int j = 0; j < it->u.if_.clauses.n; j++) {
-            (*next)++;
-            skip_arms(&((AstClause *)it->u.if_.clauses.items[j])->body, next);
-        }
-    }
-}
-
 static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
     for (int i = 0; i < items->n; i++) {
@@ -444,8 +406,8 @@ static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
     }
 }
 
-/* Decides one arm's contents; arms are numbered as in resolve.c. */
-static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int depth)
+/* Decides one arm's contents (AstClause.arm numbers the arms). */
+static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -483,12 +445,10 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int *next, int de
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            int arm = (*next)++;
             if (j == chosen) {
-                in->arm_active[arm] = true;
-                process_arm(m, in, &c->body, next, depth);
+                in->arm_active[c->arm] = true;
+                process_arm(m, in, &c->body, depth);
             } else {
-                skip_arms(&c->body, next);
                 mark_skipped_conditions(m, in, &c->body);
             }
         }
@@ -507,6 +467,7 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     }
     ElabInst *in = arena_alloc(m->arena, sizeof *in);
     in->path = path;
+    in->dae_path = elab_dae_str(m, path);
     in->def = def;
     in->parent = parent;
     in->ast = ast;
@@ -519,9 +480,7 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
         in->slots[i].param = in->slots[i].var = in->slots[i].node = -1;
     }
     ptrvec_push(m->arena, &m->insts, in);
-    m->dae->ncomponents++;
-    int next = 1;
-    process_arm(m, in, &def->ast->items, &next, depth);
+    process_arm(m, in, &def->ast->items, depth);
     /* The arm pattern, so checks that depend only on it run once. */
     char *key = arena_alloc(m->arena, (size_t)def->nscopes + 2);
     for (int i = 0; i < def->nscopes; i++)
@@ -588,7 +547,7 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         return;
     }
     DaeExpr *value = src->slot->m->kind == MEM_OUTPUT
-                         ? dae_var(&m->dae->t, src->slot->var, 0)
+                         ? dae_var(m->t, src->slot->var, 0)
                          : input_value(m, src->owner, src->slot);
     for (int i = 0; i < n; i++) {
         End *e = &ends[i];
@@ -604,11 +563,10 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         }
         if (e->slot->m->kind == MEM_OUTPUT) {
             /* The composite's own output follows the child's. */
-            DaeEq *q = arena_alloc(&m->dae->arena, sizeof *q);
-            q->lhs = dae_var(&m->dae->t, e->slot->var, 0);
+            ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
+            q->lhs = dae_var(m->t, e->slot->var, 0);
             q->rhs = value;
-            q->kind = EQ_CONNECTION;
-            q->instance = in->path;
+            q->in = in;
             q->span = c->span;
             ptrvec_push(m->arena, &m->conn_eqs, q);
             continue;
@@ -649,7 +607,7 @@ static void connect_one(Model *m, ElabInst *in, AstConnect *c)
         else
             signals++;
     }
-    if (nodes && (signals || 0)) {
+    if (nodes && signals) {
         End *node = NULL, *sig = NULL;
         for (int i = 0; i < n; i++) {
             if (!ends[i].slot)
@@ -704,6 +662,98 @@ static void connect_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
         return;
     for (int j = 0; j < it->u.section.entries.n; j++)
         connect_one(m, in, it->u.section.entries.items[j]);
+}
+
+/* A domain read as an instance, so its equations lower like any other;
+   each across slot's var is pointed at the current set's variable. */
+ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
+{
+    ElabInst *in = ptrmap_get(&m->domain_insts, dom);
+    if (in)
+        return in;
+    in = arena_alloc(m->arena, sizeof *in);
+    in->path = "";
+    in->dae_path = elab_dae_str(m, "");
+    in->def = dom;
+    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
+    in->arm_active[0] = true;
+    in->arm_key = "1";
+    int n = dom->member_list.n;
+    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        ElabSlot *s = &in->slots[i];
+        s->m = dom->member_list.items[i];
+        s->active = true;
+        s->param = s->node = s->var = -1;
+        bool b;
+        units_dim(m, in, s->m->decl->value, &s->dim, &b);
+    }
+    ptrmap_put(&m->domain_insts, dom, in);
+    return in;
+}
+
+static const char *port_name(Model *m, ElabNode *n, const char *across)
+{
+    if (n->inst->path[0])
+        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
+    return arena_printf(m->arena, "%s.%s", n->name->name, across);
+}
+
+/* Connected nodes form sets (union-find roots, numbered in the order
+   their first node was declared); each set not joined to '*' gets its
+   across variables.  Built when the connections are joined, so that
+   lowering NODE.x never meets a node without its set. */
+static void make_sets(Model *m)
+{
+    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
+    for (int i = 0; i < m->nnodes; i++)
+        set_of_root[i] = -1;
+    for (int i = 0; i < m->nnodes; i++) {
+        int r = elab_find(m, i);
+        if (set_of_root[r] < 0) {
+            ElabSet *s = arena_alloc(m->arena, sizeof *s);
+            s->domain = m->nodes[i].domain;
+            s->reference = m->nodes[r].reference;
+            set_of_root[r] = m->sets.n;
+            ptrvec_push(m->arena, &m->sets, s);
+        }
+        ElabSet *s = m->sets.items[set_of_root[r]];
+        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
+        m->nodes[i].set = set_of_root[r];
+    }
+    for (int i = 0; i < m->nnodes; i++)
+        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        ElabNode *first = s->nodes.items[0];
+        s->name = first->inst->path[0]
+                      ? arena_printf(&m->dae_arena, "%s.%s", first->inst->path,
+                                     first->name->name)
+                      : elab_dae_str(m, first->name->name);
+        int nm = s->domain->member_list.n;
+        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
+        if (s->reference)
+            continue;
+        ElabInst *din = elab_domain_inst(m, s->domain);
+        for (int j = 0; j < nm; j++) {
+            SemaMember *am = s->domain->member_list.items[j];
+            s->across_var[j] = -1;
+            if (am->kind != MEM_ACROSS)
+                continue;
+            ElabVar *v = arena_alloc(m->arena, sizeof *v);
+            v->name = port_name(m, first, am->name->name);
+            for (int q = 0; q < s->nodes.n; q++)
+                ptrvec_push(m->arena, &v->names,
+                            (void *)port_name(m, s->nodes.items[q], am->name->name));
+            v->kind = VAR_NODE;
+            v->span = am->decl->name_span;
+            v->owner = first->inst;
+            v->dim = din->slots[j].dim;
+            v->start = lower_expr(m, din, am->decl->value);
+            s->across_var[j] = m->vars.n;
+            ptrvec_push(m->arena, &m->vars, v);
+        }
+    }
 }
 
 /* ---- the local balance rule ------------------------------------------------------ */
@@ -765,7 +815,7 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
     Count c = {0, false};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
-        if (((DaeEq *)m->conn_eqs.items[i])->instance == in->path)
+        if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
             c.eqs++;
     int nvars = 0, nout = 0;
     size_t len = 0;
@@ -802,12 +852,14 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a)
     Model *m = arena_alloc(a, sizeof *m);
     m->prog = p;
     m->arena = a;
-    m->dae = dae_new();
+    dae_table_init(&m->exprs, &m->dae_arena);
+    m->t = &m->exprs;
     m->top = make_inst(m, top, NULL, NULL, "", 0);
     if (diag_error_count())
         return m;
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], connect_section, NULL);
+    make_sets(m);
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
         for (int j = 0; j < in->def->member_list.n; j++) {
@@ -831,5 +883,8 @@ void elab_free(Model *m)
     free(m->pvalues);
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->checked);
-    dae_free(m->dae);
+    ptrmap_free(&m->domain_insts);
+    /* what flatten did not take over */
+    dae_table_free(&m->exprs);
+    arena_free(&m->dae_arena);
 }

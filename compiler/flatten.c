@@ -1,109 +1,39 @@
 /*
  * flatten.c - pass 5: the elaborated tree to one flat system.
  *
- * Connected nodes form sets (union-find roots, numbered in the order their
- * first node was declared).  Each set that is not joined to '*' gets one
- * copy of its domain's across variables, named after every port on it
- * (lever.T1.x, push.P.x), one copy of the domain equations, and one
- * conservation equation per through variable: the sum of the branch
+ * Elaboration joined the connected nodes into sets and gave each set that
+ * is not joined to '*' one copy of its domain's across variables (named
+ * after every port on it: lever.T1.x, push.P.x).  Flatten gives each such
+ * set one copy of the domain equations, and one conservation equation per
+ * through variable: the sum of the branch
  * variables entering the set (subtracted at a branch's `from` node, added
  * at its `to` node) is zero.  Component equations are lowered in their
  * instance's context; an if-equation becomes one equation per position,
  * each an if-expression over the branches.
  */
-#include "elab.h"
+#include "flatten.h"
 
 #include "diag.h"
+#include "lower.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <string.h>
 
-/* A domain read as an instance, so its equations lower like any other;
-   each across slot's var is pointed at the current set's variable. */
-static ElabInst *domain_inst(Model *m, SemaDef *dom, PtrMap *cache)
-{
-    ElabInst *in = ptrmap_get(cache, dom);
-    if (in)
-        return in;
-    in = arena_alloc(m->arena, sizeof *in);
-    in->path = "";
-    in->def = dom;
-    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
-    in->arm_active[0] = true;
-    in->arm_key = "1";
-    int n = dom->member_list.n;
-    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        ElabSlot *s = &in->slots[i];
-        s->m = dom->member_list.items[i];
-        s->active = true;
-        s->param = s->node = s->var = -1;
-        bool b;
-        units_dim(m, in, s->m->decl->value, &s->dim, &b);
-    }
-    ptrmap_put(cache, dom, in);
-    return in;
-}
+/* Branch terms per set and through member: (sign, variable) pairs. */
+typedef struct Term {
+    int set;                /* node set */
+    int through;            /* member order of the through variable */
+    int var;                /* branch variable */
+    double sign;            /* -1 at the from node, +1 at the to node */
+    struct Term *next;      /* next term of the same set */
+} Term;
 
-static const char *port_name(Model *m, ElabNode *n, const char *across)
-{
-    if (n->inst->path[0])
-        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
-    return arena_printf(m->arena, "%s.%s", n->name->name, across);
-}
-
-static void make_sets(Model *m, PtrMap *doms)
-{
-    Dae *dae = m->dae;
-    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
-    for (int i = 0; i < m->nnodes; i++)
-        set_of_root[i] = -1;
-    for (int i = 0; i < m->nnodes; i++) {
-        int r = elab_find(m, i);
-        if (set_of_root[r] < 0) {
-            ElabSet *s = arena_alloc(m->arena, sizeof *s);
-            s->domain = m->nodes[i].domain;
-            s->reference = m->nodes[r].reference;
-            set_of_root[r] = m->sets.n;
-            ptrvec_push(m->arena, &m->sets, s);
-        }
-        ElabSet *s = m->sets.items[set_of_root[r]];
-        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
-        m->nodes[i].set = set_of_root[r];
-    }
-    for (int i = 0; i < m->nnodes; i++)
-        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
-    for (int k = 0; k < m->sets.n; k++) {
-        ElabSet *s = m->sets.items[k];
-        ElabNode *first = s->nodes.items[0];
-        s->name = first->inst->path[0]
-                      ? arena_printf(m->arena, "%s.%s", first->inst->path, first->name->name)
-                      : first->name->name;
-        int nm = s->domain->member_list.n;
-        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
-        if (s->reference)
-            continue;
-        ElabInst *din = domain_inst(m, s->domain, doms);
-        for (int j = 0; j < nm; j++) {
-            SemaMember *am = s->domain->member_list.items[j];
-            s->across_var[j] = -1;
-            if (am->kind != MEM_ACROSS)
-                continue;
-            DaeVar *v = arena_alloc(&dae->arena, sizeof *v);
-            v->name = port_name(m, first, am->name->name);
-            for (int q = 0; q < s->nodes.n; q++)
-                ptrvec_push(&dae->arena, &v->names,
-                            (void *)port_name(m, s->nodes.items[q], am->name->name));
-            v->kind = VAR_NODE;
-            v->span = am->decl->name_span;
-            v->instance = first->inst->path;
-            v->dim = din->slots[j].dim;
-            v->start = lower_expr(m, din, am->decl->value);
-            s->across_var[j] = dae->vars.n;
-            ptrvec_push(&dae->arena, &dae->vars, v);
-        }
-    }
-}
+typedef struct FlatCtx {
+    Dae *d;                 /* the DAE being made */
+    Term **terms;           /* per set: its terms, oldest first */
+    Term **tails;           /* per set: newest term, to append in order */
+} FlatCtx;
 
 static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *inst,
                      SrcSpan sp)
@@ -118,13 +48,13 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     return q;
 }
 
-static void domain_equations(Model *m, PtrMap *doms)
+static void domain_equations(Model *m, FlatCtx *fc)
 {
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
         if (s->reference)
             continue;
-        ElabInst *din = domain_inst(m, s->domain, doms);
+        ElabInst *din = elab_domain_inst(m, s->domain);
         for (int j = 0; j < s->domain->member_list.n; j++)
             din->slots[j].var = s->across_var[j];
         for (int i = 0; i < s->domain->ast->items.n; i++) {
@@ -135,9 +65,9 @@ static void domain_equations(Model *m, PtrMap *doms)
                 AstStmt *st = it->u.section.entries.items[j];
                 if (st->kind != STMT_EQUATION)
                     continue;
-                DaeEq *q = new_eq(m->dae, lower_expr(m, din, st->u.eq.lhs),
+                DaeEq *q = new_eq(fc->d, lower_expr(m, din, st->u.eq.lhs),
                                   lower_expr(m, din, st->u.eq.rhs), EQ_DOMAIN,
-                                  "", st->span);
+                                  din->dae_path, st->span);
                 q->what = s->name;
             }
         }
@@ -151,7 +81,7 @@ typedef struct EqList {
     PtrVec spans;           /* SrcSpan* of each */
 } EqList;
 
-static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out);
+static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out);
 
 static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
 {
@@ -162,13 +92,13 @@ static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
     ptrvec_push(m->arena, &out->spans, p);
 }
 
-static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
+static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
 {
-    Dae *d = m->dae;
+    Dae *d = fc->d;
     DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
     a->cond = lower_expr(m, in, s->u.assert_.cond);
-    a->message = s->u.assert_.msg;
-    a->instance = in->path;
+    a->message = arena_strdup(&d->arena, s->u.assert_.msg);
+    a->instance = in->dae_path;
     a->span = s->span;
     ptrvec_push(&d->arena, &d->asserts, a);
     if (!dae_depends_on_state(a->cond)) {
@@ -185,7 +115,7 @@ static void lower_assert(Model *m, ElabInst *in, AstStmt *s)
     }
 }
 
-static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
+static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
 {
     int nc = s->u.if_.clauses.n;
     EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
@@ -193,13 +123,13 @@ static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
     for (int i = 0; i < nc; i++) {
         AstClause *c = s->u.if_.clauses.items[i];
         conds[i] = c->cond ? lower_expr(m, in, c->cond) : NULL;
-        lower_stmts(m, in, &c->body, &arms[i]);
+        lower_stmts(m, fc, in, &c->body, &arms[i]);
     }
     int n = arms[0].lhs.n;
     for (int i = 1; i < nc; i++)
         if (arms[i].lhs.n != n)
             return; /* reported by the balance check */
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     for (int k = 0; k < n; k++) {
         /* Fold from the last arm: if c1, a1 else (if c2, a2 else ...). */
         AstClause *last = s->u.if_.clauses.items[nc - 1];
@@ -213,7 +143,7 @@ static void lower_if(Model *m, ElabInst *in, AstStmt *s, EqList *out)
     }
 }
 
-static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out)
+static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out)
 {
     for (int i = 0; i < v->n; i++) {
         AstStmt *s = v->items[i];
@@ -223,30 +153,16 @@ static void lower_stmts(Model *m, ElabInst *in, PtrVec *v, EqList *out)
                     s->span);
             break;
         case STMT_ASSERT:
-            lower_assert(m, in, s);
+            lower_assert(m, fc, in, s);
             break;
         case STMT_IF:
-            lower_if(m, in, s, out);
+            lower_if(m, fc, in, s, out);
             break;
         default:
             break;
         }
     }
 }
-
-/* Branch terms per set and through member: (sign, variable) pairs. */
-typedef struct Term {
-    int set;                /* node set */
-    int through;            /* member order of the through variable */
-    int var;                /* branch variable */
-    double sign;            /* -1 at the from node, +1 at the to node */
-    struct Term *next;      /* next term of the same set */
-} Term;
-
-typedef struct FlatCtx {
-    Term **terms;           /* per set: its terms, newest first */
-    Term **tails;           /* per set: oldest term, to append in order */
-} FlatCtx;
 
 static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
                      double sign)
@@ -274,9 +190,9 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     PtrVec *v = &it->u.section.entries;
     if (it->u.section.kind == SEC_EQUATIONS) {
         EqList out = {{0}, {0}, {0}};
-        lower_stmts(m, in, v, &out);
+        lower_stmts(m, fc, in, v, &out);
         for (int i = 0; i < out.lhs.n; i++)
-            new_eq(m->dae, out.lhs.items[i], out.rhs.items[i], EQ_COMPONENT, in->path,
+            new_eq(fc->d, out.lhs.items[i], out.rhs.items[i], EQ_COMPONENT, in->dae_path,
                    *(SrcSpan *)out.spans.items[i]);
     } else if (it->u.section.kind == SEC_BRANCHES) {
         for (int i = 0; i < v->n; i++) {
@@ -292,7 +208,7 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 
 static void conservation(Model *m, FlatCtx *fc)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
         if (s->reference)
@@ -313,48 +229,16 @@ static void conservation(Model *m, FlatCtx *fc)
                 continue; /* nothing carries this quantity: see the count check */
             ElabNode *first = s->nodes.items[0];
             ElabSlot *ns = elab_slot(first->inst, first->name);
-            DaeEq *q = new_eq(m->dae, sum, dae_const(t, 0), EQ_CONSERVATION, "",
+            DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
                               ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
             q->what = s->name;
         }
     }
 }
 
-/* Marks variables written under der() in component equations: masses,
-   inertias and the like, preferred as states. */
-static void mark_inertial(Dae *d, DaeExpr *e, PtrMap *seen, bool component)
-{
-    if (ptrmap_get(seen, e))
-        return;
-    ptrmap_put(seen, e, e);
-    switch (e->kind) {
-    case DX_VAR:
-        if (e->u.var.order > 0) {
-            DaeVar *v = d->vars.items[e->u.var.index];
-            v->differentiated = true;
-            v->inertial |= component;
-        }
-        break;
-    case DX_CONST: case DX_PARAM: case DX_TIME: break;
-    case DX_FUNC:
-        mark_inertial(d, e->u.fn.a, seen, component);
-        if (e->u.fn.b) mark_inertial(d, e->u.fn.b, seen, component);
-        break;
-    case DX_IF:
-        mark_inertial(d, e->u.cond.c, seen, component);
-        mark_inertial(d, e->u.cond.a, seen, component);
-        mark_inertial(d, e->u.cond.b, seen, component);
-        break;
-    default:
-        mark_inertial(d, e->u.bin.a, seen, component);
-        if (e->u.bin.b) mark_inertial(d, e->u.bin.b, seen, component);
-        break;
-    }
-}
-
 static void check_count(Model *m, FlatCtx *fc)
 {
-    Dae *d = m->dae;
+    Dae *d = fc->d;
     if (d->eqs.n == d->vars.n)
         return;
     diag_error(m->top->def->ast->name_span, "the flattened model '%s' has %d "
@@ -373,35 +257,52 @@ static void check_count(Model *m, FlatCtx *fc)
     }
 }
 
-void flatten_model(Model *m)
+/* The DaeVar of each variable elaboration made, strings copied. */
+static void make_vars(Model *m, Dae *d)
 {
-    PtrMap doms = {0};
-    make_sets(m, &doms);
-    domain_equations(m, &doms);
+    for (int i = 0; i < m->vars.n; i++) {
+        ElabVar *e = m->vars.items[i];
+        DaeVar *v = arena_alloc(&d->arena, sizeof *v);
+        v->name = arena_strdup(&d->arena, e->name);
+        ptrvec_push(&d->arena, &v->names, (void *)v->name);
+        for (int k = 1; k < e->names.n; k++)
+            ptrvec_push(&d->arena, &v->names, arena_strdup(&d->arena, e->names.items[k]));
+        v->kind = e->kind;
+        v->span = e->span;
+        v->instance = e->owner->dae_path;
+        v->dim = e->dim;
+        v->priority = e->priority;
+        v->start = e->start;
+        v->nominal = e->nominal;
+        ptrvec_push(&d->arena, &d->vars, v);
+    }
+}
+
+Dae *flatten_model(Model *m)
+{
+    /* the DAE takes over the expression DAG and the parameters */
+    Dae *d = dae_new(&m->dae_arena, &m->exprs);
+    m->dae_arena = (Arena){0};
+    m->exprs = (DaeExprTable){0};
+    m->t = &d->t;
+    d->params = m->params;
+    m->params = (PtrVec){0};
+    d->ncomponents = m->insts.n;
+    make_vars(m, d);
     FlatCtx fc;
+    fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
     fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
-    size_t first_component = (size_t)m->dae->eqs.n;
+    domain_equations(m, &fc);
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], flatten_section, &fc);
-    PtrMap seen = {0};
-    for (int pass = 0; pass < 2; pass++) {
-        /* component equations first: der() there marks masses, inertias */
-        for (int i = pass ? 0 : (int)first_component;
-             i < (pass ? (int)first_component : m->dae->eqs.n); i++) {
-            DaeEq *q = m->dae->eqs.items[i];
-            mark_inertial(m->dae, q->lhs, &seen, pass == 0);
-            mark_inertial(m->dae, q->rhs, &seen, pass == 0);
-        }
-        ptrmap_free(&seen);
-    }
     conservation(m, &fc);
     for (int i = 0; i < m->conn_eqs.n; i++) {
-        DaeEq *q = m->conn_eqs.items[i];
-        new_eq(m->dae, q->lhs, q->rhs, q->kind, q->instance, q->span);
+        ElabConnEq *q = m->conn_eqs.items[i];
+        new_eq(d, q->lhs, q->rhs, EQ_CONNECTION, q->in->dae_path, q->span);
     }
-    m->dae->raw_eqs = m->dae->eqs.n;
-    m->dae->raw_vars = m->dae->vars.n;
+    d->raw_eqs = d->eqs.n;
+    d->raw_vars = d->vars.n;
     check_count(m, &fc);
-    ptrmap_free(&doms);
+    return d;
 }

@@ -10,9 +10,10 @@
  * are converted to SI here.  der() is expanded by the symbolic
  * differentiator until it applies to variables only.
  */
-#include "elab.h"
+#include "lower.h"
 
 #include "diag.h"
+#include "units_check.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,6 +29,11 @@ ElabSlot *elab_slot(ElabInst *in, Sym *name)
             found = s;
     }
     return found;
+}
+
+const char *elab_dae_str(Model *m, const char *s)
+{
+    return arena_strdup(m->t->arena, s);
 }
 
 const char *elab_qualify(Model *m, ElabInst *in, const char *name)
@@ -83,7 +89,7 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
 
 static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     ElabInst *owner = in;
     SemaMember *nm = NULL;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
@@ -118,8 +124,13 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
             return dae_const(t, 0);
         }
         ElabNode *node = &m->nodes[elab_find(m, s->node)];
-        if (node->set < 0 || node->set >= m->sets.n)
+        if (node->set < 0 || node->set >= m->sets.n) {
+            /* sets are made with the connections, before anything that
+               may read NODE.x is lowered */
+            diag_error(e->span, "internal error: node '%s' has no node set yet",
+                       s->m->name->name);
             return dae_const(t, 0);
+        }
         ElabSet *set = m->sets.items[node->set];
         if (set->reference)
             return dae_const(t, 0);
@@ -132,19 +143,19 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
-    const char *f = e->u.call.func->name;
+    DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
-    if (!strcmp(f, "abs")) return dae_abs(t, a);
-    if (!strcmp(f, "sign")) return dae_sign(t, a);
-    if (!strcmp(f, "min")) return dae_min(t, a, b);
-    if (!strcmp(f, "max")) return dae_max(t, a, b);
-    for (int k = 0; k < FN_COUNT; k++)
-        if (!strcmp(f, dae_func_names[k]))
-            return dae_func(t, (DaeFunc)k, a, dae_func_arity[k] == 2 ? b : NULL);
-    return dae_const(t, 0);
+    int k = builtin_find(e->u.call.func->name);
+    /* the lowering column of builtin.h, FUNC meaning a function node */
+#define FUNC dae_func(t, (DaeFunc)k, a, builtin_arity[k] == 2 ? b : NULL)
+#define X_LOWER(id, name, arity, units, lower, eval, diff) case id: return lower;
+    switch (k) {
+    LMDL_BUILTINS(X_LOWER)
+    default: return dae_const(t, 0);
+    }
+#undef FUNC
 }
 
 static DaeExprKind binary_kind(AstOp op)
@@ -169,12 +180,12 @@ static DaeExprKind binary_kind(AstOp op)
 /* Records where a relation came from, for the event log (first wins). */
 static void note_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
 {
-    if (!dae_is_relation(e) || ptrmap_get(&m->dae->t.origin, e))
+    if (!dae_is_relation(e) || ptrmap_get(&m->t->origin, e))
         return;
-    DaeRelOrigin *o = arena_alloc(&m->dae->arena, sizeof *o);
-    o->instance = in->path;
+    DaeRelOrigin *o = arena_alloc(m->t->arena, sizeof *o);
+    o->instance = in->dae_path;
     o->span = sp;
-    ptrmap_put(&m->dae->t.origin, e, o);
+    ptrmap_put(&m->t->origin, e, o);
 }
 
 /* Relations made by lowering abs/min/max/sign take the call's text. */
@@ -188,7 +199,7 @@ static void note_call_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
 
 DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
 {
-    DaeExprTable *t = &m->dae->t;
+    DaeExprTable *t = m->t;
     switch (e->kind) {
     case EXPR_NUM: return dae_const(t, e->u.num.value);
     case EXPR_BOOL: return dae_const(t, e->u.boolean ? 1 : 0);

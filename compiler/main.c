@@ -1,15 +1,18 @@
 /*
  * main.c - the lmdlc command line: parses arguments, runs the driver and
  * maps the outcome to the exit codes of TOOLS.md (0 ok, 1 bad command
- * line, 2 model error).
+ * line, 2 model error).  Which options a command takes, and what it does,
+ * is the command table's (driver.h); `plot` and `doc` are tools (tools/).
  */
 #include "diag.h"
+#include "doc.h"
 #include "driver.h"
 #include "paths.h"
 #include "plot.h"
 #include "source.h"
 #include "sweep.h"
 #include "sym.h"
+#include "tool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +43,9 @@ static const char usage[] =
     "  --top NAME      the top-level component (default: the file's last)\n"
     "  -I DIR          add DIR to the search path for definitions\n"
     "  --dump-ast      check: print the syntax tree\n"
-    "  --dump-blocks   check: print the sorted blocks (BLT) and their equations\n"
+    "  --dump-blocks   check: print the plan: each block in evaluation order with\n"
+    "                  its method, equations and pivot checks; the relations\n"
+    "                  and their guards; the Jacobian's sparsity\n"
     "  --time-passes   print the time of each compiler pass on stderr\n"
     "  --diagnostics-format=json|text   errors as JSON Lines on stderr, or text\n"
     "  --help          show this help\n"
@@ -50,12 +55,59 @@ static const char usage[] =
     "directory, then each -I DIR, then each directory of $LMDL_PATH, then\n"
     "the standard library ($LMDL_STDLIB or the built-in one).\n";
 
-static int bad_usage(const char *fmt, const char *arg)
+/* Reads argv[2..] into o.  Returns -1 when the command should run, or
+   the exit status to return at once. */
+static int parse_args(int argc, char **argv, DriverOptions *o)
 {
-    fprintf(stderr, "lmdlc: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'lmdlc --help'.\n");
-    return 1;
+    const DriverCommandInfo *cmd = &driver_commands[o->command];
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--top") == 0) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a component name", a);
+            o->top = argv[i];
+        } else if (strcmp(a, "-I") == 0) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a directory", a);
+            o->include_dirs[o->ninclude++] = argv[i];
+        } else if (strncmp(a, "-I", 2) == 0) {
+            o->include_dirs[o->ninclude++] = a + 2;
+        } else if (strcmp(a, "--dump-ast") == 0 && (cmd->options & DOPT_DUMP)) {
+            o->dump_ast = true;
+        } else if (strcmp(a, "--dump-blocks") == 0 && (cmd->options & DOPT_DUMP)) {
+            o->dump_blocks = true;
+        } else if (strcmp(a, "--raw") == 0 && (cmd->options & DOPT_RAW)) {
+            o->raw = true;
+        } else if (strcmp(a, "--markdown") == 0 && (cmd->options & DOPT_MARKDOWN)) {
+            o->markdown = true;
+        } else if (strcmp(a, "--time-passes") == 0) {
+            o->time_passes = true;
+        } else if (strcmp(a, "-o") == 0 && (cmd->options & DOPT_OUTPUT)) {
+            if (++i >= argc)
+                return tool_usage_error("%s needs a file name", a);
+            o->output = argv[i];
+        } else if ((cmd->options & DOPT_SIM) && o->file && a[0] == '-') {
+            /* everything else after the model file goes to the simulator */
+            o->sim_argv[o->sim_argc++] = argv[i];
+        } else if (strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            return tool_usage_error("unknown option '%s'", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else if (cmd->options & DOPT_SIM) {
+            o->sim_argv[o->sim_argc++] = argv[i];
+        } else {
+            return tool_usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (!o->file)
+        return tool_usage_error("%s", cmd->output == OUT_DOC ? "doc needs a component name"
+                                                           : "no model file given");
+    if ((cmd->options & DOPT_OUTPUT) && !o->output)
+        return tool_usage_error("%s needs -o FILE", cmd->name);
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -63,9 +115,9 @@ int main(int argc, char **argv)
     paths_set_argv0(argv[0]);
     const char *format = diag_take_format_option(&argc, argv);
     if (format)
-        return bad_usage("--diagnostics-format is json or text, not '%s'", format);
+        return tool_usage_error("--diagnostics-format is json or text, not '%s'", format);
     if (argc < 2)
-        return bad_usage("%s", "no command given");
+        return tool_usage_error("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
         || strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
@@ -75,121 +127,27 @@ int main(int argc, char **argv)
         printf("lmdlc %s\n", LMDL_VERSION);
         return 0;
     }
-    DriverOptions o = {0};
-    o.out = stdout;
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "sweep") == 0)
+    if (strcmp(argv[1], "plot") == 0)
+        return plot_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
-    if (strcmp(cmd, "plot") == 0) {
-        const char *csv = NULL, *vars = NULL, *out = NULL;
-        for (int i = 2; i < argc; i++) {
-            if (strcmp(argv[i], "--vars") == 0 && i + 1 < argc)
-                vars = argv[++i];
-            else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-                out = argv[++i];
-            else if (argv[i][0] == '-' && argv[i][1])
-                return bad_usage("unknown option '%s'", argv[i]);
-            else if (!csv)
-                csv = argv[i];
-            else
-                return bad_usage("unexpected argument '%s'", argv[i]);
-        }
-        if (!csv || !out)
-            return bad_usage("%s", "plot needs RESULTS.csv and -o FILE.png (or .svg)");
-        return plot_run(csv, vars, out);
-    }
-    if (strcmp(cmd, "check") == 0)
-        o.command = CMD_CHECK;
-    else if (strcmp(cmd, "doc") == 0)
-        o.command = CMD_DOC;
-    else if (strcmp(cmd, "flatten") == 0)
-        o.command = CMD_FLATTEN;
-    else if (strcmp(cmd, "emit-c") == 0)
-        o.command = CMD_EMIT_C;
-    else if (strcmp(cmd, "build") == 0)
-        o.command = CMD_BUILD;
-    else if (strcmp(cmd, "run") == 0)
-        o.command = CMD_RUN;
-    else
-        return bad_usage("unknown command '%s'", cmd);
+    int command = driver_find_command(argv[1]);
+    if (command < 0)
+        return tool_usage_error("unknown command '%s'", argv[1]);
 
+    DriverOptions o = {0};
+    o.command = (DriverCommand)command;
+    o.out = stdout;
     const char **inc = calloc((size_t)argc, sizeof *inc);
     char **sim = calloc((size_t)argc + 2, sizeof *sim);
     if (!inc || !sim)
         return 1;
-    sim[o.sim_argc++] = "simulator";
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--top") == 0) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a component name", a);
-            }
-            o.top = argv[i];
-        } else if (strcmp(a, "-I") == 0) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a directory", a);
-            }
-            inc[o.ninclude++] = argv[i];
-        } else if (strncmp(a, "-I", 2) == 0) {
-            inc[o.ninclude++] = a + 2;
-        } else if (strcmp(a, "--dump-ast") == 0 && o.command == CMD_CHECK) {
-            o.dump_ast = true;
-        } else if (strcmp(a, "--dump-blocks") == 0 && o.command == CMD_CHECK) {
-            o.dump_blocks = true;
-        } else if (strcmp(a, "--raw") == 0 && o.command == CMD_FLATTEN) {
-            o.raw = true;
-        } else if (strcmp(a, "--markdown") == 0 && o.command == CMD_DOC) {
-            o.markdown = true;
-        } else if (strcmp(a, "--time-passes") == 0) {
-            o.time_passes = true;
-        } else if (strcmp(a, "-o") == 0
-                   && (o.command == CMD_EMIT_C || o.command == CMD_BUILD)) {
-            if (++i >= argc) {
-                free(inc);
-                free(sim);
-                return bad_usage("%s needs a file name", a);
-            }
-            o.output = argv[i];
-        } else if (o.command == CMD_RUN && o.file && a[0] == '-') {
-            /* everything else after the model file goes to the simulator */
-            sim[o.sim_argc++] = argv[i];
-        } else if (strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            free(inc);
-            free(sim);
-            return 0;
-        } else if (a[0] == '-' && a[1]) {
-            free(inc);
-            free(sim);
-            return bad_usage("unknown option '%s'", a);
-        } else if (!o.file) {
-            o.file = a;
-        } else if (o.command == CMD_RUN) {
-            sim[o.sim_argc++] = argv[i];
-        } else {
-            free(inc);
-            free(sim);
-            return bad_usage("unexpected argument '%s'", a);
-        }
-    }
-    if (!o.file) {
-        free(inc);
-        free(sim);
-        return bad_usage("%s", o.command == CMD_DOC ? "doc needs a component name"
-                                                    : "no model file given");
-    }
-    if ((o.command == CMD_EMIT_C || o.command == CMD_BUILD) && !o.output) {
-        free(inc);
-        free(sim);
-        return bad_usage("%s needs -o FILE", cmd);
-    }
     o.include_dirs = inc;
     o.sim_argv = sim;
-    int status = driver_run(&o);
+    o.sim_argv[o.sim_argc++] = "simulator";
+    int status = parse_args(argc, argv, &o);
+    if (status < 0)
+        status = driver_commands[o.command].output == OUT_DOC ? doc_run(&o) : driver_run(&o);
     diag_flush();
     free(inc);
     free(sim);

@@ -18,6 +18,7 @@
  */
 #include "sema.h"
 
+#include "builtin.h"
 #include "diag.h"
 #include "parse.h"
 
@@ -36,21 +37,6 @@ typedef struct SemaFile {
     AstFile *ast;       /* its tree */
     SymMap defs;        /* Sym* -> SemaDef* */
 } SemaFile;
-
-static const struct { const char *name; int arity; } builtins[] = {
-    {"sin", 1}, {"cos", 1}, {"tan", 1}, {"asin", 1}, {"acos", 1},
-    {"atan", 1}, {"atan2", 2}, {"sinh", 1}, {"cosh", 1}, {"tanh", 1},
-    {"exp", 1}, {"log", 1}, {"log10", 1}, {"sqrt", 1}, {"abs", 1},
-    {"sign", 1}, {"min", 2}, {"max", 2},
-};
-
-int sema_builtin_arity(const char *name)
-{
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-        if (strcmp(builtins[i].name, name) == 0)
-            return builtins[i].arity;
-    return -1;
-}
 
 /* ---- the standard library index ------------------------------------------ */
 
@@ -220,6 +206,14 @@ const char *sema_suggest_def(Program *p, const char *name)
     return diag_closest(name, (const char *const *)c.items, c.n);
 }
 
+SemaHint sema_did_you_mean(const char *suggestion)
+{
+    SemaHint h = {""};
+    if (suggestion)
+        snprintf(h.text, sizeof h.text, " (did you mean '%s'?)", suggestion);
+    return h;
+}
+
 /* ---- member tables -------------------------------------------------------- */
 
 static bool scope_within(const SemaDef *d, int inner, int outer)
@@ -310,26 +304,17 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
     ptrvec_push(p->arena, &d->member_list, m);
 }
 
+/* What the declarations of a section are (the section table, ast.h). */
 static SemaMemberKind member_kind_of(AstSectionKind k)
 {
-    switch (k) {
-    case SEC_NODES: return MEM_NODE;
-    case SEC_INPUTS: return MEM_INPUT;
-    case SEC_OUTPUTS: return MEM_OUTPUT;
-    case SEC_PARAMETERS: return MEM_PARAMETER;
-    case SEC_VARIABLES: return MEM_VARIABLE;
-    case SEC_INTERMEDIATES: return MEM_INTERMEDIATE;
-    case SEC_ACROSS: return MEM_ACROSS;
-    case SEC_THROUGH: return MEM_THROUGH;
-    default: return MEM_INSTANCE;
-    }
+#define X_SECMEMBER(k, w, tok, mem, where, entry, title, col, val, rank) (int)mem,
+    static const int member[] = {AST_SECTION_KINDS(X_SECMEMBER)};
+    return (SemaMemberKind)member[k];
 }
 
 static bool section_allowed(AstDefKind dk, AstSectionKind k)
 {
-    if (dk == DEF_DOMAIN)
-        return k == SEC_ACROSS || k == SEC_THROUGH || k == SEC_EQUATIONS;
-    return k != SEC_ACROSS && k != SEC_THROUGH;
+    return (ast_section_where[k] & (dk == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT)) != 0;
 }
 
 /* Declares the members of one arm: its own sections first, then the
@@ -371,7 +356,8 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *c = it->u.if_.clauses.items[j];
-            collect_members(p, d, &c->body, new_scope(p, d, scope, it));
+            c->arm = new_scope(p, d, scope, it);
+            collect_members(p, d, &c->body, c->arm);
         }
     }
 }
@@ -425,12 +411,11 @@ static void unknown_member(Checker *c, const SemaDef *d, AstNamePart *part,
 {
     const char *s = suggest_member(c, d, part->sym->name, outside);
     if (outside)
-        diag_error(part->span, "%s '%s' has no member '%s'%s%s%s", def_kind_name(d),
-                   owner, part->sym->name, s ? " (did you mean '" : "",
-                   s ? s : "", s ? "'?)" : "");
+        diag_error(part->span, "%s '%s' has no member '%s'%s", def_kind_name(d),
+                   owner, part->sym->name, sema_did_you_mean(s).text);
     else
-        diag_error(part->span, "unknown name '%s'%s%s%s", part->sym->name,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        diag_error(part->span, "unknown name '%s'%s", part->sym->name,
+                   sema_did_you_mean(s).text);
 }
 
 /* Resolves the rest of a dotted name after member m (which has been
@@ -506,14 +491,12 @@ static void check_name(Checker *c, AstExpr *e)
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
-    int arity = sema_builtin_arity(f);
+    int k = builtin_find(f);
+    int arity = k >= 0 ? builtin_arity[k] : -1;
     if (arity < 0) {
-        const char *names[sizeof builtins / sizeof builtins[0]];
-        for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
-            names[i] = builtins[i].name;
-        const char *s = diag_closest(f, names, (int)(sizeof names / sizeof names[0]));
-        diag_error(e->u.call.func_span, "unknown function '%s'%s%s%s", f,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        const char *s = diag_closest(f, builtin_names, FN_COUNT);
+        diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
+                   sema_did_you_mean(s).text);
     } else if (arity != e->u.call.args.n) {
         diag_error(e->span, "'%s' takes %d argument%s, not %d", f, arity,
                    arity == 1 ? "" : "s", e->u.call.args.n);
@@ -589,8 +572,7 @@ static void check_record(Checker *c, AstExpr *e)
             const char *names[] = {"value", "priority", "nominal"};
             const char *s = diag_closest(n, names, 3);
             diag_error(f->name_span, "unknown field '%s'; a variable takes "
-                       "value, priority and nominal%s%s%s", n,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+                       "value, priority and nominal%s", n, sema_did_you_mean(s).text);
         }
     }
 }
@@ -609,8 +591,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
         SemaDef *t = sema_lookup(c->p, dn, c->d->file);
         if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
-            diag_error(v->span, "unknown domain '%s'%s%s%s", dn->name,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
         } else if (t->ast->kind != DEF_DOMAIN) {
             diag_error(v->span, "'%s' is a component, not a domain", dn->name);
             diag_note(t->ast->name_span, "'%s' is defined here", dn->name);
@@ -661,8 +642,8 @@ static void check_instance(Checker *c, AstInstance *in)
     SemaDef *t = sema_lookup(c->p, in->type, c->d->file);
     if (!t) {
         const char *s = sema_suggest_def(c->p, in->type->name);
-        diag_error(in->type_span, "unknown component '%s'%s%s%s", in->type->name,
-                   s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+        diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
+                   sema_did_you_mean(s).text);
         return;
     }
     if (t->ast->kind != DEF_COMPONENT) {
@@ -698,9 +679,8 @@ static void check_instance(Checker *c, AstInstance *in)
                            t->ast->name->name);
             else
                 diag_error(g->name_span, "component '%s' has no parameter, input "
-                           "or variable '%s'%s%s%s", t->ast->name->name,
-                           g->name->name, s ? " (did you mean '" : "",
-                           s ? s : "", s ? "'?)" : "");
+                           "or variable '%s'%s", t->ast->name->name,
+                           g->name->name, sema_did_you_mean(s).text);
             diag_note(t->ast->name_span, "component '%s' is defined here",
                       t->ast->name->name);
             continue;
@@ -807,8 +787,8 @@ static void check_stmts(Checker *c, PtrVec *v)
         check_stmt(c, v->items[i]);
 }
 
-/* Walks the arms in the order collect_members created their scopes. */
-static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
+/* Checks the items of one arm, then the arms nested in it. */
+static void check_items(Checker *c, PtrVec *items, int scope)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -840,7 +820,6 @@ static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
             continue;
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
             AstClause *cl = it->u.if_.clauses.items[j];
-            int arm = next_scope++;
             if (cl->cond) {
                 c->scope = scope;
                 c->mode = REF_CONDITION;
@@ -848,10 +827,9 @@ static int check_items(Checker *c, PtrVec *items, int scope, int next_scope)
                 check_expr(c, cl->cond);
                 c->mode = REF_EQUATION;
             }
-            next_scope = check_items(c, &cl->body, arm, next_scope);
+            check_items(c, &cl->body, cl->arm);
         }
     }
-    return next_scope;
 }
 
 static int count_entries(const SemaDef *d, AstSectionKind k)
@@ -873,7 +851,7 @@ void sema_resolve_def(Program *p, SemaDef *d)
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
-    check_items(&c, &d->ast->items, 0, 1);
+    check_items(&c, &d->ast->items, 0);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
         int ne = count_entries(d, SEC_EQUATIONS);
@@ -908,8 +886,8 @@ SemaDef *sema_resolve(Program *p, const char *top)
         t = sema_lookup(p, sym_cstr(top), p->main_file);
         if (!t) {
             const char *s = sema_suggest_def(p, top);
-            diag_error(src_none, "no component named '%s' for --top%s%s%s", top,
-                       s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+            diag_error(src_none, "no component named '%s' for --top%s", top,
+                       sema_did_you_mean(s).text);
             return NULL;
         }
     } else {

@@ -92,11 +92,16 @@ void sema_resolve_def(Program *p, SemaDef *d);
 
 SemaMember *sema_member(const SemaDef *d, const Sym *name);
 
-/* Built-in functions: their arity, or -1 for an unknown name. */
-int sema_builtin_arity(const char *name);
-
 /* Names for "did you mean" over every known definition. */
 const char *sema_suggest_def(Program *p, const char *name);
+
+/* The end of a message that offers a suggestion: " (did you mean 'x'?)",
+   or "" when suggestion is NULL.  A value, so it can be used right in
+   diag_error's arguments: sema_did_you_mean(s).text. */
+typedef struct SemaHint {
+    char text[96];          /* the suffix, NUL-terminated */
+} SemaHint;
+SemaHint sema_did_you_mean(const char *suggestion);
 
 void sema_program_free(Program *p);
 

@@ -8,19 +8,22 @@
  * `a == ±b + c` makes a an alias of b.  The defined variable is eliminated
  * everywhere (its derivatives become derivatives of its definition) but
  * keeps its names: DaeVar.alias_expr says how to compute it for the
- * output.  Which of two aliases survives: the one with the stronger target,
- * then the one written under der() in a component (a mass or inertia),
- * then the one declared first.  Chains are resolved with path compression,
- * so a long chain of aliases costs linear time.
+ * output.  Which of two aliases survives is prefer_rank's choice
+ * (prefer.h: a mass's or inertia's variable, then the stronger target,
+ * then one written under der(), then a component's own variable), and
+ * the one declared first on a tie; the survivor inherits what made the
+ * other one preferable.  Chains are resolved with path compression, so a
+ * long chain of aliases costs linear time.
  *
  * An equation that reduces to a constant is either inconsistent (c == 0
  * with c != 0) or redundant (0 == 0: it repeats what the equations that
  * defined its variables already say).  Both are errors naming the
  * equations involved.
  */
-#include "elab.h"
+#include "simplify.h"
 
 #include "diag.h"
+#include "prefer.h"
 
 #include <math.h>
 #include <string.h>
@@ -126,36 +129,12 @@ static void lin(Simp *s, DaeExpr *e, double c, Linear *L)
     L->rem = dae_add(t, L->rem, dae_mul(t, dae_const(t, c), e));
 }
 
-/* Higher is kept: a mass's or inertia's variable, then one with a
-   stronger target, then one that is differentiated (a state candidate),
-   then a component's own variable over a node's. */
-static int keep_rank(const DaeVar *v)
-{
-    return (v->inertial ? 16 : 0) + (int)v->priority * 4 + (v->differentiated ? 2 : 0)
-           + (v->kind != VAR_NODE ? 1 : 0);
-}
-
 static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
 {
     DaeVar *v = s->d->vars.items[i];
     v->eliminated = true;
     v->alias_expr = def;
     v->eliminated_by = q;
-}
-
-/* How to name an equation in a message. */
-static const char *eq_text(Dae *d, DaeEq *q)
-{
-    switch (q->kind) {
-    case EQ_CONSERVATION:
-        return arena_printf(&d->arena, "the balance of the through variable at "
-                            "node %s", q->what);
-    case EQ_DOMAIN:
-        return arena_printf(&d->arena, "the domain equation of node %s", q->what);
-    default:
-        return q->instance[0] ? arena_printf(&d->arena, "this equation of %s", q->instance)
-                              : "this equation of the top model";
-    }
 }
 
 /* Tries to use q to eliminate a variable; true if it did. */
@@ -180,7 +159,7 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     }
     if (n == 2 && fabs(L.coef[0]) == fabs(L.coef[1])) {
         DaeVar *a = s->d->vars.items[L.var[0]], *b = s->d->vars.items[L.var[1]];
-        int ka = keep_rank(a), kb = keep_rank(b);
+        int ka = prefer_rank(a), kb = prefer_rank(b);
         int gone = ka > kb || (ka == kb && L.var[0] < L.var[1]) ? 1 : 0;
         int kept = 1 - gone;
         /* c_g*g + c_k*k + rem = 0  =>  g = -(c_k*k + rem)/c_g */
@@ -189,8 +168,7 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
         eliminate(s, L.var[gone], def, q);
         /* the survivor speaks for both when states are chosen */
         DaeVar *g = s->d->vars.items[L.var[gone]], *k = s->d->vars.items[L.var[kept]];
-        k->inertial |= g->inertial;
-        k->differentiated |= g->differentiated;
+        prefer_alias(k, g);
         /* a node's variable is better shown by a component's own name for
            it (inertia.theta rather than lever.R.theta) */
         if (k->kind == VAR_NODE && g->kind != VAR_NODE && !k->display
@@ -201,49 +179,54 @@ static bool try_alias(Simp *s, DaeEq *q, DaeExpr *r)
     return false;
 }
 
-void simplify_explain(Dae *d, DaeEq *q)
+/* The variables q mentions that other equations have fixed so far. */
+static DaeRedundant *explain(Dae *d, DaeEq *q)
 {
-    int notes = 0;
-    for (int i = 0; i < d->vars.n && notes < 4; i++) {
+    DaeRedundant *r = arena_alloc(&d->arena, sizeof *r);
+    r->eq = q;
+    for (int i = 0; i < d->vars.n && r->nfixed < DAE_FIXED_NOTES; i++) {
         DaeVar *v = d->vars.items[i];
         if (!v->eliminated || !v->eliminated_by || v->eliminated_by == q)
             continue;
-        if (!dae_mentions_var(q->orig_lhs, i, 0) && !dae_mentions_var(q->orig_rhs, i, 0))
+        if (!dae_mentions_var(&d->t, q->orig_lhs, i, 0)
+            && !dae_mentions_var(&d->t, q->orig_rhs, i, 0))
             continue;
-        diag_note(v->eliminated_by->span, "'%s' is already fixed by this equation%s%s",
-                  v->name, v->eliminated_by->instance[0] ? " in " : "",
-                  v->eliminated_by->instance);
-        notes++;
+        r->fixed[r->nfixed++] = i;
     }
+    return r;
 }
 
 /* q no longer mentions any unknown: r is its residual.  An inconsistent
    one is an error here; a redundant one (0 == 0, or parameters only) is
    kept for the structural analysis, which names the variables it leaves
-   undetermined. */
-static void report_constant(Simp *s, DaeEq *q, DaeExpr *r)
+   undetermined (what it repeats is explained once simplification is
+   done). */
+static void report_constant(Simp *s, DaeEq *q, DaeExpr *r, PtrVec *redundant)
 {
     Dae *d = s->d;
+    char what[512];
+    dae_eq_origin(what, sizeof what, ORIGIN_PROSE, q);
     if (r->kind == DX_CONST && r->u.value != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
-                   "values fixed by other equations are used", eq_text(d, q), r->u.value);
-        simplify_explain(d, q);
+                   "values fixed by other equations are used", what, r->u.value);
+        dae_note_fixed(d, explain(d, q));
         return;
     }
     if (r->kind != DX_CONST && dae_depends_on_state(r)) {
         diag_error(q->span, "%s no longer involves any unknown once the values fixed "
-                   "by other equations are used; it only depends on time",
-                   eq_text(d, q));
-        simplify_explain(d, q);
+                   "by other equations are used; it only depends on time", what);
+        dae_note_fixed(d, explain(d, q));
         return;
     }
-    ptrvec_push(&d->arena, &d->redundant, q);
+    ptrvec_push(&d->arena, redundant, q);
 }
 
 void simplify_dae(Dae *d)
 {
     Simp s = {d, &d->t};
     int n = d->eqs.n;
+    PtrVec redundant = {0};
+    prefer_mark(d);
     bool *gone = arena_alloc(&d->arena, sizeof(bool) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
         DaeEq *q = d->eqs.items[i];
@@ -260,7 +243,7 @@ void simplify_dae(Dae *d)
             q->rhs = subst(&s, q->rhs);
             DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
             if (!dae_has_var(r)) {
-                report_constant(&s, q, r);
+                report_constant(&s, q, r, &redundant);
                 gone[i] = true;
                 continue;
             }
@@ -295,4 +278,7 @@ void simplify_dae(Dae *d)
         else
             d->nvars_left++;
     }
+    for (int i = 0; i < redundant.n; i++)
+        ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
+    prefer_propagate(d);
 }

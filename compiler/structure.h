@@ -32,13 +32,12 @@ typedef struct StEq {
     int nadj;           /* entries in adj */
 } StEq;
 
-/* A block of the BLT form: n equations solved together for n unknowns. */
+/* A block of the BLT form: n equations solved together for n unknowns
+   (how: plan.h). */
 typedef struct StBlock {
     int n;              /* size */
     int *eqs;           /* StEq indices */
     int *vars;          /* StVar indices, vars[i] matched to eqs[i] */
-    DaeExpr *solved;    /* n == 1 and linear: the unknown's explicit value */
-    DaeExpr *pivot;     /* n == 1 and linear: its coefficient (checked != 0) */
 } StBlock;
 
 typedef struct Structure {
@@ -51,18 +50,14 @@ typedef struct Structure {
     int *state_var;     /* StVar of each state */
     int index;          /* differential index */
     int ndiff;          /* equations added by differentiation */
-    int nloops;         /* blocks with n > 1 or nonlinear */
-    int max_loop;       /* size of the largest such block */
 } Structure;
 
 /* Runs matching, Pantelides, dummy derivatives and BLT sorting.  Reports
    structural errors through diag and returns NULL after one. */
 Structure *struct_analyze(Dae *d);
 void struct_free(Structure *s);
-/* Prints the BLT blocks with their unknowns and residuals
-   (`lmdlc check --dump-blocks`). */
-void struct_dump(FILE *fp, const Structure *s, Dae *d);
-/* Prints the index report for `lmdlc check`. */
+/* Prints the index report for `lmdlc check` (the blocks line is the
+   plan's: plan_report). */
 void struct_report(FILE *fp, const Structure *s, Dae *d);
 
 #endif

@@ -1,11 +1,10 @@
 /*
- * units.h - dimensions, and pass 4: the unit check.
+ * units.h - dimensions: SI exponent vectors and their algebra (units.c).
  *
  * A Dim is the vector of SI base exponents; angles are dimensionless.
  * Unit strings are read by the runtime's shared parser (rt_units.h) so the
- * compiler and the simulator agree on every symbol.  The pass itself
- * (units_check) walks the elaborated instance tree and checks every active
- * equation, branch, binding and connection; see units.c.
+ * compiler and the simulator agree on every symbol.  The pass that checks
+ * the model's dimensions is units_check.h.
  */
 #ifndef LMDL_UNITS_H
 #define LMDL_UNITS_H

@@ -425,18 +425,9 @@ const char *parse_block_name(int token)
     case DOMAIN: return "domain";
     case COMPONENT: return "component";
     case IF: return "'if'";
-    case NODES: return "'nodes' section";
-    case INPUTS: return "'inputs' section";
-    case OUTPUTS: return "'outputs' section";
-    case PARAMETERS: return "'parameters' section";
-    case VARIABLES: return "'variables' section";
-    case INTERMEDIATES: return "'intermediates' section";
-    case COMPONENTS: return "'components' section";
-    case BRANCHES: return "'branches' section";
-    case CONNECTIONS: return "'connections' section";
-    case EQUATIONS: return "'equations' section";
-    case ACROSS: return "'across' section";
-    case THROUGH: return "'through' section";
+#define X_SECBLOCK(k, w, t, mem, where, entry, title, col, val, rank) \
+    case t: return "'" w "' section";
+    AST_SECTION_KINDS(X_SECBLOCK)
     default: return "block";
     }
 }
@@ -445,16 +436,9 @@ const char *parse_block_name(int token)
 static const char *entry_name(int token)
 {
     switch (token) {
-    case NODES: return "node declaration";
-    case INPUTS: return "input declaration";
-    case OUTPUTS: return "output declaration";
-    case PARAMETERS: return "parameter declaration";
-    case VARIABLES: case ACROSS: case THROUGH: return "variable declaration";
-    case INTERMEDIATES: return "intermediate declaration";
-    case COMPONENTS: return "component instance";
-    case BRANCHES: return "branch";
-    case CONNECTIONS: return "connection";
-    case EQUATIONS: case IF: return "equation";
+#define X_SECENTRY(k, w, t, mem, where, entry, title, col, val, rank) case t: return entry;
+    AST_SECTION_KINDS(X_SECENTRY)
+    case IF: return "equation";
     default: return "statement";
     }
 }
@@ -674,10 +658,17 @@ static bool word_before(SrcSpan at, uint32_t off, const char *word)
     return off >= n && memcmp(f->text + off - n, word, n) == 0;
 }
 
-static const char *const section_words[] = {
-    "nodes", "inputs", "outputs", "parameters", "variables", "intermediates",
-    "components", "branches", "connections", "equations", "across", "through",
-};
+/* Whether a symbol opens a section (the section table, ast.h). */
+static bool opens_a_section(yysymbol_kind_t tok)
+{
+    switch (tok) {
+#define X_SECSYM(k, w, t, mem, where, entry, title, col, val, rank) case YYSYMBOL_##t:
+    AST_SECTION_KINDS(X_SECSYM)
+        return true;
+    default:
+        return false;
+    }
+}
 
 static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
 {
@@ -715,7 +706,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     }
     /* A keyword that opens a section (or a definition) where the current
        block should have ended. */
-    bool opens_section = tok >= YYSYMBOL_NODES && tok <= YYSYMBOL_THROUGH;
+    bool opens_section = opens_a_section(tok);
     bool opens_def = tok == YYSYMBOL_COMPONENT || tok == YYSYMBOL_DOMAIN;
     if (want_end && open && (opens_def || (opens_section && open->token != COMPONENT
                                            && open->token != DOMAIN
@@ -783,8 +774,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
             const char *word = arena_strndup(pc->arena, src_get(at.file)->text
                                              + at.begin, at.end - at.begin);
             s = top ? diag_closest(word, def_words, 2)
-                    : diag_closest(word, section_words, (int)(sizeof section_words
-                                                       / sizeof section_words[0]));
+                    : diag_closest(word, ast_section_names, SEC_KIND_COUNT);
         }
         if (s)
             diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);

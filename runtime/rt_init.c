@@ -444,6 +444,13 @@ int rt_init(RtSim *s)
     const RtModel *m = s->m;
     int n = m->n_states;
     s->t = 0;
+    /* pivots of parameters only fail here, as the first evaluation would */
+    int singular = m->check_params ? m->check_params(s->p) : -1;
+    if (singular >= 0) {
+        rt_fail_eval(&s->fail, 0, RT_FAIL_SINGULAR, singular);
+        s->fail.during_init = 1;
+        return -1;
+    }
     if (m->start)
         m->start(s->p, s->x_start, s->nominal);
     else

@@ -19,7 +19,9 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
-#define RT_ABI_VERSION 5
+#include "rt_units.h"
+
+#define RT_ABI_VERSION 6
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -63,7 +65,7 @@ int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b);
 typedef struct RtParamInfo {
     const char *name;       /* instance path, e.g. "lever.r12" */
     double value;           /* default value, SI */
-    short dim[7];           /* SI dimension: m kg s A K mol cd exponents */
+    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
 } RtParamInfo;
@@ -112,6 +114,10 @@ struct RtModel {
        (e.g. lever.r12 bound to the top-level r12), in dependency order,
        skipping those with overridden[i] != 0. */
     void (*derive_params)(double *p, const unsigned char *overridden);
+    /* Checks the pivots that depend on parameters only, once the
+       parameters are set (before initialization): returns the first block
+       whose pivot vanishes, or -1.  NULL: nothing to check. */
+    int (*check_params)(const double *p);
 
     int n_states;
     const char *const *state_names;

@@ -10,6 +10,9 @@
 #   check   stdout of `lmdlc check INPUT`, which must exit 0
 #   flatten stdout of `lmdlc flatten INPUT`, which must exit 0
 #   raw     stdout of `lmdlc flatten --raw INPUT`, which must exit 0
+#   plan    stdout of `lmdlc check --dump-blocks INPUT`, which must exit 0
+#   emitc   the messages of `lmdlc emit-c INPUT -o FILE` (none, normally),
+#           then the C file it writes; it must exit 0
 #   doc     stdout of `lmdlc doc INPUT` (INPUT is a name), exit 0
 #   cmd     stdout+stderr of `lmdlc ARGS...`, exit status in GOLDEN's
 #           first line as "# exit N"
@@ -29,7 +32,7 @@ esac
 base=$(basename "$input")
 stdlib=$(cd "$(dirname "$0")/../library" && pwd)
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.c" "$out.2"' EXIT
 cd "$dir" || exit 1
 case $kind in
   errors) "$lmdlc" check "$base" "$@" >/dev/null 2>"$out"; status=$?; want=2 ;;
@@ -37,6 +40,9 @@ case $kind in
   check)  "$lmdlc" check "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   flatten) "$lmdlc" flatten "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   raw)    "$lmdlc" flatten --raw "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
+  plan)   "$lmdlc" check --dump-blocks "$base" "$@" >"$out" 2>&1; status=$?; want=0 ;;
+  emitc)  "$lmdlc" emit-c "$base" -o "$out.c" "$@" >"$out" 2>&1; status=$?; want=0
+          [ -f "$out.c" ] && cat "$out.c" >>"$out" ;;
   doc)    "$lmdlc" doc "$input" "$@" >"$out" 2>&1; status=$?; want=0 ;;
   cmd)    "$lmdlc" "$@" >"$out" 2>&1; status=$?
           want=$(sed -n '1s/^# exit //p' "$golden" 2>/dev/null)

@@ -1,7 +1,19 @@
 #!/bin/sh
 # Hostile names and strings: the generated C compiles and means what it
-# should; the assert message comes out byte for byte.
+# should; the assert message comes out byte for byte.  The model is read
+# from a directory whose name would close a C comment (the generated C
+# names source locations in comments), and the C must compile without a
+# warning about it.
 . "$(dirname "$0")/lib.sh"
+mkdir -p "$work/x*/ /* ??" || fail mkdir
+cp "$here/hostile.lmdl" "$here/mass_spring.lmdl" "$work/x*/ /* ??/" || fail cp
+for m in hostile mass_spring; do
+  (cd "$work" && "$LMDLC" emit-c "x*/ /* ??/$m.lmdl" -o $m.c) || fail "emit-c $m from x*/"
+  "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -I "$here/../../runtime" -c "$work/$m.c" \
+    -o "$work/$m.o" || fail "the generated C of $m does not compile cleanly"
+done
+grep -q '/\* block 1, explicit: base.f; spring, x\* / / \* ? ?/mass_spring.lmdl:18 \*/' \
+  "$work/mass_spring.c" || fail "the block's path is not in its comment, escaped"
 build hostile.lmdl sim
 "$work/sim" --stop-time 1 --output-step 0.1 -o "$work/out.csv" 2>"$work/err"
 [ $? = 3 ] || fail "expected the assert to stop the run"

@@ -10,7 +10,7 @@
                                         skipped, when vim is not installed)
 
 The reserved words come from the keyword table of grammar/lexer.l, the
-built-in functions from the `builtins[]` table in compiler/.  A change of
+built-in functions from the LMDL_BUILTINS table in compiler/builtin.h.  A change of
 either without the grammars, or of the grammars alone, fails here.
 """
 import glob
@@ -53,6 +53,17 @@ def lexer_keywords():
     text = open(path, encoding="utf-8").read()
     words = re.findall(r'\{\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_][A-Z0-9_]*\s*\}', text)
     words += re.findall(r'\b[A-Z_]+\s*\(\s*[A-Z_][A-Z0-9_]*\s*,\s*"([A-Za-z_]\w*)"\s*\)', text)
+    # the section keywords come from the section table of compiler/ast.h,
+    # X(SEC_KIND, "word", TOKEN, ...), when the lexer's table expands it
+    if re.search(r"\bAST_SECTION_KINDS\s*\(", text):
+        ast_h = open(os.path.join(SRC, "compiler/ast.h"), encoding="utf-8").read()
+        m = re.search(r"#define\s+AST_SECTION_KINDS\(X\)(.*?)\n\n", ast_h, re.S)
+        sections = re.findall(r'X\(\s*SEC_\w+\s*,\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_]+',
+                              m.group(1) if m else "")
+        if not sections:
+            die("grammar/lexer.l expands AST_SECTION_KINDS, but no rows "
+                'X(SEC_KIND, "word", TOKEN, ...) were found in compiler/ast.h')
+        words += sections
     if not words:
         die("found no keywords in grammar/lexer.l (neither a table of "
             '{"word", TOKEN} entries nor X(TOKEN, "word") entries).  If the '
@@ -64,16 +75,17 @@ def lexer_keywords():
 
 
 def compiler_builtins():
-    """The names of the builtins[] table ({"sin", 1}, ...) in compiler/."""
-    for path in sorted(glob.glob(os.path.join(SRC, "compiler/*.c"))):
-        text = open(path, encoding="utf-8").read()
-        m = re.search(r"\bbuiltins\[\]\s*=\s*\{(.*?)\};", text, re.S)
-        if m:
-            names = re.findall(r'\{\s*"(\w+)"\s*,\s*\d+\s*\}', m.group(1))
-            if names:
-                return set(names)
-    die("found no builtins[] table of {\"name\", arity} entries in "
-        "compiler/*.c; if it moved, update tests/editors/check_grammars.py")
+    """The names of the LMDL_BUILTINS table (X(FN_SIN, "sin", 1, ...)) in
+    compiler/builtin.h."""
+    path = os.path.join(SRC, "compiler/builtin.h")
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    m = re.search(r"#define\s+LMDL_BUILTINS\(X\)(.*?)\n\n", text, re.S)
+    if m:
+        names = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', m.group(1))
+        if names:
+            return set(names)
+    die("found no LMDL_BUILTINS table of X(id, \"name\", arity, ...) rows in "
+        "compiler/builtin.h; if it moved, update tests/editors/check_grammars.py")
 
 
 # ---- what the grammars say -------------------------------------------------

@@ -1,9 +1,9 @@
 /*
  * fuzz_compile.c - libFuzzer target for the whole compiler after parsing.
  *
- * Each input is one model file.  When it parses and resolves, it goes the
- * way `lmdlc emit-c` takes it: elaborate, units, flatten, simplify,
- * structure, codegen (without the C compiler).  Every pass must either
+ * Each input is one model file.  It goes the way `lmdlc emit-c` takes it,
+ * through the driver's own pipeline: parse, resolve, elaborate, units,
+ * flatten, simplify, structure, codegen (without the C compiler).  Every pass must either
  * report an error or hand the next a well-formed result; a crash, a hang
  * or a leak anywhere is a bug.  Seeded with valid models (examples,
  * tests), whose mutations reach the passes that the front-end fuzzer
@@ -12,12 +12,9 @@
  * Memory is handled as in fuzz_parse.c: everything freed per input, the
  * intern table dropped every few thousand inputs.
  */
-#include "codegen.h"
 #include "diag.h"
-#include "elab.h"
-#include "sema.h"
+#include "driver.h"
 #include "source.h"
-#include "structure.h"
 #include "sym.h"
 
 #include <stddef.h>
@@ -41,31 +38,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         diag_set_stream(devnull);
     }
     diag_reset();
-    Arena ast_arena = {0}, elab_arena = {0};
-    SemaOptions opts = {NULL, 0, LMDL_STDLIB_DIR};
-    Program *p = sema_program_new(&ast_arena, &opts);
-    int file = src_add("/nonexistent/fuzz.lmdl", (const char *)data, size);
-    sema_add_main(p, file);
-    SemaDef *top = diag_error_count() ? NULL : sema_resolve(p, NULL);
-    if (top && !diag_error_count()) {
-        Model *m = elab_model(p, top, &elab_arena);
-        if (!diag_error_count())
-            units_check(m);
-        if (!diag_error_count())
-            flatten_model(m);
-        if (!diag_error_count())
-            simplify_dae(m->dae);
-        Structure *st = NULL;
-        if (!diag_error_count())
-            st = struct_analyze(m->dae);
-        if (st && !diag_error_count())
-            free(cg_generate(m->dae, st, top->ast->name->name));
-        struct_free(st);
-        elab_free(m);
-    }
-    sema_program_free(p);
-    arena_free(&elab_arena);
-    arena_free(&ast_arena);
+    DriverOptions o = {0};
+    o.command = CMD_EMIT_C;
+    o.out = devnull;
+    o.loaded = true;
+    o.source = src_add("/nonexistent/fuzz.lmdl", (const char *)data, size);
+    char *c = NULL;
+    o.c_text = &c;
+    driver_run(&o);
+    free(c);
     src_free_all();
     if (++runs % INPUTS_PER_SYM_RESET == 0)
         sym_free_all();

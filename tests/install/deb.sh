@@ -9,7 +9,7 @@
 #    LMDL_DEB_DEPENDS), which must name a C compiler, libc6-dev and
 #    libgsl-dev;
 #  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a,
-#    usr/include/lmdl/rt_model.h and every file of SRC/library under
+#    usr/include/lmdl/rt_model.h, rt_units.h and every file of SRC/library under
 #    usr/share/lmdl/library, all owned by root and writable by root only;
 #  - the lmdlc unpacked from it (dpkg-deb -x) checks an example using the
 #    unpacked library, with no LMDL_* variable set.
@@ -40,7 +40,8 @@ done
 dpkg-deb -c "$deb" >"$tmp/contents"
 awk '$1 !~ /^d/ { print $6 }' "$tmp/contents" | sort >"$tmp/files"
 {
-  printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/include/lmdl/rt_model.h
+  printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/include/lmdl/rt_model.h \
+    ./usr/include/lmdl/rt_units.h
   (cd "$src/library" && find . -type f) | sed 's|^\./|./usr/share/lmdl/library/|'
 } | sort >"$tmp/want"
 diff -u "$tmp/want" "$tmp/files" >"$tmp/diff" || fail "contents differ: $(cat "$tmp/diff")"

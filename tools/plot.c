@@ -9,6 +9,8 @@
  */
 #include "plot.h"
 
+#include "tool.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <spawn.h>
@@ -184,4 +186,24 @@ done:
     free(names);
     free(cols);
     return status;
+}
+
+int plot_main(int argc, char **argv)
+{
+    const char *csv = NULL, *vars = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--vars") == 0 && i + 1 < argc)
+            vars = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return tool_usage_error("unknown option '%s'", argv[i]);
+        else if (!csv)
+            csv = argv[i];
+        else
+            return tool_usage_error("unexpected argument '%s'", argv[i]);
+    }
+    if (!csv || !out)
+        return tool_usage_error("%s", "plot needs RESULTS.csv and -o FILE.png (or .svg)");
+    return plot_run(csv, vars, out);
 }

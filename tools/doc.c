@@ -1,11 +1,14 @@
 /*
- * doc.c - prints what a user needs to instantiate a component: its
- * description, nodes with their domains, parameters with defaults and
- * units, inputs, outputs and variables, each with its trailing comment.
+ * doc.c - `lmdlc doc NAME`, a tool (not a pass): prints what a user
+ * needs to instantiate a component: its description, nodes with their
+ * domains, parameters with defaults and units, inputs, outputs and
+ * variables, each with its trailing comment.
  * Members of conditional sections are listed with the condition under
  * which they exist, in the user's own words (the source text).
  */
 #include "doc.h"
+
+#include "diag.h"
 
 #include <string.h>
 
@@ -123,25 +126,24 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
     }
 }
 
-static int count_kind(PtrVec *rows, AstSectionKind k1, AstSectionKind k2)
+static int count_kind(PtrVec *rows, AstSectionKind k)
 {
     int n = 0;
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
-        n += r->kind == k1 || r->kind == k2;
+        n += r->kind == k;
     }
     return n;
 }
 
-static void print_group(FILE *fp, PtrVec *rows, const char *title,
-                        AstSectionKind k1, AstSectionKind k2)
+static void print_group(FILE *fp, PtrVec *rows, AstSectionKind k)
 {
     int width = 0, vwidth = 0;
-    if (!count_kind(rows, k1, k2))
+    if (!count_kind(rows, k))
         return;
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
-        if (r->kind != k1 && r->kind != k2)
+        if (r->kind != k)
             continue;
         if ((int)strlen(r->name) > width)
             width = (int)strlen(r->name);
@@ -150,10 +152,10 @@ static void print_group(FILE *fp, PtrVec *rows, const char *title,
     }
     if (vwidth > 40)
         vwidth = 40;
-    fprintf(fp, "\n%s:\n", title);
+    fprintf(fp, "\n%s:\n", ast_section_titles[k]);
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
-        if (r->kind != k1 && r->kind != k2)
+        if (r->kind != k)
             continue;
         if (*r->name) {
             fprintf(fp, "  %-*s  %-*s", width, r->name, vwidth, r->value);
@@ -190,14 +192,12 @@ static void md_cell(FILE *fp, const char *s, bool code)
         fputc('`', fp);
 }
 
-static void md_group(FILE *fp, PtrVec *rows, const char *title, const char *col,
-                     AstSectionKind k)
+static void md_group(FILE *fp, PtrVec *rows, AstSectionKind k)
 {
-    if (!count_kind(rows, k, k))
+    if (!count_kind(rows, k))
         return;
     fprintf(fp, "\n**%s**\n\n| %s | %s | description | exists |\n|---|---|---|---|\n",
-            title, col, k == SEC_NODES ? "domain" : k == SEC_COMPONENTS ? "component"
-                        : "default");
+            ast_section_titles[k], ast_section_columns[k], ast_section_values[k]);
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
         if (r->kind != k)
@@ -214,11 +214,11 @@ static void md_group(FILE *fp, PtrVec *rows, const char *title, const char *col,
     }
 }
 
-static void md_code(FILE *fp, PtrVec *rows, const char *title, AstSectionKind k)
+static void md_code(FILE *fp, PtrVec *rows, AstSectionKind k)
 {
-    if (!count_kind(rows, k, k))
+    if (!count_kind(rows, k))
         return;
-    fprintf(fp, "\n**%s**\n\n```\n", title);
+    fprintf(fp, "\n**%s**\n\n```\n", ast_section_titles[k]);
     const char *cond = NULL;
     for (int i = 0; i < rows->n; i++) {
         DocRow *r = rows->items[i];
@@ -246,6 +246,14 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
     SrcFile *f = src_get(d->file);
     PtrVec rows = {0};
     collect(p->arena, &rows, &ad->items, NULL);
+    /* the sections this kind of definition has, by their rank */
+    AstSectionKind shown[SEC_KIND_COUNT];
+    int nshown = 0;
+    int where = ad->kind == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT;
+    for (int rank = 0; rank < SEC_KIND_COUNT; rank++)
+        for (int k = 0; k < SEC_KIND_COUNT; k++)
+            if (ast_section_ranks[k] == rank && (ast_section_where[k] & where))
+                shown[nshown++] = (AstSectionKind)k;
     if (markdown) {
         fprintf(fp, "## %s\n\n", ad->name->name);
         if (ad->description) {
@@ -258,21 +266,12 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
         }
         fprintf(fp, "\n%s, in `library/%s`.\n", ad->kind == DEF_DOMAIN ? "Domain"
                 : "Component", shown_path(f ? f->path : "?", libdir));
-        if (ad->kind == DEF_DOMAIN) {
-            md_group(fp, &rows, "Across variables", "variable", SEC_ACROSS);
-            md_group(fp, &rows, "Through variables", "variable", SEC_THROUGH);
-        } else {
-            md_group(fp, &rows, "Nodes", "node", SEC_NODES);
-            md_group(fp, &rows, "Parameters", "parameter", SEC_PARAMETERS);
-            md_group(fp, &rows, "Inputs", "input", SEC_INPUTS);
-            md_group(fp, &rows, "Outputs", "output", SEC_OUTPUTS);
-            md_group(fp, &rows, "Variables", "variable", SEC_VARIABLES);
-            md_group(fp, &rows, "Intermediates", "name", SEC_INTERMEDIATES);
-            md_group(fp, &rows, "Components", "instance", SEC_COMPONENTS);
-            md_code(fp, &rows, "Branches", SEC_BRANCHES);
-            md_code(fp, &rows, "Connections", SEC_CONNECTIONS);
+        for (int i = 0; i < nshown; i++) {
+            if (ast_section_columns[shown[i]])
+                md_group(fp, &rows, shown[i]);
+            else
+                md_code(fp, &rows, shown[i]);
         }
-        md_code(fp, &rows, "Equations", SEC_EQUATIONS);
         fputc('\n', fp);
         return;
     }
@@ -287,20 +286,33 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
             s += n + (e ? 1 : 0);
         }
     }
-    if (ad->kind == DEF_DOMAIN) {
-        print_group(fp, &rows, "Across variables", SEC_ACROSS, SEC_ACROSS);
-        print_group(fp, &rows, "Through variables", SEC_THROUGH, SEC_THROUGH);
-        print_group(fp, &rows, "Equations", SEC_EQUATIONS, SEC_EQUATIONS);
-        return;
+    for (int i = 0; i < nshown; i++)
+        print_group(fp, &rows, shown[i]);
+}
+
+int doc_run(const DriverOptions *o)
+{
+    Arena arena = {0};
+    Arena *ast_arena = &arena;
+    SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
+    Program *p = sema_program_new(ast_arena, &so);
+    /* A name, not a file: the current directory plays the model file's. */
+    p->main_file = src_add("./(doc)", "", 0);
+    SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);
+    if (!d) {
+        if (!diag_error_count()) {
+            const char *s = sema_suggest_def(p, o->file);
+            diag_error(src_none, "unknown component '%s'%s", o->file,
+                       sema_did_you_mean(s).text);
+        }
+        sema_program_free(p);
+        arena_free(&arena);
+        return 2;
     }
-    print_group(fp, &rows, "Nodes", SEC_NODES, SEC_NODES);
-    print_group(fp, &rows, "Parameters", SEC_PARAMETERS, SEC_PARAMETERS);
-    print_group(fp, &rows, "Inputs", SEC_INPUTS, SEC_INPUTS);
-    print_group(fp, &rows, "Outputs", SEC_OUTPUTS, SEC_OUTPUTS);
-    print_group(fp, &rows, "Variables", SEC_VARIABLES, SEC_VARIABLES);
-    print_group(fp, &rows, "Intermediates", SEC_INTERMEDIATES, SEC_INTERMEDIATES);
-    print_group(fp, &rows, "Components", SEC_COMPONENTS, SEC_COMPONENTS);
-    print_group(fp, &rows, "Branches", SEC_BRANCHES, SEC_BRANCHES);
-    print_group(fp, &rows, "Connections", SEC_CONNECTIONS, SEC_CONNECTIONS);
-    print_group(fp, &rows, "Equations", SEC_EQUATIONS, SEC_EQUATIONS);
+    sema_resolve_def(p, d);
+    if (!diag_error_count())
+        doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
+    sema_program_free(p);
+    arena_free(&arena);
+    return diag_error_count() ? 2 : 0;
 }

@@ -1,14 +1,21 @@
 /*
- * elab.h - the elaborated model: the instance tree with its parameters
+ * inst.h - pass 3, elaborate: the instance tree with its parameters
  * evaluated, conditional sections decided and connections joined.
  *
- * Passes: elaborate (build the tree), units (check dimensions over the
- * active parts), flatten (emit the DAE), simplify (aliases, constants).
- * Lowering of an expression in an instance's context (lower.c) is shared
- * by elaborate (parameter values) and flatten (equations).
+ * The tree is what elaborate (elaborate.c) hands to the unit check
+ * (units_check.h) and to flatten (flatten.h).  Lowering an expression in
+ * an instance's context (lower.h) serves all three.
+ *
+ * Memory.  The tree lives in the instance arena (Model.arena), freed once
+ * flatten has made the DAE.  Two things elaboration builds outlive it:
+ * the expression DAG (parameter values, targets, input bindings are
+ * lowered here) and the run-time parameters.  Both live in a second arena
+ * (Model.dae_arena) that flatten hands over to the Dae it creates, with
+ * every string they need (parameter names, instance paths, node-set
+ * names) copied there, so the DAE points into nothing else.
  */
-#ifndef LMDL_ELAB_H
-#define LMDL_ELAB_H
+#ifndef LMDL_INST_H
+#define LMDL_INST_H
 
 #include "dae.h"
 #include "sema.h"
@@ -22,7 +29,8 @@ typedef struct ElabSlot {
     Dim dim;                /* its dimension (not for nodes, instances) */
     bool is_bool;           /* a true/false parameter */
     int param;              /* MEM_PARAMETER: DAE parameter index */
-    int var;                /* MEM_VARIABLE, MEM_OUTPUT: DAE variable index */
+    int var;                /* MEM_VARIABLE, MEM_OUTPUT: variable index
+                               (Model.vars, and the DaeVar flatten makes) */
     DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default) */
     SrcSpan bound_at;       /* MEM_INPUT: where it was bound or connected */
     int node;               /* MEM_NODE: node id */
@@ -34,6 +42,7 @@ typedef struct ElabSlot {
 
 struct ElabInst {
     const char *path;       /* "" for the top, "lever", "a.b" */
+    const char *dae_path;   /* the same, in the DAE's arena */
     SemaDef *def;           /* its component */
     ElabInst *parent;       /* NULL for the top */
     AstInstance *ast;       /* the parent's instantiation, NULL for the top */
@@ -51,64 +60,66 @@ typedef struct ElabNode {
     ElabInst *inst;         /* owner */
     Sym *name;              /* port name */
     bool reference;         /* joined to '*' */
-    int set;                /* after flatten: index of its set */
+    int set;                /* index of its set (once connections are joined) */
 } ElabNode;
 
-/* A connected node set, made by flatten. */
+/* A connected node set, made when elaboration joins the connections. */
 typedef struct ElabSet {
     SemaDef *domain;        /* its domain */
     PtrVec nodes;           /* ElabNode*, in creation order */
     bool reference;         /* joined to '*': across variables are 0 */
-    int *across_var;        /* DAE variable of each across member, by order */
-    const char *name;       /* first port's name, for messages */
+    int *across_var;        /* variable of each across member, by order */
+    const char *name;       /* first port's name, for messages (DAE arena) */
 } ElabSet;
+
+/* A scalar unknown, as elaboration knows it; flatten makes its DaeVar. */
+typedef struct ElabVar {
+    const char *name;       /* primary instance path */
+    PtrVec names;           /* char*: every name (a node set's: every port) */
+    DaeVarKind kind;        /* where it comes from */
+    SrcSpan span;           /* declaration */
+    ElabInst *owner;        /* its instance (a node set's first port's) */
+    Dim dim;                /* dimension */
+    DaePriority priority;   /* target priority */
+    DaeExpr *start;         /* declared value / target */
+    DaeExpr *nominal;       /* nominal magnitude, or NULL */
+} ElabVar;
+
+/* A composite's own output driven by a child's (an EQ_CONNECTION). */
+typedef struct ElabConnEq {
+    DaeExpr *lhs, *rhs;     /* lhs == rhs */
+    ElabInst *in;           /* the composite */
+    SrcSpan span;           /* the connection */
+} ElabConnEq;
 
 typedef struct Model {
     Program *prog;          /* resolved definitions */
     ElabInst *top;          /* the top instance */
-    Dae *dae;               /* parameters now; everything after flatten */
     Arena *arena;           /* the instance tree */
+    Arena dae_arena;        /* what becomes the DAE's: the DAG, parameters */
+    DaeExprTable exprs;     /* the expression DAG, until flatten takes it */
+    DaeExprTable *t;        /* where lowering builds: &exprs, then the DAE's */
+    PtrVec params;          /* DaeParam* (in dae_arena), until flatten */
+    PtrVec vars;            /* ElabVar*, indexed like the DAE's variables */
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */
-    PtrVec sets;            /* ElabSet*, after flatten */
+    PtrVec sets;            /* ElabSet*, once connections are joined */
+    PtrMap domain_insts;    /* SemaDef* (domain) -> ElabInst*, to lower its
+                               declarations and equations */
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
-    PtrVec conn_eqs;        /* DaeEq*: connections that drive own outputs */
+    PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     double *pvalues;        /* default value of every parameter so far */
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;
 
-/* pass 3 */
+/* pass 3 (elaborate.c) */
 Model *elab_model(Program *p, SemaDef *top, Arena *a);
 void elab_free(Model *m);
 
-/* pass 4 (units.c) */
-void units_check(Model *m);
-/* Dimension of an expression in an instance's context; false if it could
-   not be computed (an error was reported). */
-bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool);
-/* Reads a {value, 'unit'} literal's unit once; NULL after an error. */
-const RtUnit *units_literal(Model *m, AstExpr *quantity);
-
-/* pass 5 (flatten.c) */
-void flatten_model(Model *m);
-
-/* pass 6 (simplify.c) */
-void simplify_dae(Dae *d);
-/* Notes, for a redundant equation, naming the equations that had already
-   fixed what it says. */
-void simplify_explain(Dae *d, DaeEq *q);
-
-/* lowering (lower.c) */
-DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);
-/* The slot a dotted name ends at, following children; NULL after an
-   error.  *node_member is set when the name ends at NODE.ACROSS. */
-ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *name, ElabInst **owner,
-                        SemaMember **node_member);
-
 /* Calls fn for every section of an instance's active arms, in source
-   order (arms numbered as resolve numbered them). */
+   order (an arm is active when in->arm_active[clause->arm]). */
 typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ctx);
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 
@@ -117,6 +128,11 @@ void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
 int elab_find(Model *m, int node);
+/* A domain read as an instance (one per domain), so its declarations and
+   equations lower like a component's. */
+ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
+/* A copy of s in the arena that becomes the DAE's. */
+const char *elab_dae_str(Model *m, const char *s);
 
 #endif

@@ -1,0 +1,70 @@
+/*
+ * builtin.h - the built-in functions, in one table.
+ *
+ * Each row is X(id, name, arity, unit rule, lowering, evaluator,
+ * derivative):
+ *
+ *   id          the function's DaeFunc (FN_*);
+ *   name        as written in a model, and the <math.h> function that
+ *               generated C calls for it;
+ *   arity       its number of arguments (resolve checks calls against it);
+ *   unit rule   how the unit check treats it (BuiltinUnits below);
+ *   lowering    what lower.c builds for a call with lowered arguments a
+ *               and b in table t: FUNC, a DX_FUNC node, or an expression
+ *               that rewrites it into if-expressions over relations (abs,
+ *               sign, min, max), so that every zero crossing is an
+ *               explicit relation node;
+ *   evaluator   its value, an expression in the arguments a and b
+ *               (constant folding and dae_eval);
+ *   derivative  the dae.c function giving d f(a, b) from the call and
+ *               the derivatives da, db of its arguments.
+ *
+ * Adding a function is one row here plus its derivative in dae.c; the
+ * lowering, the unit check, resolution, evaluation, printing and code
+ * generation all read the table.
+ */
+#ifndef LMDL_BUILTIN_H
+#define LMDL_BUILTIN_H
+
+/* How the unit check treats a call. */
+typedef enum BuiltinUnits {
+    BU_DIMLESS,     /* a dimensionless argument, a dimensionless value */
+    BU_SAME,        /* any argument; the value has its unit (abs) */
+    BU_SIGN,        /* any argument; a dimensionless value (sign) */
+    BU_MATCH,       /* two arguments of one unit; the value has it (min, max) */
+    BU_MATCH_NONE,  /* two arguments of one unit; dimensionless (atan2) */
+    BU_SQRT,        /* even powers; the value has half of each */
+} BuiltinUnits;
+
+#define LMDL_BUILTINS(X)                                                     \
+    X(FN_SIN, "sin", 1, BU_DIMLESS, FUNC, sin(a), diff_sin)                  \
+    X(FN_COS, "cos", 1, BU_DIMLESS, FUNC, cos(a), diff_cos)                  \
+    X(FN_TAN, "tan", 1, BU_DIMLESS, FUNC, tan(a), diff_tan)                  \
+    X(FN_ASIN, "asin", 1, BU_DIMLESS, FUNC, asin(a), diff_asin)              \
+    X(FN_ACOS, "acos", 1, BU_DIMLESS, FUNC, acos(a), diff_acos)              \
+    X(FN_ATAN, "atan", 1, BU_DIMLESS, FUNC, atan(a), diff_atan)              \
+    X(FN_ATAN2, "atan2", 2, BU_MATCH_NONE, FUNC, atan2(a, b), diff_atan2)    \
+    X(FN_SINH, "sinh", 1, BU_DIMLESS, FUNC, sinh(a), diff_sinh)              \
+    X(FN_COSH, "cosh", 1, BU_DIMLESS, FUNC, cosh(a), diff_cosh)              \
+    X(FN_TANH, "tanh", 1, BU_DIMLESS, FUNC, tanh(a), diff_tanh)              \
+    X(FN_EXP, "exp", 1, BU_DIMLESS, FUNC, exp(a), diff_exp)                  \
+    X(FN_LOG, "log", 1, BU_DIMLESS, FUNC, log(a), diff_log)                  \
+    X(FN_LOG10, "log10", 1, BU_DIMLESS, FUNC, log10(a), diff_log10)          \
+    X(FN_SQRT, "sqrt", 1, BU_SQRT, FUNC, sqrt(a), diff_sqrt)                 \
+    X(FN_ABS, "abs", 1, BU_SAME, dae_abs(t, a), NAN, NULL)                         \
+    X(FN_SIGN, "sign", 1, BU_SIGN, dae_sign(t, a), NAN, NULL)                      \
+    X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, NULL)                        \
+    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, NULL)
+
+#define X_BI_ENUM(id, name, arity, units, lower, eval, diff) id,
+typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
+
+/* The columns that every pass may read, indexed by DaeFunc. */
+extern const char *const builtin_names[];
+extern const int builtin_arity[];
+extern const BuiltinUnits builtin_units[];
+
+/* The builtin called `name`, or -1. */
+int builtin_find(const char *name);
+
+#endif

@@ -1,0 +1,396 @@
+/*
+ * cprint.c - the C printer: the output buffer, string literals and
+ * numbers, expressions with their shared subexpressions, and functions
+ * split into bounded parts (cprint.h).
+ *
+ * Expressions are DAG nodes.  Within one function, a node used more than
+ * once is computed once into a local `const double tN`: cp_count counts
+ * the uses of everything a function will print, cp_temps prints the
+ * shared nodes under an expression (children first) just before the
+ * statement that needs them, and cp_expr prints the expression reading
+ * those locals.  Relations read the frozen mode md[k] when `modes` is set
+ * (eval), and are evaluated otherwise (zero-crossing functions).
+ */
+#include "cprint.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cp_put(CpBuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (b->n + n + 1 > cap)
+            cap *= 2;
+        b->s = realloc(b->s, cap);
+        if (!b->s)
+            abort();
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static void put_int(CpBuf *b, int v)
+{
+    char digits[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        digits[sizeof digits - 1 - n++] = '-';
+    cp_put(b, digits + sizeof digits - n, (size_t)n);
+}
+
+/* The rest of a format, from a conversion the fast path does not know. */
+static void emit_rest(CpBuf *b, const char *fmt, va_list ap)
+{
+    char small[512];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < (int)sizeof small) {
+        cp_put(b, small, (size_t)n);
+    } else {
+        char *big = malloc((size_t)n + 1);
+        if (!big)
+            abort();
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+        cp_put(b, big, (size_t)n);
+        free(big);
+    }
+    va_end(again);
+}
+
+/* Most of the output is literal text, %d and %s: those are copied here
+   (vsnprintf, the slow part of emitting, does the rest). */
+void cp_emit(CPrint *cg, const char *fmt, ...)
+{
+    CpBuf *b = &cg->buf;
+    va_list ap;
+    va_start(ap, fmt);
+    const char *run = fmt;
+    for (const char *f = fmt;; f++) {
+        if (*f && *f != '%')
+            continue;
+        if (f > run)
+            cp_put(b, run, (size_t)(f - run));
+        if (!*f)
+            break;
+        if (f[1] == 'd') {
+            put_int(b, va_arg(ap, int));
+        } else if (f[1] == 's') {
+            const char *s = va_arg(ap, const char *);
+            cp_put(b, s, strlen(s));
+        } else if (f[1] == 'c') {
+            char c = (char)va_arg(ap, int);
+            cp_put(b, &c, 1);
+        } else if (f[1] == '%') {
+            cp_put(b, "%", 1);
+        } else {
+            emit_rest(b, f, ap);
+            break;
+        }
+        f++;
+        run = f + 1;
+    }
+    va_end(ap);
+}
+
+/* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
+   every byte outside printable ASCII are escaped, so no model text can end
+   the literal or change what the program means. */
+void cp_str(CPrint *cg, const char *s)
+{
+    cp_put(&cg->buf, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        char esc[8];
+        if (*p == '"' || *p == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)*p;
+            cp_put(&cg->buf, esc, 2);
+        } else if (*p == '?') {
+            cp_put(&cg->buf, "\\?", 2);
+        } else if (*p < 0x20 || *p >= 0x7f) {
+            snprintf(esc, sizeof esc, "\\%03o", *p);
+            cp_put(&cg->buf, esc, 4);
+        } else {
+            cp_put(&cg->buf, (const char *)p, 1);
+        }
+    }
+    cp_put(&cg->buf, "\"", 1);
+}
+
+void cp_num(CPrint *cg, double v)
+{
+    if (isnan(v))
+        cp_emit(cg, "NAN");
+    else if (isinf(v))
+        cp_emit(cg, v > 0 ? "INFINITY" : "(-INFINITY)");
+    else
+        cp_emit(cg, "%.17g", v);
+}
+
+void cp_count(CPrint *cg, DaeExpr *e)
+{
+    intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
+    ptrmap_put(&cg->uses, e, (void *)(n + 1));
+    if (n > 0 || dae_is_leaf(e))
+        return;
+    if (cg->modes && ptrmap_get(cg->modes_of, e))
+        return; /* read as md[k] */
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        cp_count(cg, kids[i]);
+}
+
+void cp_raw(CPrint *cg, DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_CONST: cp_num(cg, e->u.value); return;
+    case DX_PARAM: cp_emit(cg, "p[%d]", e->u.index); return;
+    case DX_TIME: cp_emit(cg, "t"); return;
+    case DX_VAR: cg->var(cg->var_ctx, cg, e->u.var.index, e->u.var.order); return;
+    case DX_NEG: cp_emit(cg, "(-"); cp_expr(cg, e->u.bin.a); cp_emit(cg, ")"); return;
+    case DX_NOT: cp_emit(cg, "(!"); cp_expr(cg, e->u.bin.a); cp_emit(cg, ")"); return;
+    case DX_POW:
+        cp_emit(cg, "pow(");
+        cp_expr(cg, e->u.bin.a);
+        cp_emit(cg, ", ");
+        cp_expr(cg, e->u.bin.b);
+        cp_emit(cg, ")");
+        return;
+    case DX_FUNC:
+        cp_emit(cg, "%s(", builtin_names[e->u.fn.fn]);
+        cp_expr(cg, e->u.fn.a);
+        if (e->u.fn.b) {
+            cp_emit(cg, ", ");
+            cp_expr(cg, e->u.fn.b);
+        }
+        cp_emit(cg, ")");
+        return;
+    case DX_IF:
+        cp_emit(cg, "(");
+        cp_expr(cg, e->u.cond.c);
+        cp_emit(cg, " ? ");
+        cp_expr(cg, e->u.cond.a);
+        cp_emit(cg, " : ");
+        cp_expr(cg, e->u.cond.b);
+        cp_emit(cg, ")");
+        return;
+    default:
+        if (cg->modes) {
+            void *k = ptrmap_get(cg->modes_of, e);
+            if (k) {
+                cp_emit(cg, "md[%d]", (int)(intptr_t)k - 1);
+                return;
+            }
+        }
+        cp_emit(cg, "(");
+        cp_expr(cg, e->u.bin.a);
+        cp_emit(cg, " %s ", dae_kind_cop[e->kind]);
+        cp_expr(cg, e->u.bin.b);
+        cp_emit(cg, ")");
+        return;
+    }
+}
+
+void cp_expr(CPrint *cg, DaeExpr *e)
+{
+    void *tnum = ptrmap_get(&cg->temp, e);
+    if (tnum) {
+        cp_emit(cg, "t%d", (int)(intptr_t)tnum - 1);
+        return;
+    }
+    cp_raw(cg, e);
+}
+
+/* Emits temporaries for the shared nodes under e, children first. */
+void cp_temps(CPrint *cg, DaeExpr *e)
+{
+    if (dae_is_leaf(e) || ptrmap_get(&cg->temp, e))
+        return;
+    if (cg->modes && ptrmap_get(cg->modes_of, e))
+        return;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        cp_temps(cg, kids[i]);
+    if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
+        int k = cg->ntemps++;
+        cp_emit(cg, "    const double t%d = ", k);
+        cp_raw(cg, e);
+        cp_emit(cg, ";\n");
+        ptrmap_put(&cg->temp, e, (void *)(intptr_t)(k + 1));
+    }
+}
+
+/* Forgets the shared nodes seen so far (temporaries keep their numbers,
+   which stay unique within the C function). */
+void cp_reset(CPrint *cg)
+{
+    ptrmap_free(&cg->uses);
+    ptrmap_free(&cg->temp);
+}
+
+void cp_begin_function(CPrint *cg)
+{
+    cp_reset(cg);
+    cg->ntemps = 0;
+}
+
+/* The usual locals of a function over an RtEval. */
+void cp_locals(CPrint *cg, bool writable_alg)
+{
+    /* restrict: the arrays never overlap, which spares the C compiler's
+       alias analysis on long straight-line code */
+    cp_emit(cg, "    const double t = e->t;\n");
+    cp_emit(cg, "    const double *restrict x = e->x;\n");
+    cp_emit(cg, "    const double *restrict p = e->p;\n");
+    cp_emit(cg, "    %sdouble *restrict a = e->alg;\n", writable_alg ? "" : "const ");
+    cp_emit(cg, "    const int *md = e->modes;\n");
+    cp_emit(cg, "    (void)t; (void)x; (void)p; (void)a; (void)md;\n");
+}
+
+static void chunk_open(CPrint *cg, CpChunk *c)
+{
+    cp_emit(cg, "static %s %s", c->is_int ? "int" : "void", c->name);
+    if (c->parts == 0)
+        c->suffix_at = cg->buf.n; /* where "_0" goes, removed if it stays alone */
+    cp_emit(cg, "_%d(%s)\n{\n%s", c->parts, c->params, c->prologue);
+    c->parts++;
+    c->items = 0;
+}
+
+static void chunk_close(CPrint *cg, CpChunk *c)
+{
+    cp_emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
+}
+
+void cp_chunk_begin(CPrint *cg, CpChunk *c)
+{
+    c->parts = 0;
+    chunk_open(cg, c);
+}
+
+/* Call before each item's statements. */
+void cp_chunk_item(CPrint *cg, CpChunk *c)
+{
+    if (c->items == CHUNK_ITEMS) {
+        chunk_close(cg, c);
+        chunk_open(cg, c);
+    }
+    c->items++;
+}
+
+void cp_chunk_end(CPrint *cg, CpChunk *c)
+{
+    chunk_close(cg, c);
+    if (c->parts == 1) {
+        /* one part is the function itself: name_0 becomes name */
+        CpBuf *b = &cg->buf;
+        memmove(b->s + c->suffix_at, b->s + c->suffix_at + 2, b->n - c->suffix_at - 2 + 1);
+        b->n -= 2;
+        return;
+    }
+    cp_emit(cg, "static %s %s(%s)\n{\n", c->is_int ? "int" : "void", c->name, c->params);
+    if (c->is_int)
+        cp_emit(cg, "    int r;\n");
+    for (int i = 0; i < c->parts; i++) {
+        if (c->is_int)
+            cp_emit(cg, "    if ((r = %s_%d(%s)) >= 0) return r;\n", c->name, i, c->args);
+        else
+            cp_emit(cg, "    %s_%d(%s);\n", c->name, i, c->args);
+    }
+    cp_emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
+}
+
+char *cp_source_text(SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f || sp.end <= sp.begin || sp.end > f->len)
+        return strdup("?");
+    size_t n = sp.end - sp.begin;
+    char *s = malloc(n + 1);
+    if (!s)
+        abort();
+    size_t k = 0;
+    bool space = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = f->text[sp.begin + i];
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = true;
+            continue;
+        }
+        if (space && k)
+            s[k++] = ' ';
+        space = false;
+        s[k++] = c;
+    }
+    s[k] = 0;
+    return s;
+}
+
+void cp_location(CPrint *cg, SrcSpan sp)
+{
+    SrcFile *f = src_get(sp.file);
+    if (!f) {
+        cp_str(cg, "");
+        return;
+    }
+    int line, col;
+    src_linecol(sp, &line, &col);
+    char buf[64];
+    snprintf(buf, sizeof buf, ":%d:%d", line, col);
+    size_t n = strlen(f->path) + strlen(buf) + 1;
+    char *s = malloc(n);
+    if (!s)
+        abort();
+    snprintf(s, n, "%s%s", f->path, buf);
+    cp_str(cg, s);
+    free(s);
+}
+
+void cp_comment(CPrint *cg, const char *s)
+{
+    /* the text can neither close the comment nor open a nested one (a
+       warning), nor hold a control character or trigraph: runs of plain
+       characters go out at once, the rest one by one */
+    const unsigned char *q = (const unsigned char *)s;
+    while (q && *q) {
+        const unsigned char *run = q;
+        while (*q >= 0x20 && *q < 0x7f && *q != '*' && *q != '/' && *q != '?')
+            q++;
+        if (q > run)
+            cp_put(&cg->buf, (const char *)run, (size_t)(q - run));
+        if (!*q)
+            break;
+        char c = *q < 0x20 || *q >= 0x7f ? ' ' : (char)*q;
+        cp_put(&cg->buf, &c, 1);
+        if ((c == '*' && q[1] == '/') || (c == '/' && q[1] == '*')
+            || (c == '?' && q[1] == '?'))
+            cp_put(&cg->buf, " ", 1);
+        q++;
+    }
+}
+
+void cp_comment_var(CPrint *cg, const char *name, int order)
+{
+    for (int i = 0; i < order; i++)
+        cp_put(&cg->buf, "der(", 4);
+    cp_comment(cg, name);
+    for (int i = 0; i < order; i++)
+        cp_put(&cg->buf, ")", 1);
+}
+
+/* Separator before element i of a long initializer, 20 to a line. */
+const char *cp_list_sep(int i)
+{
+    return i == 0 ? "\n    " : i % 20 ? ", " : ",\n    ";
+}

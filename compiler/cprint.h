@@ -1,0 +1,104 @@
+/*
+ * cprint.h - the C printer behind codegen: a growing buffer, escaped
+ * string literals, numbers, DAE expressions with shared subexpressions,
+ * and functions split into parts of bounded size (cprint.c).
+ *
+ * No model text becomes C code here: variables print through a callback
+ * as array slots, and every string goes through cp_str.
+ */
+#ifndef LMDL_CPRINT_H
+#define LMDL_CPRINT_H
+
+#include "dae.h"
+
+#include <stdbool.h>
+
+/* The growing output buffer. */
+typedef struct CpBuf {
+    char *s;                /* the text, NUL-terminated */
+    size_t n, cap;          /* used and allocated bytes */
+} CpBuf;
+
+typedef struct CPrint CPrint;
+
+/* Prints the leaf for variable (var, order): an array slot. */
+typedef void (*CpVarFn)(void *ctx, CPrint *p, int var, int order);
+
+struct CPrint {
+    CpBuf buf;              /* the C text */
+    CpVarFn var;            /* prints variable leaves */
+    void *var_ctx;          /* for var */
+    const PtrMap *modes_of; /* relation node -> 1 + its mode index */
+    bool modes;             /* relations read md[] (true) or are evaluated */
+    /* per-function common subexpressions */
+    PtrMap uses;            /* node -> use count (as intptr) */
+    PtrMap temp;            /* node -> 1 + temp number */
+    int ntemps;             /* temporaries made in the current function */
+};
+
+void cp_put(CpBuf *b, const char *s, size_t n);
+void cp_emit(CPrint *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
+   every byte outside printable ASCII are escaped. */
+void cp_str(CPrint *cg, const char *s);
+void cp_num(CPrint *cg, double v);
+
+/* Counts the uses of e's nodes, for the shared subexpressions. */
+void cp_count(CPrint *cg, DaeExpr *e);
+/* Prints the temporaries for the shared nodes under e, children first. */
+void cp_temps(CPrint *cg, DaeExpr *e);
+/* Prints e, reading the temporaries made so far. */
+void cp_expr(CPrint *cg, DaeExpr *e);
+/* Prints e's own operator over its children (never its temporary). */
+void cp_raw(CPrint *cg, DaeExpr *e);
+/* Forgets the shared nodes seen so far; temporaries keep their numbers. */
+void cp_reset(CPrint *cg);
+/* cp_reset, and temporaries numbered from 0 again. */
+void cp_begin_function(CPrint *cg);
+/* The usual locals of a function over an RtEval. */
+void cp_locals(CPrint *cg, bool writable_alg);
+
+/* Functions with one statement per item (columns, start values, zero
+   crossings, ...) are split into parts of CHUNK_ITEMS statements and a
+   function that calls the parts, so no C function grows with the model
+   and the C compiler's time stays linear.  A function of one part is not
+   wrapped: the part takes the function's name. */
+enum { CHUNK_ITEMS = 100 };
+
+typedef struct CpChunk {
+    const char *name;       /* the function the descriptor points to */
+    const char *params;     /* its parameter list */
+    const char *args;       /* the same names, to pass to the parts */
+    const char *prologue;   /* locals at the top of every part */
+    bool is_int;            /* parts return an index, or -1 for none */
+    int parts;              /* parts emitted */
+    int items;              /* items in the current part */
+    size_t suffix_at;       /* offset of part 0's "_0" in the buffer */
+} CpChunk;
+
+#define RO_LOCALS                                                          \
+    "    const double t = e->t;\n    const double *restrict x = e->x;\n"  \
+    "    const double *restrict p = e->p;\n"                               \
+    "    const double *restrict a = e->alg;\n"                             \
+    "    const int *md = e->modes;\n"                                      \
+    "    (void)t; (void)x; (void)p; (void)a; (void)md;\n"
+
+void cp_chunk_begin(CPrint *cg, CpChunk *c);
+/* Call before each item's statements. */
+void cp_chunk_item(CPrint *cg, CpChunk *c);
+void cp_chunk_end(CPrint *cg, CpChunk *c);
+
+/* The source text of a span, blanks collapsed (malloc'ed). */
+char *cp_source_text(SrcSpan sp);
+/* Text inside a C comment: "*" "/", "/" "*" and "??" are split by a
+   blank and control bytes become blanks, so no text can end the comment
+   or change what follows. */
+void cp_comment(CPrint *cg, const char *s);
+/* A variable's name in a comment: der(name) for order 1, and so on. */
+void cp_comment_var(CPrint *cg, const char *name, int order);
+/* "file:line:col" as a string literal. */
+void cp_location(CPrint *cg, SrcSpan sp);
+/* Separator before element i of a long initializer, 20 to a line. */
+const char *cp_list_sep(int i);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * plan.h - pass 8: how the sorted system is computed (plan.c).
+ *
+ * Between the structural analysis (structure.h: which equations solve
+ * which unknowns, in which order) and code generation (codegen.h: C text),
+ * the plan makes every decision about the computation:
+ *
+ *  - each block's solution method: explicit (one equation, its unknown
+ *    linear: x = -r(0) / (dr/dx)), symbolic linear (a linear loop
+ *    eliminated at compile time), LU (a linear loop solved at run time by
+ *    rt_solve_linear) or Newton (rt_solve_block with the analytic
+ *    Jacobian), with the expressions each needs;
+ *  - where each pivot is checked: never (a nonzero constant), once after
+ *    the parameters are set (it depends on parameters only), or at every
+ *    evaluation;
+ *  - which blocks go into which part of eval (bounded parts keep the C
+ *    compiler linear);
+ *  - the relations that get a mode (a zero crossing), their guards and
+ *    crossing functions;
+ *  - the sparsity of d(dx/dt)/dx and its column coloring;
+ *  - the output columns and the targets.
+ *
+ * codegen prints the plan and decides nothing.  `lmdlc check
+ * --dump-blocks` prints it too (plan_dump), so what it shows is what is
+ * generated.
+ */
+#ifndef LMDL_PLAN_H
+#define LMDL_PLAN_H
+
+#include "dae.h"
+#include "structure.h"
+
+#include <stdio.h>
+
+/* X(method, name for --dump-blocks) */
+#define PLAN_METHODS(X)                                                    \
+    X(PLAN_EXPLICIT, "explicit")       /* one unknown, linear: solved, pivot */ \
+    X(PLAN_SYMBOLIC, "symbolic linear") /* pivots[n], values[n] */        \
+    X(PLAN_LU, "linear, LU")           /* A[n*n], r0[n] */                \
+    X(PLAN_NEWTON, "nonlinear, Newton") /* res[n], jac[n*n] */
+
+#define X_PLANENUM(k, s) k,
+typedef enum PlanMethod { PLAN_METHODS(X_PLANENUM) PLAN_METHOD_COUNT } PlanMethod;
+extern const char *const plan_method_names[];
+
+/* Where a pivot is checked against zero. */
+typedef enum PlanCheck {
+    CHECK_NEVER,            /* a nonzero constant */
+    CHECK_ONCE,             /* parameters only: once, after they are set */
+    CHECK_EVAL,             /* depends on the state: at every evaluation */
+} PlanCheck;
+
+/* One block of the BLT order, with its method. */
+typedef struct PlanBlock {
+    PlanMethod method;      /* which members below are set */
+    int n;                  /* unknowns (StBlock.n) */
+    const int *vars;        /* StVar of each unknown (StBlock.vars) */
+    const int *eqs;         /* StEq of each equation (StBlock.eqs) */
+    int part;               /* the eval part that computes it */
+    /* PLAN_EXPLICIT: the unknown's value, its coefficient */
+    DaeExpr *solved;        /* -r(0) / pivot */
+    DaeExpr *pivot;         /* dr/dx, which must not vanish */
+    /* PLAN_SYMBOLIC: unknown i = values[i], solved for i = n-1 .. 0
+       (back substitution), after checking pivots[i] */
+    DaeExpr **pivots;       /* n */
+    DaeExpr **values;       /* n */
+    /* PLAN_LU: F(z) = A z + r0, solved as A z = -r0 */
+    DaeExpr **A;            /* n * n, row-major */
+    DaeExpr **r0;           /* n */
+    /* PLAN_NEWTON: residuals and their analytic Jacobian */
+    DaeExpr **res;          /* n */
+    DaeExpr **jac;          /* n * n, row-major */
+    /* where each pivot is checked: pivot_check[0] for an explicit block,
+       pivot_check[i] for pivots[i] of a symbolic one */
+    PlanCheck *pivot_check;
+} PlanBlock;
+
+/* A relation with a mode: a zero crossing of the equations. */
+typedef struct PlanRelation {
+    DaeExpr *rel;           /* the relation node */
+    DaeExpr *crossing;      /* g: > 0 exactly when it holds (>= 0 if not
+                               strict) */
+    int guard;              /* the relation it only matters under, or -1 */
+    int guard_value;        /* the guard's value under which it matters */
+    DaeRelOrigin *origin;   /* where it was written, or NULL */
+} PlanRelation;
+
+/* A target of initialization. */
+typedef struct PlanTarget {
+    int var;                /* DaeVar */
+    int column;             /* its first output column */
+    bool high;              /* priority.high */
+    int state1;             /* 1 + the state it is directly, or 0 */
+} PlanTarget;
+
+typedef struct Plan {
+    Arena arena;            /* everything below */
+    Dae *d;                 /* the system */
+    Structure *s;           /* its structure */
+    PlanBlock *blocks;      /* s->blocks.n, in evaluation order */
+    int nblocks;            /* entries in blocks */
+    int nloops;             /* blocks that are not explicit */
+    int nparts;             /* parts of eval */
+    int *part_start;        /* part k computes blocks part_start[k] ..
+                               part_start[k+1] - 1 (nparts + 1 entries) */
+    int nonce;              /* pivots checked once, after the parameters */
+    PlanRelation *rels;     /* relations with a mode, in order of discovery */
+    int nrels;              /* entries in rels */
+    PtrMap rel_index;       /* relation node -> 1 + its index in rels */
+    /* the sparsity of d(dx/dt)/dx: column j (state j) changes only the
+       rows jac_rows[jac_colptr[j] .. jac_colptr[j+1]-1]; ncolors == 0:
+       dense */
+    int ncolors;            /* colors, or 0 */
+    int *color;             /* per state */
+    int *jac_colptr;        /* nstates + 1 */
+    int *jac_rows;          /* jac_colptr[nstates] */
+    int ncolumns;           /* output columns: every name of every variable */
+    int *first_column;      /* per DaeVar: its first column */
+    PlanTarget *targets;    /* variables with a target, in variable order */
+    int ntargets;           /* entries in targets */
+    int **stvar;            /* per DaeVar, per order: StVar, or -1 */
+    int *norders;           /* per DaeVar: entries in stvar[v] */
+} Plan;
+
+/* Plans the computation.  Reports a block that cannot be solved (its
+   unknown cancels out) through diag and returns NULL then. */
+Plan *plan_make(Dae *d, Structure *s);
+void plan_free(Plan *p);
+
+/* The StVar of (var, order), or -1 when the system has none (a
+   derivative nothing needs). */
+int plan_stvar(const Plan *p, int var, int order);
+
+/* The blocks line of `lmdlc check`: "  blocks: N (k algebraic loops: ...)". */
+void plan_report(FILE *fp, const Plan *p);
+/* The plan as `lmdlc check --dump-blocks` prints it. */
+void plan_dump(FILE *fp, const Plan *p);
+
+#endif

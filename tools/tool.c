@@ -1,0 +1,14 @@
+/*
+ * tool.c - helpers shared by the command-line tools (tool.h).
+ */
+#include "tool.h"
+
+#include <stdio.h>
+
+int tool_usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "lmdlc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'lmdlc --help'.\n");
+    return 1;
+}
