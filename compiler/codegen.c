@@ -431,6 +431,23 @@ static void emit_columns(Cg *cg)
         }
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
+    /* the unit, description and kind of each column (every name of a
+       variable shares them) */
+    cp_emit(&cg->p, "static const RtColumnInfo column_info[] = {\n");
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        const char *kind = v->kind == VAR_OUTPUT && !v->instance[0] ? "RT_COL_OUTPUT"
+                                                                     : "RT_COL_VARIABLE";
+        for (int j = 0; j < v->names.n; j++) {
+            cp_emit(&cg->p, "    {{");
+            for (int k = 0; k < RT_DIM_COUNT; k++)
+                cp_emit(&cg->p, "%s%d", k ? ", " : "", v->dim.e[k]);
+            cp_emit(&cg->p, "}, ");
+            cp_str(&cg->p, v->description ? v->description : "");
+            cp_emit(&cg->p, ", %s},\n", kind);
+        }
+    }
+    cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE}\n};\n\n");
     cg->p.modes = false;
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS};
@@ -763,8 +780,8 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
             s->nstates);
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
-    cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n",
-            pl->ncolumns);
+    cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n"
+            "    .column_info = column_info,\n", pl->ncolumns);
     cp_emit(&cg.p, "    .n_targets = %d, .targets = targets,"
             " .target_values = target_values,\n", pl->ntargets);
     cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"

@@ -209,6 +209,7 @@ typedef struct DaeVar {
     DaePriority priority;   /* target priority */
     DaeExpr *start;         /* declared value / target (parameters only) */
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
+    const char *description;/* the declaration's trailing comment, or NULL */
     bool inertial;          /* belongs to a mass or inertia: preferred state */
     bool differentiated;    /* appears under der() in some equation */
     /* set by simplification */

@@ -267,6 +267,7 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     ptrvec_push(m->arena, &v->names, (void *)v->name);
     v->kind = kind;
     v->span = d->name_span;
+    v->description = d->comment;
     v->owner = in;
     v->dim = s->dim;
     v->start = dae_const(m->t, 0);
@@ -747,6 +748,7 @@ static void make_sets(Model *m)
                             (void *)port_name(m, s->nodes.items[q], am->name->name));
             v->kind = VAR_NODE;
             v->span = am->decl->name_span;
+            v->description = am->decl->comment;
             v->owner = first->inst;
             v->dim = din->slots[j].dim;
             v->start = lower_expr(m, din, am->decl->value);

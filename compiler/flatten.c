@@ -274,6 +274,7 @@ static void make_vars(Model *m, Dae *d)
         v->priority = e->priority;
         v->start = e->start;
         v->nominal = e->nominal;
+        v->description = e->description ? arena_strdup(&d->arena, e->description) : NULL;
         ptrvec_push(&d->arena, &d->vars, v);
     }
 }

@@ -83,6 +83,7 @@ typedef struct ElabVar {
     DaePriority priority;   /* target priority */
     DaeExpr *start;         /* declared value / target */
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
+    const char *description;/* the declaration's trailing comment, or NULL */
 } ElabVar;
 
 /* A composite's own output driven by a child's (an EQ_CONNECTION). */

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 6
+#define RT_ABI_VERSION 7
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -69,6 +69,18 @@ typedef struct RtParamInfo {
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
 } RtParamInfo;
+
+/* What a column is, for binary results, plots and FMI's modelDescription. */
+enum {
+    RT_COL_VARIABLE = 0,    /* a component's variable, or an across variable */
+    RT_COL_OUTPUT = 1,      /* an output of the top-level model */
+};
+
+typedef struct RtColumnInfo {
+    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
+    const char *description; /* the declaration's comment, "" if none */
+    unsigned char kind;      /* RT_COL_* */
+} RtColumnInfo;
 
 typedef struct RtTargetInfo {
     int column;             /* the column (variable) the target is on */
@@ -133,6 +145,7 @@ struct RtModel {
 
     int n_columns;
     const char *const *column_names; /* CSV header after "time" */
+    const RtColumnInfo *column_info; /* per column; NULL in hand-written models */
     /* Fills every column value from an evaluated state. */
     void (*columns)(const RtEval *e, double *out);
 

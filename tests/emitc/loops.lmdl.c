@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 6,
-               "generated for runtime interface 6: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 7,
+               "generated for runtime interface 7: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -159,6 +159,18 @@ static const char *const column_names[] = {
     ""
 };
 
+static const RtColumnInfo column_info[] = {
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
+    {{0}, "", RT_COL_VARIABLE}
+};
+
 static void columns(const RtEval *e, double *out)
 {
     const double t = e->t;
@@ -258,6 +270,7 @@ const RtModel rt_model = {
     .n_alg = 8, .alg_start = alg_start,
     .eval = eval,
     .n_columns = 8, .column_names = column_names, .columns = columns,
+    .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,

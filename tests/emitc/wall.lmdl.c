@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 6,
-               "generated for runtime interface 6: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 7,
+               "generated for runtime interface 7: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -138,6 +138,29 @@ static const char *const column_names[] = {
     ""
 };
 
+static const RtColumnInfo column_info[] = {
+    {{1, 1, -2, 0, 0, 0, 0}, "reaction force", RT_COL_VARIABLE},
+    {{1, 1, -2, 0, 0, 0, 0}, "tension force", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "elongation beyond the free length", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position (alias of P.x)", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity (alias of P.v)", RT_COL_VARIABLE},
+    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the mass", RT_COL_VARIABLE},
+    {{1, 1, -2, 0, 0, 0, 0}, "contact force, always >= 0", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "how far P is inside the wall", RT_COL_VARIABLE},
+    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the wall (side*f)", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
+    {{0}, "", RT_COL_VARIABLE}
+};
+
 static void columns(const RtEval *e, double *out)
 {
     const double t = e->t;
@@ -263,6 +286,7 @@ const RtModel rt_model = {
     .n_alg = 7, .alg_start = alg_start,
     .eval = eval,
     .n_columns = 19, .column_names = column_names, .columns = columns,
+    .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
