@@ -85,6 +85,8 @@ typedef struct RtFailure {
 
 typedef struct RtBlockWork RtBlockWork;   /* rt_newton.c */
 typedef struct RtProgress RtProgress;     /* rt_progress.c */
+typedef struct RtOutput RtOutput;         /* rt_csv.c */
+typedef struct RtMat RtMat;               /* rt_mat.c */
 
 typedef struct RtSim {
     const RtModel *m;           /* the model (&rt_model, or a test's) */
@@ -120,6 +122,7 @@ typedef struct RtSim {
 
     FILE *out;                  /* results CSV */
     FILE *events;               /* event log, or NULL */
+    RtOutput *output;           /* line buffer and MAT writer (rt_csv.c) */
 
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
     long n_events;              /* events so far */
@@ -149,13 +152,23 @@ const char *rt_names_suggest(const char *const *names, int n,
 /* rt_params.c: --param PATH=VALUE. Returns 0, or -1 after a message. */
 int rt_params_apply(RtSim *s, char **specs, int n_specs);
 
-/* rt_csv.c: the results file and the event log. */
-void rt_csv_field(FILE *fp, const char *text);
+/* rt_csv.c: the results file and the event log, one write per line. */
 int rt_csv_header(RtSim *s);
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg);
 int rt_csv_events_header(RtSim *s);
 int rt_csv_event(RtSim *s, double t, int relation, int value);
+void rt_csv_close(RtSim *s);
+/* SIGINT, SIGTERM and SIGHUP held off while a row reaches its file: one
+   that comes meanwhile takes effect at the release. */
+void rt_hold_signals(void);
+void rt_release_signals(void);
+
+/* rt_mat.c: MAT version 4 results (OpenModelica's layout).  rt_mat_open
+   writes everything but the rows to fd; rt_mat_row appends s->cols. */
+RtMat *rt_mat_open(RtSim *s, int fd);
+int rt_mat_row(RtSim *s, RtMat *mat, double t);
+void rt_mat_free(RtMat *mat);
 
 /* rt_eval.c: evaluation with every check. */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
@@ -193,5 +206,6 @@ void rt_progress_done(RtProgress *p);
 
 /* Allocation that never returns NULL (a simulator out of memory stops). */
 void *rt_xcalloc(size_t n, size_t size);
+void *rt_xrealloc(void *p, size_t size);
 
 #endif

@@ -83,7 +83,8 @@ static void usage(const RtModel *m, const char *prog)
            "                       (repeatable; a bare number is SI)\n"
            "  --vars A,B,...       write only these columns, in this order "
            "[all]\n"
-           "  -o FILE              write the results to FILE [stdout]\n"
+           "  -o FILE              write the results to FILE [stdout]; "
+           "FILE.mat: MAT v4\n"
            "  --events FILE        write the event log (CSV) to FILE\n"
            "  --quiet              no progress bar and no warnings\n"
            "  --help               show this help\n\n"
@@ -347,6 +348,7 @@ static void sim_alloc(RtSim *s, const RtModel *m)
 static void sim_free(RtSim *s)
 {
     rt_integrate_teardown(s);
+    rt_csv_close(s);
     rt_blockwork_free(s->blocks);
     rt_progress_done(s->progress);
     void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
