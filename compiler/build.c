@@ -37,6 +37,15 @@ static const char *runtime_include(void)
     return e && *e ? e : LMDL_RT_INCLUDE;
 }
 
+/* What every simulator links after the runtime: SUNDIALS CVODE with KLU
+   (--solver cvode) and GSL (gsl_odeiv2); runtime/CMakeLists.txt finds
+   the same libraries for the runtime itself. */
+static const char *const sim_libs[] = {
+    "-lsundials_cvode", "-lsundials_nvecserial", "-lsundials_sunmatrixsparse",
+    "-lsundials_sunmatrixdense", "-lsundials_sunlinsolklu",
+    "-lsundials_sunlinsoldense", "-lklu", "-lgsl", "-lgslcblas", "-lm",
+};
+
 /* The compiler command: $CC split on blanks, then our arguments. */
 /* Large generated files are compiled at -O1: gcc's -O2 costs about twice
    as much on long straight-line code and gains little there
@@ -52,7 +61,7 @@ static char **compile_argv(const char *c_path, const char *out_path, char **stor
     *storage = strdup(cc);
     if (!*storage)
         abort();
-    char **argv = calloc(64, sizeof *argv);
+    char **argv = calloc(64 + sizeof sim_libs / sizeof sim_libs[0], sizeof *argv);
     if (!argv)
         abort();
     int n = 0;
@@ -62,9 +71,11 @@ static char **compile_argv(const char *c_path, const char *out_path, char **stor
     struct stat st;
     const char *opt = stat(c_path, &st) == 0 && st.st_size > BIG_C_FILE ? "-O1" : "-O2";
     const char *rest[] = {opt, "-o", out_path, c_path, "-I", runtime_include(),
-                          runtime_lib(), "-lgsl", "-lgslcblas", "-lm", NULL};
+                          runtime_lib(), NULL};
     for (int i = 0; rest[i]; i++)
         argv[n++] = (char *)rest[i];
+    for (size_t i = 0; i < sizeof sim_libs / sizeof sim_libs[0]; i++)
+        argv[n++] = (char *)sim_libs[i];
     /* the build's own extra flags (sanitizers), word by word */
     *flag_storage = strdup(LMDL_SIM_FLAGS);
     if (!*flag_storage)

@@ -77,7 +77,7 @@ static void usage(const RtModel *m, const char *prog)
            "state's nominal [1e-9]\n"
            "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
            "rk4imp bsimp\n"
-           "                       msadams msbdf [msbdf]\n"
+           "                       msadams msbdf cvode [msbdf]\n"
            "  --param PATH=VALUE   change a run-time parameter, e.g. "
            "'lever.r12=250 mm'\n"
            "                       (repeatable; a bare number is SI)\n"
@@ -137,6 +137,12 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     if (!strcmp(opt, "--atol"))
         return parse_number(prog, opt, val, &o->atol);
     if (!strcmp(opt, "--solver")) {
+        if (!strcmp(val, "cvode")) {    /* SUNDIALS, not gsl_odeiv2 */
+            o->solver = "cvode";
+            o->stepper = NULL;
+            o->backend = &rt_stepper_cvode;
+            return 0;
+        }
         for (int i = 0; i < N_STEPPERS; i++) {
             if (!strcmp(val, steppers[i].name)) {
                 o->solver = steppers[i].name;
@@ -146,7 +152,7 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
         }
         rt_usage_error(prog, "unknown solver '%s'; the solvers are rk2 rk4 "
                        "rkf45 rkck rk8pd rk1imp rk2imp rk4imp bsimp msadams "
-                       "msbdf", val);
+                       "msbdf cvode", val);
         return -1;
     }
     if (!strcmp(opt, "--param")) {

@@ -148,7 +148,8 @@ void rt_report_failure(const RtSim *s)
     }
     case RT_FAILKIND_SOLVER: {
         const char *explicit_hint = s->opt.stepper == gsl_odeiv2_step_msbdf
-            || s->opt.stepper == gsl_odeiv2_step_bsimp ? ""
+            || s->opt.stepper == gsl_odeiv2_step_bsimp
+            || s->opt.backend == &rt_stepper_cvode ? ""
             : "; if the model is stiff, try --solver msbdf";
         lead(s, NULL, f);
         if (f->code == GSL_FAILURE)
