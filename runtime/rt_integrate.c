@@ -217,6 +217,11 @@ const RtStepper rt_stepper_gsl = {
 int rt_integrate_setup(RtSim *s)
 {
     int n = s->m->n_states;
+    if (!s->opt.solver_given && n >= RT_CVODE_MIN_STATES && s->m->n_colors > 0) {
+        s->opt.solver = "cvode";
+        s->opt.stepper = NULL;
+        s->opt.backend = &rt_stepper_cvode;
+    }
     if (!s->opt.backend)
         s->opt.backend = &rt_stepper_gsl;
     if (n <= 0)

@@ -44,6 +44,12 @@ enum {
 };
 #define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time */
 
+/* Without --solver, models with at least this many states and a Jacobian
+   sparsity pattern get cvode, the others msbdf: measured on the lever and
+   mass chains, msbdf is up to 1.4x faster below 40 states and cvode 3x
+   (200 states) to 100x (2,000) faster above (docs/performance.md). */
+enum { RT_CVODE_MIN_STATES = 64 };
+
 typedef struct RtSim RtSim;
 typedef struct RtStepper RtStepper;       /* below */
 
@@ -56,6 +62,7 @@ typedef struct RtOptions {
     const gsl_odeiv2_step_type *stepper; /* the gsl_odeiv2 stepper, or
                                            NULL for --solver cvode */
     const RtStepper *backend;   /* gsl_odeiv2 or CVODE; NULL: gsl_odeiv2 */
+    int solver_given;           /* --solver was on the command line */
     const char *out_path;       /* -o FILE; NULL writes stdout */
     const char *events_path;    /* --events FILE; NULL keeps no log */
     int quiet;                  /* --quiet: no progress bar, no warnings */

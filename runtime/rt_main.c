@@ -77,7 +77,8 @@ static void usage(const RtModel *m, const char *prog)
            "state's nominal [1e-9]\n"
            "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
            "rk4imp bsimp\n"
-           "                       msadams msbdf cvode [msbdf]\n"
+           "                       msadams msbdf cvode [msbdf; cvode from 64 "
+           "states]\n"
            "  --param PATH=VALUE   change a run-time parameter, e.g. "
            "'lever.r12=250 mm'\n"
            "                       (repeatable; a bare number is SI)\n"
@@ -137,6 +138,7 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     if (!strcmp(opt, "--atol"))
         return parse_number(prog, opt, val, &o->atol);
     if (!strcmp(opt, "--solver")) {
+        o->solver_given = 1;
         if (!strcmp(val, "cvode")) {    /* SUNDIALS, not gsl_odeiv2 */
             o->solver = "cvode";
             o->stepper = NULL;

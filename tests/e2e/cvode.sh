@@ -53,4 +53,21 @@ paste -d '\n' "$work/ev_rk8pd.csv" "$work/ev_cvode.csv" | awk -F, '
     if (substr($0, length($1) + 1) != rest) { print "event " NR / 2 - 1 " differs: " $0; bad = 1 } }
   END { printf "wall contact: %d events, times within %.3g s\n", NR / 2 - 1, m; exit bad || m > 1e-8 }' \
   || fail "wall contact: events differ"
+
+# The default without --solver: msbdf below 64 states (the chain of 20
+# has 40), cvode from 64 with a sparsity pattern (a chain of 32): the rows
+# are those of the solver named, to the bit.
+sh "$here/../../bench/gen/lever_chain.sh" 32 "$work/chain32.lmdl" || fail "lever_chain.sh 32"
+"$LMDLC" build "$work/chain32.lmdl" -o "$work/chain32" || fail "build chain 32"
+for c in chain chain32; do
+  for s in default msbdf cvode; do
+    opt="--solver $s"; [ $s = default ] && opt=""
+    "$work/$c" --quiet $opt -o "$work/${c}_$s.csv" || fail "$c $s"
+  done
+done
+cmp -s "$work/chain_default.csv" "$work/chain_msbdf.csv" || fail "40 states: the default is not msbdf"
+cmp -s "$work/chain_msbdf.csv" "$work/chain_cvode.csv" && fail "40 states: msbdf and cvode rows are the same"
+cmp -s "$work/chain32_default.csv" "$work/chain32_cvode.csv" || fail "64 states: the default is not cvode"
+cmp -s "$work/chain32_msbdf.csv" "$work/chain32_cvode.csv" && fail "64 states: msbdf and cvode rows are the same"
+echo "default solver: msbdf at 40 states, cvode at 64"
 echo ok
