@@ -1,8 +1,10 @@
 #!/bin/sh
 # bootstrap.sh - set up a fresh Debian machine and build lmdl.
 #
-# Installs what is missing (a C compiler, cmake, flex, bison, GSL), with
-# sudo when not run as root, then configures and builds into ./build.
+# Installs what is missing (a C compiler, cmake, flex, bison, GSL,
+# SUNDIALS and SuiteSparse for --solver cvode, and python3-scipy for the
+# test that reads MAT results back), with sudo when not run as root, then
+# configures and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
 set -eu
@@ -15,6 +17,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v flex >/dev/null 2>&1 || need="$need flex"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
+[ -f /usr/include/cvode/cvode.h ] || need="$need libsundials-dev"
+[ -f /usr/include/suitesparse/klu.h ] || need="$need libsuitesparse-dev"
+/usr/bin/python3 -c 'import scipy.io' 2>/dev/null || need="$need python3-scipy"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   echo "bootstrap: installing$need"
