@@ -69,8 +69,10 @@ static int cv_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
     return rt_rhs(data, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) == 0 ? 0 : 1;
 }
 
-static int cv_jac_sparse(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-                         void *data, N_Vector t1, N_Vector t2, N_Vector t3)
+/* The Jacobian by forward differences: sparse into the pattern of A, or
+   dense (column-major: entry (i, j) at i + j n). */
+static int cv_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data,
+                  N_Vector t1, N_Vector t2, N_Vector t3)
 {
     (void)fy;
     (void)t1;
@@ -79,8 +81,11 @@ static int cv_jac_sparse(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
     RtSim *s = data;
     RtCvode *cv = s->cvode;
     int n = s->m->n_states;
+    if (!cv->colptr)
+        return rt_jacobian_dense(s, t, N_VGetArrayPointer(y), SM_DATA_D(J), 1,
+                                 (size_t)n) == 0 ? 0 : 1;
     if (rt_jacobian_sparse(s, t, N_VGetArrayPointer(y)) != 0)
-        return 1;
+        return 1;               /* recoverable: CVODE tries a smaller step */
     /* SUNMatZero clears the structure too: write it back every time */
     memcpy(SM_INDEXPTRS_S(J), cv->colptr, ((size_t)n + 1) * sizeof *cv->colptr);
     memcpy(SM_INDEXVALS_S(J), cv->rows, (size_t)cv->nnz * sizeof *cv->rows);
@@ -90,19 +95,6 @@ static int cv_jac_sparse(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
     for (int k = 0; k < model_nnz; k++)
         a[cv->slot[k]] = s->jac_values[k];
     return 0;
-}
-
-static int cv_jac_dense(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
-                        void *data, N_Vector t1, N_Vector t2, N_Vector t3)
-{
-    (void)fy;
-    (void)t1;
-    (void)t2;
-    (void)t3;
-    RtSim *s = data;
-    size_t n = (size_t)s->m->n_states;
-    /* column-major: entry (i, j) at i + j n */
-    return rt_jacobian_dense(s, t, N_VGetArrayPointer(y), SM_DATA_D(J), 1, n) == 0 ? 0 : 1;
 }
 
 static void cv_silent(int code, const char *module, const char *function,
@@ -182,14 +174,13 @@ static int cv_setup(RtSim *s)
         sparse_structure(m, cv);
         cv->A = SUNSparseMatrix(n, n, cv->nnz, CSC_MAT, cv->ctx);
         cv->ls = cv->A ? SUNLinSol_KLU(cv->y, cv->A, cv->ctx) : NULL;
-        bad = !cv->ls || CVodeSetLinearSolver(cv->mem, cv->ls, cv->A) != CV_SUCCESS
-              || CVodeSetJacFn(cv->mem, cv_jac_sparse) != CV_SUCCESS;
     } else if (!bad) {
         cv->A = SUNDenseMatrix(n, n, cv->ctx);
         cv->ls = cv->A ? SUNLinSol_Dense(cv->y, cv->A, cv->ctx) : NULL;
-        bad = !cv->ls || CVodeSetLinearSolver(cv->mem, cv->ls, cv->A) != CV_SUCCESS
-              || CVodeSetJacFn(cv->mem, cv_jac_dense) != CV_SUCCESS;
     }
+    if (!bad)
+        bad = !cv->ls || CVodeSetLinearSolver(cv->mem, cv->ls, cv->A) != CV_SUCCESS
+              || CVodeSetJacFn(cv->mem, cv_jac) != CV_SUCCESS;
     if (bad) {
         fprintf(stderr, "%s: error: cannot set up the cvode solver\n", s->prog);
         return -1;
