@@ -382,12 +382,21 @@ static const char two_digits[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_u64[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+    1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* Digits in d > 0: from its bit length (log10(2) ~ 1233/4096), then one
+   comparison. */
 static int digit_count(uint64_t d)
 {
-    int n = 1;
-    for (uint64_t p = 10; n < 20 && d >= p; p *= 10)
-        n++;
-    return n;
+    int bits = 64 - __builtin_clzll(d);
+    int n = (bits * 1233) >> 12;
+    return n + 1 - (d < pow10_u64[n]);
 }
 
 /* The n digits of d at out. */
