@@ -1,5 +1,7 @@
 # csvdiff.awk: the largest difference between two simulator CSV files in
-# the columns they share, over the rows whose time both files hold.
+# the columns they share, over the rows whose time both files hold (times
+# compared as numbers: the simulators write shortest decimals, the
+# references %.17g).
 #   awk -f csvdiff.awk A.csv B.csv
 # prints: max_abs max_rel rows_compared column_of_max
 # (max_rel is max_abs over the largest magnitude of that column in A).
@@ -10,15 +12,17 @@ FNR == 1 {
     next
 }
 NR == FNR {
-    if (!($1 in rowA)) rowA[$1] = $0
+    key = sprintf("%.17g", $1 + 0)
+    if (!(key in rowA)) rowA[key] = $0
     for (i = 2; i <= NF; i++) { v = $i < 0 ? -$i : $i; if (v > mag[i]) mag[i] = v }
     next
 }
 {
-    if (!($1 in rowA) || ($1 in done)) next
-    done[$1] = 1
+    key = sprintf("%.17g", $1 + 0)
+    if (!(key in rowA) || (key in done)) next
+    done[key] = 1
     n++
-    split(rowA[$1], a, ",")
+    split(rowA[key], a, ",")
     for (name in cb) {
         d = a[ca[name]] - $(cb[name]); if (d < 0) d = -d
         if (d > best) { best = d; bestname = name }

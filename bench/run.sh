@@ -204,21 +204,41 @@ tables() {
         # ---- simulation
         print "## Simulation: generated simulator vs hand-written C (bench/reference/)"
         print ""
-        print "Same gsl_odeiv2 stepper, tolerances (rtol 1e-6, atol 1e-9), first step and output grid (500 rows unless said); both write the same columns as CSV. Differences are over the rows with a common time."
+        print "The references are independent programs (bench/README.md): the same gsl_odeiv2 stepper by name and tolerances (rtol 1e-6, atol 1e-9), their own first step, stepping and event location, the same output grid (500 rows unless said); both write the same columns as CSV (the reference with %.17g). For cvode the reference runs msbdf. Differences are over the rows with a common time."
         print ""
         print "| problem | N | solver | generated (ms) | hand-written (ms) | ratio | generated, start and initialization only (ms) | max abs diff | max rel diff | rows compared |"
         print "|---|---|---|---|---|---|---|---|---|---|"
         for (i = 1; i <= cnt["sim"]; i++) {
             split(order["sim", i], p, SUBSEP)
             c = p[1]; n = p[2]
-            for (s = 1; s <= 2; s++) {
-                sv = s == 1 ? "msbdf" : "rk8pd"
+            for (s = 1; s <= 3; s++) {
+                sv = s == 1 ? "msbdf" : s == 2 ? "rk8pd" : "cvode"
                 if (has("sim", c, n, "gen_failed_" sv)) { printf "| %s | %s | %s | %s | | | | | | |\n", c, n, sv, fail_text("sim", c, n, "gen_failed_" sv); continue }
                 if (!has("sim", c, n, "ratio_" sv)) continue
                 printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, n, sv, ms(get("sim", c, n, "gen_" sv)), ms(get("sim", c, n, "ref_" sv)), num(get("sim", c, n, "ratio_" sv), 3), ms(get("sim", c, n, "gen_init_" sv)), num(get("sim", c, n, "maxdiff_" sv), 3), num(get("sim", c, n, "maxreldiff_" sv), 3), get("sim", c, n, "rows_compared_" sv)
             }
         }
         print ""
+
+        # ---- stiff
+        if (cnt["stiff"] > 0) {
+            print "## Stiff solvers: msbdf against cvode (lever chain, one simulated second)"
+            print ""
+            print "Medians of runs that alternate between the two solvers; differences against rk8pd at rtol 1e-10, atol 1e-12 over the compared columns."
+            print ""
+            print "| N | equations | msbdf (s) | cvode (s) | msbdf / cvode | growth msbdf | growth cvode | max abs diff msbdf / cvode | load before / after |"
+            print "|---|---|---|---|---|---|---|---|---|"
+            for (i = 1; i <= cnt["stiff"]; i++) {
+                split(order["stiff", i], p, SUBSEP)
+                c = p[1]; n = p[2]
+                if (has("stiff", c, n, "failed_msbdf") || has("stiff", c, n, "failed_cvode")) { printf "| %s | %s | %s %s | | | | | | |\n", n, eqs(c, n), fail_text("stiff", c, n, "failed_msbdf"), fail_text("stiff", c, n, "failed_cvode"); continue }
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s |\n", n, eqs(c, n), num(get("stiff", c, n, "msbdf"), 3), num(get("stiff", c, n, "cvode"), 3), num(get("stiff", c, n, "ratio"), 3), num(get("stiff", c, n, "growth_msbdf"), 3), num(get("stiff", c, n, "growth_cvode"), 3), num(get("stiff", c, n, "msbdf_vs_rk8pd"), 3), num(get("stiff", c, n, "cvode_vs_rk8pd"), 3), get("stiff", c, n, "load_before"), get("stiff", c, n, "load_after")
+                last = n
+            }
+            print ""
+            x = get("stiff", "lever_chain", last, "cvode"); g = get("stiff", "lever_chain", last, "growth_cvode")
+            if (last == 1000) printf "Targets (issue 13): N = 1,000 with the stiff solver <= 2 s per simulated second: cvode %s s (%s); growth N = 100 -> 1,000 <= 15x: cvode %sx (%s).\n\n", num(x, 3), status(x <= 2), num(g, 3), status(g != "" && g <= 15)
+        }
 
         # ---- rhs
         if (cnt["rhs"] > 0) {
@@ -273,7 +293,9 @@ if [ "$mode" = smoke ]; then
     CG_SIZES=""                 # callgrind of emit-c
     FIND_MAX=no                 # doubling search for the largest N
     SIM_RK="10"                 # simulations with rk8pd
-    SIM_BDF=""                  # simulations with msbdf
+    SIM_BDF=""                  # simulations with msbdf and cvode
+    STIFF_N="10 20"             # lever chain: msbdf against cvode, paired
+    STIFF_RUNS=3                # pairs of runs per N
     RHS_N=""                    # callgrind of the chain simulators
     MIN_RUNS=3                  # hyperfine --min-runs
     REPEAT=2                    # timed runs for passes and memory
@@ -288,6 +310,8 @@ else
     FIND_MAX=yes
     SIM_RK="10 100 1000"
     SIM_BDF="10 100"
+    STIFF_N="100 1000"
+    STIFF_RUNS=5
     RHS_N="100"
     MIN_RUNS=10
     REPEAT=5
@@ -303,6 +327,8 @@ CG_SIZES=${BENCH_CG_SIZES-$CG_SIZES}
 FIND_MAX=${BENCH_FIND_MAX-$FIND_MAX}
 SIM_RK=${BENCH_SIM_RK-$SIM_RK}
 SIM_BDF=${BENCH_SIM_BDF-$SIM_BDF}
+STIFF_N=${BENCH_STIFF_N-$STIFF_N}
+STIFF_RUNS=${BENCH_STIFF_RUNS-$STIFF_RUNS}
 RHS_N=${BENCH_RHS_N-$RHS_N}
 MIN_RUNS=${BENCH_MIN_RUNS-$MIN_RUNS}
 MEMCAP_KB=${MEMCAP_KB:-12000000}  # address space per command (12 GB)
@@ -623,7 +649,8 @@ sim_vars() {
     esac
 }
 
-# sim_case CASE N SOLVER GEN_SIM REF_BIN "EXTRA ARGS"
+# sim_case CASE N SOLVER GEN_SIM REF_BIN "EXTRA ARGS" [REF_SOLVER]: the
+# reference runs REF_SOLVER [SOLVER] (it has no cvode: msbdf stands in)
 sim_case() {
     c=$1
     n=$2
@@ -631,6 +658,7 @@ sim_case() {
     gsim=$4
     rbin=$5
     extra=$6
+    rs=${7:-$3}
     eqs=$(eqs_of "${c%_10s}" "$n")
     say "simulate $c N=$n $s"
     vars=$(sim_vars "$c" "$n")
@@ -643,7 +671,7 @@ sim_case() {
     grc=$?
     g_first=$(calc "$(now) - $t0")
     # shellcheck disable=SC2086
-    limited "$rbin" --n "$n" --solver "$s" $extra -o "$rout" > /dev/null 2> "$work/tmp/$tag.ref.err"
+    limited "$rbin" --n "$n" --solver "$rs" $extra -o "$rout" > /dev/null 2> "$work/tmp/$tag.ref.err"
     rrc=$?
     if [ "$grc" -ne 0 ]; then
         rec sim "$c" "$n" "$eqs" "gen_failed_$s" 1 - "$(why "$grc" "$work/tmp/$tag.gen.err")"
@@ -673,9 +701,9 @@ sim_case() {
         g_med=$wm_med
         g_runs=$wm_runs
     fi
-    wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$s" $extra -o /dev/null
+    wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
     rec sim "$c" "$n" "$eqs" "gen_$s" "$g_med" s "median of $g_runs runs"
-    rec sim "$c" "$n" "$eqs" "ref_$s" "$wm_med" s "median of $wm_runs runs"
+    rec sim "$c" "$n" "$eqs" "ref_$s" "$wm_med" s "median of $wm_runs runs; the reference with $rs"
     rec sim "$c" "$n" "$eqs" "ratio_$s" "$(ratio "$g_med" "$wm_med")" x "generated / hand-written"
     # the same simulator with one row at t = 1e-9: start-up and initialization
     # shellcheck disable=SC2086
@@ -859,6 +887,7 @@ wc_sim=$work/bin/wall_contact_1
 for s in msbdf rk8pd; do
     sim_case wall_contact 1 "$s" "$wc_sim" "$work/bin/ref_wall_contact" ""
 done
+sim_case wall_contact 1 cvode "$wc_sim" "$work/bin/ref_wall_contact" "" msbdf
 sim_case wall_contact_10s 1 rk8pd "$wc_sim" "$work/bin/ref_wall_contact" "--stop-time 10 --output-step 0.002"
 
 # chain_sim CASE N: makes sure the simulator and its C exist
@@ -878,7 +907,64 @@ for c in mass_chain lever_chain; do
     done
     for n in $SIM_BDF; do
         chain_sim "$c" "$n" && sim_case "$c" "$n" msbdf "$work/bin/${c}_$n" "$work/bin/ref_$c" ""
+        chain_sim "$c" "$n" && sim_case "$c" "$n" cvode "$work/bin/${c}_$n" "$work/bin/ref_$c" "" msbdf
     done
+done
+
+# ---- 5. stiff solvers: msbdf against cvode --------------------------------------------------
+
+# The lever chain per simulated second (--stop-time 1), the two solvers
+# alternating run by run so that both see the same load.
+say "== stiff solvers: msbdf and cvode on the lever chain"
+stiff_first=
+for n in $STIFF_N; do
+    chain_sim lever_chain "$n" || continue
+    sim=$work/bin/lever_chain_$n
+    vars=$(sim_vars lever_chain "$n")
+    eqs=$(chain_eqs lever_chain "$n")
+    say "stiff: lever chain N=$n, $STIFF_RUNS pairs (load $(loadavg))"
+    rec stiff lever_chain "$n" "$eqs" load_before "$(loadavg)" "1/5/15 min"
+    : > "$work/tmp/stiff_msbdf.walls"
+    : > "$work/tmp/stiff_cvode.walls"
+    ok=yes
+    i=0
+    while [ "$i" -lt "$STIFF_RUNS" ] && [ $ok = yes ]; do
+        for s in msbdf cvode; do
+            timed "stiff_$s" "$sim" --quiet --solver "$s" --vars "$vars" -o /dev/null
+            if [ "$tr_rc" -ne 0 ]; then
+                rec stiff lever_chain "$n" "$eqs" "failed_$s" 1 - "$(why "$tr_rc" "$work/tmp/stiff_$s.err")"
+                ok=no
+            fi
+            echo "$tr_wall" >> "$work/tmp/stiff_$s.walls"
+        done
+        i=$((i + 1))
+    done
+    [ $ok = yes ] || continue
+    m_med=$(median < "$work/tmp/stiff_msbdf.walls")
+    c_med=$(median < "$work/tmp/stiff_cvode.walls")
+    rec stiff lever_chain "$n" "$eqs" msbdf "$m_med" s "median of $STIFF_RUNS runs alternating with cvode; one simulated second"
+    rec stiff lever_chain "$n" "$eqs" cvode "$c_med" s "median of $STIFF_RUNS runs alternating with msbdf; one simulated second"
+    rec stiff lever_chain "$n" "$eqs" ratio "$(ratio "$m_med" "$c_med")" x "msbdf / cvode"
+    rec stiff lever_chain "$n" "$eqs" load_after "$(loadavg)" "1/5/15 min"
+    # agreement of the two, and of cvode with rk8pd at tight tolerances
+    for s in msbdf cvode; do
+        limited "$sim" --quiet --solver "$s" --vars "$vars" -o "$work/out/stiff_${n}_$s.csv" 2> /dev/null
+    done
+    limited "$sim" --quiet --solver rk8pd --rtol 1e-10 --atol 1e-12 --vars "$vars" -o "$work/out/stiff_${n}_rk8pd.csv" 2> /dev/null
+    awk -f "$here/csvdiff.awk" "$work/out/stiff_${n}_rk8pd.csv" "$work/out/stiff_${n}_cvode.csv" > "$work/tmp/diff.txt"
+    read -r d_abs d_rel d_rows d_col < "$work/tmp/diff.txt"
+    rec stiff lever_chain "$n" "$eqs" cvode_vs_rk8pd "$d_abs" - "largest |cvode - rk8pd (rtol 1e-10)| in $vars; in $d_col; $d_rows rows"
+    awk -f "$here/csvdiff.awk" "$work/out/stiff_${n}_rk8pd.csv" "$work/out/stiff_${n}_msbdf.csv" > "$work/tmp/diff.txt"
+    read -r d_abs d_rel d_rows d_col < "$work/tmp/diff.txt"
+    rec stiff lever_chain "$n" "$eqs" msbdf_vs_rk8pd "$d_abs" - "largest |msbdf - rk8pd (rtol 1e-10)| in $vars; in $d_col; $d_rows rows"
+    if [ -z "$stiff_first" ]; then
+        stiff_first=$n
+        stiff_m0=$m_med
+        stiff_c0=$c_med
+    else
+        rec stiff lever_chain "$n" "$eqs" growth_msbdf "$(ratio "$m_med" "$stiff_m0")" x "time(N=$n)/time(N=$stiff_first)"
+        rec stiff lever_chain "$n" "$eqs" growth_cvode "$(ratio "$c_med" "$stiff_c0")" x "time(N=$n)/time(N=$stiff_first)"
+    fi
 done
 
 if [ "$VALGRIND" = yes ]; then

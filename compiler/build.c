@@ -58,6 +58,19 @@ static const char *runtime_include(void)
     return paths_runtime_include();
 }
 
+/* What every simulator links after the runtime: SUNDIALS CVODE with KLU
+   (--solver cvode) and GSL (gsl_odeiv2).  SUNDIALS and SuiteSparse are
+   linked statically: loading their six shared libraries added 0.33 ms to
+   the 1.34 ms start of a small simulator (docs/performance.md).
+   runtime/CMakeLists.txt finds the same archives for the runtime. */
+static const char *const sim_libs[] = {
+    "-Wl,-Bstatic", "-lsundials_cvode", "-lsundials_nvecserial",
+    "-lsundials_sunmatrixsparse", "-lsundials_sunmatrixdense",
+    "-lsundials_sunlinsolklu", "-lsundials_sunlinsoldense", "-lklu", "-lamd",
+    "-lcolamd", "-lbtf", "-lsuitesparseconfig", "-Wl,-Bdynamic",
+    "-lgsl", "-lgslcblas", "-lm",
+};
+
 /* Large generated files are compiled at -O1: gcc's -O2 costs about twice
    as much on long straight-line code and gains little there
    (docs/performance.md). */
@@ -94,7 +107,8 @@ static void cc_command(CcCommand *c, const char *c_path, const char *out_path,
         cc = "cc";
     c->cc_words = strdup(cc);
     c->flag_words = strdup(LMDL_SIM_FLAGS);
-    c->argv = calloc(64, sizeof *c->argv);
+    enum { NLIBS = sizeof sim_libs / sizeof sim_libs[0] };
+    c->argv = calloc(64 + NLIBS, sizeof *c->argv);
     if (!c->cc_words || !c->flag_words || !c->argv)
         abort();
     int n = 0;
@@ -106,11 +120,13 @@ static void cc_command(CcCommand *c, const char *c_path, const char *out_path,
     const char *rest[] = {c_size > BIG_C_FILE ? "-O1" : "-O2", "-o",
                           dash_safe(out_path, &c->out_arg),
                           dash_safe(c_path, &c->c_arg), "-I", runtime_include(),
-                          runtime_lib(), "-lgsl", "-lgslcblas", "-lm", NULL};
+                          runtime_lib(), NULL};
     for (int i = 0; rest[i]; i++)
         c->argv[n++] = (char *)rest[i];
+    for (int i = 0; i < NLIBS; i++)
+        c->argv[n++] = (char *)sim_libs[i];
     /* the build's own extra flags (sanitizers), word by word */
-    for (char *save = NULL, *w = strtok_r(c->flag_words, " ", &save); w && n < 62;
+    for (char *save = NULL, *w = strtok_r(c->flag_words, " ", &save); w && n < 62 + NLIBS;
          w = strtok_r(NULL, " ", &save))
         c->argv[n++] = w;
     c->argv[n] = NULL;

@@ -21,3 +21,13 @@ void *rt_xcalloc(size_t n, size_t size)
     }
     return p;
 }
+
+void *rt_xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q) {
+        fputs("error: out of memory\n", stderr);
+        exit(RT_EXIT_SIM);
+    }
+    return q;
+}

@@ -1,28 +1,34 @@
 /*
- * rt_integrate.c - the run after initialization: steps, rows, checks.
+ * rt_integrate.c - the run after initialization: steps, rows, checks;
+ * and the gsl_odeiv2 stepper.
  *
- * A model with states is integrated with gsl_odeiv2's evolve API, one
- * accepted step at a time, because after every step the runtime has work
- * to do: evaluate the accepted state (its algebraic values and
- * derivative), look for relations that changed (rt_events.c), and check
- * the asserts.  Steps are clipped at output times, so every row is a
- * solver state, never an interpolation.
+ * A model with states is integrated one accepted step at a time, because
+ * after every step the runtime has work to do: evaluate the accepted
+ * state (its algebraic values and derivative), look for relations that
+ * changed (rt_events.c), and check the asserts.  Steps are clipped at
+ * output times, so every row is a solver state, never an interpolation.
  *
- * The stepper comes from a gsl_odeiv2 driver, which owns the stepper,
- * control and evolve objects; msadams and msbdf need that driver to reach
- * the control object.  The control is the scaled one: --atol applies per
- * unit of each state's nominal, since one absolute tolerance in metres,
- * radians per second and pascals at once would mean nothing.
+ * The steps come from a stepper (RtStepper in rt_internal.h): step
+ * towards t1 with the solver's step-size control, restart from a state.
+ * This loop and the event location use nothing else, so they are the
+ * same for gsl_odeiv2 (here) and for CVODE (rt_cvode.c).
+ *
+ * The gsl_odeiv2 stepper comes from a driver, which owns the stepper,
+ * control and evolve objects; msadams and msbdf need that driver to
+ * reach the control object.  The control is the scaled one: --atol
+ * applies per unit of each state's nominal, since one absolute tolerance
+ * in metres, radians per second and pascals at once would mean nothing.
  *
  * Evaluation failures inside the solver (a Newton block that fails on a
  * predictor far from the solution, say) are recoverable: the right-hand
- * side reports GSL_FAILURE and evolve retries with half the step.  Only
- * when the step cannot shrink further does the run fail, and then the
- * failure of the last evaluation, if that is what stopped it, is the one
- * reported, with its block.  Failures at an accepted state are final.
+ * side reports a failure and the solver retries with a smaller step.
+ * Only when the step cannot shrink further does the run fail, and then
+ * the failure of the last evaluation, if that is what stopped it, is the
+ * one reported, with its block.  Failures at an accepted state are final.
  *
- * The implicit steppers get a forward-difference Jacobian over eval,
- * with increments scaled by each state's magnitude or nominal.
+ * The implicit steppers of both libraries get a forward-difference
+ * Jacobian over eval, with increments scaled by each state's magnitude or
+ * nominal, by colors when the model has a sparsity pattern.
  *
  * A model without states is purely algebraic: it is evaluated at each
  * output time, and relation changes in between are located by the same
@@ -32,19 +38,24 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 
-static int rhs(double t, const double y[], double dydt[], void *params)
+int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
-    RtSim *s = params;
     if (rt_eval_checked(s, t, y, dydt, s->alg, s->modes, &s->pending) != 0) {
         s->last_eval_failed = 1;
-        return GSL_FAILURE;
+        return -1;
     }
     s->last_eval_failed = 0;
-    return GSL_SUCCESS;
+    return 0;
+}
+
+static int rhs(double t, const double y[], double dydt[], void *params)
+{
+    return rt_rhs(params, t, y, dydt) == 0 ? GSL_SUCCESS : GSL_FAILURE;
 }
 
 /* One evaluation for the Jacobian, from the accepted algebraic values, so
@@ -65,12 +76,13 @@ static int jac_eval(RtSim *s, double t, const double *y, double *f)
 /* The colored Jacobian: every column of one color is perturbed at once,
    and each row's change is credited to the one column of that color that
    can reach it. */
-static int jac_colored(RtSim *s, double t, const double y[], double *dfdy)
+int rt_jacobian_sparse(RtSim *s, double t, const double *y)
 {
     const RtModel *m = s->m;
     int n = m->n_states;
     double root_eps = sqrt(DBL_EPSILON);
-    memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
+    if (jac_eval(s, t, y, s->f0j) != 0)
+        return -1;
     memcpy(s->xj, y, (size_t)n * sizeof *s->xj);
     for (int c = 0; c < m->n_colors; c++) {
         for (int j = 0; j < n; j++) {
@@ -89,7 +101,7 @@ static int jac_colored(RtSim *s, double t, const double y[], double *dfdy)
                 continue;
             for (int k = m->jac_colptr[j]; k < m->jac_colptr[j + 1]; k++) {
                 int i = m->jac_rows[k];
-                dfdy[(size_t)i * (size_t)n + (size_t)j] = (s->fj[i] - s->f0j[i]) / h;
+                s->jac_values[k] = (s->fj[i] - s->f0j[i]) / h;
             }
         }
         if (rc != 0)
@@ -98,51 +110,63 @@ static int jac_colored(RtSim *s, double t, const double y[], double *dfdy)
     return 0;
 }
 
-static int jac(double t, const double y[], double *dfdy, double dfdt[],
-               void *params)
+int rt_jacobian_dense(RtSim *s, double t, const double *y, double *J,
+                      size_t row_stride, size_t col_stride)
 {
-    RtSim *s = params;
     int n = s->m->n_states;
     double root_eps = sqrt(DBL_EPSILON);
     if (jac_eval(s, t, y, s->f0j) != 0)
-        return GSL_FAILURE;
+        return -1;
     memcpy(s->xj, y, (size_t)n * sizeof *s->xj);
-    if (s->m->n_colors > 0) {
-        if (jac_colored(s, t, y, dfdy) != 0)
-            return GSL_FAILURE;
-    }
-    for (int j = 0; j < n && s->m->n_colors <= 0; j++) {
+    for (int j = 0; j < n; j++) {
         double h = root_eps * fmax(fabs(y[j]), s->nominal[j]);
         s->xj[j] = y[j] + (y[j] < 0 ? -h : h);
         h = s->xj[j] - y[j];            /* the increment actually taken */
         int rc = jac_eval(s, t, s->xj, s->fj);
         s->xj[j] = y[j];
         if (rc != 0)
-            return GSL_FAILURE;
+            return -1;
         for (int i = 0; i < n; i++)
-            dfdy[(size_t)i * (size_t)n + (size_t)j] = (s->fj[i] - s->f0j[i]) / h;
+            J[(size_t)i * row_stride + (size_t)j * col_stride] = (s->fj[i] - s->f0j[i]) / h;
+    }
+    return 0;
+}
+
+/* gsl_odeiv2's Jacobian: dense row-major, and df/dt. */
+static int jac(double t, const double y[], double *dfdy, double dfdt[],
+               void *params)
+{
+    RtSim *s = params;
+    const RtModel *m = s->m;
+    size_t n = (size_t)m->n_states;
+    double root_eps = sqrt(DBL_EPSILON);
+    if (m->n_colors > 0) {
+        if (rt_jacobian_sparse(s, t, y) != 0)
+            return GSL_FAILURE;
+        memset(dfdy, 0, sizeof(double) * n * n);
+        for (size_t j = 0; j < n; j++)
+            for (int k = m->jac_colptr[j]; k < m->jac_colptr[j + 1]; k++)
+                dfdy[(size_t)m->jac_rows[k] * n + j] = s->jac_values[k];
+    } else if (rt_jacobian_dense(s, t, y, dfdy, n, 1) != 0) {
+        return GSL_FAILURE;
     }
     double tt = t + root_eps * fmax(fabs(t), s->opt.output_step);
     double ht = tt - t;
     if (jac_eval(s, tt, y, s->fj) != 0)
         return GSL_FAILURE;
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++)
         dfdt[i] = (s->fj[i] - s->f0j[i]) / ht;
     return GSL_SUCCESS;
 }
 
-int rt_integrate_setup(RtSim *s)
+/* ---- the gsl_odeiv2 stepper -------------------------------------------- */
+
+static int gsl_setup(RtSim *s)
 {
-    int n = s->m->n_states;
-    if (n <= 0)
-        return 0;
     s->sys.function = rhs;
     s->sys.jacobian = jac;
-    s->sys.dimension = (size_t)n;
+    s->sys.dimension = (size_t)s->m->n_states;
     s->sys.params = s;
-    double span = s->opt.stop_time > 0 ? fmin(s->opt.stop_time, s->opt.output_step)
-                                       : s->opt.output_step;
-    s->h = 1e-3 * span;
     s->drv = gsl_odeiv2_driver_alloc_scaled_new(&s->sys, s->opt.stepper, s->h,
                                                 s->opt.atol, s->opt.rtol, 1.0,
                                                 0.0, s->nominal);
@@ -154,18 +178,76 @@ int rt_integrate_setup(RtSim *s)
     return 0;
 }
 
-void rt_integrate_teardown(RtSim *s)
+static void gsl_teardown(RtSim *s)
 {
     if (s->drv)
         gsl_odeiv2_driver_free(s->drv);
     s->drv = NULL;
 }
 
-void rt_solver_reset(RtSim *s)
+static void gsl_restart(RtSim *s, double t, const double *x)
 {
+    (void)t;
+    (void)x;        /* evolve takes the state with every step */
     if (s->drv)
         gsl_odeiv2_driver_reset(s->drv);
     s->collapse_steps = 0;
+}
+
+/* One evolve step towards t1 from (*t, x). */
+static int gsl_step(RtSim *s, double *t, double t1, double *h, double *x)
+{
+    gsl_odeiv2_driver *d = s->drv;
+    double t_before = *t;
+    s->pending.kind = RT_FAILKIND_NONE;
+    s->last_eval_failed = 0;
+    int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &s->sys, t, t1, h, x);
+    if (st != GSL_SUCCESS) {
+        s->h = *h;
+        return rt_step_failed(s, st, t_before);
+    }
+    return 0;
+}
+
+const RtStepper rt_stepper_gsl = {
+    "gsl_odeiv2", gsl_setup, gsl_teardown, gsl_step, gsl_restart,
+};
+
+/* ---- the run ------------------------------------------------------------ */
+
+int rt_integrate_setup(RtSim *s)
+{
+    int n = s->m->n_states;
+    if (!s->opt.solver_given && n >= RT_CVODE_MIN_STATES && s->m->n_colors > 0) {
+        s->opt.solver = "cvode";
+        s->opt.stepper = NULL;
+        s->opt.backend = &rt_stepper_cvode;
+    }
+    if (!s->opt.backend)
+        s->opt.backend = &rt_stepper_gsl;
+    if (n <= 0)
+        return 0;
+    if (s->m->n_colors > 0)
+        s->jac_values = rt_xcalloc((size_t)s->m->jac_colptr[n],
+                                   sizeof *s->jac_values);
+    double span = s->opt.stop_time > 0 ? fmin(s->opt.stop_time, s->opt.output_step)
+                                       : s->opt.output_step;
+    s->h = 1e-3 * span;
+    return s->opt.backend->setup(s);
+}
+
+void rt_integrate_teardown(RtSim *s)
+{
+    if (s->opt.backend)
+        s->opt.backend->teardown(s);
+    free(s->jac_values);
+    s->jac_values = NULL;
+}
+
+void rt_solver_reset(RtSim *s)
+{
+    if (s->opt.backend && s->m->n_states > 0)
+        s->opt.backend->restart(s, s->t, s->x);
 }
 
 double rt_output_time(const RtOptions *o, long k, long *n_rows)
@@ -180,16 +262,16 @@ double rt_output_time(const RtOptions *o, long k, long *n_rows)
     return (double)k * dt;
 }
 
-/* A step that evolve gave up on: blame the evaluation if the last one
-   failed, else the solver. */
-static int step_failed(RtSim *s, int status, double t)
+/* A step that the solver gave up on: blame the evaluation if the last
+   one failed, else the solver. */
+int rt_step_failed(RtSim *s, int gsl_status, double t)
 {
     if (s->last_eval_failed && s->pending.kind != RT_FAILKIND_NONE) {
         s->fail = s->pending;
         return -1;
     }
     rt_fail_simple(&s->fail, RT_FAILKIND_SOLVER, t, -1);
-    s->fail.code = status;
+    s->fail.code = gsl_status;
     s->fail.h = s->h;
     return -1;
 }
@@ -224,18 +306,13 @@ static int collapsing(RtSim *s, double dt)
     return -1;
 }
 
-/* One evolve step towards t1 from (*t, x). */
+/* One accepted step of the solver in use, watched for a collapsing step
+   size. */
 static int step(RtSim *s, double *t, double t1, double *h, double *x)
 {
-    gsl_odeiv2_driver *d = s->drv;
     double t_before = *t;
-    s->pending.kind = RT_FAILKIND_NONE;
-    s->last_eval_failed = 0;
-    int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &s->sys, t, t1, h, x);
-    if (st != GSL_SUCCESS) {
-        s->h = *h;
-        return step_failed(s, st, t_before);
-    }
+    if (s->opt.backend->step(s, t, t1, h, x) != 0)
+        return -1;
     return collapsing(s, *t - t_before);
 }
 
@@ -246,7 +323,7 @@ int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
     memcpy(x, x0, (size_t)n * sizeof *x);
     if (!(t1 > t0))
         return 0;
-    rt_solver_reset(s);
+    s->opt.backend->restart(s, t0, x0);
     double t = t0, h = fmin(s->h, t1 - t0);
     for (long k = 0; t < t1; k++) {
         if (k >= RT_MAX_STEPS_PER_OUTPUT) {

@@ -92,13 +92,15 @@ static void usage(const RtModel *m, const char *prog)
            "state's nominal [1e-9]\n"
            "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
            "rk4imp bsimp\n"
-           "                       msadams msbdf [msbdf]\n"
+           "                       msadams msbdf cvode [msbdf; cvode from 64 "
+           "states]\n"
            "  --param PATH=VALUE   change a run-time parameter, e.g. "
            "'lever.r12=250 mm'\n"
            "                       (repeatable; a bare number is SI)\n"
            "  --vars A,B,...       write only these columns, in this order "
            "[all]\n"
-           "  -o FILE              write the results to FILE [stdout]\n"
+           "  -o FILE              write the results to FILE [stdout]; "
+           "FILE.mat: MAT v4\n"
            "  --events FILE        write the event log (CSV) to FILE\n"
            "  --quiet              no progress bar and no warnings\n"
            "  --sweep SETS.csv     one run per row of SETS.csv (a column per "
@@ -161,6 +163,13 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     if (!strcmp(opt, "--atol"))
         return parse_number(prog, opt, val, &o->atol);
     if (!strcmp(opt, "--solver")) {
+        o->solver_given = 1;
+        if (!strcmp(val, "cvode")) {    /* SUNDIALS, not gsl_odeiv2 */
+            o->solver = "cvode";
+            o->stepper = NULL;
+            o->backend = &rt_stepper_cvode;
+            return 0;
+        }
         for (int i = 0; i < N_STEPPERS; i++) {
             if (!strcmp(val, steppers[i].name)) {
                 o->solver = steppers[i].name;
@@ -170,7 +179,7 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
         }
         rt_usage_error(prog, "unknown solver '%s'; the solvers are rk2 rk4 "
                        "rkf45 rkck rk8pd rk1imp rk2imp rk4imp bsimp msadams "
-                       "msbdf", val);
+                       "msbdf cvode", val);
         return -1;
     }
     if (!strcmp(opt, "--param")) {
@@ -471,6 +480,7 @@ static void sim_alloc(RtSim *s, const RtModel *m)
 static void sim_free(RtSim *s)
 {
     rt_integrate_teardown(s);
+    rt_csv_close(s);
     rt_blockwork_free(s->blocks);
     rt_progress_done(s->progress);
     void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # bootstrap.sh - set up a fresh Debian machine and build lmdl.
 #
-# Installs what is missing (a C compiler, cmake, flex, bison, GSL, and
-# python3, vim and GNU parallel for the tests), with
-# sudo when not run as root, then configures and builds into ./build.
+# Installs what is missing (a C compiler, cmake, flex, bison, GSL,
+# SUNDIALS and SuiteSparse for --solver cvode; for the tests python3-scipy
+# (MAT results read back), vim and GNU parallel), with sudo when not run
+# as root, then configures and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
 set -eu
@@ -19,6 +20,9 @@ command -v bison >/dev/null 2>&1 || need="$need bison"
 [ -x /usr/bin/python3 ] || need="$need python3"   # tests/editors, tests/json
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
+[ -f /usr/include/cvode/cvode.h ] || need="$need libsundials-dev"
+[ -f /usr/include/suitesparse/klu.h ] || need="$need libsuitesparse-dev"
+/usr/bin/python3 -c 'import scipy.io' 2>/dev/null || need="$need python3-scipy"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
   echo "bootstrap: installing$need"

@@ -8,11 +8,12 @@
  *   m v_i' = k (x_{i+1} - x_i) [i < N] - k (x_i - x_{i-1}) [i > 1]
  *            + fl [i = 1] - fr [i = N],           x_i' = v_i,
  *
- * fl = [penl > 0] [kw penl - cw v_1 >= 0] (kw penl - cw v_1), penl = -(x_1 + gap),
- * fr = [penr > 0] [kw penr + cw v_N >= 0] (kw penr + cw v_N), penr = x_N - gap,
- * with the library's Wall defaults kw = 1e6 N/m, cw = 1e3 N*s/m.
+ * where a wall pushes with kw pen + cw pen' while pressed (penl =
+ * -(x_1 + gap), penr = x_N - gap) and not at all while apart or while
+ * that would pull; the library's Wall defaults kw = 1e6 N/m,
+ * cw = 1e3 N*s/m.
  *
- * State layout: y[2i] = x_{i+1}, y[2i+1] = v_{i+1}.
+ * Layout: y[2i] = x_{i+1}, y[2i+1] = v_{i+1}.
  * Columns: m1.x, m1.v, mN.x, mN.v, wl.f, wr.f.
  */
 #include "ref_common.h"
@@ -20,46 +21,32 @@
 static const double k = 1e3, m = 1, gap = 0.01, v0 = 1, kw = 1e6, cw = 1e3;
 static int N;
 
-/* Each wall's clamp (relations 1 and 3) only matters while it is touched
-   (relations 0 and 2 true). */
-static const int wall_guard[4] = {-1, 0, -1, 2}, wall_guard_value[4] = {0, 1, 0, 1};
-
-static void relations(const double *y, double *gv, int *tr)
+/* Wall 0 is wl on mass 1, wall 1 is wr on mass N. */
+static void walls(const double *y, double *pen, double *push)
 {
-    double penl = -(y[0] + gap), penr = y[2 * N - 2] - gap;
-    gv[0] = penl;
-    gv[1] = kw * penl - cw * y[1];
-    gv[2] = penr;
-    gv[3] = kw * penr + cw * y[2 * N - 1];
-    tr[0] = gv[0] > 0;
-    tr[1] = gv[1] >= 0;
-    tr[2] = gv[2] > 0;
-    tr[3] = gv[3] >= 0;
-}
-
-static double wall_l(const double *y)
-{
-    return modes[0] && modes[1] ? kw * (-(y[0] + gap)) - cw * y[1] : 0;
-}
-
-static double wall_r(const double *y)
-{
-    return modes[2] && modes[3] ? kw * (y[2 * N - 2] - gap) + cw * y[2 * N - 1] : 0;
+    pen[0] = -(y[0] + gap);
+    push[0] = kw * pen[0] - cw * y[1];
+    pen[1] = y[2 * N - 2] - gap;
+    push[1] = kw * pen[1] + cw * y[2 * N - 1];
 }
 
 static int rhs(double t, const double y[], double dydt[], void *params)
 {
     (void)t;
     (void)params;
-    double left = 0;                    /* force of the spring on the left */
     for (int i = 0; i < N; i++) {
-        double right = i < N - 1 ? k * (y[2 * i + 2] - y[2 * i]) : 0;
+        double x = y[2 * i], f = 0;
+        if (i + 1 < N)
+            f += k * (y[2 * i + 2] - x);
+        if (i > 0)
+            f -= k * (x - y[2 * i - 2]);
         dydt[2 * i] = y[2 * i + 1];
-        dydt[2 * i + 1] = (right - left) / m;
-        left = right;
+        dydt[2 * i + 1] = f / m;
     }
-    dydt[1] += wall_l(y) / m;
-    dydt[2 * N - 1] -= wall_r(y) / m;
+    double f[2];
+    ref_wall_forces(walls, 2, y, f);
+    dydt[1] += f[0] / m;
+    dydt[2 * N - 1] -= f[1] / m;
     return GSL_SUCCESS;
 }
 
@@ -68,72 +55,55 @@ static int jac(double t, const double y[], double *dfdy, double dfdt[], void *pa
     (void)t;
     (void)y;
     (void)params;
-    int n = 2 * N;
-    memset(dfdy, 0, sizeof(double) * (size_t)n * (size_t)n);
-    for (int i = 0; i < N; i++) {
-        double *rv = dfdy + (size_t)(2 * i + 1) * (size_t)n;
-        dfdy[(size_t)(2 * i) * (size_t)n + (size_t)(2 * i + 1)] = 1;
-        if (i < N - 1) {
-            rv[2 * i + 2] += k / m;
-            rv[2 * i] -= k / m;
-        }
-        if (i > 0) {
-            rv[2 * i] -= k / m;
-            rv[2 * i - 2] += k / m;
-        }
+    size_t n = 2 * (size_t)N;
+    ref_chain_jacobian(dfdy, dfdt, N, k / m, -k / m, -2 * k / m, -k / m);
+    /* a pressed wall: d(f/m)/dx and d(f/m)/dv on its mass's row */
+    if (contact[0] == PRESSED) {
+        dfdy[1 * n + 0] -= kw / m;
+        dfdy[1 * n + 1] -= cw / m;
     }
-    if (modes[0] && modes[1]) {
-        dfdy[(size_t)1 * (size_t)n + 0] += -kw / m;
-        dfdy[(size_t)1 * (size_t)n + 1] += -cw / m;
+    if (contact[1] == PRESSED) {
+        dfdy[(n - 1) * n + n - 2] -= kw / m;
+        dfdy[(n - 1) * n + n - 1] -= cw / m;
     }
-    if (modes[2] && modes[3]) {
-        double *rv = dfdy + (size_t)(n - 1) * (size_t)n;
-        rv[n - 2] -= kw / m;
-        rv[n - 1] -= cw / m;
-    }
-    memset(dfdt, 0, sizeof(double) * (size_t)n);
     return GSL_SUCCESS;
 }
 
 static const char *col_name(int i)
 {
-    static char buf[6][32];
-    const char *fmt[] = {"m1.x", "m1.v", "m%d.x", "m%d.v", "wl.f", "wr.f"};
-    snprintf(buf[i], sizeof buf[i], fmt[i], N);
-    return buf[i];
+    static char text[6][32];
+    static const char *const pattern[] = {"m1.x", "m1.v", "m%d.x", "m%d.v", "wl.f", "wr.f"};
+    snprintf(text[i], sizeof text[i], pattern[i], N);
+    return text[i];
 }
 
-static double col_value(int i, double t, const double *y)
+static double col_value(int i, const double *y)
 {
-    (void)t;
     switch (i) {
-    case 0: return y[0];
-    case 1: return y[1];
-    case 2: return y[2 * N - 2];
-    case 3: return y[2 * N - 1];
-    case 4: return wall_l(y);
-    default: return wall_r(y);
+    case 0: case 1: return y[i];
+    case 2: case 3: return y[2 * N - 4 + i];
+    default: {
+        double f[2];
+        ref_wall_forces(walls, 2, y, f);
+        return f[i - 4];
+    }
     }
 }
 
 int main(int argc, char **argv)
 {
-    parse_options(argc, argv);
-    N = (int)opt.n;
+    RefArgs a = ref_args(argc, argv);
+    N = (int)a.n;
     if (N < 2) {
         fprintf(stderr, "mass_chain: give --n N (N >= 2)\n");
         return 1;
     }
-    double *y0 = calloc((size_t)(2 * N), sizeof *y0);
+    double *y0 = calloc(2 * (size_t)N, sizeof *y0);
     if (!y0)
         return 1;
     y0[1] = v0;
-    n_states = 2 * N;
-    n_rel = 4;
-    rel_guard = wall_guard;
-    rel_guard_value = wall_guard_value;
-    n_cols = 6;
-    int rc = ref_main(argc, argv, y0);
+    RefProblem p = {2 * N, 2, {rhs, jac, 2 * (size_t)N, NULL}, walls, 6, col_name, col_value};
+    int rc = ref_main(&p, &a, y0);
     free(y0);
     return rc;
 }

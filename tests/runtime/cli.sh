@@ -6,12 +6,13 @@ run 0 "$sim"
 [ "$(head -n 1 "$tmp/out.csv")" = "time,x,v,spring.a" ] || fail "header"
 [ "$(wc -l <"$tmp/out.csv")" -eq 502 ] || fail "default T/500 gives 501 rows"
 [ "$(tail -n 1 "$tmp/out.csv" | cut -d, -f1)" = 1 ] || fail "last row at the stop time"
-[ "$(sed -n 2p "$tmp/out.csv")" = "0,0.5,0,-19.739208802178716" ] || fail "row 0 with 17 digits: $(sed -n 2p "$tmp/out.csv")"
+[ "$(sed -n 2p "$tmp/out.csv")" = "0,0.5,0,-19.739208802178716" ] || fail "row 0, shortest round-trip digits: $(sed -n 2p "$tmp/out.csv")"
 run 0 "$sim" --stop-time=0.35 --output-step 0.1 --vars spring.a,x -o "$tmp/sel.csv"
 [ -s "$tmp/out.csv" ] && fail "-o still wrote stdout"
 [ "$(head -n 1 "$tmp/sel.csv")" = "time,spring.a,x" ] || fail "--vars order"
-# 0, 0.1, 0.2, 0.3 and the stop time 0.35.
-[ "$(cut -d, -f1 "$tmp/sel.csv" | tr '\n' ' ')" = "time 0 0.10000000000000001 0.20000000000000001 0.30000000000000004 0.34999999999999998 " ] \
+# 0, 0.1, 0.2, 0.3 (3 * 0.1, which is not the double nearest 0.3) and the
+# stop time 0.35, each as the shortest decimal that reads back the same.
+[ "$(cut -d, -f1 "$tmp/sel.csv" | tr '\n' ' ')" = "time 0 0.1 0.2 0.30000000000000004 0.35 " ] \
     || fail "output times: $(cut -d, -f1 "$tmp/sel.csv" | tr '\n' ' ')"
 run 0 "$sim" --help
 expect_in "$tmp/out.csv" "--stop-time T"

@@ -52,6 +52,23 @@ collapse)
     awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.9 && t < 0.99) }' "$tmp/err" \
         || fail "failure time not in (0.9, 0.99)"
     ;;
+blowup_cvode)
+    # CVODE's steps reach x = 1/(1 - t) overflowing before its error test
+    # gives up: the infinite derivative is the failure reported.
+    run 3 "$sim" --stop-time 2 --solver cvode -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "rt_blowup: error: at t = "
+    expect_in "$tmp/err" "der(x) is not a number"
+    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.999 && t < 1.001) }' "$tmp/err" \
+        || fail "failure time near 1"
+    [ "$(tail -n 1 "$tmp/rows.csv" | cut -d, -f1)" = 0.996 ] || fail "last row"
+    ;;
+nonfinite_cvode)
+    run 3 "$sim" --stop-time 2 --output-step 0.1 --solver cvode -o "$tmp/rows.csv"
+    expect_in "$tmp/err" "'y' is not a number (NaN or infinite)"
+    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t >= 1 && t < 1.001) }' "$tmp/err" \
+        || fail "failure time at 1"
+    [ "$(wc -l <"$tmp/rows.csv")" -eq 12 ] || fail "rows up to t = 1 kept: $(wc -l <"$tmp/rows.csv")"
+    ;;
 *)
     fail "unknown case $case"
     ;;

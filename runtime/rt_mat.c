@@ -1,0 +1,229 @@
+/*
+ * rt_mat.c - results as MATLAB MAT version 4, in OpenModelica's layout.
+ *
+ * `-o results.mat` writes the file OpenModelica writes for its results
+ * (the Dymola "dsres" trajectory layout, transposed variant "binTrans"),
+ * so that OpenModelica's tools, scipy.io.loadmat and Octave's load read
+ * it.  A MAT v4 file is a sequence of matrices, each a 20-byte header
+ * (five int32: type, rows, columns, imaginary flag, name length), the
+ * name with its NUL, then the data column by column.  The type is
+ * 1000*M + 10*P + T: M = 0 little-endian, 1 big-endian (the machine's
+ * own order is written); P = 0 double, 2 int32, 5 uint8; T = 0 numeric,
+ * 1 text.  The six matrices, in this order:
+ *
+ *   Aclass       text 4 x 11: "Atrajectory", "1.1", "", "binTrans"
+ *                (space-padded rows)
+ *   name         text L x V: column j is variable j's name, NUL-padded
+ *                (every name NUL-terminated); V = 1 + columns + parameters
+ *   description  text 1 x V: empty descriptions (the interface has none)
+ *   dataInfo     int32 4 x V: column j = {matrix, row, 0, extrapolation}:
+ *                time {0, 1, 0, -1}; result column i {2, i + 2, 0, -1};
+ *                parameter k {1, k + 2, 0, 0}
+ *   data_1       double (1 + P) x 2: the parameters (after --param), at
+ *                time 0 and at the stop time
+ *   data_2       double (1 + C) x R: one column per result row (time,
+ *                then the --vars columns), R rows; two at each event
+ *
+ * data_2 is last and grows one column per row: the column is written at
+ * the end of the file, then R in data_2's header is overwritten, both
+ * with SIGINT/SIGTERM/SIGHUP held off and without buffering.  So a run
+ * that fails, or is interrupted or terminated, leaves a complete file
+ * with every row so far.  Only a SIGKILL (or a crash of the machine)
+ * between those two writes can leave one row's bytes after the data the
+ * header declares; scipy then refuses the file, and truncating it to the
+ * declared size repairs it.
+ */
+#include "rt_internal.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct RtMat {
+    int fd;                     /* the results file */
+    off_t rows_at;              /* offset of data_2's column count */
+    off_t end;                  /* where the next column goes */
+    int32_t rows;               /* result rows written */
+    double *column;             /* one row: time and the selected values */
+};
+
+enum { MAT_DOUBLE = 0, MAT_INT32 = 20, MAT_TEXT = 51 };
+
+static int big_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
+
+/* The bytes of the matrices before data_2's columns, and a cursor. */
+typedef struct Image {
+    unsigned char *at;
+} Image;
+
+static void put_int32(Image *im, int32_t v)
+{
+    memcpy(im->at, &v, sizeof v);
+    im->at += sizeof v;
+}
+
+static void put_matrix_header(Image *im, int type, int rows, int cols,
+                              const char *name)
+{
+    put_int32(im, (int32_t)(type + (big_endian() ? 1000 : 0)));
+    put_int32(im, rows);
+    put_int32(im, cols);
+    put_int32(im, 0);
+    put_int32(im, (int32_t)strlen(name) + 1);
+    memcpy(im->at, name, strlen(name) + 1);
+    im->at += strlen(name) + 1;
+}
+
+static size_t matrix_header_size(const char *name)
+{
+    return 20 + strlen(name) + 1;
+}
+
+/* Variable j of the file: time, the selected columns, the parameters. */
+static const char *var_name(const RtSim *s, int j)
+{
+    if (j == 0)
+        return "time";
+    if (j <= s->opt.n_vars)
+        return s->m->column_names[s->opt.vars[j - 1]];
+    return s->m->params[j - 1 - s->opt.n_vars].name;
+}
+
+static void put_data_info(Image *im, const RtSim *s, int j)
+{
+    int nv = s->opt.n_vars;
+    int32_t info[4] = {0, 1, 0, -1};    /* time: the abscissa of both */
+    if (j >= 1 && j <= nv) {
+        info[0] = 2;
+        info[1] = j + 1;
+    } else if (j > nv) {
+        info[0] = 1;
+        info[1] = j - nv + 1;
+        info[3] = 0;                    /* constant outside its interval */
+    }
+    for (int i = 0; i < 4; i++)
+        put_int32(im, info[i]);
+}
+
+static int pwrite_all(int fd, const void *buf, size_t n, off_t at)
+{
+    const unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t w = pwrite(fd, p, n, at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+        at += w;
+    }
+    return 0;
+}
+
+static int io_failed(RtSim *s, double t)
+{
+    rt_fail_simple(&s->fail, RT_FAILKIND_IO, t, -1);
+    s->fail.name = s->opt.out_path;
+    return -1;
+}
+
+RtMat *rt_mat_open(RtSim *s, int fd)
+{
+    static const char *const aclass[4] = {"Atrajectory", "1.1", "", "binTrans"};
+    int np = s->m->n_params > 0 ? s->m->n_params : 0;
+    int nv = 1 + s->opt.n_vars + np;
+    size_t longest = 0;
+    for (int j = 0; j < nv; j++) {
+        size_t len = strlen(var_name(s, j));
+        longest = len > longest ? len : longest;
+    }
+    int name_rows = (int)longest + 1;
+    size_t size = matrix_header_size("Aclass") + 4 * 11
+                  + matrix_header_size("name") + (size_t)name_rows * (size_t)nv
+                  + matrix_header_size("description") + (size_t)nv
+                  + matrix_header_size("dataInfo") + 4 * 4 * (size_t)nv
+                  + matrix_header_size("data_1") + 2 * 8 * (size_t)(1 + np)
+                  + matrix_header_size("data_2");
+    unsigned char *bytes = rt_xcalloc(size, 1);
+    Image im = {bytes};
+
+    put_matrix_header(&im, MAT_TEXT, 4, 11, "Aclass");
+    for (int c = 0; c < 11; c++)            /* column-major */
+        for (int r = 0; r < 4; r++)
+            *im.at++ = (unsigned char)(c < (int)strlen(aclass[r]) ? aclass[r][c] : ' ');
+    put_matrix_header(&im, MAT_TEXT, name_rows, nv, "name");
+    for (int j = 0; j < nv; j++) {
+        const char *name = var_name(s, j);
+        memcpy(im.at, name, strlen(name));  /* the rest stays NUL */
+        im.at += name_rows;
+    }
+    put_matrix_header(&im, MAT_TEXT, 1, nv, "description");
+    im.at += nv;                            /* NUL: empty */
+    put_matrix_header(&im, MAT_INT32, 4, nv, "dataInfo");
+    for (int j = 0; j < nv; j++)
+        put_data_info(&im, s, j);
+    put_matrix_header(&im, MAT_DOUBLE, 1 + np, 2, "data_1");
+    for (int c = 0; c < 2; c++) {
+        double t = c ? s->opt.stop_time : 0;
+        memcpy(im.at, &t, sizeof t);
+        im.at += sizeof t;
+        if (np > 0) {
+            memcpy(im.at, s->p, (size_t)np * sizeof *s->p);
+            im.at += (size_t)np * sizeof *s->p;
+        }
+    }
+    size_t rows_at = (size_t)(im.at - bytes) + 8;
+    put_matrix_header(&im, MAT_DOUBLE, 1 + s->opt.n_vars, 0, "data_2");
+
+    int rc = pwrite_all(fd, bytes, size, 0);
+    free(bytes);
+    if (rc != 0) {
+        io_failed(s, 0);
+        return NULL;
+    }
+    RtMat *mat = rt_xcalloc(1, sizeof *mat);
+    mat->fd = fd;
+    mat->rows_at = (off_t)rows_at;
+    mat->end = (off_t)size;
+    mat->column = rt_xcalloc((size_t)s->opt.n_vars + 1, sizeof *mat->column);
+    return mat;
+}
+
+int rt_mat_row(RtSim *s, RtMat *mat, double t)
+{
+    int nv = s->opt.n_vars;
+    if (mat->rows == INT32_MAX)
+        return io_failed(s, t);
+    mat->column[0] = t;
+    for (int i = 0; i < nv; i++)
+        mat->column[1 + i] = s->cols[s->opt.vars[i]];
+    size_t bytes = ((size_t)nv + 1) * sizeof *mat->column;
+    int32_t rows = mat->rows + 1;
+    rt_hold_signals();
+    int rc = pwrite_all(mat->fd, mat->column, bytes, mat->end);
+    if (rc == 0)
+        rc = pwrite_all(mat->fd, &rows, sizeof rows, mat->rows_at);
+    rt_release_signals();
+    if (rc != 0)
+        return io_failed(s, t);
+    mat->rows = rows;
+    mat->end += (off_t)bytes;
+    return 0;
+}
+
+void rt_mat_free(RtMat *mat)
+{
+    if (!mat)
+        return;
+    free(mat->column);
+    free(mat);
+}

@@ -1,0 +1,109 @@
+"""mat_check.py - reads a simulator's MAT v4 results file with scipy and
+checks it against OpenModelica's layout (runtime/rt_mat.c) and, given a
+CSV of the same run, against every CSV column: the doubles must be equal
+exactly (Python's float() reads the CSV's shortest decimals correctly
+rounded, so equal text means equal doubles).
+
+    python3 mat_check.py FILE.mat [--csv FILE.csv] [--param NAME=VALUE ...]
+                         [--rows-only]
+
+--param: a parameter's expected value in data_1 (both columns).
+--rows-only: no CSV; check the layout and that the rows' times advance
+(a run killed mid-way).
+Prints a summary line; exits 1 on the first mismatch.
+"""
+import csv
+import sys
+
+import numpy as np
+import scipy.io
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def text_rows(a):
+    return ["".join(r).rstrip(" \0") for r in a]
+
+
+def main(argv):
+    path = argv[0]
+    csv_path = None
+    params = {}
+    rows_only = False
+    i = 1
+    while i < len(argv):
+        if argv[i] == "--csv":
+            csv_path = argv[i + 1]
+            i += 2
+        elif argv[i] == "--param":
+            k, v = argv[i + 1].split("=", 1)
+            params[k] = float(v)
+            i += 2
+        elif argv[i] == "--rows-only":
+            rows_only = True
+            i += 1
+        else:
+            fail("unknown argument " + argv[i])
+    m = scipy.io.loadmat(path, chars_as_strings=False)
+    for key in ("Aclass", "name", "description", "dataInfo", "data_1", "data_2"):
+        if key not in m:
+            fail("no matrix " + key)
+    aclass = text_rows(m["Aclass"])
+    if aclass != ["Atrajectory", "1.1", "", "binTrans"]:
+        fail("Aclass is %r" % aclass)
+    names = text_rows(m["name"].T)          # binTrans: one name per column
+    info = m["dataInfo"]
+    d1, d2 = m["data_1"], m["data_2"]
+    nv = len(names)
+    if info.shape != (4, nv) or m["description"].shape[1] != nv:
+        fail("dataInfo %r / description %r for %d names" % (info.shape, m["description"].shape, nv))
+    if info.dtype != np.int32 or d1.dtype != np.float64 or d2.dtype != np.float64:
+        fail("matrix types %s %s %s" % (info.dtype, d1.dtype, d2.dtype))
+    if names[0] != "time" or list(info[:, 0]) != [0, 1, 0, -1]:
+        fail("time is not variable 1 with dataInfo [0 1 0 -1]")
+    if d1.shape[1] != 2 or d1[0, 0] != 0 or d1[0, 1] < 0 \
+            or not np.array_equal(d1[1:, 0], d1[1:, 1]):
+        fail("data_1 is not the parameters at the start and stop times")
+
+    def values(j):
+        mat, row = info[0, j], abs(info[1, j]) - 1
+        src = d2 if mat in (0, 2) else d1
+        if mat not in (0, 1, 2) or row >= src.shape[0]:
+            fail("dataInfo of %s points outside the data" % names[j])
+        return src[row, :]
+
+    for k, v in params.items():
+        if k not in names:
+            fail("no parameter " + k)
+        got = values(names.index(k))
+        if not (got == v).all():
+            fail("parameter %s is %r, expected %r" % (k, got, v))
+    t = d2[0, :]
+    if len(t) > 1 and (np.diff(t) < 0).any():
+        fail("the rows' times go backwards")
+    if rows_only:
+        print("mat_check: %d variables, %d rows, layout as OpenModelica's" % (nv, d2.shape[1]))
+        return
+    with open(csv_path, newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    if d2.shape[1] != len(body):
+        fail("%d rows in the MAT file, %d in the CSV" % (d2.shape[1], len(body)))
+    compared = 0
+    for c, name in enumerate(header):
+        if name not in names:
+            fail("CSV column %s is not in the MAT file" % name)
+        got = values(names.index(name))
+        want = np.array([float(r[c]) for r in body])
+        if not np.array_equal(got, want):
+            bad = int(np.argmax(got != want))
+            fail("%s differs at row %d: MAT %r, CSV %r" % (name, bad, got[bad], want[bad]))
+        compared += len(body)
+    print("mat_check: %d variables, %d rows, %d values equal to the CSV's"
+          % (nv, d2.shape[1], compared))
+
+
+main(sys.argv[1:])
