@@ -107,6 +107,8 @@ static void line_reserve(Line *l, size_t more)
 
 static void line_put(Line *l, const char *text, size_t n)
 {
+    if (n == 0)
+        return;     /* an empty field: nothing to copy, maybe no buffer yet */
     line_reserve(l, n);
     memcpy(l->text + l->len, text, n);
     l->len += n;
@@ -150,7 +152,8 @@ void rt_csv_field(FILE *fp, const char *text)
 {
     Line l = {0};
     line_field(&l, text);
-    fwrite(l.text, 1, l.len, fp);
+    if (l.len)
+        fwrite(l.text, 1, l.len, fp);
     free(l.text);
 }
 
