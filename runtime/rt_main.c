@@ -23,6 +23,7 @@
  */
 #include "rt_internal.h"
 #include "rt_number.h"
+#include "rt_sidecar.h"
 #include "rt_sweep.h"
 #include "rt_units.h"
 
@@ -547,6 +548,7 @@ int main(int argc, char **argv)
         status = RT_EXIT_USAGE;
         goto out;
     }
+    rt_meta_write(&sim);    /* RESULTS.meta: the units, for lmdlc plot */
     sim.progress = rt_progress_new(!sim.opt.quiet, sim.opt.stop_time);
     if (rt_csv_header(&sim) != 0 || rt_csv_events_header(&sim) != 0
         || rt_init(&sim) != 0 || rt_integrate_setup(&sim) != 0
