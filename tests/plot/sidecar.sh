@@ -9,6 +9,7 @@
 cd "$work" || exit 1
 umask 022
 sim tests/e2e/mass_spring.lmdl ms
+./ms --help | grep -qF 'to FILE.meta' || fail "--help does not mention FILE.meta"
 
 ./ms --stop-time 0.1 --vars mass.v,mass.x,spring.f -o out.csv || fail "simulator"
 cat >want <<'META'
