@@ -99,22 +99,28 @@ static int write_all(int fd, const char *text, size_t len)
     return 0;
 }
 
-int outfile_write(const char *path, const char *text, size_t len)
+int outfile_begin(const char *path, char **tmp)
 {
-    char *tmp = sibling(path, ".XXXXXX");
-    int fd = mkstemp(tmp);
+    *tmp = sibling(path, ".XXXXXX");
+    int fd = mkstemp(*tmp);
     if (fd < 0) {
         int err = errno;
-        free(tmp);
+        free(*tmp);
+        *tmp = NULL;
         errno = err;
         return -1;
     }
-    outfile_track(tmp);
+    outfile_track(*tmp);
+    return fd;
+}
+
+int outfile_finish(int fd, char *tmp, const char *path, bool keep)
+{
     /* mkstemp makes 0600; an output gets what open(..., 0666) would */
     mode_t mask = umask(0);
     umask(mask);
-    int err = 0;
-    if (write_all(fd, text, len) != 0 || fchmod(fd, 0666 & ~mask) != 0)
+    int err = keep ? 0 : ECANCELED;
+    if (!err && fchmod(fd, 0666 & ~mask) != 0)
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;
@@ -126,6 +132,21 @@ int outfile_write(const char *path, const char *text, size_t len)
     free(tmp);
     errno = err;
     return err ? -1 : 0;
+}
+
+int outfile_write(const char *path, const char *text, size_t len)
+{
+    char *tmp;
+    int fd = outfile_begin(path, &tmp);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, text, len) != 0) {
+        int err = errno;
+        outfile_finish(fd, tmp, path, false);
+        errno = err;
+        return -1;
+    }
+    return outfile_finish(fd, tmp, path, true);
 }
 
 int outfile_create(const char *path)
@@ -148,17 +169,20 @@ char *outfile_private_dir(const char *near)
 
 /* ---- outputs that are inputs ---------------------------------------------- */
 
+bool outfile_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
+           && sa.st_ino == sb.st_ino;
+}
+
 bool outfile_is_input(const char *path)
 {
-    struct stat out;
-    bool exists = stat(path, &out) == 0;
     for (int i = 0; i < src_count(); i++) {
         SrcFile *f = src_get(i);
-        struct stat in;
-        bool same = strcmp(f->path, path) == 0;
-        if (!same && exists && stat(f->path, &in) == 0)
-            same = in.st_dev == out.st_dev && in.st_ino == out.st_ino;
-        if (same) {
+        if (outfile_same_file(f->path, path)) {
             if (strcmp(f->path, path) == 0)
                 diag_error(src_none, "refusing to write '%s': it is an input of "
                            "this model; choose another output file", path);

@@ -21,6 +21,16 @@
    0 on success; -1 with errno set, and nothing left behind. */
 int outfile_write(const char *path, const char *text, size_t len);
 
+/* The two halves of outfile_write, for an output another process writes
+   (lmdlc plot hands gnuplot the descriptor): outfile_begin creates the
+   temporary file beside path and returns its descriptor, with its
+   malloc'ed name in *tmp (-1 with errno on failure); outfile_finish
+   closes fd and, when keep, gives it the usual mode and renames it over
+   path, else removes it.  outfile_finish frees tmp; 0, or -1 with errno
+   (and nothing left behind). */
+int outfile_begin(const char *path, char **tmp);
+int outfile_finish(int fd, char *tmp, const char *path, bool keep);
+
 /* Creates path, which must not exist, for writing (O_CREAT|O_EXCL|
    O_NOFOLLOW, mode 0600).  Returns the descriptor or -1 with errno. */
 int outfile_create(const char *path);
@@ -28,6 +38,10 @@ int outfile_create(const char *path);
 /* Makes a private scratch directory (mode 0700) in the directory of
    `near` and tracks it.  Returns its malloc'ed path, or NULL with errno. */
 char *outfile_private_dir(const char *near);
+
+/* True when a and b are one file: the same path, or the same device and
+   inode (a hard or symbolic link). */
+bool outfile_same_file(const char *a, const char *b);
 
 /* True (after reporting) when writing `path` would overwrite one of the
    source files lmdlc has read: the same path, or the same file through a

@@ -23,6 +23,7 @@
  */
 #include "rt_internal.h"
 #include "rt_number.h"
+#include "rt_sidecar.h"
 #include "rt_sweep.h"
 #include "rt_units.h"
 
@@ -99,8 +100,8 @@ static void usage(const RtModel *m, const char *prog)
            "                       (repeatable; a bare number is SI)\n"
            "  --vars A,B,...       write only these columns, in this order "
            "[all]\n"
-           "  -o FILE              write the results to FILE [stdout]; "
-           "FILE.mat: MAT v4\n"
+           "  -o FILE              write the results to FILE [stdout] (FILE.mat:\n"
+           "                       MAT v4, else CSV), their units to FILE.meta\n"
            "  --events FILE        write the event log (CSV) to FILE\n"
            "  --quiet              no progress bar and no warnings\n"
            "  --sweep SETS.csv     one run per row of SETS.csv (a column per "
@@ -557,6 +558,7 @@ int main(int argc, char **argv)
         status = RT_EXIT_USAGE;
         goto out;
     }
+    rt_meta_write(&sim);    /* RESULTS.meta: the units, for lmdlc plot */
     sim.progress = rt_progress_new(!sim.opt.quiet, sim.opt.stop_time);
     if (rt_csv_header(&sim) != 0 || rt_csv_events_header(&sim) != 0
         || rt_init(&sim) != 0 || rt_integrate_setup(&sim) != 0

@@ -34,6 +34,8 @@
  */
 #include "rt_sweep.h"
 
+#include "rt_sidecar.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -709,38 +711,34 @@ static int close_summary(const Sweep *w, FILE *fp)
     return bad ? -1 : 0;
 }
 
+/* The two lines of a row's RESULTS.summary. */
+typedef struct Fragment {
+    const Sweep *w;             /* the sweep */
+    char *const *f;             /* the row's summary line */
+} Fragment;
+
+static void fill_fragment(FILE *fp, const void *ctx)
+{
+    const Fragment *fr = ctx;
+    write_fields(fp, fr->w->header, fr->w->n_header);
+    write_fields(fp, fr->f, fr->w->n_header);
+}
+
 /* --sweep-row: the row's summary line, written atomically next to its
    results as RESULTS.summary (a collect never sees half a file). */
 static int write_fragment(const Sweep *w, long k, char **f)
 {
     char *out = subst_row(w->s->opt.out_path, w->labels[k - 1]);
     size_t n = strlen(out) + 16;
-    char *path = rt_xcalloc(n, 1), *tmp = rt_xcalloc(n + 8, 1);
+    char *path = rt_xcalloc(n, 1);
     snprintf(path, n, "%s.summary", out);
-    snprintf(tmp, n + 8, "%s.XXXXXX", path);
-    int rc = -1;
-    int fd = mkstemp(tmp);
-    if (fd >= 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
-        FILE *fp = fdopen(fd, "w");
-        if (fp) {
-            write_fields(fp, w->header, w->n_header);
-            write_fields(fp, f, w->n_header);
-            rc = fclose(fp) == 0 ? rename(tmp, path) : -1;
-        } else {
-            close(fd);
-        }
-        if (rc != 0)
-            remove(tmp);
-    }
+    Fragment fr = {w, f};
+    int rc = rt_sidecar_replace(path, fill_fragment, &fr);
     if (rc != 0)
         fprintf(stderr, "%s: error: cannot write the row's summary '%s': %s\n",
                 w->prog, path, strerror(errno));
     free(out);
     free(path);
-    free(tmp);
     return rc;
 }
 

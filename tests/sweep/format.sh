@@ -22,7 +22,9 @@ done
 [ "$(cut -d, -f1-5 "$work/summary.csv" | tr '\n' ' ')" = \
   "row,F,lever.r12,status,message stiff,2,250 mm,ok, soft,,0.3,ok, " ] \
   || fail "summary: $(cat "$work/summary.csv")"
-[ "$(ls "$work" | grep -c '^out-')" = 2 ] || fail "files: $(ls "$work")"
+[ "$(ls "$work" | grep -c '^out-.*\.csv$')" = 2 ] || fail "files: $(ls "$work")"
+# and beside each row's results its RESULTS.meta (runtime/rt_sidecar.c)
+[ "$(ls "$work" | grep -c '^out-.*\.csv\.meta$')" = 2 ] || fail "RESULTS.meta: $(ls "$work")"
 
 # one row: -o without {row} is fine
 printf 'F\n3\n' > "$work/one.csv"

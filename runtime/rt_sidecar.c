@@ -1,0 +1,141 @@
+/*
+ * rt_sidecar.c - RESULTS.meta beside the results file, and the atomic
+ * replacement of such files (rt_sidecar.h).
+ *
+ * The results CSV stays plain (a header of names, then numbers), so that
+ * every CSV reader keeps working; what a plot needs besides the numbers
+ * goes into a second file named after it, RESULTS.meta (`-o out.csv`
+ * writes `out.csv.meta`, as a sweep row's summary is `out.csv.summary`).
+ * It is itself a CSV (RFC 4180, the quoting of rt_csv_field), one record
+ * per line under the fixed header RT_META_HEADER:
+ *
+ *   record,name,unit,kind,description
+ *   model,Wall,,,
+ *   column,time,s,time,time
+ *   column,mass.x,m,variable,position (alias of P.x)
+ *   column,ma,1,output,mechanical advantage
+ *   state,mass.x,m,state,
+ *
+ * `column` records follow the results file's header one for one (time
+ * first, then the --vars selection, in its order), so a reader can check
+ * that the sidecar belongs to the file beside it.  A unit is written as
+ * rt_unit_format writes it ("N", "m/s^2", "1" when dimensionless, angles
+ * included), and is empty when the model does not say (a hand-written
+ * model without column_info).  `state` records name the model's states in
+ * their order, with the unit of the column of the same name (empty for a
+ * state that is no column, such as der(x) after index reduction).  Readers
+ * must skip record kinds they do not know.
+ *
+ * Nothing is written when the results go to standard output or to
+ * something that is not a regular file (/dev/null, a pipe).  The file is
+ * written to a mkstemp name beside it and renamed, so it is never half
+ * written, and a symbolic link planted at its name is replaced, not
+ * followed.
+ */
+#include "rt_sidecar.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx),
+                       const void *ctx)
+{
+    size_t n = strlen(path) + 8;
+    char *tmp = rt_xcalloc(n, 1);
+    snprintf(tmp, n, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp), err = 0;
+    if (fd < 0) {
+        err = errno;
+        free(tmp);
+        errno = err;
+        return -1;
+    }
+    /* mkstemp makes 0600; the file gets what open(..., 0666) would */
+    mode_t mask = umask(0);
+    umask(mask);
+    FILE *fp = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
+    if (!fp) {
+        err = errno;
+        close(fd);
+    } else {
+        fill(fp, ctx);
+        if (ferror(fp))
+            err = errno ? errno : EIO;
+        if (fclose(fp) != 0 && !err)
+            err = errno;
+    }
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err)
+        unlink(tmp);
+    free(tmp);
+    errno = err;
+    return err ? -1 : 0;
+}
+
+/* One record: five fields. */
+static void record(FILE *fp, const char *kind, const char *name,
+                   const char *unit, const char *what, const char *description)
+{
+    const char *fields[] = {kind, name, unit, what, description};
+    for (int i = 0; i < 5; i++) {
+        if (i)
+            fputc(',', fp);
+        rt_csv_field(fp, fields[i]);
+    }
+    fputc('\n', fp);
+}
+
+static void column_unit(const RtModel *m, int col, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (m->column_info)
+        rt_unit_format(m->column_info[col].dim, buf, len);
+}
+
+static void write_meta(FILE *fp, const void *ctx)
+{
+    const RtSim *s = ctx;
+    const RtModel *m = s->m;
+    char unit[128];
+    fputs(RT_META_HEADER "\n", fp);
+    record(fp, "model", m->name ? m->name : "", "", "", "");
+    record(fp, "column", "time", "s", "time", "time");
+    for (int i = 0; i < s->opt.n_vars; i++) {
+        int c = s->opt.vars[i];
+        const RtColumnInfo *ci = m->column_info ? &m->column_info[c] : NULL;
+        column_unit(m, c, unit, sizeof unit);
+        record(fp, "column", m->column_names[c], unit,
+               ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
+               ci ? ci->description : "");
+    }
+    RtNameIndex *ix = rt_names_new(m->column_names, m->n_columns);
+    for (int i = 0; i < m->n_states; i++) {
+        const char *name = m->state_names[i];
+        int c = rt_names_find(ix, name, strlen(name));
+        unit[0] = 0;
+        if (c >= 0)
+            column_unit(m, c, unit, sizeof unit);
+        record(fp, "state", name, unit, "state", "");
+    }
+    rt_names_free(ix);
+}
+
+void rt_meta_write(const RtSim *s)
+{
+    struct stat st;
+    const char *out = s->opt.out_path;
+    if (!s->out || s->out == stdout || !out || fstat(fileno(s->out), &st) != 0
+        || !S_ISREG(st.st_mode))
+        return;
+    size_t n = strlen(out) + 6;
+    char *path = rt_xcalloc(n, 1);
+    snprintf(path, n, "%s.meta", out);
+    if (rt_sidecar_replace(path, write_meta, s) != 0)
+        rt_warn(s, "cannot write the units of the results, '%s': %s; lmdlc "
+                "plot will draw them without units", path, strerror(errno));
+    free(path);
+}
