@@ -11,6 +11,19 @@
  *
  * abs, sign, min and max are lowered to if-expressions over relations at
  * construction, so every zero crossing is an explicit relation node.
+ *
+ * Folding never hides a value that is not a finite number.  An operation
+ * on constants whose result is not finite (1/0, log(0), 0/0) stays an
+ * operation, and `0*e`, `e*0` and `e - e` become 0 only when e is known
+ * to be finite: a constant; an expression of parameters whose value at
+ * the parameters' default values (dae_table_param_value) is finite; or an
+ * expression that reads a variable or time, which is assumed finite (a
+ * non-finite value there is a run-time failure the simulator reports).
+ * `0/e` becomes 0 only when e is a constant or parameter expression that
+ * is finite and nonzero at the defaults; by a variable it stays, as x/x
+ * does.  Derivatives drop the terms of a zero derivative without
+ * building them.  dae_nonfinite_part() finds what is left for the
+ * passes to report.
  */
 #ifndef LMDL_DAE_H
 #define LMDL_DAE_H
@@ -101,10 +114,19 @@ typedef struct DaeExprTable {
     uint32_t stamp;         /* the current walk's stamp */
     const DaeExpr **stack;  /* a walk's stack, kept between walks */
     size_t nstack;          /* its capacity */
+    double *pvalue;         /* default value of each parameter (NAN until
+                               recorded): what folding knows of parameters */
+    int npvalue, cap_pvalue;/* entries covered (every DX_PARAM's index is
+                               below npvalue) and allocated */
+    PtrMap dvalue;          /* node -> double*: its value at the defaults,
+                               once asked (constant and parameter nodes) */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
 void dae_table_free(DaeExprTable *t);
+/* Records the default value of parameter `index` (elaboration, as each
+   parameter is made, before any expression reads it). */
+void dae_table_param_value(DaeExprTable *t, int index, double v);
 
 DaeExpr *dae_const(DaeExprTable *t, double v);
 DaeExpr *dae_param(DaeExprTable *t, int index);
@@ -161,6 +183,15 @@ static inline bool dae_has_var(const DaeExpr *e)
    visited at most once, and only where the Bloom bits allow the variable,
    so a deep shared DAG costs its size at worst. */
 bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
+
+/* The part of e whose value is not a finite number at the parameters'
+   default values (dae_table_param_value), or NULL.  Only what is surely
+   evaluated is looked at: each largest piece of e that reads no variable
+   or time, the operands of relations and the condition of an if, but a
+   branch of an if (or the second operand of && and ||) only when the
+   condition is known at the defaults.  The part returned is the innermost
+   operation whose operands are finite (log(0), not 0 * log(0)). */
+const DaeExpr *dae_nonfinite_part(DaeExprTable *t, const DaeExpr *e);
 
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */
@@ -293,6 +324,8 @@ const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
 /* The equation as `lhs == rhs`, cut to len with "..." */
 void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len);
+/* An expression as lmdlc prints it, cut to len with "..." */
+void dae_expr_text(Dae *d, const DaeExpr *e, char *buf, size_t len);
 /* A variable as a user reads it: name, der(name), der(der(name)), ... */
 void dae_fput_var(FILE *fp, const char *name, int order);
 

@@ -87,7 +87,8 @@ void dae_note_fixed(const Dae *d, const DaeRedundant *r)
     }
 }
 
-void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+/* `lhs == rhs`, or lhs alone when rhs is NULL, cut to len with "..." */
+static void expr_text(Dae *d, const DaeExpr *lhs, const DaeExpr *rhs, char *buf, size_t len)
 {
     char *p = NULL;
     size_t sz = 0;
@@ -97,14 +98,26 @@ void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
         return;
     }
     DaeNames nm = dae_names(d);
-    dae_print_expr(fp, q->lhs, &nm);
-    fputs(" == ", fp);
-    dae_print_expr(fp, q->rhs, &nm);
+    dae_print_expr(fp, lhs, &nm);
+    if (rhs) {
+        fputs(" == ", fp);
+        dae_print_expr(fp, rhs, &nm);
+    }
     fclose(fp);
     snprintf(buf, len, "%s", p);
     if (strlen(p) >= len && len > 4)
         memcpy(buf + len - 4, "...", 4);
     free(p);
+}
+
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+{
+    expr_text(d, q->lhs, q->rhs, buf, len);
+}
+
+void dae_expr_text(Dae *d, const DaeExpr *e, char *buf, size_t len)
+{
+    expr_text(d, e, NULL, buf, len);
 }
 
 static void print_origin(FILE *fp, SrcSpan sp, DaeEqKind kind, const char *inst,

@@ -172,6 +172,7 @@ static void record_value(Model *m, int index, double v)
             abort();
     }
     m->pvalues[index] = v;
+    dae_table_param_value(m->t, index, v); /* what folding knows of it */
 }
 
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
