@@ -766,30 +766,50 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 
 /* ---- the parameters an expression reads ----------------------------------- */
 
-static void param_reads(const DaeExpr *e, PtrMap *seen, int *out, int cap, int *n)
+/* The distinct leaves of one kind (DX_PARAM: u.index; DX_VAR: u.var.index,
+   whatever the order) below e.  `seen` holds the nodes visited, `counted`
+   the indices already listed (keyed index + 1), since a variable has a
+   node per derivative order. */
+static void leaf_reads(const DaeExpr *e, DaeExprKind kind, PtrMap *seen, PtrMap *counted,
+                       int *out, int cap, int *n)
 {
     if (ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, (void *)e);
-    if (e->kind == DX_PARAM) {
+    if (e->kind == kind) {
+        int k = kind == DX_PARAM ? e->u.index : e->u.var.index;
+        if (ptrmap_get(counted, (void *)(intptr_t)(k + 1)))
+            return;
+        ptrmap_put(counted, (void *)(intptr_t)(k + 1), (void *)1);
         if (*n < cap)
-            out[*n] = e->u.index;
+            out[*n] = k;
         ++*n;
         return;
     }
     DaeExpr *kids[3];
     int nk = dae_children(e, kids);
     for (int i = 0; i < nk; i++)
-        param_reads(kids[i], seen, out, cap, n);
+        leaf_reads(kids[i], kind, seen, counted, out, cap, n);
+}
+
+static int reads(const DaeExpr *e, DaeExprKind kind, int *out, int cap)
+{
+    PtrMap seen = {0}, counted = {0};
+    int n = 0;
+    leaf_reads(e, kind, &seen, &counted, out, cap, &n);
+    ptrmap_free(&seen);
+    ptrmap_free(&counted);
+    return n;
 }
 
 int dae_param_reads(const DaeExpr *e, int *out, int cap)
 {
-    PtrMap seen = {0};
-    int n = 0;
-    param_reads(e, &seen, out, cap, &n);
-    ptrmap_free(&seen);
-    return n;
+    return reads(e, DX_PARAM, out, cap);
+}
+
+int dae_var_reads(const DaeExpr *e, int *out, int cap)
+{
+    return reads(e, DX_VAR, out, cap);
 }
 
 void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,

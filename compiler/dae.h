@@ -247,6 +247,7 @@ typedef struct DaeVar {
     bool eliminated;        /* replaced by alias_expr */
     DaeExpr *alias_expr;    /* its value in terms of remaining variables */
     struct DaeEq *eliminated_by; /* the equation that defined it */
+    int set;                /* VAR_NODE: its node set (Dae.sets); else -1 */
 } DaeVar;
 
 typedef enum DaeEqKind {
@@ -263,6 +264,7 @@ struct DaeEq {
     const char *instance;   /* instance path ("" for the top model) */
     SrcSpan span;           /* source of the equation */
     const char *what;       /* for node-set equations: the set's name */
+    int set;                /* for node-set equations: Dae.sets; else -1 */
     DaeExpr *orig_lhs, *orig_rhs; /* as flattened, before simplification */
 };
 
@@ -291,6 +293,31 @@ typedef struct DaeRedundant {
     int nfixed;             /* entries in fixed */
 } DaeRedundant;
 
+/* A component instance, kept so that errors can point at the user's own
+   lines: where it is instantiated. */
+typedef struct DaeInstance {
+    const char *path;       /* instance path, the same pointer as the
+                               DaeEq.instance and DaeVar.instance of its
+                               equations and variables; "" for the top */
+    SrcSpan decl;           /* its instantiation in its parent; none for the top */
+    int parent;             /* index in Dae.instances; -1 for the top */
+    bool user;              /* decl is written outside the standard library */
+} DaeInstance;
+
+/* A connect() statement that joins nodes of a set. */
+typedef struct DaeConnect {
+    SrcSpan span;           /* the statement */
+    bool user;              /* written outside the standard library */
+} DaeConnect;
+
+/* A connected node set, for the same purpose. */
+typedef struct DaeNodeSet {
+    const char *name;       /* its first port ("lever.T1") */
+    PtrVec ports;           /* char*: every port's path, in declaration order */
+    int *port_inst;         /* per port: its instance (Dae.instances) */
+    PtrVec connects;        /* DaeConnect*: the statements that joined it */
+} DaeNodeSet;
+
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
@@ -303,6 +330,8 @@ typedef struct Dae {
     int nvars_left;         /* variables not eliminated */
     PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
                                (found by simplify, reported by structure) */
+    PtrVec instances;       /* DaeInstance*, in preorder (the top first) */
+    PtrVec sets;            /* DaeNodeSet*, numbered like elaboration's */
 } Dae;
 
 /* A DAE that takes over an arena and the expression table built in it
@@ -352,6 +381,33 @@ const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const Dae
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
 /* Notes naming the equations that had fixed each variable of r->fixed. */
 void dae_note_fixed(const Dae *d, const DaeRedundant *r);
+/* What an error involves, so that it can end with notes at the user's own
+   lines: the instantiation of each instance involved (the nearest one
+   written outside the standard library: for lever.pivot inside a library
+   composite, the user's `lever = ...`) and each connect() of each node
+   set involved.  Equations bring their instance, their node set and the
+   sets of the node variables they mention; node sets bring the instances
+   of their ports. */
+typedef struct DaeCulprits {
+    Dae *d;
+    char *inst;             /* per Dae.instances: involved */
+    char *set;              /* per Dae.sets: involved */
+    PtrMap index;           /* instance path (pointer) -> index + 1 */
+} DaeCulprits;
+void dae_culprits_init(DaeCulprits *c, Dae *d);
+void dae_culprit_eq(DaeCulprits *c, const DaeEq *q);
+void dae_culprit_var(DaeCulprits *c, int var);
+void dae_culprit_set(DaeCulprits *c, int set);
+/* The notes, in source order (at most 12), then frees c. */
+void dae_note_culprits(DaeCulprits *c);
+/* The notes for an error about equation q, with the equations that fixed
+   the variables of r (which may be NULL). */
+void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r);
+
+/* The distinct variables e mentions (any derivative order), in the order
+   first met: writes up to cap indices and returns how many there are. */
+int dae_var_reads(const DaeExpr *e, int *out, int cap);
+
 /* Where a relation node came from (copied along substitutions). */
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel);
 

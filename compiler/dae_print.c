@@ -239,3 +239,141 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
                 d->raw_eqs, d->raw_vars);
     fputc('\n', fp);
 }
+
+/* ---- notes at the user's own lines ----------------------------------------- */
+
+void dae_culprits_init(DaeCulprits *c, Dae *d)
+{
+    c->d = d;
+    c->inst = mem_calloc((size_t)d->instances.n + 1, 1);
+    c->set = mem_calloc((size_t)d->sets.n + 1, 1);
+    c->index = (PtrMap){0};
+    for (int i = 0; i < d->instances.n; i++)
+        ptrmap_put(&c->index, ((DaeInstance *)d->instances.items[i])->path,
+                   (void *)(intptr_t)(i + 1));
+}
+
+static void culprit_instance(DaeCulprits *c, const char *path)
+{
+    int i = (int)(intptr_t)ptrmap_get(&c->index, path) - 1;
+    if (i >= 0)
+        c->inst[i] = 1;
+}
+
+void dae_culprit_set(DaeCulprits *c, int set)
+{
+    if (set < 0 || set >= c->d->sets.n || c->set[set])
+        return;
+    c->set[set] = 1;
+    DaeNodeSet *s = c->d->sets.items[set];
+    for (int i = 0; i < s->ports.n; i++)
+        if (s->port_inst[i] >= 0)
+            c->inst[s->port_inst[i]] = 1;
+}
+
+void dae_culprit_var(DaeCulprits *c, int var)
+{
+    DaeVar *v = c->d->vars.items[var];
+    if (v->set >= 0)
+        dae_culprit_set(c, v->set);
+    else
+        culprit_instance(c, v->instance);
+}
+
+void dae_culprit_eq(DaeCulprits *c, const DaeEq *q)
+{
+    culprit_instance(c, q->instance);
+    dae_culprit_set(c, q->set);
+    enum { SHOWN = 64 };
+    const DaeExpr *side[2] = {q->orig_lhs ? q->orig_lhs : q->lhs,
+                              q->orig_rhs ? q->orig_rhs : q->rhs};
+    for (int k = 0; k < 2; k++) {
+        int vars[SHOWN];
+        int n = dae_var_reads(side[k], vars, SHOWN);
+        for (int i = 0; i < n && i < SHOWN; i++)
+            if (((DaeVar *)c->d->vars.items[vars[i]])->set >= 0)
+                dae_culprit_var(c, vars[i]);
+    }
+}
+
+typedef struct PlaceNote {
+    SrcSpan at;             /* the user's line */
+    char text[256];         /* the note */
+} PlaceNote;
+
+static int by_place(const void *a, const void *b)
+{
+    const PlaceNote *x = a, *y = b;
+    if (x->at.file != y->at.file)
+        return x->at.file < y->at.file ? -1 : 1;
+    return x->at.begin < y->at.begin ? -1 : x->at.begin > y->at.begin;
+}
+
+void dae_note_culprits(DaeCulprits *c)
+{
+    enum { MAX_NOTES = 12 };
+    Dae *d = c->d;
+    size_t cap = (size_t)d->instances.n + 1;
+    for (int k = 0; k < d->sets.n; k++)
+        if (c->set[k])
+            cap += (size_t)((DaeNodeSet *)d->sets.items[k])->connects.n;
+    PlaceNote *notes = mem_calloc(cap, sizeof *notes);
+    char *shown = mem_calloc((size_t)d->instances.n + 1, 1);
+    size_t n = 0;
+    for (int i = 0; i < d->instances.n; i++) {
+        if (!c->inst[i])
+            continue;
+        /* the nearest instantiation the user wrote */
+        int j = i;
+        while (j >= 0 && !((DaeInstance *)d->instances.items[j])->user)
+            j = ((DaeInstance *)d->instances.items[j])->parent;
+        if (j < 0 || shown[j])
+            continue;
+        shown[j] = 1;
+        DaeInstance *in = d->instances.items[j];
+        notes[n].at = in->decl;
+        snprintf(notes[n++].text, sizeof notes->text, "'%s' is declared here", in->path);
+    }
+    for (int k = 0; k < d->sets.n; k++) {
+        if (!c->set[k])
+            continue;
+        DaeNodeSet *s = d->sets.items[k];
+        char ports[200] = "";
+        size_t len = 0;
+        for (int p = 0; p < s->ports.n && len < sizeof ports; p++) {
+            const char *name = s->ports.items[p];
+            if (p == 6 || len + strlen(name) + 8 >= sizeof ports) {
+                snprintf(ports + len, sizeof ports - len, ", ...");
+                break;
+            }
+            len += (size_t)snprintf(ports + len, sizeof ports - len, "%s%s", p ? ", " : "",
+                                    name);
+        }
+        for (int i = 0; i < s->connects.n; i++) {
+            DaeConnect *dc = s->connects.items[i];
+            if (!dc->user)
+                continue;
+            notes[n].at = dc->span;
+            snprintf(notes[n++].text, sizeof notes->text,
+                     "this connection is part of node %s (%s)", s->name, ports);
+        }
+    }
+    qsort(notes, n, sizeof *notes, by_place);
+    for (size_t i = 0; i < n && i < MAX_NOTES; i++)
+        diag_note(notes[i].at, "%s", notes[i].text);
+    free(notes);
+    free(shown);
+    free(c->inst);
+    free(c->set);
+    ptrmap_free(&c->index);
+}
+
+void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r)
+{
+    DaeCulprits c;
+    dae_culprits_init(&c, d);
+    dae_culprit_eq(&c, q);
+    for (int i = 0; r && i < r->nfixed; i++)
+        dae_culprit_eq(&c, ((DaeVar *)d->vars.items[r->fixed[i]])->eliminated_by);
+    dae_note_culprits(&c);
+}

@@ -44,6 +44,7 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     q->kind = k;
     q->instance = inst;
     q->span = sp;
+    q->set = -1;
     ptrvec_push(&d->arena, &d->eqs, q);
     return q;
 }
@@ -69,6 +70,7 @@ static void domain_equations(Model *m, FlatCtx *fc)
                                   lower_expr(m, din, st->u.eq.rhs), EQ_DOMAIN,
                                   din->dae_path, st->span);
                 q->what = s->name;
+                q->set = k;
             }
         }
     }
@@ -232,6 +234,7 @@ static void conservation(Model *m, FlatCtx *fc)
             DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
                               ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
             q->what = s->name;
+            q->set = k;
         }
     }
 }
@@ -241,6 +244,8 @@ static void check_count(Model *m, FlatCtx *fc)
     Dae *d = fc->d;
     if (d->eqs.n == d->vars.n)
         return;
+    DaeCulprits c;
+    dae_culprits_init(&c, d);
     diag_error(m->top->def->ast->name_span, "the flattened model '%s' has %d "
                "equation%s for %d variable%s", m->top->def->ast->name->name,
                d->eqs.n, d->eqs.n == 1 ? "" : "s", d->vars.n, d->vars.n == 1 ? "" : "s");
@@ -254,7 +259,64 @@ static void check_count(Model *m, FlatCtx *fc)
         diag_note(ns && ns->m->decl ? ns->m->decl->name_span : src_none,
                   "node '%s' is connected to nothing that carries its through "
                   "variable, so its across variables are not determined", s->name);
+        dae_culprit_set(&c, k);
     }
+    dae_note_culprits(&c);
+}
+
+/* Whether a file is written outside the standard library: the user's. */
+static bool user_file(Model *m, int file)
+{
+    SrcFile *f = src_get(file);
+    const char *lib = m->prog->opts.stdlib_dir;
+    size_t n = lib ? strlen(lib) : 0;
+    while (n > 1 && lib[n - 1] == '/')
+        n--;
+    return f && !(n && strncmp(f->path, lib, n) == 0 && f->path[n] == '/');
+}
+
+/* The instances and node sets, with where they are written (DaeInstance,
+   DaeNodeSet), for notes at the user's own lines. */
+static void make_places(Model *m, Dae *d)
+{
+    PtrMap index = {0};
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        DaeInstance *di = arena_alloc(&d->arena, sizeof *di);
+        di->path = in->dae_path;
+        di->decl = in->ast ? in->ast->span : src_none;
+        di->parent = in->parent ? (int)(intptr_t)ptrmap_get(&index, in->parent) - 1 : -1;
+        di->user = in->ast && user_file(m, in->ast->span.file);
+        ptrmap_put(&index, in, (void *)(intptr_t)(i + 1));
+        ptrvec_push(&d->arena, &d->instances, di);
+    }
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        DaeNodeSet *ds = arena_alloc(&d->arena, sizeof *ds);
+        ds->name = s->name;
+        ds->port_inst = arena_alloc(&d->arena, sizeof(int) * (size_t)(s->nodes.n + 1));
+        for (int q = 0; q < s->nodes.n; q++) {
+            ElabNode *n = s->nodes.items[q];
+            const char *port = n->inst->path[0]
+                ? arena_printf(&d->arena, "%s.%s", n->inst->path, n->name->name)
+                : arena_strdup(&d->arena, n->name->name);
+            ptrvec_push(&d->arena, &ds->ports, (void *)port);
+            ds->port_inst[q] = (int)(intptr_t)ptrmap_get(&index, n->inst) - 1;
+        }
+        for (int j = 0; j < s->domain->member_list.n && !s->reference; j++)
+            if (s->across_var[j] >= 0)
+                ((DaeVar *)d->vars.items[s->across_var[j]])->set = k;
+        ptrvec_push(&d->arena, &d->sets, ds);
+    }
+    for (int i = 0; i < m->connects.n; i++) {
+        ElabConnect *c = m->connects.items[i];
+        DaeNodeSet *ds = d->sets.items[m->nodes[elab_find(m, c->node[0])].set];
+        DaeConnect *dc = arena_alloc(&d->arena, sizeof *dc);
+        dc->span = c->span;
+        dc->user = user_file(m, c->span.file);
+        ptrvec_push(&d->arena, &ds->connects, dc);
+    }
+    ptrmap_free(&index);
 }
 
 /* The DaeVar of each variable elaboration made, strings copied. */
@@ -275,6 +337,7 @@ static void make_vars(Model *m, Dae *d)
         v->start = e->start;
         v->nominal = e->nominal;
         v->description = e->description ? arena_strdup(&d->arena, e->description) : NULL;
+        v->set = -1;
         ptrvec_push(&d->arena, &d->vars, v);
     }
 }
@@ -290,6 +353,7 @@ Dae *flatten_model(Model *m)
     m->params = (PtrVec){0};
     d->ncomponents = m->insts.n;
     make_vars(m, d);
+    make_places(m, d);
     FlatCtx fc;
     fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));

@@ -111,6 +111,7 @@ static bool plan_scalars(Plan *p)
                        "left for %s, but %s cancels out of it (%s)",
                        q->level ? "a derivative of " : "", text, name, name,
                        o->instance[0] ? o->instance : "top model");
+            dae_note_eq_places(d, o, NULL);
             ok = false;
             continue;
         }

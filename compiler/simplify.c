@@ -221,8 +221,10 @@ static bool report_nonfinite(Simp *s, const DaeExpr *e, SrcSpan where, const cha
     diag_error(where, "in %s, %s is %s, not a finite number%s%s", what, text,
                isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf", vals,
                r && r->nfixed ? ", once the values fixed by other equations are used" : "");
-    if (r)
+    if (r) {
         dae_note_fixed(d, r);
+        dae_note_eq_places(d, q, r);
+    }
     return true;
 }
 
@@ -246,13 +248,17 @@ static void report_constant(Simp *s, DaeEq *q, DaeExpr *r, PtrVec *redundant)
     if (r->kind == DX_CONST && r->u.value != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
                    "values fixed by other equations are used", what, r->u.value);
-        dae_note_fixed(d, explain(d, q));
+        DaeRedundant *x = explain(d, q);
+        dae_note_fixed(d, x);
+        dae_note_eq_places(d, q, x);
         return;
     }
     if (r->kind != DX_CONST && dae_depends_on_state(r)) {
         diag_error(q->span, "%s no longer involves any unknown once the values fixed "
                    "by other equations are used; it only depends on time", what);
-        dae_note_fixed(d, explain(d, q));
+        DaeRedundant *x = explain(d, q);
+        dae_note_fixed(d, x);
+        dae_note_eq_places(d, q, x);
         return;
     }
     ptrvec_push(&d->arena, redundant, q);
