@@ -14,6 +14,7 @@
 #include "flatten.h"
 
 #include "diag.h"
+#include "lint.h"
 #include "lower.h"
 #include "units_check.h"
 
@@ -264,17 +265,6 @@ static void check_count(Model *m, FlatCtx *fc)
     dae_note_culprits(&c);
 }
 
-/* Whether a file is written outside the standard library: the user's. */
-static bool user_file(Model *m, int file)
-{
-    SrcFile *f = src_get(file);
-    const char *lib = m->prog->opts.stdlib_dir;
-    size_t n = lib ? strlen(lib) : 0;
-    while (n > 1 && lib[n - 1] == '/')
-        n--;
-    return f && !(n && strncmp(f->path, lib, n) == 0 && f->path[n] == '/');
-}
-
 /* The instances and node sets, with where they are written (DaeInstance,
    DaeNodeSet), for notes at the user's own lines. */
 static void make_places(Model *m, Dae *d)
@@ -286,7 +276,7 @@ static void make_places(Model *m, Dae *d)
         di->path = in->dae_path;
         di->decl = in->ast ? in->ast->span : src_none;
         di->parent = in->parent ? (int)(intptr_t)ptrmap_get(&index, in->parent) - 1 : -1;
-        di->user = in->ast && user_file(m, in->ast->span.file);
+        di->user = in->ast && lint_user_file(m, in->ast->span.file);
         ptrmap_put(&index, in, (void *)(intptr_t)(i + 1));
         ptrvec_push(&d->arena, &d->instances, di);
     }
@@ -313,7 +303,7 @@ static void make_places(Model *m, Dae *d)
         DaeNodeSet *ds = d->sets.items[m->nodes[elab_find(m, c->node[0])].set];
         DaeConnect *dc = arena_alloc(&d->arena, sizeof *dc);
         dc->span = c->span;
-        dc->user = user_file(m, c->span.file);
+        dc->user = lint_user_file(m, c->span.file);
         ptrvec_push(&d->arena, &ds->connects, dc);
     }
     ptrmap_free(&index);
