@@ -53,8 +53,8 @@ void dae_table_free(DaeExprTable *t)
 {
     free(t->pvalue);
     t->pvalue = NULL;
-    ptrmap_free(&t->dvalue);
     t->npvalue = t->cap_pvalue = 0;
+    dae_table_forget_values(t);
     ptrmap_free(&t->origin);
     free(t->mark);
     t->mark = NULL;
@@ -84,6 +84,14 @@ static void cover_param(DaeExprTable *t, int index)
     for (int i = t->npvalue; i <= index; i++)
         t->pvalue[i] = NAN;
     t->npvalue = index + 1;
+}
+
+void dae_table_forget_values(DaeExprTable *t)
+{
+    ptrmap_free(&t->dvalue);
+    free(t->dvals);
+    t->dvals = NULL;
+    t->ndvals = t->cap_dvals = 0;
 }
 
 void dae_table_param_value(DaeExprTable *t, int index, double v)
@@ -252,7 +260,8 @@ static double fold_fn(DaeFunc fn, double a, double b);
 /* The value of a constant or parameter expression at the parameters'
    defaults (NAN for one that reads a variable or time).  Memoised per
    node (DaeExprTable.dvalue): a node's parameters are recorded before it
-   is made, so its value never changes, and a shared DAG costs its size. */
+   is made, so its value never changes, and a shared DAG costs its size;
+   dae_table_forget_values drops the memo. */
 static double default_value(DaeExprTable *t, const DaeExpr *e)
 {
     if (e->kind == DX_CONST)
@@ -261,9 +270,9 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         return t->pvalue[e->u.index];
     if (dae_depends_on_state(e))
         return NAN;
-    double *known = ptrmap_get(&t->dvalue, e);
+    intptr_t known = (intptr_t)ptrmap_get(&t->dvalue, e);
     if (known)
-        return *known;
+        return t->dvals[known - 1];
     double v;
     switch (e->kind) {
     case DX_NEG: v = -default_value(t, e->u.bin.a); break;
@@ -281,9 +290,14 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
         break;
     }
-    double *slot = arena_alloc(t->arena, sizeof *slot);
-    *slot = v;
-    ptrmap_put(&t->dvalue, e, slot);
+    if (t->ndvals == t->cap_dvals) {
+        t->cap_dvals = t->cap_dvals ? 2 * t->cap_dvals : 256;
+        t->dvals = realloc(t->dvals, sizeof(double) * t->cap_dvals);
+        if (!t->dvals)
+            abort();
+    }
+    t->dvals[t->ndvals++] = v;
+    ptrmap_put(&t->dvalue, e, (void *)(intptr_t)t->ndvals);
     return v;
 }
 

@@ -118,8 +118,10 @@ typedef struct DaeExprTable {
                                recorded): what folding knows of parameters */
     int npvalue, cap_pvalue;/* entries covered (every DX_PARAM's index is
                                below npvalue) and allocated */
-    PtrMap dvalue;          /* node -> double*: its value at the defaults,
-                               once asked (constant and parameter nodes) */
+    PtrMap dvalue;          /* node -> 1 + index in dvals: its value at the
+                               defaults, once asked (parameter expressions) */
+    double *dvals;          /* those values */
+    size_t ndvals, cap_dvals; /* used and allocated */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
@@ -127,6 +129,9 @@ void dae_table_free(DaeExprTable *t);
 /* Records the default value of parameter `index` (elaboration, as each
    parameter is made, before any expression reads it). */
 void dae_table_param_value(DaeExprTable *t, int index, double v);
+/* Drops the memo of values at the defaults (it is rebuilt when needed):
+   simplification, its main user, calls it when done. */
+void dae_table_forget_values(DaeExprTable *t);
 
 DaeExpr *dae_const(DaeExprTable *t, double v);
 DaeExpr *dae_param(DaeExprTable *t, int index);
@@ -304,19 +309,25 @@ typedef struct DaeInstance {
     bool user;              /* decl is written outside the standard library */
 } DaeInstance;
 
-/* A connect() statement that joins nodes of a set. */
-typedef struct DaeConnect {
-    SrcSpan span;           /* the statement */
-    bool user;              /* written outside the standard library */
-} DaeConnect;
-
-/* A connected node set, for the same purpose. */
+/* A connected node set, for the same purpose: its ports are
+   Dae.ports[port0 .. port0 + nports - 1]. */
 typedef struct DaeNodeSet {
     const char *name;       /* its first port ("lever.T1") */
-    PtrVec ports;           /* char*: every port's path, in declaration order */
-    int *port_inst;         /* per port: its instance (Dae.instances) */
-    PtrVec connects;        /* DaeConnect*: the statements that joined it */
+    int port0, nports;      /* its ports, in declaration order */
 } DaeNodeSet;
+
+/* A port of a node set: node `name` of instance `inst`. */
+typedef struct DaePort {
+    const char *name;       /* the node's name (interned: lives for the run) */
+    int inst;               /* index in Dae.instances */
+} DaePort;
+
+/* A connect() statement that joins nodes. */
+typedef struct DaeConnect {
+    SrcSpan span;           /* the statement */
+    int set;                /* the node set it is part of (Dae.sets) */
+    bool user;              /* written outside the standard library */
+} DaeConnect;
 
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
@@ -330,8 +341,13 @@ typedef struct Dae {
     int nvars_left;         /* variables not eliminated */
     PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
                                (found by simplify, reported by structure) */
-    PtrVec instances;       /* DaeInstance*, in preorder (the top first) */
-    PtrVec sets;            /* DaeNodeSet*, numbered like elaboration's */
+    DaeInstance *instances; /* every instance, in preorder (the top first) */
+    int ninstances;         /* entries in instances */
+    DaeNodeSet *sets;       /* node sets, numbered like elaboration's */
+    int nsets;              /* entries in sets */
+    DaePort *ports;         /* every set's ports, set after set */
+    DaeConnect *connects;   /* every connect() of nodes */
+    int nconnects;          /* entries in connects */
 } Dae;
 
 /* A DAE that takes over an arena and the expression table built in it

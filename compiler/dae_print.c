@@ -245,12 +245,11 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
 void dae_culprits_init(DaeCulprits *c, Dae *d)
 {
     c->d = d;
-    c->inst = mem_calloc((size_t)d->instances.n + 1, 1);
-    c->set = mem_calloc((size_t)d->sets.n + 1, 1);
+    c->inst = mem_calloc((size_t)d->ninstances + 1, 1);
+    c->set = mem_calloc((size_t)d->nsets + 1, 1);
     c->index = (PtrMap){0};
-    for (int i = 0; i < d->instances.n; i++)
-        ptrmap_put(&c->index, ((DaeInstance *)d->instances.items[i])->path,
-                   (void *)(intptr_t)(i + 1));
+    for (int i = 0; i < d->ninstances; i++)
+        ptrmap_put(&c->index, d->instances[i].path, (void *)(intptr_t)(i + 1));
 }
 
 static void culprit_instance(DaeCulprits *c, const char *path)
@@ -262,13 +261,13 @@ static void culprit_instance(DaeCulprits *c, const char *path)
 
 void dae_culprit_set(DaeCulprits *c, int set)
 {
-    if (set < 0 || set >= c->d->sets.n || c->set[set])
+    if (set < 0 || set >= c->d->nsets || c->set[set])
         return;
     c->set[set] = 1;
-    DaeNodeSet *s = c->d->sets.items[set];
-    for (int i = 0; i < s->ports.n; i++)
-        if (s->port_inst[i] >= 0)
-            c->inst[s->port_inst[i]] = 1;
+    const DaeNodeSet *s = &c->d->sets[set];
+    for (int i = 0; i < s->nports; i++)
+        if (c->d->ports[s->port0 + i].inst >= 0)
+            c->inst[c->d->ports[s->port0 + i].inst] = 1;
 }
 
 void dae_culprit_var(DaeCulprits *c, int var)
@@ -309,54 +308,54 @@ static int by_place(const void *a, const void *b)
     return x->at.begin < y->at.begin ? -1 : x->at.begin > y->at.begin;
 }
 
+/* "a.P, b.P": the ports of a set, at most 6 */
+static void port_list(const Dae *d, const DaeNodeSet *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int p = 0; p < s->nports && at < len; p++) {
+        const DaePort *port = &d->ports[s->port0 + p];
+        const char *inst = port->inst >= 0 ? d->instances[port->inst].path : "";
+        if (p == 6 || at + strlen(inst) + strlen(port->name) + 8 >= len) {
+            snprintf(buf + at, len - at, ", ...");
+            return;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s", p ? ", " : "", inst,
+                               inst[0] ? "." : "", port->name);
+    }
+}
+
 void dae_note_culprits(DaeCulprits *c)
 {
     enum { MAX_NOTES = 12 };
     Dae *d = c->d;
-    size_t cap = (size_t)d->instances.n + 1;
-    for (int k = 0; k < d->sets.n; k++)
-        if (c->set[k])
-            cap += (size_t)((DaeNodeSet *)d->sets.items[k])->connects.n;
+    size_t cap = (size_t)d->ninstances + (size_t)d->nconnects + 1;
     PlaceNote *notes = mem_calloc(cap, sizeof *notes);
-    char *shown = mem_calloc((size_t)d->instances.n + 1, 1);
+    char *shown = mem_calloc((size_t)d->ninstances + 1, 1);
     size_t n = 0;
-    for (int i = 0; i < d->instances.n; i++) {
+    for (int i = 0; i < d->ninstances; i++) {
         if (!c->inst[i])
             continue;
         /* the nearest instantiation the user wrote */
         int j = i;
-        while (j >= 0 && !((DaeInstance *)d->instances.items[j])->user)
-            j = ((DaeInstance *)d->instances.items[j])->parent;
+        while (j >= 0 && !d->instances[j].user)
+            j = d->instances[j].parent;
         if (j < 0 || shown[j])
             continue;
         shown[j] = 1;
-        DaeInstance *in = d->instances.items[j];
-        notes[n].at = in->decl;
-        snprintf(notes[n++].text, sizeof notes->text, "'%s' is declared here", in->path);
+        notes[n].at = d->instances[j].decl;
+        snprintf(notes[n++].text, sizeof notes->text, "'%s' is declared here",
+                 d->instances[j].path);
     }
-    for (int k = 0; k < d->sets.n; k++) {
-        if (!c->set[k])
+    for (int i = 0; i < d->nconnects; i++) {
+        const DaeConnect *k = &d->connects[i];
+        if (!k->user || k->set < 0 || !c->set[k->set])
             continue;
-        DaeNodeSet *s = d->sets.items[k];
-        char ports[200] = "";
-        size_t len = 0;
-        for (int p = 0; p < s->ports.n && len < sizeof ports; p++) {
-            const char *name = s->ports.items[p];
-            if (p == 6 || len + strlen(name) + 8 >= sizeof ports) {
-                snprintf(ports + len, sizeof ports - len, ", ...");
-                break;
-            }
-            len += (size_t)snprintf(ports + len, sizeof ports - len, "%s%s", p ? ", " : "",
-                                    name);
-        }
-        for (int i = 0; i < s->connects.n; i++) {
-            DaeConnect *dc = s->connects.items[i];
-            if (!dc->user)
-                continue;
-            notes[n].at = dc->span;
-            snprintf(notes[n++].text, sizeof notes->text,
-                     "this connection is part of node %s (%s)", s->name, ports);
-        }
+        char ports[200];
+        port_list(d, &d->sets[k->set], ports, sizeof ports);
+        notes[n].at = k->span;
+        snprintf(notes[n++].text, sizeof notes->text, "this connection is part of node %s (%s)",
+                 d->sets[k->set].name, ports);
     }
     qsort(notes, n, sizeof *notes, by_place);
     for (size_t i = 0; i < n && i < MAX_NOTES; i++)

@@ -265,46 +265,45 @@ static void check_count(Model *m, FlatCtx *fc)
     dae_note_culprits(&c);
 }
 
-/* The instances and node sets, with where they are written (DaeInstance,
-   DaeNodeSet), for notes at the user's own lines. */
+/* The instances, node sets and connections, with where they are written
+   (DaeInstance, DaeNodeSet, DaeConnect), for notes at the user's own
+   lines. */
 static void make_places(Model *m, Dae *d)
 {
     PtrMap index = {0};
+    d->ninstances = m->insts.n;
+    d->instances = arena_alloc(&d->arena, sizeof *d->instances * (size_t)(m->insts.n + 1));
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
-        DaeInstance *di = arena_alloc(&d->arena, sizeof *di);
+        DaeInstance *di = &d->instances[i];
         di->path = in->dae_path;
         di->decl = in->ast ? in->ast->span : src_none;
         di->parent = in->parent ? (int)(intptr_t)ptrmap_get(&index, in->parent) - 1 : -1;
         di->user = in->ast && lint_user_file(m, in->ast->span.file);
         ptrmap_put(&index, in, (void *)(intptr_t)(i + 1));
-        ptrvec_push(&d->arena, &d->instances, di);
     }
+    d->nsets = m->sets.n;
+    d->sets = arena_alloc(&d->arena, sizeof *d->sets * (size_t)(m->sets.n + 1));
+    d->ports = arena_alloc(&d->arena, sizeof *d->ports * (size_t)(m->nnodes + 1));
+    int np = 0;
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
-        DaeNodeSet *ds = arena_alloc(&d->arena, sizeof *ds);
-        ds->name = s->name;
-        ds->port_inst = arena_alloc(&d->arena, sizeof(int) * (size_t)(s->nodes.n + 1));
+        d->sets[k] = (DaeNodeSet){s->name, np, s->nodes.n};
         for (int q = 0; q < s->nodes.n; q++) {
             ElabNode *n = s->nodes.items[q];
-            const char *port = n->inst->path[0]
-                ? arena_printf(&d->arena, "%s.%s", n->inst->path, n->name->name)
-                : arena_strdup(&d->arena, n->name->name);
-            ptrvec_push(&d->arena, &ds->ports, (void *)port);
-            ds->port_inst[q] = (int)(intptr_t)ptrmap_get(&index, n->inst) - 1;
+            d->ports[np++] = (DaePort){n->name->name,
+                                       (int)(intptr_t)ptrmap_get(&index, n->inst) - 1};
         }
         for (int j = 0; j < s->domain->member_list.n && !s->reference; j++)
             if (s->across_var[j] >= 0)
                 ((DaeVar *)d->vars.items[s->across_var[j]])->set = k;
-        ptrvec_push(&d->arena, &d->sets, ds);
     }
+    d->nconnects = m->connects.n;
+    d->connects = arena_alloc(&d->arena, sizeof *d->connects * (size_t)(m->connects.n + 1));
     for (int i = 0; i < m->connects.n; i++) {
         ElabConnect *c = m->connects.items[i];
-        DaeNodeSet *ds = d->sets.items[m->nodes[elab_find(m, c->node[0])].set];
-        DaeConnect *dc = arena_alloc(&d->arena, sizeof *dc);
-        dc->span = c->span;
-        dc->user = lint_user_file(m, c->span.file);
-        ptrvec_push(&d->arena, &ds->connects, dc);
+        d->connects[i] = (DaeConnect){c->span, m->nodes[elab_find(m, c->node[0])].set,
+                                      lint_user_file(m, c->span.file)};
     }
     ptrmap_free(&index);
 }

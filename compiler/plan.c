@@ -637,6 +637,7 @@ Plan *plan_make(Dae *d, Structure *s)
     plan_crossings(p);
     plan_sparsity(p);
     plan_outputs(p);
+    dae_table_forget_values(&d->t); /* folding's memo: not needed by codegen */
     return p;
 }
 

@@ -342,4 +342,5 @@ void simplify_dae(Dae *d)
     for (int i = 0; i < redundant.n; i++)
         ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
     prefer_propagate(d);
+    dae_table_forget_values(s.t);
 }
