@@ -15,6 +15,7 @@
 #include "lint.h"
 
 #include "diag.h"
+#include "paths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,7 @@
 bool lint_user_file(const Model *m, int file)
 {
     SrcFile *f = src_get(file);
-    const char *lib = m->prog->opts.stdlib_dir;
-    size_t n = lib ? strlen(lib) : 0;
-    while (n > 1 && lib[n - 1] == '/')
-        n--;
-    return f && !(n && strncmp(f->path, lib, n) == 0 && f->path[n] == '/');
+    return f && !paths_below(f->path, m->prog->opts.stdlib_dir);
 }
 
 void lint_unconnected_nodes(Model *m)

@@ -11,6 +11,7 @@
 #include "doc.h"
 
 #include "diag.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <string.h>
@@ -235,16 +236,6 @@ static void md_code(FILE *fp, PtrVec *rows, AstSectionKind k)
     fputs("```\n", fp);
 }
 
-/* The path below the library directory, or NULL for a file outside it. */
-static const char *library_path(const char *path, const char *libdir)
-{
-    size_t n = libdir ? strlen(libdir) : 0;
-    while (n > 1 && libdir[n - 1] == '/')
-        n--;
-    if (n && strncmp(path, libdir, n) == 0 && path[n] == '/')
-        return path + n + 1;
-    return NULL;
-}
 
 void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir)
 {
@@ -271,7 +262,7 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
             }
         }
         const char *path = f ? f->path : "?";
-        const char *lib = library_path(path, libdir);
+        const char *lib = paths_below(path, libdir);
         fprintf(fp, "\n%s, in `%s%s`.\n", ad->kind == DEF_DOMAIN ? "Domain" : "Component",
                 lib ? "library/" : "", lib ? lib : path);
         for (int i = 0; i < nshown; i++) {
