@@ -18,7 +18,6 @@
 #include "paths.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 bool lint_user_file(const Model *m, int file)
 {
