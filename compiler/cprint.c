@@ -193,6 +193,13 @@ void cp_raw(CPrint *cg, DaeExpr *e)
                 return;
             }
         }
+        /* a quotient of constants left unfolded is not finite (1 / 0):
+           its value, since C would divide the integers 1 and 0 */
+        if (e->kind == DX_DIV && e->u.bin.a->kind == DX_CONST
+            && e->u.bin.b->kind == DX_CONST) {
+            cp_num(cg, e->u.bin.a->u.value / e->u.bin.b->u.value);
+            return;
+        }
         cp_emit(cg, "(");
         cp_expr(cg, e->u.bin.a);
         cp_emit(cg, " %s ", dae_kind_cop[e->kind]);

@@ -51,6 +51,10 @@ void dae_table_init(DaeExprTable *t, Arena *a)
 
 void dae_table_free(DaeExprTable *t)
 {
+    free(t->pvalue);
+    t->pvalue = NULL;
+    t->npvalue = t->cap_pvalue = 0;
+    dae_table_forget_values(t);
     ptrmap_free(&t->origin);
     free(t->mark);
     t->mark = NULL;
@@ -61,6 +65,39 @@ void dae_table_free(DaeExprTable *t)
     free(t->buckets);
     t->buckets = NULL;
     t->nbuckets = 0;
+}
+
+/* Makes entries up to `index` exist (NAN: not known yet). */
+static void cover_param(DaeExprTable *t, int index)
+{
+    if (index < t->npvalue)
+        return;
+    if (index >= t->cap_pvalue) {
+        int cap = t->cap_pvalue ? t->cap_pvalue : 256;
+        while (cap <= index)
+            cap *= 2;
+        t->pvalue = realloc(t->pvalue, sizeof(double) * (size_t)cap);
+        if (!t->pvalue)
+            abort();
+        t->cap_pvalue = cap;
+    }
+    for (int i = t->npvalue; i <= index; i++)
+        t->pvalue[i] = NAN;
+    t->npvalue = index + 1;
+}
+
+void dae_table_forget_values(DaeExprTable *t)
+{
+    ptrmap_free(&t->dvalue);
+    free(t->dvals);
+    t->dvals = NULL;
+    t->ndvals = t->cap_dvals = 0;
+}
+
+void dae_table_param_value(DaeExprTable *t, int index, double v)
+{
+    cover_param(t, index);
+    t->pvalue[index] = v;
 }
 
 static uint32_t mix(uint32_t h, uint64_t v)
@@ -146,6 +183,12 @@ static uint32_t fmix(uint32_t h)
     return h;
 }
 
+/* The Bloom bit of variable (index, order) in DaeExpr.vars. */
+static uint32_t var_bit(int index, int order)
+{
+    return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
+}
+
 static void set_flags(DaeExpr *e);
 
 /* Returns the shared node equal to *proto, creating it if needed. */
@@ -176,6 +219,7 @@ DaeExpr *dae_const(DaeExprTable *t, double v)
 
 DaeExpr *dae_param(DaeExprTable *t, int index)
 {
+    cover_param(t, index); /* so that evaluating at the defaults stays in bounds */
     DaeExpr p = {.kind = DX_PARAM};
     p.u.index = index;
     return intern(t, &p);
@@ -208,6 +252,75 @@ static bool is_num(const DaeExpr *e)
 bool dae_is_relation(const DaeExpr *e)
 {
     return e->kind >= DX_LT && e->kind <= DX_NE;
+}
+
+static double fold(DaeExprKind k, double a, double b);
+static double fold_fn(DaeFunc fn, double a, double b);
+
+/* The value of a constant or parameter expression at the parameters'
+   defaults (NAN for one that reads a variable or time).  Memoised per
+   node (DaeExprTable.dvalue): a node's parameters are recorded before it
+   is made, so its value never changes, and a shared DAG costs its size;
+   dae_table_forget_values drops the memo. */
+static double default_value(DaeExprTable *t, const DaeExpr *e)
+{
+    if (e->kind == DX_CONST)
+        return e->u.value;
+    if (e->kind == DX_PARAM)
+        return t->pvalue[e->u.index];
+    if (dae_depends_on_state(e))
+        return NAN;
+    intptr_t known = (intptr_t)ptrmap_get(&t->dvalue, e);
+    if (known)
+        return t->dvals[known - 1];
+    double v;
+    switch (e->kind) {
+    case DX_NEG: v = -default_value(t, e->u.bin.a); break;
+    case DX_NOT: v = default_value(t, e->u.bin.a) == 0; break;
+    case DX_FUNC:
+        v = fold_fn(e->u.fn.fn, default_value(t, e->u.fn.a),
+                    e->u.fn.b ? default_value(t, e->u.fn.b) : 0);
+        break;
+    case DX_IF: {
+        double c = default_value(t, e->u.cond.c);
+        v = isnan(c) ? NAN : default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
+        break;
+    }
+    default:
+        v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
+        break;
+    }
+    if (t->ndvals == t->cap_dvals) {
+        t->cap_dvals = t->cap_dvals ? 2 * t->cap_dvals : 256;
+        t->dvals = realloc(t->dvals, sizeof(double) * t->cap_dvals);
+        if (!t->dvals)
+            abort();
+    }
+    t->dvals[t->ndvals++] = v;
+    ptrmap_put(&t->dvalue, e, (void *)(intptr_t)t->ndvals);
+    return v;
+}
+
+/* Whether 0 * e is 0: e is finite (see dae.h: constants and parameter
+   expressions by their value at the defaults, anything that reads a
+   variable or time by assumption). */
+static bool known_finite(DaeExprTable *t, const DaeExpr *e)
+{
+    if (e->kind == DX_CONST)
+        return isfinite(e->u.value);
+    if (dae_depends_on_state(e))
+        return true;
+    return isfinite(default_value(t, e));
+}
+
+/* Whether 0 / e is 0: e is a constant or parameter expression, finite and
+   nonzero at the defaults.  A variable may be zero: 0 / x stays. */
+static bool known_nonzero(DaeExprTable *t, const DaeExpr *e)
+{
+    if (dae_depends_on_state(e))
+        return false;
+    double v = e->kind == DX_CONST ? e->u.value : default_value(t, e);
+    return isfinite(v) && v != 0;
 }
 
 static DaeExpr *mk2(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
@@ -276,11 +389,13 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
     case DX_SUB:
         if (dae_is_const(b, 0)) return a;
         if (dae_is_const(a, 0)) return dae_neg(t, b);
-        if (a == b) return dae_const(t, 0);
+        if (a == b && known_finite(t, a)) return dae_const(t, 0); /* inf - inf is NaN */
         if (b->kind == DX_NEG) return dae_add(t, a, b->u.bin.a);
         break;
     case DX_MUL:
-        if (dae_is_const(a, 0) || dae_is_const(b, 0)) return dae_const(t, 0);
+        if ((dae_is_const(a, 0) && known_finite(t, b))
+            || (dae_is_const(b, 0) && known_finite(t, a)))
+            return dae_const(t, 0); /* 0 * inf is NaN */
         if (dae_is_const(a, 1)) return b;
         if (dae_is_const(b, 1)) return a;
         if (dae_is_const(a, -1)) return dae_neg(t, b);
@@ -291,7 +406,7 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
         if (is_num(b) && !is_num(a)) return dae_mul(t, b, a); /* constants first */
         break;
     case DX_DIV:
-        if (dae_is_const(a, 0)) return dae_const(t, 0);
+        if (dae_is_const(a, 0) && known_nonzero(t, b)) return dae_const(t, 0);
         if (dae_is_const(b, 1)) return a;
         if (dae_is_const(b, -1)) return dae_neg(t, a);
         if (a == b && a->kind != DX_CONST) break; /* x/x is 1 only where x != 0 */
@@ -483,11 +598,20 @@ static DaeExpr *diff_atan(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
     return dae_mul(t, dae_div(t, one, dae_add(t, one, dae_mul(t, a, a))), da);
 }
 
+/* A term f * d of a derivative, d a derivative: 0 when d is exactly 0,
+   whatever f is (a non-finite f shows in the expression being
+   differentiated, where it is reported), so that derivatives never carry
+   the 0 * f terms the product rule would build. */
+static DaeExpr *dterm(DaeExprTable *t, DaeExpr *f, DaeExpr *d)
+{
+    return dae_is_const(d, 0) ? d : dae_mul(t, f, d);
+}
+
 /* d atan2(y, x) = (x dy - y dx) / (x^2 + y^2) */
 static DaeExpr *diff_atan2(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
 {
     DaeExpr *y = e->u.fn.a, *x = e->u.fn.b;
-    return dae_div(t, dae_sub(t, dae_mul(t, x, da), dae_mul(t, y, db)),
+    return dae_div(t, dae_sub(t, dterm(t, x, da), dterm(t, y, db)),
                    dae_add(t, dae_mul(t, x, x), dae_mul(t, y, y)));
 }
 
@@ -557,6 +681,9 @@ static bool is_parametric(const DaeExpr *e)
 
 static DaeExpr *diff(Diff *d, DaeExpr *e)
 {
+    /* what does not depend on the variable (or on time) has derivative 0 */
+    if (d->index < 0 ? !dae_depends_on_state(e) : !(e->vars & var_bit(d->index, d->order)))
+        return dae_const(d->t, 0);
     DaeExpr *done = ptrmap_get(d->memo, e);
     if (done)
         return done;
@@ -579,14 +706,14 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     case DX_SUB: r = dae_sub(t, diff(d, a), diff(d, b)); break;
     case DX_NEG: r = dae_neg(t, diff(d, a)); break;
     case DX_MUL:
-        r = dae_add(t, dae_mul(t, diff(d, a), b), dae_mul(t, a, diff(d, b)));
+        r = dae_add(t, dterm(t, b, diff(d, a)), dterm(t, a, diff(d, b)));
         break;
     case DX_DIV: {
         DaeExpr *da = diff(d, a), *db = diff(d, b);
         if (dae_is_const(db, 0))
-            r = dae_div(t, da, b);
+            r = dae_is_const(da, 0) ? da : dae_div(t, da, b);
         else
-            r = dae_div(t, dae_sub(t, dae_mul(t, da, b), dae_mul(t, a, db)),
+            r = dae_div(t, dae_sub(t, dterm(t, b, da), dterm(t, a, db)),
                         dae_mul(t, b, b));
         break;
     }
@@ -594,13 +721,13 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
         DaeExpr *da = diff(d, a);
         if (is_parametric(b)) {
             /* b * a^(b-1) * da */
-            r = dae_mul(t, dae_mul(t, b, dae_binary(t, DX_POW, a,
-                        dae_sub(t, b, dae_const(t, 1)))), da);
+            r = dterm(t, dae_mul(t, b, dae_binary(t, DX_POW, a,
+                      dae_sub(t, b, dae_const(t, 1)))), da);
         } else {
             /* a^b * (db * log(a) + b * da / a) */
             DaeExpr *db = diff(d, b);
-            r = dae_mul(t, e, dae_add(t, dae_mul(t, db, dae_func(t, FN_LOG, a, NULL)),
-                                      dae_div(t, dae_mul(t, b, da), a)));
+            DaeExpr *via_a = dae_is_const(da, 0) ? da : dae_div(t, dae_mul(t, b, da), a);
+            r = dae_mul(t, e, dae_add(t, dterm(t, dae_func(t, FN_LOG, a, NULL), db), via_a));
         }
         break;
     }
@@ -653,30 +780,50 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 
 /* ---- the parameters an expression reads ----------------------------------- */
 
-static void param_reads(const DaeExpr *e, PtrMap *seen, int *out, int cap, int *n)
+/* The distinct leaves of one kind (DX_PARAM: u.index; DX_VAR: u.var.index,
+   whatever the order) below e.  `seen` holds the nodes visited, `counted`
+   the indices already listed (keyed index + 1), since a variable has a
+   node per derivative order. */
+static void leaf_reads(const DaeExpr *e, DaeExprKind kind, PtrMap *seen, PtrMap *counted,
+                       int *out, int cap, int *n)
 {
     if (ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, (void *)e);
-    if (e->kind == DX_PARAM) {
+    if (e->kind == kind) {
+        int k = kind == DX_PARAM ? e->u.index : e->u.var.index;
+        if (ptrmap_get(counted, (void *)(intptr_t)(k + 1)))
+            return;
+        ptrmap_put(counted, (void *)(intptr_t)(k + 1), (void *)1);
         if (*n < cap)
-            out[*n] = e->u.index;
+            out[*n] = k;
         ++*n;
         return;
     }
     DaeExpr *kids[3];
     int nk = dae_children(e, kids);
     for (int i = 0; i < nk; i++)
-        param_reads(kids[i], seen, out, cap, n);
+        leaf_reads(kids[i], kind, seen, counted, out, cap, n);
+}
+
+static int reads(const DaeExpr *e, DaeExprKind kind, int *out, int cap)
+{
+    PtrMap seen = {0}, counted = {0};
+    int n = 0;
+    leaf_reads(e, kind, &seen, &counted, out, cap, &n);
+    ptrmap_free(&seen);
+    ptrmap_free(&counted);
+    return n;
 }
 
 int dae_param_reads(const DaeExpr *e, int *out, int cap)
 {
-    PtrMap seen = {0};
-    int n = 0;
-    param_reads(e, &seen, out, cap, &n);
-    ptrmap_free(&seen);
-    return n;
+    return reads(e, DX_PARAM, out, cap);
+}
+
+int dae_var_reads(const DaeExpr *e, int *out, int cap)
+{
+    return reads(e, DX_VAR, out, cap);
 }
 
 void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
@@ -705,11 +852,6 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
         at += (size_t)snprintf(buf + at, len - at, ", ...");
     if (n > 0 && at < len)
         snprintf(buf + at, len - at, ")");
-}
-
-static uint32_t var_bit(int index, int order)
-{
-    return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
 }
 
 /* The flags and Bloom bits of a new node, from its own kind and its
@@ -789,6 +931,83 @@ bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
         }
     }
     return false;
+}
+
+/* ---- values that are not finite ------------------------------------------- */
+
+/* Relations and logic: 0 or 1 whatever their operands are. */
+static bool is_logical(const DaeExpr *e)
+{
+    return dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR
+           || e->kind == DX_NOT;
+}
+
+/* The children of x that are surely evaluated when x is: a branch of an
+   if only when its condition is known at the defaults, the second operand
+   of && and || only when the first does not decide. */
+static int evaluated_children(DaeExprTable *t, const DaeExpr *x, DaeExpr *k[3])
+{
+    int n = dae_children(x, k);
+    if (x->kind == DX_IF) {
+        DaeExpr *c = k[0];
+        if (dae_depends_on_state(c))
+            return 1;
+        double v = default_value(t, c);
+        if (isnan(v))
+            return 1;
+        k[1] = v != 0 ? k[1] : k[2];
+        return 2;
+    }
+    if (x->kind == DX_AND || x->kind == DX_OR) {
+        if (dae_depends_on_state(k[0]))
+            return 1;
+        double v = default_value(t, k[0]);
+        return (x->kind == DX_AND) == (v != 0) ? 2 : 1;
+    }
+    return n;
+}
+
+/* Within a piece whose value is not finite: the innermost operation
+   whose evaluated operands are all finite. */
+static const DaeExpr *innermost_nonfinite(DaeExprTable *t, const DaeExpr *x)
+{
+    for (;;) {
+        DaeExpr *k[3];
+        int n = evaluated_children(t, x, k);
+        const DaeExpr *next = NULL;
+        for (int i = 0; i < n && !next; i++)
+            if (!isfinite(default_value(t, k[i])))
+                next = k[i];
+        if (!next)
+            return x;
+        x = next;
+    }
+}
+
+const DaeExpr *dae_nonfinite_part(DaeExprTable *t, const DaeExpr *e)
+{
+    walk_begin(t);
+    size_t sp = 0;
+    walk_push(t, &sp, e);
+    t->mark[e->id] = t->stamp;
+    while (sp) {
+        const DaeExpr *x = t->stack[--sp];
+        /* a largest piece of constants and parameters: its value */
+        if (!dae_depends_on_state(x) && !is_logical(x) && x->kind != DX_IF) {
+            if (!isfinite(default_value(t, x)))
+                return innermost_nonfinite(t, x);
+            continue;
+        }
+        DaeExpr *k[3];
+        int n = evaluated_children(t, x, k);
+        for (int i = 0; i < n; i++) {
+            if (t->mark[k[i]->id] == t->stamp)
+                continue;
+            t->mark[k[i]->id] = t->stamp;
+            walk_push(t, &sp, k[i]);
+        }
+    }
+    return NULL;
 }
 
 double dae_eval(const DaeExpr *e, const double *p, const double *vars, double time)

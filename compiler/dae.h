@@ -11,6 +11,19 @@
  *
  * abs, sign, min and max are lowered to if-expressions over relations at
  * construction, so every zero crossing is an explicit relation node.
+ *
+ * Folding never hides a value that is not a finite number.  An operation
+ * on constants whose result is not finite (1/0, log(0), 0/0) stays an
+ * operation, and `0*e`, `e*0` and `e - e` become 0 only when e is known
+ * to be finite: a constant; an expression of parameters whose value at
+ * the parameters' default values (dae_table_param_value) is finite; or an
+ * expression that reads a variable or time, which is assumed finite (a
+ * non-finite value there is a run-time failure the simulator reports).
+ * `0/e` becomes 0 only when e is a constant or parameter expression that
+ * is finite and nonzero at the defaults; by a variable it stays, as x/x
+ * does.  Derivatives drop the terms of a zero derivative without
+ * building them.  dae_nonfinite_part() finds what is left for the
+ * passes to report.
  */
 #ifndef LMDL_DAE_H
 #define LMDL_DAE_H
@@ -101,10 +114,24 @@ typedef struct DaeExprTable {
     uint32_t stamp;         /* the current walk's stamp */
     const DaeExpr **stack;  /* a walk's stack, kept between walks */
     size_t nstack;          /* its capacity */
+    double *pvalue;         /* default value of each parameter (NAN until
+                               recorded): what folding knows of parameters */
+    int npvalue, cap_pvalue;/* entries covered (every DX_PARAM's index is
+                               below npvalue) and allocated */
+    PtrMap dvalue;          /* node -> 1 + index in dvals: its value at the
+                               defaults, once asked (parameter expressions) */
+    double *dvals;          /* those values */
+    size_t ndvals, cap_dvals; /* used and allocated */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
 void dae_table_free(DaeExprTable *t);
+/* Records the default value of parameter `index` (elaboration, as each
+   parameter is made, before any expression reads it). */
+void dae_table_param_value(DaeExprTable *t, int index, double v);
+/* Drops the memo of values at the defaults (it is rebuilt when needed):
+   simplification, its main user, calls it when done. */
+void dae_table_forget_values(DaeExprTable *t);
 
 DaeExpr *dae_const(DaeExprTable *t, double v);
 DaeExpr *dae_param(DaeExprTable *t, int index);
@@ -162,6 +189,15 @@ static inline bool dae_has_var(const DaeExpr *e)
    so a deep shared DAG costs its size at worst. */
 bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
 
+/* The part of e whose value is not a finite number at the parameters'
+   default values (dae_table_param_value), or NULL.  Only what is surely
+   evaluated is looked at: each largest piece of e that reads no variable
+   or time, the operands of relations and the condition of an if, but a
+   branch of an if (or the second operand of && and ||) only when the
+   condition is known at the defaults.  The part returned is the innermost
+   operation whose operands are finite (log(0), not 0 * log(0)). */
+const DaeExpr *dae_nonfinite_part(DaeExprTable *t, const DaeExpr *e);
+
 /* Numeric evaluation of a parameter-only expression; NAN if e mentions a
    variable or time. */
 double dae_eval_params(const DaeExpr *e, const double *params);
@@ -216,6 +252,7 @@ typedef struct DaeVar {
     bool eliminated;        /* replaced by alias_expr */
     DaeExpr *alias_expr;    /* its value in terms of remaining variables */
     struct DaeEq *eliminated_by; /* the equation that defined it */
+    int set;                /* VAR_NODE: its node set (Dae.sets); else -1 */
 } DaeVar;
 
 typedef enum DaeEqKind {
@@ -232,6 +269,7 @@ struct DaeEq {
     const char *instance;   /* instance path ("" for the top model) */
     SrcSpan span;           /* source of the equation */
     const char *what;       /* for node-set equations: the set's name */
+    int set;                /* for node-set equations: Dae.sets; else -1 */
     DaeExpr *orig_lhs, *orig_rhs; /* as flattened, before simplification */
 };
 
@@ -260,6 +298,37 @@ typedef struct DaeRedundant {
     int nfixed;             /* entries in fixed */
 } DaeRedundant;
 
+/* A component instance, kept so that errors can point at the user's own
+   lines: where it is instantiated. */
+typedef struct DaeInstance {
+    const char *path;       /* instance path, the same pointer as the
+                               DaeEq.instance and DaeVar.instance of its
+                               equations and variables; "" for the top */
+    SrcSpan decl;           /* its instantiation in its parent; none for the top */
+    int parent;             /* index in Dae.instances; -1 for the top */
+    bool user;              /* decl is written outside the standard library */
+} DaeInstance;
+
+/* A connected node set, for the same purpose: its ports are
+   Dae.ports[port0 .. port0 + nports - 1]. */
+typedef struct DaeNodeSet {
+    const char *name;       /* its first port ("lever.T1") */
+    int port0, nports;      /* its ports, in declaration order */
+} DaeNodeSet;
+
+/* A port of a node set: node `name` of instance `inst`. */
+typedef struct DaePort {
+    const char *name;       /* the node's name (interned: lives for the run) */
+    int inst;               /* index in Dae.instances */
+} DaePort;
+
+/* A connect() statement that joins nodes. */
+typedef struct DaeConnect {
+    SrcSpan span;           /* the statement */
+    int set;                /* the node set it is part of (Dae.sets) */
+    bool user;              /* written outside the standard library */
+} DaeConnect;
+
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
@@ -272,6 +341,13 @@ typedef struct Dae {
     int nvars_left;         /* variables not eliminated */
     PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
                                (found by simplify, reported by structure) */
+    DaeInstance *instances; /* every instance, in preorder (the top first) */
+    int ninstances;         /* entries in instances */
+    DaeNodeSet *sets;       /* node sets, numbered like elaboration's */
+    int nsets;              /* entries in sets */
+    DaePort *ports;         /* every set's ports, set after set */
+    DaeConnect *connects;   /* every connect() of nodes */
+    int nconnects;          /* entries in connects */
 } Dae;
 
 /* A DAE that takes over an arena and the expression table built in it
@@ -293,6 +369,8 @@ const char *dae_param_name(void *dae, int index);
 DaeNames dae_names(Dae *d);
 /* The equation as `lhs == rhs`, cut to len with "..." */
 void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len);
+/* An expression as lmdlc prints it, cut to len with "..." */
+void dae_expr_text(Dae *d, const DaeExpr *e, char *buf, size_t len);
 /* A variable as a user reads it: name, der(name), der(der(name)), ... */
 void dae_fput_var(FILE *fp, const char *name, int order);
 
@@ -319,6 +397,33 @@ const char *dae_eq_origin(char *buf, size_t len, DaeOriginStyle style, const Dae
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified);
 /* Notes naming the equations that had fixed each variable of r->fixed. */
 void dae_note_fixed(const Dae *d, const DaeRedundant *r);
+/* What an error involves, so that it can end with notes at the user's own
+   lines: the instantiation of each instance involved (the nearest one
+   written outside the standard library: for lever.pivot inside a library
+   composite, the user's `lever = ...`) and each connect() of each node
+   set involved.  Equations bring their instance, their node set and the
+   sets of the node variables they mention; node sets bring the instances
+   of their ports. */
+typedef struct DaeCulprits {
+    Dae *d;
+    char *inst;             /* per Dae.instances: involved */
+    char *set;              /* per Dae.sets: involved */
+    PtrMap index;           /* instance path (pointer) -> index + 1 */
+} DaeCulprits;
+void dae_culprits_init(DaeCulprits *c, Dae *d);
+void dae_culprit_eq(DaeCulprits *c, const DaeEq *q);
+void dae_culprit_var(DaeCulprits *c, int var);
+void dae_culprit_set(DaeCulprits *c, int set);
+/* The notes, in source order (at most 12), then frees c. */
+void dae_note_culprits(DaeCulprits *c);
+/* The notes for an error about equation q, with the equations that fixed
+   the variables of r (which may be NULL). */
+void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r);
+
+/* The distinct variables e mentions (any derivative order), in the order
+   first met: writes up to cap indices and returns how many there are. */
+int dae_var_reads(const DaeExpr *e, int *out, int cap);
+
 /* Where a relation node came from (copied along substitutions). */
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel);
 

@@ -87,7 +87,8 @@ void dae_note_fixed(const Dae *d, const DaeRedundant *r)
     }
 }
 
-void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+/* `lhs == rhs`, or lhs alone when rhs is NULL, cut to len with "..." */
+static void expr_text(Dae *d, const DaeExpr *lhs, const DaeExpr *rhs, char *buf, size_t len)
 {
     char *p = NULL;
     size_t sz = 0;
@@ -97,14 +98,26 @@ void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
         return;
     }
     DaeNames nm = dae_names(d);
-    dae_print_expr(fp, q->lhs, &nm);
-    fputs(" == ", fp);
-    dae_print_expr(fp, q->rhs, &nm);
+    dae_print_expr(fp, lhs, &nm);
+    if (rhs) {
+        fputs(" == ", fp);
+        dae_print_expr(fp, rhs, &nm);
+    }
     fclose(fp);
     snprintf(buf, len, "%s", p);
     if (strlen(p) >= len && len > 4)
         memcpy(buf + len - 4, "...", 4);
     free(p);
+}
+
+void dae_eq_text(Dae *d, const DaeEq *q, char *buf, size_t len)
+{
+    expr_text(d, q->lhs, q->rhs, buf, len);
+}
+
+void dae_expr_text(Dae *d, const DaeExpr *e, char *buf, size_t len)
+{
+    expr_text(d, e, NULL, buf, len);
 }
 
 static void print_origin(FILE *fp, SrcSpan sp, DaeEqKind kind, const char *inst,
@@ -225,4 +238,141 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
         fprintf(fp, " (before simplification: %d equations, %d variables)",
                 d->raw_eqs, d->raw_vars);
     fputc('\n', fp);
+}
+
+/* ---- notes at the user's own lines ----------------------------------------- */
+
+void dae_culprits_init(DaeCulprits *c, Dae *d)
+{
+    c->d = d;
+    c->inst = mem_calloc((size_t)d->ninstances + 1, 1);
+    c->set = mem_calloc((size_t)d->nsets + 1, 1);
+    c->index = (PtrMap){0};
+    for (int i = 0; i < d->ninstances; i++)
+        ptrmap_put(&c->index, d->instances[i].path, (void *)(intptr_t)(i + 1));
+}
+
+static void culprit_instance(DaeCulprits *c, const char *path)
+{
+    int i = (int)(intptr_t)ptrmap_get(&c->index, path) - 1;
+    if (i >= 0)
+        c->inst[i] = 1;
+}
+
+void dae_culprit_set(DaeCulprits *c, int set)
+{
+    if (set < 0 || set >= c->d->nsets || c->set[set])
+        return;
+    c->set[set] = 1;
+    const DaeNodeSet *s = &c->d->sets[set];
+    for (int i = 0; i < s->nports; i++)
+        if (c->d->ports[s->port0 + i].inst >= 0)
+            c->inst[c->d->ports[s->port0 + i].inst] = 1;
+}
+
+void dae_culprit_var(DaeCulprits *c, int var)
+{
+    DaeVar *v = c->d->vars.items[var];
+    if (v->set >= 0)
+        dae_culprit_set(c, v->set);
+    else
+        culprit_instance(c, v->instance);
+}
+
+void dae_culprit_eq(DaeCulprits *c, const DaeEq *q)
+{
+    culprit_instance(c, q->instance);
+    dae_culprit_set(c, q->set);
+    enum { SHOWN = 64 };
+    const DaeExpr *side[2] = {q->orig_lhs ? q->orig_lhs : q->lhs,
+                              q->orig_rhs ? q->orig_rhs : q->rhs};
+    for (int k = 0; k < 2; k++) {
+        int vars[SHOWN];
+        int n = dae_var_reads(side[k], vars, SHOWN);
+        for (int i = 0; i < n && i < SHOWN; i++)
+            if (((DaeVar *)c->d->vars.items[vars[i]])->set >= 0)
+                dae_culprit_var(c, vars[i]);
+    }
+}
+
+typedef struct PlaceNote {
+    SrcSpan at;             /* the user's line */
+    char text[256];         /* the note */
+} PlaceNote;
+
+static int by_place(const void *a, const void *b)
+{
+    const PlaceNote *x = a, *y = b;
+    if (x->at.file != y->at.file)
+        return x->at.file < y->at.file ? -1 : 1;
+    return x->at.begin < y->at.begin ? -1 : x->at.begin > y->at.begin;
+}
+
+/* "a.P, b.P": the ports of a set, at most 6 */
+static void port_list(const Dae *d, const DaeNodeSet *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int p = 0; p < s->nports && at < len; p++) {
+        const DaePort *port = &d->ports[s->port0 + p];
+        const char *inst = port->inst >= 0 ? d->instances[port->inst].path : "";
+        if (p == 6 || at + strlen(inst) + strlen(port->name) + 8 >= len) {
+            snprintf(buf + at, len - at, ", ...");
+            return;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s", p ? ", " : "", inst,
+                               inst[0] ? "." : "", port->name);
+    }
+}
+
+void dae_note_culprits(DaeCulprits *c)
+{
+    enum { MAX_NOTES = 12 };
+    Dae *d = c->d;
+    size_t cap = (size_t)d->ninstances + (size_t)d->nconnects + 1;
+    PlaceNote *notes = mem_calloc(cap, sizeof *notes);
+    char *shown = mem_calloc((size_t)d->ninstances + 1, 1);
+    size_t n = 0;
+    for (int i = 0; i < d->ninstances; i++) {
+        if (!c->inst[i])
+            continue;
+        /* the nearest instantiation the user wrote */
+        int j = i;
+        while (j >= 0 && !d->instances[j].user)
+            j = d->instances[j].parent;
+        if (j < 0 || shown[j])
+            continue;
+        shown[j] = 1;
+        notes[n].at = d->instances[j].decl;
+        snprintf(notes[n++].text, sizeof notes->text, "'%s' is declared here",
+                 d->instances[j].path);
+    }
+    for (int i = 0; i < d->nconnects; i++) {
+        const DaeConnect *k = &d->connects[i];
+        if (!k->user || k->set < 0 || !c->set[k->set])
+            continue;
+        char ports[200];
+        port_list(d, &d->sets[k->set], ports, sizeof ports);
+        notes[n].at = k->span;
+        snprintf(notes[n++].text, sizeof notes->text, "this connection is part of node %s (%s)",
+                 d->sets[k->set].name, ports);
+    }
+    qsort(notes, n, sizeof *notes, by_place);
+    for (size_t i = 0; i < n && i < MAX_NOTES; i++)
+        diag_note(notes[i].at, "%s", notes[i].text);
+    free(notes);
+    free(shown);
+    free(c->inst);
+    free(c->set);
+    ptrmap_free(&c->index);
+}
+
+void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r)
+{
+    DaeCulprits c;
+    dae_culprits_init(&c, d);
+    dae_culprit_eq(&c, q);
+    for (int i = 0; r && i < r->nfixed; i++)
+        dae_culprit_eq(&c, ((DaeVar *)d->vars.items[r->fixed[i]])->eliminated_by);
+    dae_note_culprits(&c);
 }

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "flatten.h"
 #include "inst.h"
+#include "lint.h"
 #include "outfile.h"
 #include "paths.h"
 #include "parse.h"
@@ -178,6 +179,9 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "elaborate", &t0);
     if (diag_error_count())
         goto done;
+    /* check also says what is probably not meant (warnings only) */
+    if (cmd->output == OUT_SUMMARY)
+        lint_unconnected_nodes(m);
     /* units: dimensions of every active equation */
     units_check(m);
     pass_done(o, "units", &t0);

@@ -54,6 +54,7 @@ bool dummy_pantelides(St *t, Matcher *m)
                 DaeEq *q = t->d->eqs.items[st_eq_at(t, i)->base];
                 diag_error(q->span, "index reduction does not terminate: this equation "
                            "has been differentiated %d times", st_eq_at(t, i)->level);
+                dae_note_eq_places(t->d, q, NULL);
                 return false;
             }
             /* differentiate every colored variable ... */
@@ -349,6 +350,7 @@ static bool choose_level(St *t, int *rows, int nr, Cand *cols, int nc, const Poi
             diag_error(q->span, "index reduction failed: the differentiated "
                        "constraints cannot be solved for any choice of dummy "
                        "derivatives");
+            dae_note_eq_places(t->d, q, NULL);
             ok = false;
             break;
         }

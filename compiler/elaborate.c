@@ -172,6 +172,7 @@ static void record_value(Model *m, int index, double v)
             abort();
     }
     m->pvalues[index] = v;
+    dae_table_param_value(m->t, index, v); /* what folding knows of it */
 }
 
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
@@ -583,6 +584,23 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
     }
 }
 
+/* Keeps what a connect() of nodes joined (inst.h, ElabConnect). */
+static void record_connect(Model *m, ElabInst *in, AstConnect *c, End *ends, int n)
+{
+    ElabConnect *k = arena_alloc(m->arena, sizeof *k);
+    k->span = c->span;
+    k->in = in;
+    k->node = arena_alloc(m->arena, sizeof(int) * (size_t)(n + 1));
+    k->own = arena_alloc(m->arena, sizeof(bool) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        if (!ends[i].slot)
+            continue;
+        k->node[k->n] = ends[i].slot->node;
+        k->own[k->n++] = ends[i].own;
+    }
+    ptrvec_push(m->arena, &m->connects, k);
+}
+
 static void connect_one(Model *m, ElabInst *in, AstConnect *c)
 {
     int n = c->ends.n;
@@ -650,6 +668,8 @@ static void connect_one(Model *m, ElabInst *in, AstConnect *c)
         }
         unite(m, first->slot->node, e->slot->node);
     }
+    if (first)
+        record_connect(m, in, c, ends, n);
     if (first && refs)
         m->nodes[elab_find(m, first->slot->node)].reference = true;
     if (!first && refs)

@@ -14,6 +14,7 @@
 #include "flatten.h"
 
 #include "diag.h"
+#include "lint.h"
 #include "lower.h"
 #include "units_check.h"
 
@@ -44,6 +45,7 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     q->kind = k;
     q->instance = inst;
     q->span = sp;
+    q->set = -1;
     ptrvec_push(&d->arena, &d->eqs, q);
     return q;
 }
@@ -69,6 +71,7 @@ static void domain_equations(Model *m, FlatCtx *fc)
                                   lower_expr(m, din, st->u.eq.rhs), EQ_DOMAIN,
                                   din->dae_path, st->span);
                 q->what = s->name;
+                q->set = k;
             }
         }
     }
@@ -232,6 +235,7 @@ static void conservation(Model *m, FlatCtx *fc)
             DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
                               ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
             q->what = s->name;
+            q->set = k;
         }
     }
 }
@@ -241,6 +245,8 @@ static void check_count(Model *m, FlatCtx *fc)
     Dae *d = fc->d;
     if (d->eqs.n == d->vars.n)
         return;
+    DaeCulprits c;
+    dae_culprits_init(&c, d);
     diag_error(m->top->def->ast->name_span, "the flattened model '%s' has %d "
                "equation%s for %d variable%s", m->top->def->ast->name->name,
                d->eqs.n, d->eqs.n == 1 ? "" : "s", d->vars.n, d->vars.n == 1 ? "" : "s");
@@ -254,7 +260,52 @@ static void check_count(Model *m, FlatCtx *fc)
         diag_note(ns && ns->m->decl ? ns->m->decl->name_span : src_none,
                   "node '%s' is connected to nothing that carries its through "
                   "variable, so its across variables are not determined", s->name);
+        dae_culprit_set(&c, k);
     }
+    dae_note_culprits(&c);
+}
+
+/* The instances, node sets and connections, with where they are written
+   (DaeInstance, DaeNodeSet, DaeConnect), for notes at the user's own
+   lines. */
+static void make_places(Model *m, Dae *d)
+{
+    PtrMap index = {0};
+    d->ninstances = m->insts.n;
+    d->instances = arena_alloc(&d->arena, sizeof *d->instances * (size_t)(m->insts.n + 1));
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        DaeInstance *di = &d->instances[i];
+        di->path = in->dae_path;
+        di->decl = in->ast ? in->ast->span : src_none;
+        di->parent = in->parent ? (int)(intptr_t)ptrmap_get(&index, in->parent) - 1 : -1;
+        di->user = in->ast && lint_user_file(m, in->ast->span.file);
+        ptrmap_put(&index, in, (void *)(intptr_t)(i + 1));
+    }
+    d->nsets = m->sets.n;
+    d->sets = arena_alloc(&d->arena, sizeof *d->sets * (size_t)(m->sets.n + 1));
+    d->ports = arena_alloc(&d->arena, sizeof *d->ports * (size_t)(m->nnodes + 1));
+    int np = 0;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        d->sets[k] = (DaeNodeSet){s->name, np, s->nodes.n};
+        for (int q = 0; q < s->nodes.n; q++) {
+            ElabNode *n = s->nodes.items[q];
+            d->ports[np++] = (DaePort){n->name->name,
+                                       (int)(intptr_t)ptrmap_get(&index, n->inst) - 1};
+        }
+        for (int j = 0; j < s->domain->member_list.n && !s->reference; j++)
+            if (s->across_var[j] >= 0)
+                ((DaeVar *)d->vars.items[s->across_var[j]])->set = k;
+    }
+    d->nconnects = m->connects.n;
+    d->connects = arena_alloc(&d->arena, sizeof *d->connects * (size_t)(m->connects.n + 1));
+    for (int i = 0; i < m->connects.n; i++) {
+        ElabConnect *c = m->connects.items[i];
+        d->connects[i] = (DaeConnect){c->span, m->nodes[elab_find(m, c->node[0])].set,
+                                      lint_user_file(m, c->span.file)};
+    }
+    ptrmap_free(&index);
 }
 
 /* The DaeVar of each variable elaboration made, strings copied. */
@@ -275,6 +326,7 @@ static void make_vars(Model *m, Dae *d)
         v->start = e->start;
         v->nominal = e->nominal;
         v->description = e->description ? arena_strdup(&d->arena, e->description) : NULL;
+        v->set = -1;
         ptrvec_push(&d->arena, &d->vars, v);
     }
 }
@@ -290,6 +342,7 @@ Dae *flatten_model(Model *m)
     m->params = (PtrVec){0};
     d->ncomponents = m->insts.n;
     make_vars(m, d);
+    make_places(m, d);
     FlatCtx fc;
     fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));

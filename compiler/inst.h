@@ -86,6 +86,17 @@ typedef struct ElabVar {
     const char *description;/* the declaration's trailing comment, or NULL */
 } ElabVar;
 
+/* One connect() of nodes, as written: where it is and what it joins, for
+   the notes of structural errors and the unconnected-node warning. */
+typedef struct ElabConnect {
+    SrcSpan span;           /* the statement */
+    ElabInst *in;           /* the component it is written in */
+    int n;                  /* node ends ('*' is not one) */
+    int *node;              /* node id of each end */
+    bool *own;              /* each end is a node of `in` itself (not of a
+                               child), i.e. it is joined from inside */
+} ElabConnect;
+
 /* A composite's own output driven by a child's (an EQ_CONNECTION). */
 typedef struct ElabConnEq {
     DaeExpr *lhs, *rhs;     /* lhs == rhs */
@@ -111,6 +122,7 @@ typedef struct Model {
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
+    PtrVec connects;        /* ElabConnect*: every connect() of nodes */
     double *pvalues;        /* default value of every parameter so far */
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;

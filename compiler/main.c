@@ -9,6 +9,7 @@
 #include "driver.h"
 #include "paths.h"
 #include "plot.h"
+#include "rt_usage.h"
 #include "source.h"
 #include "sweep.h"
 #include "sym.h"
@@ -33,7 +34,9 @@ static const char usage[] =
     "                                         write and compile a simulator\n"
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
-    "  doc NAME [-I DIR]... [--markdown]     describe a component or domain\n"
+    "  doc NAME|FILE.lmdl [-I DIR]... [--markdown]\n"
+    "                                         describe a component or domain, or\n"
+    "                                         every definition of a file\n"
     "  plot RESULTS.csv [--vars A,B] -o OUT.png|svg|pdf\n"
     "                                         draw columns against time (gnuplot;\n"
     "                                         lmdlc plot --help)\n"
@@ -92,6 +95,13 @@ static int parse_args(int argc, char **argv, DriverOptions *o)
             o->sim_argv[o->sim_argc++] = argv[i];
         } else if (strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
+            /* run passes the rest on to the simulator: list its options too
+               (the simulator's own text, runtime/rt_usage.h) */
+            if (cmd->options & DOPT_SIM)
+                fputs("\nsimulator options (after FILE, passed on to the simulator;\n"
+                      "'lmdlc run FILE --help' lists the model's parameters as well):\n"
+                      RT_USAGE_OPTIONS "\nrun exits 2 for an error in the model, "
+                      "else with the simulator's status.\n" RT_USAGE_EXIT, stdout);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             return tool_usage_error("unknown option '%s'", a);

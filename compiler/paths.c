@@ -267,3 +267,13 @@ const char *paths_runtime_include(void)
     const char *e = from_env("LMDL_RUNTIME_INCLUDE");
     return e ? e : layout()->installed ? layout()->include : LMDL_RT_INCLUDE;
 }
+
+const char *paths_below(const char *path, const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n && strncmp(path, dir, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return NULL;
+}

@@ -24,6 +24,11 @@ const char *paths_stdlib_dir(void);         /* the standard library */
 const char *paths_runtime_lib(void);        /* liblmdl_rt.a */
 const char *paths_runtime_include(void);    /* the directory of rt_model.h */
 
+/* path below directory dir (its part after "dir/"), or NULL when it is
+   not below it (a trailing '/' of dir does not matter; the comparison is
+   textual, as lookup builds library paths from dir). */
+const char *paths_below(const char *path, const char *dir);
+
 /* The absolute, symlink-free path of the executable that argv0 names: as
    a path if it holds a '/', else looked up in path_env (like execvp).
    out must hold PATH_MAX bytes; returns 0, or -1 when it is not found. */

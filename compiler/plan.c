@@ -111,6 +111,7 @@ static bool plan_scalars(Plan *p)
                        "left for %s, but %s cancels out of it (%s)",
                        q->level ? "a derivative of " : "", text, name, name,
                        o->instance[0] ? o->instance : "top model");
+            dae_note_eq_places(d, o, NULL);
             ok = false;
             continue;
         }
@@ -636,6 +637,7 @@ Plan *plan_make(Dae *d, Structure *s)
     plan_crossings(p);
     plan_sparsity(p);
     plan_outputs(p);
+    dae_table_forget_values(&d->t); /* folding's memo: not needed by codegen */
     return p;
 }
 

@@ -19,6 +19,13 @@
  * with c != 0) or redundant (0 == 0: it repeats what the equations that
  * defined its variables already say).  Both are errors naming the
  * equations involved.
+ *
+ * Once the known values are in, every equation, assertion and start
+ * value must compute finite numbers (dae_nonfinite_part: what is surely
+ * evaluated, at the parameters' defaults): `y == 0/z` with z fixed to 0
+ * by another equation is an error at that equation, naming 0 / 0 and the
+ * equation that fixed z, as a parameter `w = 0/p` with p = 0 is one at
+ * its declaration (elaboration).
  */
 #include "simplify.h"
 
@@ -196,6 +203,38 @@ static DaeRedundant *explain(Dae *d, DaeEq *q)
     return r;
 }
 
+/* Reports the part of e that is not a finite number, if there is one, as
+   an error at `where` ("in WHAT, 0 / 0 is NaN, not a finite number"),
+   with the equations that fixed what q mentions; true if it did. */
+static bool report_nonfinite(Simp *s, const DaeExpr *e, SrcSpan where, const char *what,
+                             DaeEq *q)
+{
+    Dae *d = s->d;
+    const DaeExpr *bad = dae_nonfinite_part(s->t, e);
+    if (!bad)
+        return false;
+    char text[200], vals[512];
+    dae_expr_text(d, bad, text, sizeof text);
+    double v = dae_eval_params(bad, s->t->pvalue);
+    dae_param_values_text(d, bad, s->t->pvalue, vals, sizeof vals);
+    DaeRedundant *r = q ? explain(d, q) : NULL;
+    diag_error(where, "in %s, %s is %s, not a finite number%s%s", what, text,
+               isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf", vals,
+               r && r->nfixed ? ", once the values fixed by other equations are used" : "");
+    if (r) {
+        dae_note_fixed(d, r);
+        dae_note_eq_places(d, q, r);
+    }
+    return true;
+}
+
+static bool nonfinite_in_eq(Simp *s, DaeEq *q, const DaeExpr *e)
+{
+    char what[512];
+    dae_eq_origin(what, sizeof what, ORIGIN_PROSE, q);
+    return report_nonfinite(s, e, q->span, what, q);
+}
+
 /* q no longer mentions any unknown: r is its residual.  An inconsistent
    one is an error here; a redundant one (0 == 0, or parameters only) is
    kept for the structural analysis, which names the variables it leaves
@@ -209,13 +248,17 @@ static void report_constant(Simp *s, DaeEq *q, DaeExpr *r, PtrVec *redundant)
     if (r->kind == DX_CONST && r->u.value != 0) {
         diag_error(q->span, "%s is inconsistent: it reduces to %.17g == 0 once the "
                    "values fixed by other equations are used", what, r->u.value);
-        dae_note_fixed(d, explain(d, q));
+        DaeRedundant *x = explain(d, q);
+        dae_note_fixed(d, x);
+        dae_note_eq_places(d, q, x);
         return;
     }
     if (r->kind != DX_CONST && dae_depends_on_state(r)) {
         diag_error(q->span, "%s no longer involves any unknown once the values fixed "
                    "by other equations are used; it only depends on time", what);
-        dae_note_fixed(d, explain(d, q));
+        DaeRedundant *x = explain(d, q);
+        dae_note_fixed(d, x);
+        dae_note_eq_places(d, q, x);
         return;
     }
     ptrvec_push(&d->arena, redundant, q);
@@ -243,11 +286,13 @@ void simplify_dae(Dae *d)
             q->rhs = subst(&s, q->rhs);
             DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
             if (!dae_has_var(r)) {
-                report_constant(&s, q, r, &redundant);
+                if (!nonfinite_in_eq(&s, q, r))
+                    report_constant(&s, q, r, &redundant);
                 gone[i] = true;
                 continue;
             }
             if (try_alias(&s, q, r)) {
+                nonfinite_in_eq(&s, q, r);
                 gone[i] = true;
                 changed = true;
             }
@@ -263,12 +308,28 @@ void simplify_dae(Dae *d)
             continue;
         q->lhs = subst(&s, q->lhs);
         q->rhs = subst(&s, q->rhs);
+        if (!nonfinite_in_eq(&s, q, q->lhs))
+            nonfinite_in_eq(&s, q, q->rhs);
         d->eqs.items[k++] = q;
     }
     d->eqs.n = k;
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         a->cond = subst(&s, a->cond);
+        char what[512];
+        snprintf(what, sizeof what, "this assertion of %s",
+                 a->instance[0] ? a->instance : "the top model");
+        report_nonfinite(&s, a->cond, a->span, what, NULL);
+    }
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        char what[512];
+        snprintf(what, sizeof what, "the start value of '%s'", v->name);
+        if (v->start)
+            report_nonfinite(&s, v->start, v->span, what, NULL);
+        snprintf(what, sizeof what, "the nominal value of '%s'", v->name);
+        if (v->nominal)
+            report_nonfinite(&s, v->nominal, v->span, what, NULL);
     }
     d->nvars_left = 0;
     for (int i = 0; i < d->vars.n; i++) {
@@ -281,4 +342,5 @@ void simplify_dae(Dae *d)
     for (int i = 0; i < redundant.n; i++)
         ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
     prefer_propagate(d);
+    dae_table_forget_values(s.t);
 }

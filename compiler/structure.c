@@ -187,6 +187,7 @@ static bool blt(St *t)
             dae_eq_origin(org, sizeof org, ORIGIN_SHORT, q);
             diag_error(q->span, "the index-reduced system is structurally singular: no "
                        "unknown is left for %s (%s)", text, org);
+            dae_note_eq_places(t->d, q, NULL);
             match_free(&m);
             return false;
         }

@@ -155,6 +155,22 @@ void st_report_singular(St *t, Matcher *m)
                   : "involved", text, org);
         notes++;
     }
+    /* the user's lines: instantiations and connections of what is involved */
+    DaeCulprits c;
+    dae_culprits_init(&c, d);
+    for (int i = 0; i < d->redundant.n; i++) {
+        DaeRedundant *rq = d->redundant.items[i];
+        dae_culprit_eq(&c, rq->eq);
+        for (int k = 0; k < rq->nfixed; k++)
+            dae_culprit_eq(&c, ((DaeVar *)d->vars.items[rq->fixed[k]])->eliminated_by);
+    }
+    for (int e = 0; e < neq; e++)
+        if (in_over_e[e] || in_under_e[e])
+            dae_culprit_eq(&c, d->eqs.items[st_eq_at(t, e)->base]);
+    for (int v = 0; v < nv; v++)
+        if (in_under_v[v])
+            dae_culprit_var(&c, v);
+    dae_note_culprits(&c);
     free(in_under_v); free(in_under_e); free(in_over_v); free(in_over_e);
     free(vstart); free(vlist); free(fill); free(queue);
 }

@@ -26,6 +26,7 @@
 #include "rt_sidecar.h"
 #include "rt_sweep.h"
 #include "rt_units.h"
+#include "rt_usage.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,40 +86,9 @@ static const char *base_name(const char *path)
 static void usage(const RtModel *m, const char *prog)
 {
     printf("Usage: %s [OPTIONS]\n"
-           "Simulates %s and writes the results as CSV.\n\n"
-           "  --stop-time T        end time in s [1]\n"
-           "  --output-step DT     spacing of output rows in s [T/500]\n"
-           "  --rtol R             relative tolerance [1e-6]\n"
-           "  --atol A             absolute tolerance, per unit of each "
-           "state's nominal [1e-9]\n"
-           "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
-           "rk4imp bsimp\n"
-           "                       msadams msbdf cvode [msbdf; cvode from 64 "
-           "states]\n"
-           "  --param PATH=VALUE   change a run-time parameter, e.g. "
-           "'lever.r12=250 mm'\n"
-           "                       (repeatable; a bare number is SI)\n"
-           "  --vars A,B,...       write only these columns, in this order "
-           "[all]\n"
-           "  -o FILE              write the results to FILE [stdout] (FILE.mat:\n"
-           "                       MAT v4, else CSV), their units to FILE.meta\n"
-           "  --events FILE        write the event log (CSV) to FILE\n"
-           "  --quiet              no progress bar and no warnings\n"
-           "  --sweep SETS.csv     one run per row of SETS.csv (a column per "
-           "parameter);\n"
-           "                       -o and --events name each row's files "
-           "with {row}\n"
-           "  --sweep-summary F    write the sweep's summary CSV to F [stdout]\n"
-           "  --sweep-row K        run only row K, its summary line in "
-           "RESULTS.summary\n"
-           "  --sweep-collect      merge the rows' RESULTS.summary into the "
-           "summary\n"
-           "  --sweep-check        check SETS.csv and the options, print the "
-           "row count\n"
-           "  --help               show this help\n\n"
-           "Exit status: 0 success, 1 bad command line, 3 simulation "
-           "failure\n(a sweep: 3 when any row failed).\n",
+           "Simulates %s and writes the results as CSV.\n\n",
            prog, m->name ? m->name : "the model");
+    fputs(RT_USAGE_OPTIONS "\n" RT_USAGE_EXIT, stdout);
     int shown = 0;
     for (int i = 0; i < m->n_params && shown < 50; i++) {
         const RtParamInfo *pi = &m->params[i];

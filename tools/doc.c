@@ -1,15 +1,19 @@
 /*
- * doc.c - `lmdlc doc NAME`, a tool (not a pass): prints what a user
- * needs to instantiate a component: its description, nodes with their
- * domains, parameters with defaults and units, inputs, outputs and
- * variables, each with its trailing comment.
+ * doc.c - `lmdlc doc NAME` and `lmdlc doc FILE.lmdl`, a tool (not a
+ * pass): prints what a user needs to instantiate a component: its
+ * description, nodes with their domains, parameters with defaults and
+ * units, inputs, outputs and variables, each with its trailing comment.
+ * A file argument (one ending in .lmdl or with a '/') documents every
+ * definition of the file, in order.
  * Members of conditional sections are listed with the condition under
  * which they exist, in the user's own words (the source text).
  */
 #include "doc.h"
 
 #include "diag.h"
+#include "paths.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char *text_of(Arena *a, SrcSpan sp)
@@ -232,13 +236,6 @@ static void md_code(FILE *fp, PtrVec *rows, AstSectionKind k)
     fputs("```\n", fp);
 }
 
-static const char *shown_path(const char *path, const char *libdir)
-{
-    size_t n = libdir ? strlen(libdir) : 0;
-    if (n && strncmp(path, libdir, n) == 0 && path[n] == '/')
-        return path + n + 1;
-    return path;
-}
 
 void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir)
 {
@@ -264,8 +261,10 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
                 s += n + (e ? 1 : 0);
             }
         }
-        fprintf(fp, "\n%s, in `library/%s`.\n", ad->kind == DEF_DOMAIN ? "Domain"
-                : "Component", shown_path(f ? f->path : "?", libdir));
+        const char *path = f ? f->path : "?";
+        const char *lib = paths_below(path, libdir);
+        fprintf(fp, "\n%s, in `%s%s`.\n", ad->kind == DEF_DOMAIN ? "Domain" : "Component",
+                lib ? "library/" : "", lib ? lib : path);
         for (int i = 0; i < nshown; i++) {
             if (ast_section_columns[shown[i]])
                 md_group(fp, &rows, shown[i]);
@@ -290,12 +289,52 @@ void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libd
         print_group(fp, &rows, shown[i]);
 }
 
+/* An argument that names a file rather than a definition: it ends in
+   .lmdl or has a directory in it (definition names have neither). */
+static bool names_file(const char *arg)
+{
+    size_t n = strlen(arg);
+    return strchr(arg, '/') || (n > 5 && strcmp(arg + n - 5, ".lmdl") == 0);
+}
+
+/* `lmdlc doc FILE.lmdl`: every definition of the file, in its order,
+   once the whole file resolves. */
+static int doc_file(const DriverOptions *o, Program *p)
+{
+    int file = src_load(o->file);
+    if (file < 0) {
+        diag_error(src_none, "cannot read '%s': %s", o->file, strerror(errno));
+        return 2;
+    }
+    AstFile *ast = sema_add_main(p, file);
+    if (!diag_error_count())
+        sema_resolve_all(p);
+    if (!diag_error_count() && ast->defs.n == 0)
+        diag_error((SrcSpan){file, 0, 0}, "this file has no definitions to document");
+    if (diag_error_count())
+        return 2;
+    for (int i = 0; i < ast->defs.n; i++) {
+        SemaDef *d = sema_lookup(p, ((AstDef *)ast->defs.items[i])->name, file);
+        if (i && !o->markdown)
+            fputc('\n', o->out);
+        if (d)
+            doc_print(o->out, p, d, o->markdown, driver_stdlib_dir());
+    }
+    return 0;
+}
+
 int doc_run(const DriverOptions *o)
 {
     Arena arena = {0};
     Arena *ast_arena = &arena;
     SemaOptions so = {o->include_dirs, o->ninclude, driver_stdlib_dir()};
     Program *p = sema_program_new(ast_arena, &so);
+    if (names_file(o->file)) {
+        int status = doc_file(o, p);
+        sema_program_free(p);
+        arena_free(&arena);
+        return status;
+    }
     /* A name, not a file: the current directory plays the model file's. */
     p->main_file = src_add("./(doc)", "", 0);
     SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);

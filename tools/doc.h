@@ -1,5 +1,5 @@
 /*
- * doc.h - `lmdlc doc NAME`: a definition's description, ports,
+ * doc.h - `lmdlc doc NAME|FILE.lmdl`: a definition's description, ports,
  * parameters and variables, read off its source.
  */
 #ifndef LMDL_DOC_H
@@ -16,8 +16,9 @@
 void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir);
 
 /* `lmdlc doc NAME`: looks NAME up on the search path and prints it;
-   returns the exit status (0, or 2 for an unknown or broken
-   definition). */
+   `lmdlc doc FILE.lmdl` (an argument ending in .lmdl or holding a '/'):
+   every definition of the file, in order.  Returns the exit status (0,
+   or 2 for an unknown, unreadable or broken definition or file). */
 int doc_run(const DriverOptions *o);
 
 #endif
