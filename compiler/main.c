@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "doc.h"
 #include "driver.h"
+#include "fmu.h"
 #include "paths.h"
 #include "plot.h"
 #include "source.h"
@@ -33,6 +34,9 @@ static const char usage[] =
     "                                         write and compile a simulator\n"
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
+    "  fmu FILE [--top NAME] [-I DIR]... -o NAME.fmu\n"
+    "                                         write an FMI 2.0 FMU (Model Exchange\n"
+    "                                         and Co-Simulation; docs/fmi.md)\n"
     "  doc NAME [-I DIR]... [--markdown]     describe a component or domain\n"
     "  plot RESULTS.csv [--vars A,B] -o OUT.png|svg\n"
     "                                         draw columns against time (gnuplot)\n"
@@ -138,6 +142,7 @@ int main(int argc, char **argv)
     DriverOptions o = {0};
     o.command = (DriverCommand)command;
     o.out = stdout;
+    o.plan_tool = fmu_write;
     const char **inc = calloc((size_t)argc, sizeof *inc);
     char **sim = calloc((size_t)argc + 2, sizeof *sim);
     if (!inc || !sim)

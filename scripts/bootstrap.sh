@@ -1,8 +1,9 @@
 #!/bin/sh
 # bootstrap.sh - set up a fresh Debian machine and build lmdl.
 #
-# Installs what is missing (a C compiler, cmake, flex, bison, GSL, and
-# python3, vim and GNU parallel for the tests), with
+# Installs what is missing (a C compiler, cmake, flex, bison, GSL, libzip
+# and pkg-config, and python3, vim, GNU parallel and xmllint for the
+# tests), with
 # sudo when not run as root, then configures and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
@@ -16,6 +17,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v flex >/dev/null 2>&1 || need="$need flex"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
+[ -f /usr/include/zip.h ] || need="$need libzip-dev"   # lmdlc fmu
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"   # finds libzip
+command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"   # tests/fmu
 [ -x /usr/bin/python3 ] || need="$need python3"   # tests/editors, tests/json
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
