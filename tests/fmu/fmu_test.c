@@ -22,6 +22,11 @@
  *       Model Exchange to T1, then the Jacobian of the derivatives over
  *       the states by fmi2GetDirectionalDerivative: lines
  *       `J DER STATE VALUE` and `x STATE VALUE`.
+ *   fmu_test FMU assert [run options]
+ *       A model whose assert fails: Co-Simulation must stop with
+ *       fmi2Discard, fmi2Terminated true and the time reached as
+ *       fmi2LastSuccessfulTime; Model Exchange must set terminateSimulation.
+ *       Prints `cs terminated at T: MESSAGE` and `me terminated at T: ...`.
  *   fmu_test FMU illegal
  *       Calls in orders the standard forbids, with bad pointers, out of
  *       range value references and bad values: each must return the
@@ -213,6 +218,7 @@ typedef struct Me {
     long k_row;             /* the next output row */
     long n_events;
     double events[MAX_EVENTS];
+    int terminated;         /* the FMU asked to stop */
 } Me;
 
 static void me_deriv(Me *m, double t, const double *x, double *dx)
@@ -322,8 +328,10 @@ static void me_advance(const Run *r, Me *m, double until, Rows *rs)
                 fmi2Boolean enter = 0, term = 0;
                 must(API->fmi2CompletedIntegratorStep(m->c, fmi2True, &enter, &term),
                      "fmi2CompletedIntegratorStep");
-                if (term)
+                if (term) {
+                    m->terminated = 1;
                     return;
+                }
                 continue;
             }
             /* bisect on the step: the first time the indicators differ */
@@ -537,6 +545,45 @@ static int run_dirder(const Run *r)
     me_free(&m);
     free(sv), free(dv), free(col), free(rs.v);
     return 0;
+}
+
+/* A model whose assert fails: Co-Simulation stops with fmi2Discard and
+   says so in its status, Model Exchange asks to terminate. */
+static int run_assert(const Run *r)
+{
+    Cs s = {start(r, "cs", fmi2CoSimulation, r->sets, r->nsets), 0, 0};
+    long n;
+    output_time(r, 0, &n);
+    fmi2Status st = fmi2OK;
+    for (long k = 1; k < n && st == fmi2OK; k++) {
+        double tout = output_time(r, k, NULL);
+        st = API->fmi2DoStep(s.c, s.t, tout - s.t, fmi2True);
+        if (st == fmi2OK)
+            s.t = tout;
+    }
+    check(st == fmi2Discard, "fmi2DoStep did not return fmi2Discard");
+    fmi2Boolean term = 0;
+    fmi2Real last = -1, v = 0;
+    must(API->fmi2GetBooleanStatus(s.c, fmi2Terminated, &term), "fmi2GetBooleanStatus");
+    must(API->fmi2GetRealStatus(s.c, fmi2LastSuccessfulTime, &last), "fmi2GetRealStatus");
+    check(term, "fmi2Terminated is not true");
+    fmi2ValueReference vr = 0;
+    must(API->fmi2GetReal(s.c, &vr, 1, &v), "fmi2GetReal in stepFailed");
+    check(API->fmi2DoStep(s.c, last, 0.01, fmi2True) == fmi2Error, "a step after the failure");
+    must(API->fmi2Terminate(s.c), "fmi2Terminate");
+    printf("cs terminated at %.10g: %s\n", last, fmu_log_message(fmu_log_count() - 2, NULL));
+    API->fmi2FreeInstance(s.c);
+    Rows rs = rows_new(r);
+    Me m = me_start(r, r->sets, r->nsets);
+    int before = fmu_log_count();
+    me_advance(r, &m, r->stop, &rs);
+    check(m.terminated, "ME: no terminateSimulation");
+    printf("me terminated at %.10g: %s\n", m.t,
+           fmu_log_count() > before ? fmu_log_message(before, NULL) : "(no message)");
+    API->fmi2FreeInstance(m.c);
+    me_free(&m);
+    free(rs.v);
+    return failures ? 1 : 0;
 }
 
 /* ---- illegal calls ------------------------------------------------------------------ */
@@ -760,6 +807,8 @@ int main(int argc, char **argv)
         rc = run_state(&r);
     else if (!strcmp(mode, "dirder"))
         rc = run_dirder(&r);
+    else if (!strcmp(mode, "assert"))
+        rc = run_assert(&r);
     else if (!strcmp(mode, "illegal"))
         rc = run_illegal(&r);
     else {
