@@ -9,6 +9,7 @@ set(LMDL_INSTALL_BINDIR bin)
 set(LMDL_INSTALL_LIBDIR lib)
 set(LMDL_INSTALL_INCLUDEDIR include/lmdl)
 set(LMDL_INSTALL_STDLIBDIR share/lmdl/library)
+set(LMDL_INSTALL_FMUSRCDIR share/lmdl/runtime)
 
 target_compile_definitions(lmdl_core PRIVATE
   LMDL_BUILD_DIR="$<TARGET_FILE_DIR:lmdlc>"
@@ -16,7 +17,9 @@ target_compile_definitions(lmdl_core PRIVATE
   LMDL_INSTALL_LIBDIR="${LMDL_INSTALL_LIBDIR}"
   LMDL_INSTALL_INCLUDEDIR="${LMDL_INSTALL_INCLUDEDIR}"
   LMDL_INSTALL_STDLIBDIR="${LMDL_INSTALL_STDLIBDIR}"
-  LMDL_RT_LIB_NAME="$<TARGET_FILE_NAME:lmdl_rt>")
+  LMDL_INSTALL_FMUSRCDIR="${LMDL_INSTALL_FMUSRCDIR}"
+  LMDL_RT_LIB_NAME="$<TARGET_FILE_NAME:lmdl_rt>"
+  LMDL_RT_PIC_LIB_NAME="$<TARGET_FILE_NAME:lmdl_rt_pic>")
 
 # Modes are explicit: lmdlc trusts an installed tree only if no one but
 # its owner can write to it, whatever the umask of whoever installs.
@@ -28,10 +31,22 @@ set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${LMDL_DIR_MODE})
 install(TARGETS lmdlc RUNTIME DESTINATION ${LMDL_INSTALL_BINDIR})
 install(TARGETS lmdl_rt ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
-# The headers generated code includes (rt_model.h, and rt_units.h for
-# RT_DIM_COUNT).
-install(FILES runtime/rt_model.h runtime/rt_units.h DESTINATION ${LMDL_INSTALL_INCLUDEDIR}
+install(TARGETS lmdl_rt_pic ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
+# The headers generated code includes (rt_model.h, and rt_units.h for
+# RT_DIM_COUNT; lmdl_fmi.h for an FMU's table).
+install(FILES runtime/rt_model.h runtime/rt_units.h runtime/lmdl_fmi.h
+        DESTINATION ${LMDL_INSTALL_INCLUDEDIR} PERMISSIONS ${LMDL_FILE_MODE})
+# The sources an FMU carries in sources/ (tools/fmu.c): the runtime files
+# of liblmdl_rt_pic.a and every header, as in runtime/.
+foreach(f ${LMDL_FMU_RT_SOURCES})
+  get_filename_component(d ${f} DIRECTORY)
+  install(FILES runtime/${f} DESTINATION ${LMDL_INSTALL_FMUSRCDIR}/${d}
+          PERMISSIONS ${LMDL_FILE_MODE})
+endforeach()
+install(DIRECTORY runtime/ DESTINATION ${LMDL_INSTALL_FMUSRCDIR}
+        FILE_PERMISSIONS ${LMDL_FILE_MODE} DIRECTORY_PERMISSIONS ${LMDL_DIR_MODE}
+        FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY library/ DESTINATION ${LMDL_INSTALL_STDLIBDIR}
         FILE_PERMISSIONS ${LMDL_FILE_MODE} DIRECTORY_PERMISSIONS ${LMDL_DIR_MODE})
 
@@ -39,7 +54,7 @@ install(DIRECTORY library/ DESTINATION ${LMDL_INSTALL_STDLIBDIR}
 # LMDL_DEB_DEPENDS is what a simulator build needs on the target machine
 # (a C compiler, the C library's headers, and every library the simulators
 # link: extend it when the runtime links more).
-set(LMDL_DEB_DEPENDS "gcc | c-compiler, libc6-dev, libgsl-dev")
+set(LMDL_DEB_DEPENDS "gcc | c-compiler, libc6-dev, libgsl-dev, libsundials-dev, libsuitesparse-dev, libzip4")
 set(CPACK_PACKAGE_NAME lmdl)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY

@@ -71,6 +71,13 @@ static const char *const sim_libs[] = {
     "-lgsl", "-lgslcblas", "-lm",
 };
 
+/* What a build makes. */
+typedef enum BuildKind {
+    BUILD_SIMULATOR,        /* an executable with the runtime's main() */
+    BUILD_SHARED,           /* an FMU's shared object: the runtime built
+                               position-independent, no main() */
+} BuildKind;
+
 /* Large generated files are compiled at -O1: gcc's -O2 costs about twice
    as much on long straight-line code and gains little there
    (docs/performance.md). */
@@ -100,7 +107,7 @@ typedef struct CcCommand {
 } CcCommand;
 
 static void cc_command(CcCommand *c, const char *c_path, const char *out_path,
-                       size_t c_size)
+                       size_t c_size, BuildKind kind)
 {
     const char *cc = getenv("CC");
     if (!cc || !*cc)
@@ -117,14 +124,30 @@ static void cc_command(CcCommand *c, const char *c_path, const char *out_path,
         c->argv[n++] = w;
     if (n == 0)
         c->argv[n++] = "cc";
-    const char *rest[] = {c_size > BIG_C_FILE ? "-O1" : "-O2", "-o",
-                          dash_safe(out_path, &c->out_arg),
-                          dash_safe(c_path, &c->c_arg), "-I", runtime_include(),
-                          runtime_lib(), NULL};
-    for (int i = 0; rest[i]; i++)
-        c->argv[n++] = (char *)rest[i];
-    for (int i = 0; i < NLIBS; i++)
-        c->argv[n++] = (char *)sim_libs[i];
+    const char *common[] = {c_size > BIG_C_FILE ? "-O1" : "-O2", "-o",
+                            dash_safe(out_path, &c->out_arg), dash_safe(c_path, &c->c_arg),
+                            "-I", runtime_include(), NULL};
+    const char *sim[] = {runtime_lib(), NULL};
+    /* An FMU: position-independent, exporting its fmi2 functions only
+       (runtime/fmi/lmdl_fmi2.h).  The model's C calls none of the FMI
+       layer, so the whole archive goes in; SUNDIALS, KLU and GSL are the
+       shared libraries (Debian's static archives are not
+       position-independent), which the importing machine needs
+       (docs/fmi.md). */
+    const char *so[] = {"-shared", "-fPIC", "-fvisibility=hidden", "-Wl,--no-undefined",
+                        "-Wl,--whole-archive", paths_runtime_pic_lib(),
+                        "-Wl,--no-whole-archive", "-lsundials_cvode",
+                        "-lsundials_nvecserial", "-lsundials_sunmatrixsparse",
+                        "-lsundials_sunmatrixdense", "-lsundials_sunlinsolklu",
+                        "-lsundials_sunlinsoldense", "-lklu", "-lgsl", "-lgslcblas",
+                        "-lm", NULL};
+    const char *const *parts[] = {common, kind == BUILD_SHARED ? so : sim};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; parts[k][i]; i++)
+            c->argv[n++] = (char *)parts[k][i];
+    if (kind != BUILD_SHARED)
+        for (int i = 0; i < NLIBS; i++)
+            c->argv[n++] = (char *)sim_libs[i];
     /* the build's own extra flags (sanitizers), word by word */
     for (char *save = NULL, *w = strtok_r(c->flag_words, " ", &save); w && n < 62 + NLIBS;
          w = strtok_r(NULL, " ", &save))
@@ -367,7 +390,8 @@ static int report_cc_failure(const CcRun *r, const char *cc, const char *c_path)
 
 /* Builds into out_path; a cache entry is made 0700, whatever the umask,
    so that it passes cached_sim_state. */
-static int build_into(const char *c_text, const char *out_path, int cache_entry)
+static int build_into(const char *c_text, const char *out_path, int cache_entry,
+                      BuildKind kind)
 {
     sigset_t set, old;
     interrupt_set(&set);
@@ -402,7 +426,7 @@ static int build_into(const char *c_text, const char *out_path, int cache_entry)
         diag_error(src_none, "cannot write '%s': %s", c_path, strerror(err));
     } else {
         CcCommand cmd;
-        cc_command(&cmd, c_path, bin, len);
+        cc_command(&cmd, c_path, bin, len, kind);
         CcRun r;
         cc_spawn(cmd.argv, &r, &set, &old);
         if (!r.spawn_error && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) {
@@ -448,7 +472,12 @@ out:
 
 int build_executable(const char *c_text, const char *out_path)
 {
-    return build_into(c_text, out_path, 0);
+    return build_into(c_text, out_path, 0, BUILD_SIMULATOR);
+}
+
+int build_shared_object(const char *c_text, const char *out_path)
+{
+    return build_into(c_text, out_path, 0, BUILD_SHARED);
 }
 
 /* ---- the cache ---------------------------------------------------------------------- */
@@ -618,7 +647,7 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
                        "remove it", sim, strerror(errno));
             break;
         }
-        if (state <= 0 && build_into(c_text, sim, 1) != 0)
+        if (state <= 0 && build_into(c_text, sim, 1, BUILD_SIMULATOR) != 0)
             break;
         fflush(stdout);
         diag_flush();

@@ -18,6 +18,12 @@
    files and kills lmdlc with the same signal. */
 int build_executable(const char *c_text, const char *out_path);
 
+/* The same for an FMU's shared object (tools/fmu.c): the C compiled
+   position-independent and linked with the FMI layer and the runtime's
+   position-independent build (paths_runtime_pic_lib) and the shared GSL,
+   exporting only the fmi2 functions. */
+int build_shared_object(const char *c_text, const char *out_path);
+
 /* Builds (or reuses from the cache) the simulator for `c_text` and execs
    it with argv (argv[0] is replaced).  Returns only on failure. */
 int build_run(const char *c_text, const char *model, int argc, char **argv);

@@ -225,6 +225,7 @@ typedef struct DaeParam {
     Dim dim;                /* dimension */
     bool is_bool;           /* declared true/false */
     bool structural;        /* decides structure: fixed at compile time */
+    bool input;             /* a top-level input's value (docs/fmi.md) */
 } DaeParam;
 
 typedef enum DaeVarKind {

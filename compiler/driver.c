@@ -152,6 +152,7 @@ int driver_run(const DriverOptions *o)
 
     double t0 = now();
     bool refused = false;   /* -o names one of the inputs */
+    int tool_status = 0;    /* what an OUT_PLAN_TOOL command returned */
     /* parse */
     int file = o->loaded ? o->source : src_load(o->file);
     if (file < 0) {
@@ -243,7 +244,10 @@ int driver_run(const DriverOptions *o)
         *o->c_text = c;
         goto done;
     }
-    refused = deliver_c(o, c, model, &t0);
+    if (cmd->output == OUT_PLAN_TOOL && o->plan_tool)
+        tool_status = o->plan_tool(plan, c, model, o);
+    else
+        refused = deliver_c(o, c, model, &t0);
     free(c);
 
 done:
@@ -252,7 +256,7 @@ done:
     dae_free(dae);
     elab_free(m);
     arena_free(&elab_arena);
-    int status = refused ? 1 : exit_status();
+    int status = refused ? 1 : tool_status ? tool_status : exit_status();
     if (p)
         sema_program_free(p);
     arena_free(&ast_arena);

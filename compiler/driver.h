@@ -35,6 +35,8 @@ typedef enum DriverOutput {
     OUT_C_FILE,         /* the generated C, written to -o */
     OUT_SIMULATOR,      /* the generated C compiled into the simulator -o */
     OUT_RUN,            /* the simulator built (cached) and run */
+    OUT_PLAN_TOOL,      /* the plan and C handed to DriverOptions.plan_tool
+                           (lmdlc fmu: tools/fmu.c) */
 } DriverOutput;
 
 /* Options a command accepts besides --top, -I, --time-passes, --help. */
@@ -53,7 +55,8 @@ enum {
     X(CMD_FLATTEN, "flatten", STAGE_SIMPLIFY, OUT_DAE, DOPT_RAW)          \
     X(CMD_EMIT_C, "emit-c", STAGE_CODEGEN, OUT_C_FILE, DOPT_OUTPUT)       \
     X(CMD_BUILD, "build", STAGE_CODEGEN, OUT_SIMULATOR, DOPT_OUTPUT)      \
-    X(CMD_RUN, "run", STAGE_CODEGEN, OUT_RUN, DOPT_SIM)
+    X(CMD_RUN, "run", STAGE_CODEGEN, OUT_RUN, DOPT_SIM)                  \
+    X(CMD_FMU, "fmu", STAGE_CODEGEN, OUT_PLAN_TOOL, DOPT_OUTPUT)
 
 #define X_CMDENUM(c, name, stage, out, opts) c,
 typedef enum DriverCommand { DRIVER_COMMANDS(X_CMDENUM) CMD_COUNT } DriverCommand;
@@ -68,6 +71,13 @@ typedef struct DriverCommandInfo {
 extern const DriverCommandInfo driver_commands[CMD_COUNT];
 /* The command called name, or -1. */
 int driver_find_command(const char *name);
+
+struct Plan;
+struct DriverOptions;
+/* A tool that takes the plan and the generated C (OUT_PLAN_TOOL);
+   returns the exit status. */
+typedef int (*DriverPlanTool)(const struct Plan *plan, const char *c_text, const char *model,
+                              const struct DriverOptions *o);
 
 typedef struct DriverOptions {
     DriverCommand command;          /* what to do */
@@ -84,6 +94,7 @@ typedef struct DriverOptions {
     int sim_argc;                   /* run: options for the simulator */
     char **sim_argv;                /* run: argv[0] is a placeholder */
     FILE *out;                      /* where reports go (stdout) */
+    DriverPlanTool plan_tool;       /* OUT_PLAN_TOOL commands (set by main) */
     /* for the fuzzer (tests/fuzz/fuzz_compile.c): */
     bool loaded;                    /* compile source `source`, not file */
     int source;                     /* an already loaded source id */

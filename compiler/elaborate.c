@@ -520,10 +520,29 @@ static const char *end_text(Model *m, End *e)
     return ast_name_text(m->arena, e->ast);
 }
 
+/* A top-level input has nothing to bind it: it becomes a run-time
+   parameter marked as an input, its declared value the default, so that
+   --param and an FMU's fmi2SetReal can change it (docs/fmi.md). */
+static DaeExpr *top_input(Model *m, ElabInst *in, ElabSlot *s)
+{
+    DaeParam *p = arena_alloc(&m->dae_arena, sizeof *p);
+    p->name = elab_dae_str(m, elab_qualify(m, in, s->m->decl->name->name));
+    p->span = s->m->decl->span;
+    p->expr = lower_expr(m, in, s->m->decl->value);
+    p->dim = s->dim;
+    p->is_bool = s->is_bool;
+    p->input = true;
+    p->value = dae_eval_params(p->expr, m->pvalues);
+    record_value(m, m->params.n, p->value);
+    s->param = m->params.n;
+    ptrvec_push(&m->dae_arena, &m->params, p);
+    return dae_param(m->t, s->param);
+}
+
 static DaeExpr *input_value(Model *m, ElabInst *in, ElabSlot *s)
 {
     if (!s->input)
-        s->input = lower_expr(m, in, s->m->decl->value);
+        s->input = in == m->top ? top_input(m, in, s) : lower_expr(m, in, s->m->decl->value);
     return s->input;
 }
 

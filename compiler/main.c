@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "doc.h"
 #include "driver.h"
+#include "fmu.h"
 #include "paths.h"
 #include "plot.h"
 #include "rt_usage.h"
@@ -34,6 +35,9 @@ static const char usage[] =
     "                                         write and compile a simulator\n"
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
+    "  fmu FILE [--top NAME] [-I DIR]... -o NAME.fmu\n"
+    "                                         write an FMI 2.0 FMU (Model Exchange\n"
+    "                                         and Co-Simulation; docs/fmi.md)\n"
     "  doc NAME|FILE.lmdl [-I DIR]... [--markdown]\n"
     "                                         describe a component or domain, or\n"
     "                                         every definition of a file\n"
@@ -149,6 +153,7 @@ int main(int argc, char **argv)
     DriverOptions o = {0};
     o.command = (DriverCommand)command;
     o.out = stdout;
+    o.plan_tool = fmu_write;
     const char **inc = calloc((size_t)argc, sizeof *inc);
     char **sim = calloc((size_t)argc + 2, sizeof *sim);
     if (!inc || !sim)

@@ -173,6 +173,8 @@ typedef struct Layout {
     char stdlib[PATH_MAX];      /* PREFIX/share/lmdl/library */
     char lib[PATH_MAX];         /* PREFIX/lib/liblmdl_rt.a */
     char include[PATH_MAX];     /* PREFIX/include/lmdl */
+    char pic_lib[PATH_MAX];     /* PREFIX/lib/liblmdl_rt_pic.a (FMUs) */
+    char fmu_src[PATH_MAX];     /* PREFIX/share/lmdl/runtime (FMU sources) */
 } Layout;
 
 static bool same_dir(const char *a, const char *b)
@@ -204,15 +206,17 @@ static void find_layout(Layout *l)
     const char *prefix = *exe ? exe : "/";
     if (!under(l->stdlib, exe, LMDL_INSTALL_STDLIBDIR)
         || !under(l->lib, exe, LMDL_INSTALL_LIBDIR "/" LMDL_RT_LIB_NAME)
-        || !under(l->include, exe, LMDL_INSTALL_INCLUDEDIR))
+        || !under(l->include, exe, LMDL_INSTALL_INCLUDEDIR)
+        || !under(l->pic_lib, exe, LMDL_INSTALL_LIBDIR "/" LMDL_RT_PIC_LIB_NAME)
+        || !under(l->fmu_src, exe, LMDL_INSTALL_FMUSRCDIR))
         return;                                 /* a path too long to use */
     struct stat st;
     if (stat(l->stdlib, &st) != 0 || !S_ISDIR(st.st_mode))
         return;                                 /* a lone copy of lmdlc */
     /* Each part, resolved, then checked with everything above it. */
-    const char *parts[] = {l->stdlib, l->lib, l->include};
+    const char *parts[] = {l->stdlib, l->lib, l->include, l->pic_lib, l->fmu_src};
     char why[PATH_MAX + 128];
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         char real[PATH_MAX];
         const char *w = NULL;
         if (!realpath(parts[i], real)) {
@@ -276,4 +280,16 @@ const char *paths_below(const char *path, const char *dir)
     if (n && strncmp(path, dir, n) == 0 && path[n] == '/')
         return path + n + 1;
     return NULL;
+}
+
+const char *paths_runtime_pic_lib(void)
+{
+    const char *e = from_env("LMDL_RUNTIME_PIC_LIB");
+    return e ? e : layout()->installed ? layout()->pic_lib : LMDL_RT_PIC_LIB;
+}
+
+const char *paths_fmu_sources_dir(void)
+{
+    const char *e = from_env("LMDL_FMU_SOURCES");
+    return e ? e : layout()->installed ? layout()->fmu_src : LMDL_RT_INCLUDE;
 }

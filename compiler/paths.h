@@ -3,7 +3,8 @@
  * runtime.
  *
  * In order: the environment ($LMDL_STDLIB, $LMDL_RUNTIME_LIB,
- * $LMDL_RUNTIME_INCLUDE); then, when lmdlc runs from an installed tree
+ * $LMDL_RUNTIME_INCLUDE, and for FMUs $LMDL_RUNTIME_PIC_LIB and
+ * $LMDL_FMU_SOURCES); then, when lmdlc runs from an installed tree
  * PREFIX/bin/lmdlc (found from its own executable, so that the tree can be
  * moved), PREFIX/share/lmdl/library, PREFIX/lib/liblmdl_rt.a and
  * PREFIX/include/lmdl; else the build tree's defaults, compiled in.  An
@@ -23,6 +24,10 @@ void paths_set_argv0(const char *argv0);
 const char *paths_stdlib_dir(void);         /* the standard library */
 const char *paths_runtime_lib(void);        /* liblmdl_rt.a */
 const char *paths_runtime_include(void);    /* the directory of rt_model.h */
+const char *paths_runtime_pic_lib(void);    /* liblmdl_rt_pic.a, for FMUs */
+/* The runtime's sources an FMU carries in sources/ ($LMDL_FMU_SOURCES,
+   PREFIX/share/lmdl/runtime, or the source tree's runtime/). */
+const char *paths_fmu_sources_dir(void);
 
 /* path below directory dir (its part after "dir/"), or NULL when it is
    not below it (a trailing '/' of dir does not matter; the comparison is

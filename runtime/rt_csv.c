@@ -219,6 +219,8 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg)
 {
     const RtModel *m = s->m;
+    if (!s->out)
+        return 0;   /* an embedded run (an FMU) keeps no results file */
     RtOutput *o = output(s);
     if (m->columns && m->n_columns > 0) {
         RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
@@ -248,6 +250,8 @@ int rt_csv_events_header(RtSim *s)
 
 int rt_csv_event(RtSim *s, double t, int relation, int value)
 {
+    if (s->on_event)
+        s->on_event(s->on_event_ctx, t, relation, value);
     if (!s->events)
         return 0;
     const RtRelationInfo *r = &s->m->relations[relation];

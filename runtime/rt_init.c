@@ -85,11 +85,11 @@ static int residuals(Problem *pb, const double *u, double *r)
     int n = m->n_states;
     for (int j = 0; j < n; j++)
         pb->x[j] = u[j] * s->nominal[j];
-    if (rt_eval_checked(s, 0, pb->x, s->dx, s->alg, s->modes, &s->pending) != 0) {
+    if (rt_eval_checked(s, s->t, pb->x, s->dx, s->alg, s->modes, &s->pending) != 0) {
         pb->eval_failed = 1;
         return -1;
     }
-    RtEval e = rt_eval_make(s, 0, pb->x, s->dx, s->alg, s->modes);
+    RtEval e = rt_eval_make(s, s->t, pb->x, s->dx, s->alg, s->modes);
     m->columns(&e, s->cols);
     for (int i = 0; i < pb->n_rows; i++) {
         int k = pb->rows[i];
@@ -443,11 +443,11 @@ int rt_init(RtSim *s)
 {
     const RtModel *m = s->m;
     int n = m->n_states;
-    s->t = 0;
+    /* s->t is the start time: 0 for the simulator, an FMU's start time */
     /* pivots of parameters only fail here, as the first evaluation would */
     int singular = m->check_params ? m->check_params(s->p) : -1;
     if (singular >= 0) {
-        rt_fail_eval(&s->fail, 0, RT_FAIL_SINGULAR, singular);
+        rt_fail_eval(&s->fail, s->t, RT_FAIL_SINGULAR, singular);
         s->fail.during_init = 1;
         return -1;
     }
@@ -464,7 +464,7 @@ int rt_init(RtSim *s)
     if (m->alg_start && m->n_alg > 0)
         m->alg_start(s->p, s->alg);
     rt_accept_alg(s);
-    if (rt_modes_settle(s, 0, s->x, 1) != 0)
+    if (rt_modes_settle(s, s->t, s->x, 1) != 0)
         return -1;
     rt_accept_alg(s);
 
@@ -483,7 +483,7 @@ int rt_init(RtSim *s)
                     s->x[m->targets[k].state1 - 1] = tv[k];
         free(tv);
         free(tn);
-        int rc = rt_modes_settle(s, 0, s->x, 1);
+        int rc = rt_modes_settle(s, s->t, s->x, 1);
         rt_accept_alg(s);
         if (rc != 0)
             return -1;
@@ -511,7 +511,7 @@ int rt_init(RtSim *s)
             solve_targets(s, &tg);
             if (m->n_relations > 0)
                 memcpy(old, s->modes, (size_t)m->n_relations * sizeof *old);
-            rc = rt_modes_settle(s, 0, s->x, 1);
+            rc = rt_modes_settle(s, s->t, s->x, 1);
             if (rc != 0 || modes_equal(s, old))
                 break;
         }

@@ -336,69 +336,66 @@ int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
     return 0;
 }
 
-static int run_ode(RtSim *s, long n_rows)
+/* Steps from s->t to tout. */
+static int advance_ode(RtSim *s, double tout)
 {
     int n = s->m->n_states;
-    for (long k = 1; k < n_rows; k++) {
-        double tout = rt_output_time(&s->opt, k, NULL);
-        long steps = 0;
-        while (s->t < tout) {
-            if (++steps > RT_MAX_STEPS_PER_OUTPUT) {
-                rt_fail_simple(&s->fail, RT_FAILKIND_STEPS, s->t, -1);
-                return -1;
-            }
-            double t0 = s->t;
-            memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
-            memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
-            /* Reach tout in two even steps rather than a full step and a
-               sliver: a multistep method rescales its history by the step
-               ratio, and a tiny last step followed by a full one costs
-               msbdf two orders of magnitude in accuracy (measured on the
-               oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
-            double rem = tout - s->t;
-            if (rem > s->h && rem < 2 * s->h)
-                s->h = 0.5 * rem;
-            if (step(s, &s->t, tout, &s->h, s->x) != 0)
-                return -1;
-            if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
-                                &s->fail) != 0)
-                return -1;
-            rt_accept_alg(s);
-            if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
-                return -1;
-            if (rt_check_asserts(s) != 0)
-                return -1;
-            rt_progress_update(s->progress, s->t);
-        }
-        if (rt_csv_row(s, tout, s->x, s->dx, s->alg) != 0)
+    long steps = 0;
+    while (s->t < tout) {
+        if (++steps > RT_MAX_STEPS_PER_OUTPUT) {
+            rt_fail_simple(&s->fail, RT_FAILKIND_STEPS, s->t, -1);
             return -1;
+        }
+        double t0 = s->t;
+        memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
+        memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
+        /* Reach tout in two even steps rather than a full step and a
+           sliver: a multistep method rescales its history by the step
+           ratio, and a tiny last step followed by a full one costs
+           msbdf two orders of magnitude in accuracy (measured on the
+           oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
+        double rem = tout - s->t;
+        if (rem > s->h && rem < 2 * s->h)
+            s->h = 0.5 * rem;
+        if (step(s, &s->t, tout, &s->h, s->x) != 0)
+            return -1;
+        if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
+                            &s->fail) != 0)
+            return -1;
+        rt_accept_alg(s);
+        if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
+            return -1;
+        if (rt_check_asserts(s) != 0)
+            return -1;
+        rt_progress_update(s->progress, s->t);
     }
     return 0;
 }
 
-static int run_algebraic(RtSim *s, long n_rows)
+/* Without states: evaluations at tout.  Each pass either reaches tout or
+   stops at an event before it; the chattering guard bounds the number of
+   events. */
+static int advance_algebraic(RtSim *s, double tout)
 {
-    for (long k = 1; k < n_rows; k++) {
-        double tout = rt_output_time(&s->opt, k, NULL);
-        /* Each pass either reaches tout or stops at an event before it;
-           the chattering guard bounds the number of events. */
-        while (s->t < tout) {
-            double t0 = s->t;
-            s->t = tout;
-            if (rt_eval_checked(s, tout, s->x, NULL, s->alg, s->modes,
-                                &s->fail) != 0)
-                return -1;
-            rt_accept_alg(s);
-            if (rt_events_after_step(s, t0, NULL, NULL) != 0)
-                return -1;
-        }
-        if (rt_check_asserts(s) != 0)
+    while (s->t < tout) {
+        double t0 = s->t;
+        s->t = tout;
+        if (rt_eval_checked(s, tout, s->x, NULL, s->alg, s->modes,
+                            &s->fail) != 0)
             return -1;
-        if (rt_csv_row(s, tout, s->x, NULL, s->alg) != 0)
+        rt_accept_alg(s);
+        if (rt_events_after_step(s, t0, NULL, NULL) != 0)
             return -1;
-        rt_progress_update(s->progress, tout);
     }
+    if (rt_check_asserts(s) != 0)
+        return -1;
+    rt_progress_update(s->progress, tout);
     return 0;
+}
+
+int rt_advance(RtSim *s, double tout)
+{
+    return s->m->n_states > 0 ? advance_ode(s, tout) : advance_algebraic(s, tout);
 }
 
 int rt_run(RtSim *s)
@@ -407,5 +404,11 @@ int rt_run(RtSim *s)
     rt_output_time(&s->opt, 0, &n_rows);
     if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
         return -1;
-    return s->m->n_states > 0 ? run_ode(s, n_rows) : run_algebraic(s, n_rows);
+    for (long k = 1; k < n_rows; k++) {
+        double tout = rt_output_time(&s->opt, k, NULL);
+        if (rt_advance(s, tout) != 0
+            || rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0)
+            return -1;
+    }
+    return 0;
 }

@@ -155,6 +155,12 @@ struct RtSim {
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
     long n_events;              /* events so far */
 
+    /* Embedding (an FMU instance, runtime/fmi/): where messages go
+       instead of stderr, and a function told of every logged event. */
+    FILE *msgs;                 /* NULL: stderr */
+    void (*on_event)(void *ctx, double t, int relation, int value);
+    void *on_event_ctx;         /* its first argument */
+
     RtFailure fail;             /* the first failure of the run */
     RtFailure pending;          /* a failure inside a solver trial step */
     int last_eval_failed;       /* the solver's latest evaluation failed */
@@ -236,7 +242,12 @@ void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
 
-/* rt_init.c: consistent initial state, modes and targets. */
+/* rt_sim.c: an RtSim's buffers for model m (s zeroed first), and their
+   release (also the solver's, the progress bar's and the --vars list). */
+void rt_sim_alloc(RtSim *s, const RtModel *m);
+void rt_sim_free(RtSim *s);
+
+/* rt_init.c: consistent initial state, modes and targets, at time s->t. */
 int rt_init(RtSim *s);
 
 /* rt_events.c: modes, crossings, event location and handling. */
@@ -259,6 +270,10 @@ int rt_jacobian_dense(RtSim *s, double t, const double *y, double *J,
 int rt_step_failed(RtSim *s, int gsl_status, double t);
 void rt_integrate_teardown(RtSim *s);
 int rt_run(RtSim *s);
+/* Advances from s->t to tout (> s->t) with events located and handled and
+   asserts checked on the way, writing no row at tout. 0, or -1 with
+   s->fail set. */
+int rt_advance(RtSim *s, double tout);
 int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
                    double *x);
 void rt_solver_reset(RtSim *s);

@@ -421,47 +421,6 @@ static int open_outputs(RtSim *s)
     return 0;
 }
 
-static void sim_alloc(RtSim *s, const RtModel *m)
-{
-    size_t n = (size_t)(m->n_states > 0 ? m->n_states : 0);
-    size_t na = (size_t)(m->n_alg > 0 ? m->n_alg : 0);
-    size_t nr = (size_t)(m->n_relations > 0 ? m->n_relations : 0);
-    size_t np = (size_t)(m->n_params > 0 ? m->n_params : 0);
-    size_t nc = (size_t)(m->n_columns > 0 ? m->n_columns : 0);
-    s->m = m;
-    s->p = rt_xcalloc(np, sizeof *s->p);
-    s->overridden = rt_xcalloc(np, sizeof *s->overridden);
-    for (size_t i = 0; i < np; i++)
-        s->p[i] = m->params[i].value;
-    double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt,
-                       &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j};
-    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
-        *vecs[i] = rt_xcalloc(n, sizeof(double));
-    s->alg = rt_xcalloc(na, sizeof *s->alg);
-    s->alg_good = rt_xcalloc(na, sizeof *s->alg_good);
-    s->alg_jac = rt_xcalloc(na, sizeof *s->alg_jac);
-    s->modes = rt_xcalloc(nr, sizeof *s->modes);
-    s->truth = rt_xcalloc(nr, sizeof *s->truth);
-    s->g = rt_xcalloc(nr, sizeof *s->g);
-    s->cols = rt_xcalloc(nc, sizeof *s->cols);
-    s->event_times = rt_xcalloc(RT_CHATTER_EVENTS, sizeof *s->event_times);
-    s->blocks = rt_blockwork_new(m);
-}
-
-static void sim_free(RtSim *s)
-{
-    rt_integrate_teardown(s);
-    rt_csv_close(s);
-    rt_blockwork_free(s->blocks);
-    rt_progress_done(s->progress);
-    void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
-                    s->xt, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,
-                    s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
-                    s->cols, s->event_times, s->opt.vars};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        free(bufs[i]);
-}
-
 /* Closes a results file; a failed close (a full disk) fails the run. */
 static int close_output(RtSim *s, FILE *fp, const char *path)
 {
@@ -508,7 +467,7 @@ int main(int argc, char **argv)
         return RT_EXIT_USAGE;
     }
     sim.opt = cl.opt;
-    sim_alloc(&sim, m);
+    rt_sim_alloc(&sim, m);
     if (rt_params_apply(&sim, cl.params, cl.n_params) != 0
         || select_columns(&sim, cl.vars) != 0) {
         status = RT_EXIT_USAGE;
@@ -545,7 +504,7 @@ out:
         rt_report_failure(&sim);
         status = RT_EXIT_SIM;
     }
-    sim_free(&sim);
+    rt_sim_free(&sim);
     free(cl.params);
     return status;
 }

@@ -1,5 +1,6 @@
 /*
- * rt_report.c - every message the simulator prints on stderr.
+ * rt_report.c - every message the simulator prints on stderr (an FMU
+ * instance's go to its own stream, RtSim.msgs, and on to its logger).
  *
  * Messages follow the compiler's GCC format, so an editor can jump from a
  * failed run to the equation or assert involved:
@@ -42,15 +43,21 @@ void rt_fail_simple(RtFailure *f, RtFailKind kind, double t, int index)
     f->index = index;
 }
 
+/* Where messages go: stderr, or an embedder's stream (an FMU's). */
+static FILE *msg_out(const RtSim *s)
+{
+    return s->msgs ? s->msgs : stderr;
+}
+
 void rt_warn(const RtSim *s, const char *fmt, ...)
 {
     if (s->opt.quiet)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: warning: ", s->prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fprintf(msg_out(s), "%s: warning: ", s->prog);
+    vfprintf(msg_out(s), fmt, ap);
+    fputc('\n', msg_out(s));
     va_end(ap);
 }
 
@@ -61,13 +68,13 @@ void rt_warn_targets(const RtSim *s, const char *lead, const int *targets,
     const RtModel *m = s->m;
     if (s->opt.quiet)
         return;
-    fprintf(stderr, "%s: warning: %s", s->prog, lead);
+    fprintf(msg_out(s), "%s: warning: %s", s->prog, lead);
     for (int i = 0; i < n; i++) {
         int col = m->targets[targets[i]].column;
-        fprintf(stderr, "%s'%s'", i ? ", " : "", col >= 0 && col < m->n_columns
+        fprintf(msg_out(s), "%s'%s'", i ? ", " : "", col >= 0 && col < m->n_columns
                 ? m->column_names[col] : "?");
     }
-    fprintf(stderr, "%s\n", tail);
+    fprintf(msg_out(s), "%s\n", tail);
 }
 
 void rt_usage_error(const char *prog, const char *fmt, ...)
@@ -89,10 +96,10 @@ static int known(const char *text)
 /* "LOCATION: error: at t = T: " or "PROG: error: at t = T: ". */
 static void lead(const RtSim *s, const char *location, const RtFailure *f)
 {
-    fprintf(stderr, "%s: error: at t = %.10g: ", known(location) ? location
+    fprintf(msg_out(s), "%s: error: at t = %.10g: ", known(location) ? location
             : s->prog, f->t);
     if (f->during_init)
-        fputs("initialization failed: ", stderr);
+        fputs("initialization failed: ", msg_out(s));
 }
 
 static const char *instance_name(const RtSim *s, const char *inst)
@@ -113,16 +120,16 @@ static void report_eval(const RtSim *s, const RtFailure *f)
     int code = f->code >= RT_FAIL_SINGULAR && f->code <= RT_FAIL_DOMAIN
                ? f->code : RT_FAIL_DOMAIN;
     lead(s, b ? b->location : NULL, f);
-    fputs(what[code], stderr);
+    fputs(what[code], msg_out(s));
     if (b) {
-        fprintf(stderr, " in block %d", f->index);
+        fprintf(msg_out(s), " in block %d", f->index);
         if (known(b->what))
-            fprintf(stderr, ": %s", b->what);
+            fprintf(msg_out(s), ": %s", b->what);
     }
     if (f->collapsed)
-        fprintf(stderr, "; the %s solver's step size collapsed to %.3g s "
+        fprintf(msg_out(s), "; the %s solver's step size collapsed to %.3g s "
                 "trying to get past it", s->opt.solver, f->h);
-    fputc('\n', stderr);
+    fputc('\n', msg_out(s));
 }
 
 /* The hint to try an implicit solver is for the explicit ones only (a
@@ -149,18 +156,18 @@ static void param_values(const RtSim *s, const RtAssertInfo *a)
         if (k < 0 || k >= m->n_params)
             continue;
         const RtParamInfo *pi = &m->params[k];
-        fprintf(stderr, "%s%s = ", shown++ ? ", " : " (", pi->name);
+        fprintf(msg_out(s), "%s%s = ", shown++ ? ", " : " (", pi->name);
         if (pi->is_bool) {
-            fputs(s->p[k] != 0 ? "true" : "false", stderr);
+            fputs(s->p[k] != 0 ? "true" : "false", msg_out(s));
         } else {
             char unit[96];
             rt_unit_format(pi->dim, unit, sizeof unit);
-            fprintf(stderr, "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
+            fprintf(msg_out(s), "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
                     strcmp(unit, "1") ? unit : "");
         }
     }
     if (shown)
-        fputc(')', stderr);
+        fputc(')', msg_out(s));
 }
 
 void rt_report_failure(const RtSim *s)
@@ -175,7 +182,7 @@ void rt_report_failure(const RtSim *s)
         return;
     case RT_FAILKIND_NONFINITE:
         lead(s, NULL, f);
-        fprintf(stderr, "%s%s%s is not a number (NaN or infinite)\n",
+        fprintf(msg_out(s), "%s%s%s is not a number (NaN or infinite)\n",
                 f->is_der ? "der(" : "'", f->name ? f->name : "a variable",
                 f->is_der ? ")" : "'");
         return;
@@ -183,16 +190,16 @@ void rt_report_failure(const RtSim *s)
         const RtAssertInfo *a = f->index >= 0 && f->index < m->n_asserts
                                 ? &m->asserts[f->index] : NULL;
         if (f->before_start)
-            fprintf(stderr, "%s: error: invalid parameters: ", a && known(a->location)
+            fprintf(msg_out(s), "%s: error: invalid parameters: ", a && known(a->location)
                     ? a->location : s->prog);
         else
             lead(s, a ? a->location : NULL, f);
-        fprintf(stderr, "assertion failed in %s: %s",
+        fprintf(msg_out(s), "assertion failed in %s: %s",
                 instance_name(s, a ? a->instance : NULL),
                 a && a->message ? a->message : "(no message)");
         if (a)
             param_values(s, a);
-        fputc('\n', stderr);
+        fputc('\n', msg_out(s));
         return;
     }
     case RT_FAILKIND_SOLVER: {
@@ -200,18 +207,18 @@ void rt_report_failure(const RtSim *s)
             ? "; if the model is stiff, try --solver msbdf" : "";
         lead(s, NULL, f);
         if (f->code == GSL_FAILURE)
-            fprintf(stderr, "the %s solver cannot meet the tolerances even "
+            fprintf(msg_out(s), "the %s solver cannot meet the tolerances even "
                     "with a step of %.3g s: the solution may be growing "
                     "without bound, or changing abruptly without an "
                     "event%s\n", s->opt.solver, f->h, explicit_hint);
         else
-            fprintf(stderr, "the %s solver failed: %s (step size %.3g s)%s\n",
+            fprintf(msg_out(s), "the %s solver failed: %s (step size %.3g s)%s\n",
                     s->opt.solver, gsl_strerror(f->code), f->h, explicit_hint);
         return;
     }
     case RT_FAILKIND_STEPS:
         lead(s, NULL, f);
-        fprintf(stderr, "the %s solver took more than %d steps between two "
+        fprintf(msg_out(s), "the %s solver took more than %d steps between two "
                 "output times%s\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT,
                 solver_is_explicit(s->opt.solver) ? "; the model may be too "
                 "stiff for it (try --solver msbdf)" : ": the solution changes "
@@ -223,13 +230,13 @@ void rt_report_failure(const RtSim *s)
                                   ? &m->relations[f->index] : NULL;
         lead(s, r ? r->location : NULL, f);
         if (f->kind == RT_FAILKIND_CHATTER)
-            fprintf(stderr, "chattering: %ld events within %.3g s, the last "
+            fprintf(msg_out(s), "chattering: %ld events within %.3g s, the last "
                     "on '%s' in %s\n", f->count,
                     RT_CHATTER_WINDOW * s->opt.stop_time,
                     r && r->condition ? r->condition : "?",
                     instance_name(s, r ? r->instance : NULL));
         else
-            fprintf(stderr, "the conditions do not settle: '%s' in %s keeps "
+            fprintf(msg_out(s), "the conditions do not settle: '%s' in %s keeps "
                     "changing its value when the others change theirs\n",
                     r && r->condition ? r->condition : "?",
                     instance_name(s, r ? r->instance : NULL));
@@ -237,7 +244,7 @@ void rt_report_failure(const RtSim *s)
     }
     case RT_FAILKIND_IO:
         lead(s, NULL, f);
-        fprintf(stderr, "cannot write '%s'\n", f->name ? f->name : "output");
+        fprintf(msg_out(s), "cannot write '%s'\n", f->name ? f->name : "output");
         return;
     }
 }

@@ -2,9 +2,10 @@
 # bootstrap.sh - set up a fresh Debian machine and build lmdl.
 #
 # Installs what is missing (a C compiler, cmake, flex, bison, GSL,
-# SUNDIALS and SuiteSparse for --solver cvode; for the tests python3-scipy
-# (MAT results read back), vim and GNU parallel), with sudo when not run
-# as root, then configures and builds into ./build.
+# SUNDIALS and SuiteSparse for --solver cvode, libzip and pkg-config for
+# lmdlc fmu; for the tests python3-scipy (MAT results read back), vim, GNU
+# parallel and xmllint), with sudo when not run as root, then configures
+# and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
 set -eu
@@ -17,6 +18,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v flex >/dev/null 2>&1 || need="$need flex"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
+[ -f /usr/include/zip.h ] || need="$need libzip-dev"   # lmdlc fmu
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"   # finds libzip
+command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"   # tests/fmu
 [ -x /usr/bin/python3 ] || need="$need python3"   # tests/editors, tests/json
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep

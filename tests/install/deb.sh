@@ -7,10 +7,13 @@
 #  - its name is lmdl_VERSION_ARCH.deb, its Package, Version and
 #    Architecture fields match, and Depends is DEPENDS (the CMake variable
 #    LMDL_DEB_DEPENDS), which must name a C compiler, libc6-dev and
-#    libgsl-dev;
-#  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a,
-#    usr/include/lmdl/rt_model.h, rt_units.h and every file of SRC/library under
-#    usr/share/lmdl/library, all owned by root and writable by root only;
+#    libgsl-dev, libsundials-dev and libsuitesparse-dev (the archives simulators link), and libzip4 (which lmdlc links for FMUs);
+#  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a and
+#    liblmdl_rt_pic.a (FMUs), usr/include/lmdl/rt_model.h, rt_units.h,
+#    lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
+#    and under usr/share/lmdl/runtime the FMU sources (files of
+#    SRC/runtime, rt_main.c not among them), all owned by root and
+#    writable by root only;
 #  - the lmdlc unpacked from it (dpkg-deb -x) checks an example using the
 #    unpacked library, with no LMDL_* variable set.
 set -eu
@@ -31,17 +34,27 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
 [ "$(field Depends)" = "$depends" ] || fail "Depends: '$(field Depends)', expected '$depends'"
 dpkg-deb -I "$deb" | grep -q "^ Depends: $depends\$" || fail "dpkg-deb -I shows no Depends"
-for d in "gcc | c-compiler" libc6-dev libgsl-dev; do
+for d in "gcc | c-compiler" libc6-dev libgsl-dev libsundials-dev libsuitesparse-dev libzip4; do
   printf '%s\n' "$depends" | tr ',' '\n' | sed 's/^ *//' | grep -qx "$d" \
     || fail "Depends lacks '$d'"
 done
 
 # The files, against what they should be.
 dpkg-deb -c "$deb" >"$tmp/contents"
-awk '$1 !~ /^d/ { print $6 }' "$tmp/contents" | sort >"$tmp/files"
+awk '$1 !~ /^d/ { print $6 }' "$tmp/contents" | sort >"$tmp/all"
+# FMU sources (share/lmdl/runtime): copies of SRC/runtime, no main()
+grep '^\./usr/share/lmdl/runtime/' "$tmp/all" >"$tmp/fmusrc" || fail "no FMU sources"
+while read -r f; do
+  [ -f "$src/runtime/${f#./usr/share/lmdl/runtime/}" ] || fail "$f is not in runtime/"
+done <"$tmp/fmusrc"
+for f in rt_eval.c fmi/fmi_me.c fmi/lmdl_fmi2.h rt_model.h; do
+  grep -qx "./usr/share/lmdl/runtime/$f" "$tmp/fmusrc" || fail "no FMU source $f"
+done
+grep -q 'rt_main\.c$' "$tmp/fmusrc" && fail "the FMU sources hold rt_main.c"
+grep -v '^\./usr/share/lmdl/runtime/' "$tmp/all" >"$tmp/files"
 {
-  printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/include/lmdl/rt_model.h \
-    ./usr/include/lmdl/rt_units.h
+  printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/lib/liblmdl_rt_pic.a \
+    ./usr/include/lmdl/rt_model.h ./usr/include/lmdl/rt_units.h ./usr/include/lmdl/lmdl_fmi.h
   (cd "$src/library" && find . -type f) | sed 's|^\./|./usr/share/lmdl/library/|'
 } | sort >"$tmp/want"
 diff -u "$tmp/want" "$tmp/files" >"$tmp/diff" || fail "contents differ: $(cat "$tmp/diff")"

@@ -8,7 +8,9 @@
 #  - the simulator's event log equals the one the build-tree lmdlc makes;
 #  - the C compiler was given the moved tree's runtime library and header
 #    directory (a CC wrapper records its arguments), and the build-tree
-#    lmdlc still gives it the build and source trees';
+#    lmdlc still gives it the build and source trees'; an FMU made by the
+#    moved lmdlc links the moved liblmdl_rt_pic.a (and reads its sources
+#    from the moved share/lmdl/runtime);
 #  - the moved lmdlc reads the moved share/lmdl/library (a component added
 #    there is found), and $LMDL_STDLIB still overrides it;
 #  - a tree that others can write to is refused, with a warning that says
@@ -51,6 +53,11 @@ grep -q "^$src/runtime\$" "$tmp/build.args" \
 grep -q "^$build/" "$tmp/build.args" \
   || fail "the build-tree lmdlc no longer links the build tree's runtime"
 grep -q "$tmp/moved" "$tmp/build.args" && fail "the build-tree lmdlc used the installed tree"
+# an FMU from the moved tree: its position-independent runtime and sources
+LMDL_TEST_CC_ARGS=$tmp/fmu.args CC="sh $tmp/cc.sh" "$lmdlc" fmu wall_contact.lmdl -o w.fmu \
+  || fail "the moved lmdlc cannot make an FMU"
+grep -qx "$tmp/moved/lib/liblmdl_rt_pic.a" "$tmp/fmu.args" \
+  || fail "the moved lmdlc's FMU did not link the moved liblmdl_rt_pic.a"
 [ "$(wc -l <"$tmp/moved.events")" -ge 2 ] || fail "no events in the moved run"
 cmp -s "$tmp/moved.events" "$tmp/build.events" \
   || fail "event logs differ: $(diff "$tmp/build.events" "$tmp/moved.events")"

@@ -1,0 +1,62 @@
+# lib.sh - helpers for the FMU tests (tests/fmu/*.sh): a scratch
+# directory, lmdlc fmu, and comparisons of CSV files and event logs in
+# awk.  Sourced with LMDLC and FMU_TEST (the importer, fmu_test.c) set.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+wall=$root/examples/wall_contact/wall_contact.lmdl
+
+# fmu MODEL OUT.fmu: lmdlc fmu.
+fmu() {
+  "$LMDLC" fmu "$1" -o "$2" || fail "lmdlc fmu $1"
+}
+
+# same_rows A.csv B.csv TOL: the same header and output times, every
+# value within TOL * (1 + |reference|) of the reference A; prints the
+# largest difference relative to that scale.  The simulator's two rows at
+# each event (A's rows at times that are not multiples of the output step
+# DT, default 0.1/500) are left out: an FMU is read at the output times.
+same_rows() {
+  awk -F, -v tol="$3" -v dt="${4:-0.0002}" '
+    function abs(v) { return v < 0 ? -v : v }
+    NR == FNR { if (FNR > 1) { k = $1 / dt; if (abs(k - int(k + 0.5)) > 1e-6) next }
+                ref[++n] = $0; next }
+    { if (FNR > n) { print "extra row " FNR; bad = 1; exit }
+      if (FNR == 1) { if ($0 != ref[1]) { print "headers differ: " $0 " / " ref[1]; bad = 1; exit } next }
+      m = split(ref[FNR], r, ",")
+      if (m != NF) { print "row " FNR ": field count"; bad = 1; exit }
+      if (abs($1 - r[1]) > 1e-12 * (1 + abs(r[1]))) { print "row " FNR ": time " $1 " / " r[1]; bad = 1; exit }
+      for (i = 2; i <= NF; i++) {
+        d = abs($i - r[i]) / (1 + abs(r[i]))
+        if (d > worst) worst = d
+        if (d > tol) { print "row " FNR " field " i ": " $i " / " r[i]; bad = 1; exit }
+      }
+      rows = FNR }
+    END { if (!bad && rows != n) { print "missing rows: " rows " of " n; bad = 1 }
+          printf "largest difference %.3g (tolerance %g) over %d rows\n", worst, tol, n
+          exit bad }' "$1" "$2" || fail "rows of $2 against $1"
+}
+
+# event_times RUN_EVENTS.csv FMU_EVENTS TOL: the same events (instance,
+# value), in order, at times within TOL s.  The simulator's log is CSV
+# (time,instance,condition,value); the FMU's lines are its logger's
+# "TIME: INSTANCE: 'CONDITION' became VALUE (LOCATION)".
+event_times() {
+  awk -v tol="$3" '
+    function abs(v) { return v < 0 ? -v : v }
+    NR == FNR { if (FNR > 1) { split($0, f, ","); t[++n] = f[1]; inst[n] = f[2]
+                               val[n] = $NF ~ /true$/ ? "true" : "false" }
+                next }
+    { k++; split($0, f, ": "); ft = f[1] + 0; fi = f[2]
+      fv = $0 ~ /became true/ ? "true" : "false"
+      if (k > n) { print "extra event: " $0; bad = 1; exit }
+      if (fi != inst[k] || fv != val[k]) { print "event " k ": " $0 " / " inst[k] " " val[k]; bad = 1; exit }
+      d = abs(ft - t[k]); if (d > worst) worst = d
+      if (d > tol) { printf "event %d at %.17g, simulator %.17g\n", k, ft, t[k]; bad = 1; exit } }
+    END { if (!bad && k != n) { print "events: " k " of " n; bad = 1 }
+          printf "%d events, largest time difference %.3g s (tolerance %g s)\n", n, worst, tol
+          exit bad }' "$1" "$2" || fail "events of $2 against $1"
+}

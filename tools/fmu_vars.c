@@ -1,0 +1,421 @@
+/*
+ * fmu_vars.c - an FMU's variables and their dependencies, from the plan
+ * (fmu_vars.h).
+ *
+ * Columns.  Every column is a variable, named as in the CSV header, with
+ * its declaration's comment and its dimension's unit; the top model's
+ * outputs have causality output.  A state is the variable of its column
+ * when it has one (a variable of order 0, or an eliminated variable whose
+ * value is that derivative itself, like w in w == der(theta)); otherwise
+ * it gets a variable of its own, named as the simulator names it
+ * (der(x)).  A state's derivative is the variable of the unknown that
+ * holds it: a state, a column, or else a der(NAME) variable of its own.
+ *
+ * Dependencies.  What each unknown depends on, among the knowns of Model
+ * Exchange (the states and the inputs), follows the blocks in evaluation
+ * order, as the plan's Jacobian sparsity does: the unknowns of one block
+ * depend on whatever its equations mention, directly (a state, an input)
+ * or through an unknown solved before.  A column's value is its
+ * variable's, or for an eliminated variable its defining expression's,
+ * so its dependencies are those of what that expression mentions.
+ * Relations count through both branches (the modes are frozen between
+ * events), so the sets are exact for the equations as compiled, never
+ * smaller than the truth.
+ */
+#include "fmu_vars.h"
+
+#include "lmdl_fmi.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X_FMU_NAME(id, text) text,
+const char *const fmu_causality_names[] = {FMU_CAUSALITIES(X_FMU_NAME)};
+const char *const fmu_variability_names[] = {FMU_VARIABILITIES(X_FMU_NAME)};
+
+/* ---- the identifier --------------------------------------------------------- */
+
+static const char *const c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "main",
+};
+
+void fmu_identifier(const char *model, char *out, size_t len)
+{
+    char buf[512];
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)model; *c && n + 5 < sizeof buf;
+         c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')
+            || *c == '_')
+            buf[n++] = (char)*c;
+        else
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "_x%02X", *c);
+    }
+    buf[n] = 0;
+    int prefix = n == 0 || (buf[0] >= '0' && buf[0] <= '9') || buf[0] == '_';
+    for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0] && !prefix; i++)
+        prefix = strcmp(buf, c_keywords[i]) == 0;
+    snprintf(out, len, "%s%s", prefix ? "lmdl_" : "", buf);
+}
+
+/* ---- sets of knowns ------------------------------------------------------------- */
+
+/* A known is a state j (j) or an input parameter k (nstates + k). */
+typedef struct KSet {
+    int *k;                 /* sorted knowns */
+    int n;                  /* entries */
+} KSet;
+
+typedef struct Deps {
+    const Plan *p;
+    int ns;                 /* states */
+    KSet *of;               /* per StVar */
+    int *mark, stamp;       /* per known: membership of the set being built */
+    int *buf, n, cap;       /* the set being built */
+    bool inputs;            /* the model has top-level inputs */
+} Deps;
+
+static void add(Deps *d, int k)
+{
+    if (d->mark[k] == d->stamp)
+        return;
+    d->mark[k] = d->stamp;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 64;
+        d->buf = realloc(d->buf, sizeof *d->buf * (size_t)d->cap);
+        if (!d->buf)
+            abort();
+    }
+    d->buf[d->n++] = k;
+}
+
+static void add_stvar(Deps *d, int sv)
+{
+    if (sv < 0)
+        return;
+    StVar *x = d->p->s->vars.items[sv];
+    if (x->state) {
+        add(d, x->slot);
+        return;
+    }
+    KSet *k = &d->of[sv];
+    for (int i = 0; i < k->n; i++)
+        add(d, k->k[i]);
+}
+
+/* The inputs and variables an expression mentions (visited once each). */
+static void add_expr(Deps *d, const DaeExpr *e, PtrMap *seen)
+{
+    if (ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_PARAM) {
+        DaeParam *q = d->p->d->params.items[e->u.index];
+        if (q->input)
+            add(d, d->ns + e->u.index);
+        return;
+    }
+    if (e->kind == DX_VAR) {
+        add_stvar(d, plan_stvar(d->p, e->u.var.index, e->u.var.order));
+        return;
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, n = dae_children(e, kids); i < n; i++)
+        add_expr(d, kids[i], seen);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The set built so far, sorted, as a new KSet. */
+static KSet take(Deps *d)
+{
+    KSet k = {malloc(sizeof(int) * (size_t)(d->n + 1)), d->n};
+    if (!k.k)
+        abort();
+    memcpy(k.k, d->buf, sizeof(int) * (size_t)d->n);
+    qsort(k.k, (size_t)k.n, sizeof(int), cmp_int);
+    return k;
+}
+
+static void begin(Deps *d)
+{
+    d->stamp++;
+    d->n = 0;
+}
+
+static void deps_of_blocks(Deps *d)
+{
+    const Plan *p = d->p;
+    Structure *s = p->s;
+    for (int b = 0; b < p->nblocks; b++) {
+        const PlanBlock *blk = &p->blocks[b];
+        begin(d);
+        for (int i = 0; i < blk->n; i++) {
+            StEq *q = s->eqs.items[blk->eqs[i]];
+            for (int a = 0; a < q->nadj; a++)
+                add_stvar(d, q->adj[a]);    /* this block's own: empty yet */
+            if (d->inputs) {
+                PtrMap seen = {0};
+                add_expr(d, q->res, &seen);
+                ptrmap_free(&seen);
+            }
+        }
+        for (int i = 0; i < blk->n; i++)
+            d->of[blk->vars[i]] = take(d);
+    }
+}
+
+/* ---- the variables ---------------------------------------------------------------- */
+
+typedef struct Builder {
+    FmuModel *fm;
+    int cap;
+} Builder;
+
+static FmuVar *new_var(Builder *b)
+{
+    FmuModel *fm = b->fm;
+    if (fm->nvars == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        fm->vars = realloc(fm->vars, sizeof *fm->vars * (size_t)b->cap);
+        if (!fm->vars)
+            abort();
+    }
+    FmuVar *v = &fm->vars[fm->nvars++];
+    memset(v, 0, sizeof *v);
+    return v;
+}
+
+static char *var_text(const char *name, int order)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        abort();
+    dae_fput_var(fp, name, order);
+    fclose(fp);
+    return text;
+}
+
+static char *copy(const char *s)
+{
+    char *c = strdup(s);
+    if (!c)
+        abort();
+    return c;
+}
+
+/* The dimension of derivative `order` of a variable of dimension dim. */
+static Dim per_second(Dim dim, int order)
+{
+    dim.e[2] = (short)(dim.e[2] - order);
+    return dim;
+}
+
+/* A 128-bit content hash (two FNV-1a streams) as a GUID. */
+static void make_guid(char out[40], const char *text)
+{
+    uint64_t h1 = 14695981039346656037ull, h2 = 0x6c62272e07bb0142ull;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        h1 = (h1 ^ *c) * 1099511628211ull;
+        h2 = (h2 ^ *c) * 0x100000001b3ull;
+        h2 ^= h2 >> 29;
+    }
+    snprintf(out, 40, "{%08x-%04x-%04x-%04x-%04x%08x}", (unsigned)(h1 >> 32),
+             (unsigned)(h1 >> 16) & 0xffff, (unsigned)h1 & 0xffff, (unsigned)(h2 >> 48),
+             (unsigned)(h2 >> 32) & 0xffff, (unsigned)h2);
+}
+
+FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
+{
+    Dae *d = p->d;
+    Structure *s = p->s;
+    FmuModel *fm = calloc(1, sizeof *fm);
+    if (!fm)
+        abort();
+    Builder b = {fm, 0};
+    fm->name = model;
+    fmu_identifier(model, fm->ident, sizeof fm->ident);
+    make_guid(fm->guid, c_text);
+    fm->nstates = s->nstates;
+    fm->nrels = p->nrels;
+    int ns = s->nstates;
+    fm->state_var = calloc((size_t)ns + 1, sizeof(int));
+    fm->der_var = calloc((size_t)ns + 1, sizeof(int));
+    int *colof = malloc(sizeof(int) * (size_t)(s->vars.n + 1));    /* StVar -> column */
+    int *param_var = calloc((size_t)d->params.n + 1, sizeof(int));
+    if (!fm->state_var || !fm->der_var || !colof || !param_var)
+        abort();
+    for (int i = 0; i < s->vars.n; i++)
+        colof[i] = -1;
+
+    /* every column, in the CSV header's order */
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        for (int j = 0; j < v->names.n; j++) {
+            FmuVar *f = new_var(&b);
+            f->name = copy(v->names.items[j]);
+            f->description = v->description;
+            f->vr = (unsigned)fm->nreals++;
+            f->causality = v->kind == VAR_OUTPUT && !v->instance[0] ? FMU_OUTPUT : FMU_LOCAL;
+            f->variability = FMU_CONTINUOUS;
+            f->dim = v->dim;
+            f->kind = LMDL_FMI_COLUMN;
+            f->index = p->first_column[i] + j;
+        }
+        int sv = v->eliminated ? -1 : plan_stvar(p, i, 0);
+        if (sv >= 0)
+            colof[sv] = p->first_column[i];
+    }
+    /* eliminated variables that are a derivative unknown themselves */
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        const DaeExpr *a = v->eliminated ? v->alias_expr : NULL;
+        if (!a || a->kind != DX_VAR)
+            continue;
+        int sv = plan_stvar(p, a->u.var.index, a->u.var.order);
+        if (sv >= 0 && colof[sv] < 0)
+            colof[sv] = p->first_column[i];
+    }
+    /* states, then their derivatives */
+    for (int j = 0; j < ns; j++) {
+        int sv = s->state_var[j];
+        if (colof[sv] >= 0) {
+            fm->state_var[j] = colof[sv];   /* columns come first: index = column */
+            continue;
+        }
+        StVar *x = s->vars.items[sv];
+        DaeVar *v = d->vars.items[x->var];
+        FmuVar *f = new_var(&b);
+        f->name = var_text(dae_shown_name(v), x->order);
+        f->vr = (unsigned)fm->nreals++;
+        f->causality = FMU_LOCAL;
+        f->variability = FMU_CONTINUOUS;
+        f->dim = per_second(v->dim, x->order);
+        f->kind = LMDL_FMI_STATE;
+        f->index = j;
+        fm->state_var[j] = fm->nvars - 1;
+    }
+    for (int j = 0; j < ns; j++) {
+        StVar *x = s->vars.items[s->state_var[j]];
+        StVar *dx = s->vars.items[x->deriv];
+        if (dx->state) {
+            fm->der_var[j] = fm->state_var[dx->slot];
+        } else if (colof[x->deriv] >= 0) {
+            fm->der_var[j] = colof[x->deriv];
+        } else {
+            DaeVar *v = d->vars.items[x->var];
+            FmuVar *f = new_var(&b);
+            f->name = var_text(dae_shown_name(v), x->order + 1);
+            f->vr = (unsigned)fm->nreals++;
+            f->causality = FMU_LOCAL;
+            f->variability = FMU_CONTINUOUS;
+            f->dim = per_second(v->dim, x->order + 1);
+            f->kind = LMDL_FMI_DERIVATIVE;
+            f->index = j;
+            fm->der_var[j] = fm->nvars - 1;
+        }
+        fm->vars[fm->der_var[j]].derivative_of = fm->state_var[j] + 1;
+    }
+    /* parameters and inputs */
+    bool inputs = false;
+    for (int k = 0; k < d->params.n; k++) {
+        DaeParam *q = d->params.items[k];
+        FmuVar *f = new_var(&b);
+        f->name = copy(q->name);
+        f->boolean = q->is_bool;
+        f->vr = (unsigned)(q->is_bool ? fm->nbools++ : fm->nreals++);
+        bool input = q->input && !q->structural;
+        inputs |= input;
+        f->causality = input ? FMU_INPUT : FMU_PARAMETER;
+        f->variability = input ? (q->is_bool ? FMU_DISCRETE : FMU_CONTINUOUS)
+                         : q->structural ? FMU_FIXED : FMU_TUNABLE;
+        f->has_start = true;
+        f->start = q->value;
+        f->dim = q->dim;
+        f->kind = input ? LMDL_FMI_INPUT : LMDL_FMI_PARAM;
+        f->index = k;
+        param_var[k] = fm->nvars - 1;
+    }
+
+    /* dependencies of the outputs and the derivatives */
+    Deps dp = {p, ns, calloc((size_t)s->vars.n + 1, sizeof(KSet)),
+               calloc((size_t)(ns + d->params.n) + 1, sizeof(int)), 0, NULL, 0, 0, inputs};
+    if (!dp.of || !dp.mark)
+        abort();
+    deps_of_blocks(&dp);
+    int *der_of = malloc(sizeof(int) * (size_t)(fm->nvars + 1));   /* var -> state */
+    int *col_var = malloc(sizeof(int) * (size_t)(p->ncolumns + 1)); /* column -> DaeVar */
+    if (!der_of || !col_var)
+        abort();
+    for (int i = 0; i < fm->nvars; i++)
+        der_of[i] = -1;
+    for (int j = 0; j < ns; j++)
+        der_of[fm->der_var[j]] = j;
+    for (int i = 0; i < d->vars.n; i++)
+        for (int j = 0; j < ((DaeVar *)d->vars.items[i])->names.n; j++)
+            col_var[p->first_column[i] + j] = i;
+    for (int i = 0; i < fm->nvars; i++) {
+        FmuVar *f = &fm->vars[i];
+        if (f->causality != FMU_OUTPUT && der_of[i] < 0)
+            continue;
+        begin(&dp);
+        if (der_of[i] >= 0) {
+            /* a derivative: the unknown that holds it */
+            StVar *x = s->vars.items[s->state_var[der_of[i]]];
+            add_stvar(&dp, x->deriv);
+        } else {
+            /* a column: its variable, or what its definition mentions */
+            int vi = col_var[f->index];
+            DaeVar *v = d->vars.items[vi];
+            PtrMap seen = {0};
+            if (v->eliminated)
+                add_expr(&dp, v->alias_expr, &seen);
+            else
+                add_stvar(&dp, plan_stvar(p, vi, 0));
+            ptrmap_free(&seen);
+        }
+        f->deps = malloc(sizeof(int) * (size_t)(dp.n + 1));
+        if (!f->deps)
+            abort();
+        for (int q = 0; q < dp.n; q++) {
+            int k = dp.buf[q];
+            f->deps[q] = 1 + (k < ns ? fm->state_var[k] : param_var[k - ns]);
+        }
+        f->ndeps = dp.n;
+        qsort(f->deps, (size_t)f->ndeps, sizeof(int), cmp_int);
+    }
+    free(der_of);
+    free(col_var);
+    for (int i = 0; i < s->vars.n; i++)
+        free(dp.of[i].k);
+    free(dp.of);
+    free(dp.mark);
+    free(dp.buf);
+    free(colof);
+    free(param_var);
+    return fm;
+}
+
+void fmu_model_free(FmuModel *fm)
+{
+    if (!fm)
+        return;
+    for (int i = 0; i < fm->nvars; i++) {
+        free(fm->vars[i].name);
+        free(fm->vars[i].deps);
+    }
+    free(fm->vars);
+    free(fm->state_var);
+    free(fm->der_var);
+    free(fm);
+}
