@@ -7,12 +7,22 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ERROR_LIMIT = 50 };
 
 static int nerrors, nwarnings, limit_hit;
+
+/* Errors already reported, as hashes of their place and text: the same
+   expression can be checked more than once (an intermediate used in two
+   equations, a function inlined at one call reached twice), and one
+   mistake is reported once.  The notes of a dropped repeat are dropped
+   with it. */
+static uint64_t *seen;
+static size_t nseen, capseen;
+static bool dropping;
 static FILE *out;
 static DiagFormat format = DIAG_FORMAT_TEXT;
 
@@ -300,9 +310,58 @@ static void report(const char *kind, SrcSpan sp, const char *fmt, ...)
     va_end(ap);
 }
 
+/* FNV-1a over the span and the formatted message. */
+static uint64_t error_hash(SrcSpan sp, const char *fmt, va_list ap)
+{
+    char *msg = vformat(fmt, ap);
+    uint64_t h = 1469598103934665603u;
+    uint32_t w[3] = {(uint32_t)sp.file, sp.begin, sp.end};
+    const unsigned char *b = (const unsigned char *)w;
+    for (size_t i = 0; i < sizeof w; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    free(msg);
+    return h ? h : 1;
+}
+
+/* Whether this error was reported before; records it if not.  An open
+   addressing table, grown at half full. */
+static bool repeated(uint64_t h)
+{
+    if (2 * (nseen + 1) > capseen) {
+        size_t cap = capseen ? 2 * capseen : 256;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            abort();
+        for (size_t i = 0; i < capseen; i++)
+            for (size_t j = seen[i] & (cap - 1); seen[i]; j = (j + 1) & (cap - 1))
+                if (!t[j]) {
+                    t[j] = seen[i];
+                    break;
+                }
+        free(seen);
+        seen = t;
+        capseen = cap;
+    }
+    size_t j = h & (capseen - 1);
+    for (; seen[j]; j = (j + 1) & (capseen - 1))
+        if (seen[j] == h)
+            return true;
+    seen[j] = h;
+    nseen++;
+    return false;
+}
+
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
+        return;
+    va_list hp;
+    va_start(hp, fmt);
+    dropping = repeated(error_hash(sp, fmt, hp));
+    va_end(hp);
+    if (dropping)
         return;
     if (nerrors == ERROR_LIMIT) {
         limit_hit = 1;
@@ -321,6 +380,7 @@ void diag_warning(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
         return;
+    dropping = false;
     nwarnings++;
     va_list ap;
     va_start(ap, fmt);
@@ -330,7 +390,7 @@ void diag_warning(SrcSpan sp, const char *fmt, ...)
 
 void diag_note(SrcSpan sp, const char *fmt, ...)
 {
-    if (limit_hit)
+    if (limit_hit || dropping)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -357,6 +417,10 @@ void diag_reset(void)
 {
     nerrors = nwarnings = limit_hit = 0;
     drop_pending();
+    free(seen);
+    seen = NULL;
+    nseen = capseen = 0;
+    dropping = false;
 }
 
 /* Levenshtein distance with one rolling row; names are short. */
