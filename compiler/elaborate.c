@@ -882,6 +882,7 @@ void elab_free(Model *m)
     free(m->nodes);
     free(m->pvalues);
     ptrmap_free(&m->units_memo);
+    ptrmap_free(&m->integ_of);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
     /* what flatten did not take over */

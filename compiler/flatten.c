@@ -257,10 +257,11 @@ static void check_count(Model *m, FlatCtx *fc)
     }
 }
 
-/* The DaeVar of each variable elaboration made, strings copied. */
+/* The DaeVar of each variable elaboration made that has none yet,
+   strings copied. */
 static void make_vars(Model *m, Dae *d)
 {
-    for (int i = 0; i < m->vars.n; i++) {
+    for (int i = d->vars.n; i < m->vars.n; i++) {
         ElabVar *e = m->vars.items[i];
         DaeVar *v = arena_alloc(&d->arena, sizeof *v);
         v->name = arena_strdup(&d->arena, e->name);
@@ -276,6 +277,18 @@ static void make_vars(Model *m, Dae *d)
         v->nominal = e->nominal;
         ptrvec_push(&d->arena, &d->vars, v);
     }
+}
+
+/* der(z) == e for each integ(e) (lowering the equations made them), and
+   the DaeVars of their states. */
+static void integ_equations(Model *m, Dae *d)
+{
+    for (int i = 0; i < m->integs.n; i++) {
+        ElabInteg *q = m->integs.items[i];
+        new_eq(d, dae_var(m->t, q->var, 1), q->integrand, EQ_COMPONENT, q->in->dae_path,
+               q->span);
+    }
+    make_vars(m, d);
 }
 
 Dae *flatten_model(Model *m)
@@ -301,6 +314,7 @@ Dae *flatten_model(Model *m)
         ElabConnEq *q = m->conn_eqs.items[i];
         new_eq(d, q->lhs, q->rhs, EQ_CONNECTION, q->in->dae_path, q->span);
     }
+    integ_equations(m, d);
     d->raw_eqs = d->eqs.n;
     d->raw_vars = d->vars.n;
     check_count(m, &fc);

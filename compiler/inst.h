@@ -50,6 +50,7 @@ struct ElabInst {
     ElabSlot *slots;        /* per member, indexed by SemaMember.order */
     PtrVec children;        /* ElabInst*, in declaration order */
     const char *arm_key;    /* arms as a string, to check each variant once */
+    int ninteg;             /* integ() states named after it so far */
 };
 
 /* A conserving node of one instance; union-find over connections. */
@@ -85,6 +86,14 @@ typedef struct ElabVar {
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
 } ElabVar;
 
+/* The state of one integ(e): der(var) == integrand, var(0) = 0. */
+typedef struct ElabInteg {
+    int var;                /* its variable (Model.vars) */
+    DaeExpr *integrand;     /* e, lowered */
+    ElabInst *in;           /* the instance it is written in */
+    SrcSpan span;           /* the integ() call */
+} ElabInteg;
+
 /* A composite's own output driven by a child's (an EQ_CONNECTION). */
 typedef struct ElabConnEq {
     DaeExpr *lhs, *rhs;     /* lhs == rhs */
@@ -110,6 +119,9 @@ typedef struct Model {
     PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
+    PtrVec integs;          /* ElabInteg*: the states integ() made */
+    PtrMap integ_of;        /* integrand (DaeExpr*) -> 1 + index in integs:
+                               one state per distinct integrand */
     double *pvalues;        /* default value of every parameter so far */
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;

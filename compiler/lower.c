@@ -16,6 +16,8 @@
 #include "units_check.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 ElabSlot *elab_slot(ElabInst *in, Sym *name)
@@ -141,10 +143,73 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     }
 }
 
+/* A name for the state of the next integ() of instance `in`:
+   integ_1, integ_2, ..., skipping names its component declares. */
+static const char *integ_name(Model *m, ElabInst *in)
+{
+    for (;;) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "integ_%d", ++in->ninteg);
+        if (!sema_member(in->def, sym_cstr(buf)))
+            return elab_qualify(m, in, buf);
+    }
+}
+
+/* integ(e): a new variable z with der(z) == e (flatten adds the
+   equation) and the target z(0) = 0.  Equal integrands share one state:
+   they have one integral. */
+static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
+{
+    DaeExprTable *t = m->t;
+    int k = (int)(intptr_t)ptrmap_get(&m->integ_of, a);
+    if (k)
+        return dae_var(t, ((ElabInteg *)m->integs.items[k - 1])->var, 0);
+    ElabVar *v = arena_alloc(m->arena, sizeof *v);
+    v->name = integ_name(m, in);
+    ptrvec_push(m->arena, &v->names, (void *)v->name);
+    v->kind = VAR_COMPONENT;
+    v->span = call->span;
+    v->owner = in;
+    bool is_bool;
+    if (!units_dim(m, in, call, &v->dim, &is_bool))
+        v->dim = dim_none();
+    v->priority = PRIO_HIGH;
+    v->start = dae_const(t, 0);
+    ElabInteg *q = arena_alloc(m->arena, sizeof *q);
+    q->var = m->vars.n;
+    q->integrand = a;
+    q->in = in;
+    q->span = call->span;
+    ptrvec_push(m->arena, &m->vars, v);
+    ptrvec_push(m->arena, &m->integs, q);
+    ptrmap_put(&m->integ_of, a, (void *)(intptr_t)m->integs.n);
+    return dae_var(t, q->var, 0);
+}
+
+/* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state. */
+static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
+{
+    DaeExprTable *t = m->t;
+    DaeExpr *a = lower_expr(m, in, e->u.call.args.items[0]);
+    if (sf == SF_INTEG)
+        return lower_integ(m, in, e, a);
+    if (sf == SF_VALUE) {
+        double offset;
+        const RtUnit *u = units_value_unit(m, e, &offset);
+        if (!u)
+            return dae_const(t, 0);
+        return dae_sub(t, dae_div(t, a, dae_const(t, u->scale)), dae_const(t, offset));
+    }
+    return dae_const(t, 0);
+}
+
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
+    int sf = special_find(e->u.call.func->name);
+    if (sf >= 0)
+        return lower_special(m, in, e, sf);
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
     int k = builtin_find(e->u.call.func->name);

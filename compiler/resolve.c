@@ -488,13 +488,110 @@ static void check_name(Checker *c, AstExpr *e)
     }
 }
 
+/* ---- special forms: value(), integ() ---- */
+
+/* The first der() or integ() inside e, or NULL. */
+static AstExpr *find_der_or_integ(AstExpr *e)
+{
+    AstExpr *kids[3] = {NULL, NULL, NULL};
+    switch (e->kind) {
+    case EXPR_DER:
+        return e;
+    case EXPR_CALL:
+        if (special_find(e->u.call.func->name) == SF_INTEG)
+            return e;
+        for (int i = 0; i < e->u.call.args.n; i++) {
+            AstExpr *r = find_der_or_integ(e->u.call.args.items[i]);
+            if (r)
+                return r;
+        }
+        return NULL;
+    case EXPR_UNARY: kids[0] = e->u.unary.arg; break;
+    case EXPR_BINARY: kids[0] = e->u.binary.lhs; kids[1] = e->u.binary.rhs; break;
+    case EXPR_IF:
+        kids[0] = e->u.cond.cond;
+        kids[1] = e->u.cond.then;
+        kids[2] = e->u.cond.els;
+        break;
+    case EXPR_QUANTITY: kids[0] = e->u.quantity.value; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++) {
+        AstExpr *r = kids[i] ? find_der_or_integ(kids[i]) : NULL;
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* value(x, 'unit'[, 'linear'|'affine']) and integ(e); false when e is
+   not a special form.  The unit string is read by the unit check. */
+static bool check_special_call(Checker *c, AstExpr *e)
+{
+    int k = special_find(e->u.call.func->name);
+    if (k < 0)
+        return false;
+    const char *f = special_names[k];
+    int n = e->u.call.args.n, lo = special_min_args[k], hi = special_max_args[k];
+    AstExpr **a = (AstExpr **)e->u.call.args.items;
+    if (n < lo || n > hi) {
+        diag_error(e->span, "'%s' takes %d or %d arguments, not %d", f, lo, hi, n);
+        return true;
+    }
+    if (k == SF_VALUE) {
+        check_expr(c, a[0]);
+        if (a[1]->kind != EXPR_STR)
+            diag_error(a[1]->span, "the second argument of value() is a unit, "
+                       "as in value(x, 'mm')");
+        if (n == 3 && (a[2]->kind != EXPR_STR || (strcmp(a[2]->u.str, "linear")
+                                                 && strcmp(a[2]->u.str, "affine"))))
+            diag_error(a[2]->span, "the third argument of value() is 'linear' or "
+                       "'affine'");
+        return true;
+    }
+    /* integ */
+    if (n == 2) {
+        diag_error(a[1]->span, "integ(e, t_L) with a lower limit is not "
+                   "supported; integ(e) integrates e from the start of the "
+                   "simulation");
+        return true;
+    }
+    if (c->mode != REF_EQUATION || c->d->ast->kind != DEF_COMPONENT) {
+        diag_error(e->span, "integ() cannot appear in %s; it belongs in a "
+                   "component's equations or intermediates", c->what);
+        return true;
+    }
+    AstExpr *inner = find_der_or_integ(a[0]);
+    if (inner)
+        diag_error(inner->span, "the argument of integ() cannot contain %s",
+                   inner->kind == EXPR_DER ? "der()" : "another integ()");
+    check_expr(c, a[0]);
+    return true;
+}
+
+/* Every function name a user might have meant: the built-in ones and
+   the special forms. */
+static const char *suggest_function(Checker *c, const char *f)
+{
+    if (diag_too_many())
+        return NULL;
+    PtrVec v = {0};
+    for (int i = 0; i < FN_COUNT; i++)
+        ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
+    for (int i = 0; i < SF_COUNT; i++)
+        ptrvec_push(c->p->arena, &v, (void *)special_names[i]);
+    return diag_closest(f, (const char *const *)v.items, v.n);
+}
+
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
     int k = builtin_find(f);
     int arity = k >= 0 ? builtin_arity[k] : -1;
+    if (k < 0 && check_special_call(c, e))
+        return;
     if (arity < 0) {
-        const char *s = diag_closest(f, builtin_names, FN_COUNT);
+        const char *s = suggest_function(c, f);
         diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
                    sema_did_you_mean(s).text);
     } else if (arity != e->u.call.args.n) {

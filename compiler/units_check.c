@@ -21,6 +21,15 @@
 
 static RtUnit bad_unit; /* memo marker for a literal that failed to parse */
 
+/* A unit string's error, pointing into the string at byte pos (past
+   the opening quote). */
+static void unit_string_error(SrcSpan sp, size_t pos, const char *err)
+{
+    uint32_t at = sp.begin + 1 + (uint32_t)pos;
+    SrcSpan p = {sp.file, at < sp.end ? at : sp.begin, sp.end > at + 1 ? sp.end - 1 : sp.end};
+    diag_error(p, "%s", err);
+}
+
 const RtUnit *units_literal(Model *m, AstExpr *q)
 {
     RtUnit *u = ptrmap_get(&m->units_memo, q);
@@ -30,16 +39,46 @@ const RtUnit *units_literal(Model *m, AstExpr *q)
     char err[160];
     size_t pos = 0;
     if (rt_unit_parse(q->u.quantity.unit, u, err, sizeof err, &pos) != 0) {
-        /* point into the string: past the opening quote */
-        SrcSpan sp = q->u.quantity.unit_span;
-        uint32_t at = sp.begin + 1 + (uint32_t)pos;
-        SrcSpan p = {sp.file, at < sp.end ? at : sp.begin, sp.end > at + 1 ? sp.end - 1 : sp.end};
-        diag_error(p, "%s", err);
+        unit_string_error(q->u.quantity.unit_span, pos, err);
         ptrmap_put(&m->units_memo, q, &bad_unit);
         return NULL;
     }
     ptrmap_put(&m->units_memo, q, u);
     return u;
+}
+
+/* The unit of value(x, 'unit'[, mode]), read once (memoized on the
+   string's node); an affine temperature unit is allowed, and its
+   offset given unless the mode is 'linear'. */
+typedef struct ValueUnit {
+    RtUnit u;               /* first, so the memo's entries read as RtUnit */
+    double offset;          /* value = x / u.scale - offset */
+} ValueUnit;
+
+const RtUnit *units_value_unit(Model *m, AstExpr *call, double *offset)
+{
+    AstExpr *str = call->u.call.args.items[1];
+    *offset = 0;
+    if (str->kind != EXPR_STR)
+        return NULL;
+    ValueUnit *v = ptrmap_get(&m->units_memo, str);
+    if (v == (ValueUnit *)&bad_unit)
+        return NULL;
+    if (!v) {
+        v = arena_alloc(m->arena, sizeof *v);
+        char err[160];
+        size_t pos = 0;
+        if (rt_unit_parse_affine(str->u.str, &v->u, &v->offset, err, sizeof err, &pos)) {
+            unit_string_error(str->span, pos, err);
+            ptrmap_put(&m->units_memo, str, &bad_unit);
+            return NULL;
+        }
+        ptrmap_put(&m->units_memo, str, v);
+    }
+    AstExpr *mode = call->u.call.args.n > 2 ? call->u.call.args.items[2] : NULL;
+    bool linear = mode && mode->kind == EXPR_STR && !strcmp(mode->u.str, "linear");
+    *offset = linear ? 0 : v->offset;
+    return &v->u;
 }
 
 /* The dimension of an expression and what kind of value it is. */
@@ -160,10 +199,42 @@ static DimInfo need_bool(DimInfo a, AstExpr *e, const char *what)
     return a;
 }
 
+/* value(x, 'unit') is dimensionless, x in that unit's dimension;
+   integ(e) has e's unit times s. */
+static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth)
+{
+    AstExpr *a0 = e->u.call.args.items[0];
+    DimInfo a = need_number(dim_of(m, in, a0, depth), a0, special_names[sf]);
+    if (!a.ok)
+        return a;
+    if (sf == SF_INTEG) {
+        Dim s = dim_none();
+        s.e[2] = 1;
+        return ranged(e, dim_mul(a.dim, s));
+    }
+    double offset;
+    const RtUnit *u = units_value_unit(m, e, &offset);
+    if (!u)
+        return failed();
+    Dim d;
+    memcpy(d.e, u->dim, sizeof d.e);
+    if (!a.zero && !dim_eq(a.dim, d)) {
+        char x[64], y[64];
+        AstExpr *str = e->u.call.args.items[1];
+        diag_error(e->span, "value() cannot give a quantity in %s in '%s', a "
+                   "unit of %s", dtext(a.dim, x), str->u.str, dtext(d, y));
+        return failed();
+    }
+    return ok_dim(dim_none());
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
+    int sf = special_find(f);
+    if (sf >= 0)
+        return n > 0 ? special_dim(m, in, e, sf, depth) : failed();
     if (n < 1)
         return failed();
     AstExpr *a0 = e->u.call.args.items[0];

@@ -399,6 +399,7 @@ call_args:
     %empty                      { $$ = (PtrVec){0}; }
   | expr                        { $$ = vec1(A, $1); }
   | call_args ',' expr          { $$ = vecadd(A, $1, $3); }
+  | call_args ',' STRING        { $$ = vecadd(A, $1, $3); } /* value(x, 'unit') */
     ;
 
 fields:
