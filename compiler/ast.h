@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 typedef struct AstExpr AstExpr;
+struct SemaDef;
 
 #define AST_EXPR_KINDS(X)                                                  \
     X(EXPR_NUM, "num")           /* number literal: u.num */              \
@@ -79,7 +80,13 @@ struct AstExpr {
         const char *str;        /* EXPR_STR: contents, quotes undone */
         struct { AstNamePart *parts; int n; } name;         /* EXPR_NAME */
         struct { AstExpr *arg; } der;                       /* EXPR_DER */
-        struct { Sym *func; SrcSpan func_span; PtrVec args; } call;
+        struct {
+            Sym *func;              /* the function's (last) name */
+            SrcSpan func_span;      /* where the name is written */
+            PtrVec args;            /* AstExpr* */
+            AstExpr *qual;          /* a package-qualified name (pkg.f), or NULL */
+            struct SemaDef *fn;     /* a user function, set by resolution */
+        } call;                                             /* EXPR_CALL */
         struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
         struct { AstOp op; AstExpr *lhs, *rhs; } binary;    /* EXPR_BINARY */
         struct { AstExpr *cond, *then, *els; } cond;        /* EXPR_IF */
@@ -97,7 +104,18 @@ typedef struct AstDecl {
     SrcSpan span;       /* the whole declaration */
     AstExpr *value;     /* right-hand side */
     const char *comment;/* trailing `% ...` comment on its line, or NULL */
+    bool untyped;       /* `NAME;` without a value (inputs, outputs): value
+                           is a 0 standing in, its unit inferred */
+    int output;         /* of `[a, b] = f(x);` (definitions, let,
+                           intermediates): which output of the call in value
+                           this name takes, from 0; -1 for `NAME = expr;` */
 } AstDecl;
+
+/* A bare name with its span: a function's argument or output. */
+typedef struct AstIdent {
+    Sym *sym;           /* the name */
+    SrcSpan span;       /* where it is written */
+} AstIdent;
 
 /* `name = expr` in an instantiation's argument list. */
 typedef struct AstArg {
@@ -134,7 +152,8 @@ typedef struct AstConnect {
 #define AST_STMT_KINDS(X)                                                  \
     X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
-    X(STMT_IF, "if")             /* if-equation: u.if_ */
+    X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
+    X(STMT_LET, "let")           /* let defs in stmts end: u.let_ */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
 
@@ -156,6 +175,8 @@ typedef struct AstStmt {
         struct { AstExpr *cond; const char *msg; SrcSpan msg_span; }
             assert_;                                        /* STMT_ASSERT */
         struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
+        struct { PtrVec defs; PtrVec body; }
+            let_;       /* STMT_LET: AstDecl* in order, then AstStmt* */
     } u;
 } AstStmt;
 
@@ -226,16 +247,19 @@ typedef struct AstItem {
     } u;
 } AstItem;
 
-typedef enum AstDefKind { DEF_DOMAIN, DEF_COMPONENT } AstDefKind;
+typedef enum AstDefKind { DEF_DOMAIN, DEF_COMPONENT, DEF_FUNCTION } AstDefKind;
 
-/* One `domain` or `component` definition. */
+/* One `domain`, `component` or `function` definition. */
 typedef struct AstDef {
-    AstDefKind kind;        /* domain or component */
+    AstDefKind kind;        /* domain, component or function */
     Sym *name;              /* its name */
     SrcSpan name_span;      /* where the name is written */
     SrcSpan span;           /* keyword to matching end */
     const char *description;/* comment lines right after the header */
-    PtrVec items;           /* AstItem*, in source order */
+    PtrVec items;           /* AstItem*, in source order (not functions) */
+    PtrVec inputs;          /* DEF_FUNCTION: AstIdent*, its arguments */
+    PtrVec outputs;         /* DEF_FUNCTION: AstIdent*, its results */
+    PtrVec defs;            /* DEF_FUNCTION: AstDecl*, its definitions */
 } AstDef;
 
 /* One parsed file. */
@@ -286,6 +310,14 @@ AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
+/* Functions and local definitions (let, definitions). */
+AstIdent *ast_ident(Arena *a, SrcSpan sp, Sym *name);
+AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                     PtrVec outputs, PtrVec inputs, PtrVec defs);
+/* `[a, b] = call;`: one AstDecl per name (AstIdent*), sharing the call. */
+PtrVec ast_multi_decl(Arena *a, SrcSpan sp, PtrVec names, AstExpr *call);
+AstDecl *ast_untyped_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name);
+AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);

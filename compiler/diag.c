@@ -353,10 +353,82 @@ static bool repeated(uint64_t h)
     return false;
 }
 
+/* The calls whose function bodies are being checked, outermost first. */
+enum { MAX_CONTEXTS = 32 };
+typedef struct Context {
+    SrcSpan call;           /* the call */
+    char *name;             /* the function's name */
+    char *where;            /* the body, for the note */
+} Context;
+static Context contexts[MAX_CONTEXTS];
+static int ncontexts;       /* may exceed MAX_CONTEXTS: the rest are not kept */
+
+void diag_push_context(SrcSpan call, const char *name, const char *where, ...)
+{
+    if (ncontexts < MAX_CONTEXTS) {
+        va_list ap;
+        va_start(ap, where);
+        contexts[ncontexts].call = call;
+        contexts[ncontexts].name = strdup(name);
+        contexts[ncontexts].where = vformat(where, ap);
+        va_end(ap);
+        if (!contexts[ncontexts].name)
+            abort();
+    }
+    ncontexts++;
+}
+
+void diag_pop_context(void)
+{
+    if (ncontexts <= 0)
+        return;
+    if (--ncontexts < MAX_CONTEXTS) {
+        free(contexts[ncontexts].name);
+        free(contexts[ncontexts].where);
+    }
+}
+
+/* An error inside function bodies: at the outermost call, then the inner
+   calls and the body. */
+static void error_in_context(SrcSpan sp, const char *fmt, va_list ap)
+{
+    int n = ncontexts < MAX_CONTEXTS ? ncontexts : MAX_CONTEXTS;
+    char *msg = vformat(fmt, ap);
+    char *full = malloc(strlen(msg) + strlen(contexts[0].name) + 32);
+    if (!full)
+        abort();
+    sprintf(full, "in this call of '%s': %s", contexts[0].name, msg);
+    uint64_t h = 1469598103934665603u;
+    for (const unsigned char *c = (const unsigned char *)full; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    uint32_t w[3] = {(uint32_t)contexts[0].call.file, contexts[0].call.begin,
+                     contexts[0].call.end};
+    for (size_t i = 0; i < sizeof w; i++)
+        h = (h ^ ((const unsigned char *)w)[i]) * 1099511628211u;
+    dropping = repeated(h ? h : 1);
+    if (!dropping) {
+        nerrors++;
+        report("error", contexts[0].call, "%s", full);
+        for (int k = 1; k < n; k++)
+            report("note", contexts[k].call, "in the call of '%s' in %s",
+                   contexts[k].name, contexts[k - 1].where);
+        report("note", sp, "here, in %s", contexts[n - 1].where);
+    }
+    free(full);
+    free(msg);
+}
+
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
         return;
+    if (ncontexts > 0 && nerrors < ERROR_LIMIT) {
+        va_list cp;
+        va_start(cp, fmt);
+        error_in_context(sp, fmt, cp);
+        va_end(cp);
+        return;
+    }
     va_list hp;
     va_start(hp, fmt);
     dropping = repeated(error_hash(sp, fmt, hp));

@@ -771,6 +771,8 @@ static int count_stmt(AstStmt *s, Count *c)
         return 1;
     if (s->kind == STMT_ASSERT)
         return 0;
+    if (s->kind == STMT_LET)
+        return count_stmts(&s->u.let_.body, c);
     int first = -1;
     for (int i = 0; i < s->u.if_.clauses.n; i++) {
         AstClause *cl = s->u.if_.clauses.items[i];
@@ -883,6 +885,7 @@ void elab_free(Model *m)
     free(m->pvalues);
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->integ_of);
+    ptrmap_free(&m->fn_dims);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
     /* what flatten did not take over */

@@ -158,6 +158,13 @@ static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *
         case STMT_IF:
             lower_if(m, fc, in, s, out);
             break;
+        case STMT_LET: {
+            ElabLocal *saved = m->locals;
+            lower_local_defs(m, in, &s->u.let_.defs);
+            lower_stmts(m, fc, in, &s->u.let_.body, out);
+            m->locals = saved;
+            break;
+        }
         default:
             break;
         }

@@ -86,6 +86,19 @@ typedef struct ElabVar {
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
 } ElabVar;
 
+/* A name defined by a let or in an inlined function's body, bound to its
+   value while lowering reaches it, innermost first.  A barrier (name
+   NULL) stands below a function's arguments: nothing outside is seen. */
+typedef struct ElabLocal {
+    Sym *name;              /* the name, or NULL for a barrier */
+    AstDecl *decl;          /* its definition (NULL for an argument) */
+    DaeExpr *value;         /* its value, lowered */
+    ElabInst *in;           /* the instance it is lowered in */
+    struct ElabLocal *up;   /* the next one out */
+} ElabLocal;
+
+struct UnitLocal;
+
 /* The state of one integ(e): der(var) == integrand, var(0) = 0. */
 typedef struct ElabInteg {
     int var;                /* its variable (Model.vars) */
@@ -120,6 +133,10 @@ typedef struct Model {
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     PtrVec integs;          /* ElabInteg*: the states integ() made */
+    ElabLocal *locals;      /* names lowering sees before members, or NULL */
+    struct UnitLocal *ulocals; /* the same for the unit check (units_check.c) */
+    PtrMap fn_dims;         /* "function/arg dims" -> its output dims, checked */
+    int fn_depth;           /* function bodies being inlined */
     PtrMap integ_of;        /* integrand (DaeExpr*) -> 1 + index in integs:
                                one state per distinct integrand */
     double *pvalues;        /* default value of every parameter so far */

@@ -371,7 +371,17 @@ typedef enum RefMode {
     REF_CONDITION,      /* parameters only (conditional sections) */
     REF_ARGUMENT,       /* the enclosing component's parameters */
     REF_VALUE,          /* a variable's target: parameters only */
+    REF_FUNCTION,       /* a function's body: its locals, no der or time */
 } RefMode;
+
+/* A name defined by a let or in a function's body (an argument or a
+   definition), innermost first.  A barrier stands below a function's
+   names: nothing outside the function is visible from its body. */
+typedef struct ResolveLocal {
+    Sym *name;                  /* the name (NULL for a barrier) */
+    SrcSpan span;               /* where it is defined */
+    struct ResolveLocal *up;    /* the next one out */
+} ResolveLocal;
 
 typedef struct Checker {
     Program *p;         /* the program */
@@ -380,13 +390,15 @@ typedef struct Checker {
     RefMode mode;       /* what references may name */
     int order;          /* for REF_PARAMETER: order of the parameter */
     const char *what;   /* "a parameter value", for messages */
+    ResolveLocal *locals; /* let and function names in scope, or NULL */
 } Checker;
 
 static void check_expr(Checker *c, AstExpr *e);
 
 static const char *def_kind_name(const SemaDef *d)
 {
-    return d->ast->kind == DEF_DOMAIN ? "domain" : "component";
+    return d->ast->kind == DEF_DOMAIN ? "domain"
+           : d->ast->kind == DEF_FUNCTION ? "function" : "component";
 }
 
 /* Names visible from the current arm, for suggestions. */
@@ -450,8 +462,12 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
     return m;
 }
 
+static bool check_local_name(Checker *c, AstExpr *e);
+
 static void check_name(Checker *c, AstExpr *e)
 {
+    if (check_local_name(c, e))
+        return;
     AstNamePart *first = &e->u.name.parts[0];
     SemaMember *m = visible(c->d, first->sym, c->scope);
     if (!m) {
@@ -486,6 +502,16 @@ static void check_name(Checker *c, AstExpr *e)
                    last->kind == MEM_NODE ? "; use one of its variables, "
                                             "such as its position" : "");
     }
+}
+
+/* "a/b/c" for the name a.b.c: its file below a root, without .lmdl. */
+static const char *package_path(Arena *a, const AstExpr *name)
+{
+    char *t = ast_name_text(a, name);
+    for (char *q = t; *q; q++)
+        if (*q == '.')
+            *q = '/';
+    return t;
 }
 
 /* ---- special forms: value(), integ() ---- */
@@ -569,8 +595,8 @@ static bool check_special_call(Checker *c, AstExpr *e)
     return true;
 }
 
-/* Every function name a user might have meant: the built-in ones and
-   the special forms. */
+/* Every function name a user might have meant: the built-in ones, the
+   special forms and the functions loaded so far. */
 static const char *suggest_function(Checker *c, const char *f)
 {
     if (diag_too_many())
@@ -580,17 +606,31 @@ static const char *suggest_function(Checker *c, const char *f)
         ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
     for (int i = 0; i < SF_COUNT; i++)
         ptrvec_push(c->p->arena, &v, (void *)special_names[i]);
+    for (int i = 0; i < c->p->all_defs.n; i++) {
+        AstDef *d = ((SemaDef *)c->p->all_defs.items[i])->ast;
+        if (d->kind == DEF_FUNCTION)
+            ptrvec_push(c->p->arena, &v, (void *)d->name->name);
+    }
     return diag_closest(f, (const char *const *)v.items, v.n);
 }
+
+static bool check_function_call(Checker *c, AstExpr *e);
 
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
-    int k = builtin_find(f);
+    int k = e->u.call.qual ? -1 : builtin_find(f);
     int arity = k >= 0 ? builtin_arity[k] : -1;
-    if (k < 0 && check_special_call(c, e))
+    if (k < 0 && !e->u.call.qual && check_special_call(c, e))
         return;
-    if (arity < 0) {
+    if (k < 0 && check_function_call(c, e))
+        return;
+    if (arity < 0 && e->u.call.qual) {
+        diag_error(e->u.call.func_span, "unknown function '%s': there is no "
+                   "function file %s.lmdl on the search path",
+                   ast_name_text(c->p->arena, e->u.call.qual),
+                   package_path(c->p->arena, e->u.call.qual));
+    } else if (arity < 0) {
         const char *s = suggest_function(c, f);
         diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
                    sema_did_you_mean(s).text);
@@ -675,9 +715,24 @@ static void check_record(Checker *c, AstExpr *e)
 }
 
 /* A declaration's right-hand side, by section. */
+static void check_outputs(AstDecl *dc);
+
 static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 {
     AstExpr *v = dc->value;
+    if (dc->untyped && k != SEC_INPUTS && k != SEC_OUTPUTS) {
+        diag_error(dc->name_span, "'%s' needs a value: only inputs and outputs "
+                   "may be declared without one (their unit is then inferred)",
+                   dc->name->name);
+        return;
+    }
+    if (dc->output >= 0 && k != SEC_INTERMEDIATES) {
+        if (dc->output == 0)
+            diag_error(dc->span, "[a, b] = f(x) defines intermediates; it is "
+                       "allowed in 'intermediates', 'let' and a function's "
+                       "definitions, not in '%s'", ast_section_names[k]);
+        return;
+    }
     switch (k) {
     case SEC_NODES: {
         if (!ast_is_simple_name(v)) {
@@ -690,7 +745,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
             const char *s = sema_suggest_def(c->p, dn->name);
             diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
         } else if (t->ast->kind != DEF_DOMAIN) {
-            diag_error(v->span, "'%s' is a component, not a domain", dn->name);
+            diag_error(v->span, "'%s' is a %s, not a domain", dn->name, def_kind_name(t));
             diag_note(t->ast->name_span, "'%s' is defined here", dn->name);
         } else {
             if (m)
@@ -723,8 +778,10 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     }
     if (v->kind == EXPR_RECORD && (k == SEC_VARIABLES || k == SEC_OUTPUTS))
         check_record(c, v);
-    else
+    else if (dc->output <= 0)
         check_expr(c, v);
+    if (dc->output >= 0)
+        check_outputs(dc);
     c->mode = REF_EQUATION;
 }
 
@@ -741,6 +798,11 @@ static void check_instance(Checker *c, AstInstance *in)
         const char *s = sema_suggest_def(c->p, in->type->name);
         diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
                    sema_did_you_mean(s).text);
+        return;
+    }
+    if (t->ast->kind == DEF_FUNCTION) {
+        diag_error(in->type_span, "'%s' is a function; only a component can be "
+                   "instantiated (call a function in an expression)", in->type->name);
         return;
     }
     if (t->ast->kind != DEF_COMPONENT) {
@@ -854,6 +916,7 @@ static void check_connect(Checker *c, AstConnect *cn)
 }
 
 static void check_stmts(Checker *c, PtrVec *v);
+static void check_let(Checker *c, AstStmt *s);
 
 static void check_stmt(Checker *c, AstStmt *s)
 {
@@ -872,6 +935,9 @@ static void check_stmt(Checker *c, AstStmt *s)
                 check_expr(c, cl->cond);
             check_stmts(c, &cl->body);
         }
+        break;
+    case STMT_LET:
+        check_let(c, s);
         break;
     default:
         break;
@@ -929,6 +995,207 @@ static void check_items(Checker *c, PtrVec *items, int scope)
     }
 }
 
+/* ---- functions and local names --------------------------------------------
+
+   A function's body sees only its arguments and its earlier definitions
+   (a barrier in the chain of locals stops the lookup there); a let's
+   names are seen by its later definitions and its equations, in front of
+   the component's members, which they may not hide.  A call is checked
+   against the function's arguments; a function calling itself, directly
+   or through others, is found on the stack of bodies being checked. */
+
+static ResolveLocal *push_local(Checker *c, Sym *name, SrcSpan at)
+{
+    ResolveLocal *l = arena_alloc(c->p->arena, sizeof *l);
+    l->name = name;
+    l->span = at;
+    l->up = c->locals;
+    c->locals = l;
+    return l;
+}
+
+/* The local definition of `name` in scope, stopping at a barrier. */
+static ResolveLocal *find_local(const Checker *c, const Sym *name, bool *behind_barrier)
+{
+    *behind_barrier = false;
+    for (ResolveLocal *l = c->locals; l; l = l->up) {
+        if (!l->name) {
+            *behind_barrier = true;
+            return NULL;
+        }
+        if (l->name == name)
+            return l;
+    }
+    return NULL;
+}
+
+/* A name that is a local (let, argument, definition): true when e is
+   decided here (resolved or reported). */
+static bool check_local_name(Checker *c, AstExpr *e)
+{
+    if (!c->locals)
+        return false;
+    AstNamePart *first = &e->u.name.parts[0];
+    bool barrier;
+    ResolveLocal *l = find_local(c, first->sym, &barrier);
+    if (l) {
+        if (e->u.name.n > 1)
+            diag_error(e->u.name.parts[1].span, "'%s' is a local name and has no "
+                       "members", first->sym->name);
+        return true;
+    }
+    if (!barrier)
+        return false;
+    if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
+        return true;
+    PtrVec v = {0};
+    for (ResolveLocal *x = c->locals; x && x->name && !diag_too_many(); x = x->up)
+        ptrvec_push(c->p->arena, &v, (void *)x->name->name);
+    const char *s = diag_closest(first->sym->name, (const char *const *)v.items, v.n);
+    diag_error(first->span, "unknown name '%s' in function '%s': a function's "
+               "body sees only its arguments and its earlier definitions%s",
+               first->sym->name, c->d->ast->name->name, sema_did_you_mean(s).text);
+    return true;
+}
+
+/* Defines a local; a let name may not hide a member, and no name is
+   defined twice in one function or let. */
+static void define_local(Checker *c, AstDecl *d, ResolveLocal *floor)
+{
+    for (ResolveLocal *l = c->locals; l && l != floor && l->name; l = l->up) {
+        if (l->name == d->name) {
+            diag_error(d->name_span, "'%s' is defined twice", d->name->name);
+            diag_note(l->span, "the first definition of '%s' is here", d->name->name);
+            return;
+        }
+    }
+    if (c->d->ast->kind != DEF_FUNCTION) {
+        SemaMember *m = visible(c->d, d->name, c->scope);
+        if (m) {
+            diag_error(d->name_span, "'%s' is already a %s of component '%s'; a "
+                       "let defines new names", d->name->name,
+                       sema_member_kind_names[m->kind], c->d->ast->name->name);
+            return;
+        }
+    }
+    push_local(c, d->name, d->name_span);
+}
+
+/* `[a, b] = f(x)`: the call is to a user function with enough outputs. */
+static void check_outputs(AstDecl *dc)
+{
+    AstExpr *v = dc->value;
+    if (v->kind != EXPR_CALL || v->parens)
+        return; /* reported by the parser */
+    SemaDef *f = v->u.call.fn;
+    if (!f) {
+        if (dc->output == 0 && (builtin_find(v->u.call.func->name) >= 0
+                                || special_find(v->u.call.func->name) >= 0))
+            diag_error(v->span, "'%s' has one result; [a, b] = ... takes the "
+                       "outputs of a function with several", v->u.call.func->name);
+        return;
+    }
+    if (dc->output == f->ast->outputs.n) {
+        diag_error(dc->name_span, "function '%s' has %d output%s; there is none "
+                   "left for '%s'", f->ast->name->name, f->ast->outputs.n,
+                   f->ast->outputs.n == 1 ? "" : "s", dc->name->name);
+        diag_note(f->ast->name_span, "'%s' is defined here", f->ast->name->name);
+    }
+}
+
+/* Checks a list of local definitions in order, defining each name after
+   its value is checked (so a definition cannot use itself). */
+static void check_local_defs(Checker *c, PtrVec *defs, ResolveLocal *floor)
+{
+    for (int i = 0; i < defs->n; i++) {
+        AstDecl *d = defs->items[i];
+        if (d->output <= 0)
+            check_expr(c, d->value);
+        if (d->output >= 0)
+            check_outputs(d);
+        define_local(c, d, floor);
+    }
+}
+
+static void check_let(Checker *c, AstStmt *s)
+{
+    ResolveLocal *saved = c->locals;
+    check_local_defs(c, &s->u.let_.defs, saved);
+    check_stmts(c, &s->u.let_.body);
+    c->locals = saved;
+}
+
+/* The body of a function: arguments, then definitions in order; every
+   output must be defined. */
+static void resolve_function(Program *p, SemaDef *d)
+{
+    AstDef *ad = d->ast;
+    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL};
+    ResolveLocal *floor = push_local(&c, NULL, ad->name_span);
+    ptrvec_push(p->arena, &p->fn_stack, d);
+    if (builtin_find(ad->name->name) >= 0 || special_find(ad->name->name) >= 0)
+        diag_error(ad->name_span, "'%s' is a built-in function; a function "
+                   "cannot take its name", ad->name->name);
+    for (int i = 0; i < ad->inputs.n; i++) {
+        AstIdent *a = ad->inputs.items[i];
+        AstDecl fake = {.name = a->sym, .name_span = a->span, .output = -1};
+        define_local(&c, &fake, floor);
+    }
+    check_local_defs(&c, &ad->defs, floor);
+    for (int i = 0; i < ad->outputs.n; i++) {
+        AstIdent *o = ad->outputs.items[i];
+        bool barrier;
+        ResolveLocal *l = find_local(&c, o->sym, &barrier);
+        bool is_input = false;
+        for (int j = 0; j < ad->inputs.n; j++)
+            is_input |= ((AstIdent *)ad->inputs.items[j])->sym == o->sym;
+        if (!l || is_input)
+            diag_error(o->span, "function '%s' never defines its output '%s' in "
+                       "its definitions", ad->name->name, o->sym->name);
+    }
+    p->fn_stack.n--;
+}
+
+/* A call of a user function; false when the name is no definition. */
+static bool check_function_call(Checker *c, AstExpr *e)
+{
+    Sym *name = e->u.call.func;
+    SemaDef *f = e->u.call.qual ? NULL : sema_lookup(c->p, name, c->d->file);
+    if (!f)
+        return false;
+    if (f->ast->kind != DEF_FUNCTION) {
+        diag_error(e->u.call.func_span, "'%s' is a %s, not a function", name->name,
+                   def_kind_name(f));
+        diag_note(f->ast->name_span, "'%s' is defined here", name->name);
+        return true;
+    }
+    for (int i = 0; i < c->p->fn_stack.n; i++) {
+        if (c->p->fn_stack.items[i] != f)
+            continue;
+        char cycle[512];
+        size_t len = 0;
+        for (int j = i; j < c->p->fn_stack.n && len < sizeof cycle - 80; j++)
+            len += (size_t)snprintf(cycle + len, sizeof cycle - len, "%s -> ",
+                                    ((SemaDef *)c->p->fn_stack.items[j])->ast->name->name);
+        snprintf(cycle + len, sizeof cycle - len, "%s", name->name);
+        diag_error(e->u.call.func_span, "function '%s' calls itself (%s); a "
+                   "function cannot be recursive, directly or through others",
+                   name->name, cycle);
+        return true;
+    }
+    sema_resolve_def(c->p, f);
+    int want = f->ast->inputs.n, got = e->u.call.args.n;
+    if (want != got) {
+        diag_error(e->span, "function '%s' takes %d argument%s, not %d", name->name,
+                   want, want == 1 ? "" : "s", got);
+        diag_note(f->ast->name_span, "'%s' is defined here", name->name);
+    }
+    e->u.call.fn = f;
+    for (int i = 0; i < got; i++)
+        check_expr(c, e->u.call.args.items[i]);
+    return true;
+}
+
 static int count_entries(const SemaDef *d, AstSectionKind k)
 {
     int n = 0;
@@ -945,9 +1212,13 @@ void sema_resolve_def(Program *p, SemaDef *d)
     if (d->resolved)
         return;
     d->resolved = true;
+    if (d->ast->kind == DEF_FUNCTION) {
+        resolve_function(p, d);
+        return;
+    }
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
-    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
+    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL};
     check_items(&c, &d->ast->items, 0);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
@@ -1008,8 +1279,8 @@ SemaDef *sema_resolve(Program *p, const char *top)
         }
     }
     if (t->ast->kind != DEF_COMPONENT) {
-        diag_error(t->ast->name_span, "'%s' is a domain; the top-level model "
-                   "must be a component", t->ast->name->name);
+        diag_error(t->ast->name_span, "'%s' is a %s; the top-level model "
+                   "must be a component", t->ast->name->name, def_kind_name(t));
         return NULL;
     }
     sema_resolve_all(p);

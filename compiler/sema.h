@@ -70,6 +70,8 @@ typedef struct Program {
     PtrVec stdlib_names;    /* char*: stems of the library's files */
     PtrVec stdlib_paths;    /* char*: their paths, same order */
     SemaDef *top;           /* the top-level model, once chosen */
+    PtrVec fn_stack;        /* SemaDef*: functions whose bodies are being
+                               checked, outermost first (recursion) */
 } Program;
 
 /* Loads and parses the model file; -1 when it cannot be read. */

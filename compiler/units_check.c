@@ -90,6 +90,7 @@ typedef struct DimInfo {
 } DimInfo;
 
 static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth);
+static DimInfo decl_dim(Model *m, ElabInst *in, AstDecl *d, int depth);
 
 static DimInfo ok_dim(Dim d)
 {
@@ -108,6 +109,60 @@ static DimInfo failed(void)
     DimInfo r = {dim_none(), false, false, false};
     return r;
 }
+
+/* A let's or a function's name with its dimension, innermost first (a
+   barrier, name NULL, below a function's arguments). */
+typedef struct UnitLocal {
+    Sym *name;                  /* the name, or NULL for a barrier */
+    DimInfo dim;                /* its dimension */
+    struct UnitLocal *up;       /* the next one out */
+} UnitLocal;
+
+static void bind_unit(Model *m, Sym *name, DimInfo d)
+{
+    UnitLocal *l = arena_alloc(m->arena, sizeof *l);
+    l->name = name;
+    l->dim = d;
+    l->up = m->ulocals;
+    m->ulocals = l;
+}
+
+/* The dimension of a local name: from the unit check's own bindings, or,
+   when lowering asks (integ() in a let), from the definitions lowering
+   has bound.  False when e is not a local. */
+static bool local_dim(Model *m, AstExpr *e, int depth, DimInfo *out)
+{
+    if (e->u.name.n != 1)
+        return false;
+    Sym *name = e->u.name.parts[0].sym;
+    for (UnitLocal *l = m->ulocals; l; l = l->up) {
+        if (!l->name) {
+            *out = ok_dim(dim_none()); /* pi: resolution allows nothing else */
+            return true;
+        }
+        if (l->name == name) {
+            *out = l->dim;
+            return true;
+        }
+    }
+    if (m->ulocals)
+        return false;
+    for (ElabLocal *l = m->locals; l; l = l->up) {
+        if (!l->name || (l->name == name && !l->decl)) {
+            *out = failed();
+            return true;
+        }
+        if (l->name == name) {
+            ElabLocal *saved = m->locals;
+            m->locals = l->up;
+            *out = decl_dim(m, l->in, l->decl, depth + 1);
+            m->locals = saved;
+            return true;
+        }
+    }
+    return false;
+}
+
 
 static const char *dtext(Dim d, char *buf)
 {
@@ -138,6 +193,9 @@ static DimInfo static_dim(Model *m, AstExpr *e)
 
 static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
+    DimInfo local;
+    if (local_dim(m, e, depth, &local))
+        return local;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && !strcmp(e->u.name.parts[0].sym->name, "pi"))
         return ok_dim(dim_none());
@@ -152,8 +210,17 @@ static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         DimInfo r = {s->dim, s->is_bool, false, true};
         return r;
     }
-    case MEM_INTERMEDIATE:
-        return dim_of(m, owner, s->m->decl->value, depth + 1);
+    case MEM_INTERMEDIATE: {
+        /* the intermediate is outside any let or function it is used in */
+        UnitLocal *saved = m->ulocals;
+        ElabLocal *lsaved = m->locals;
+        m->ulocals = NULL;
+        m->locals = NULL;
+        DimInfo r = decl_dim(m, owner, s->m->decl, depth + 1);
+        m->ulocals = saved;
+        m->locals = lsaved;
+        return r;
+    }
     case MEM_NODE:
         if (!nm || !nm->decl)
             return failed();
@@ -228,11 +295,112 @@ static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth
     return ok_dim(dim_none());
 }
 
+/* "in m" or "dimensionless" or "true/false", for the note of a call. */
+static const char *dim_words(DimInfo d, char *buf, size_t len)
+{
+    if (d.is_bool)
+        return "true/false";
+    if (d.zero)
+        return "0";
+    return dim_phrase(d.dim, buf, len);
+}
+
+static DimInfo local_defs_dims(Model *m, ElabInst *in, PtrVec *defs, int depth);
+
+/* Output k of a call of a user function: its body is checked with the
+   dimensions of the arguments (like Simscape's untyped functions), errors
+   reported at the call with a note in the body; a successful check is
+   remembered per function and argument dimensions. */
+static DimInfo function_dim(Model *m, ElabInst *in, AstExpr *call, int k, int depth)
+{
+    AstDef *f = call->u.call.fn->ast;
+    int n = f->inputs.n;
+    if (call->u.call.args.n != n || k >= f->outputs.n || m->fn_depth >= 256)
+        return failed(); /* resolution reported it */
+    DimInfo *args = arena_alloc(m->arena, sizeof(DimInfo) * (size_t)(n + 1));
+    char key[1024], where[512];
+    size_t klen = (size_t)snprintf(key, sizeof key, "%p/%d", (void *)f, k);
+    size_t wlen = (size_t)snprintf(where, sizeof where, "function '%s'", f->name->name);
+    for (int i = 0; i < n; i++) {
+        args[i] = dim_of(m, in, call->u.call.args.items[i], depth + 1);
+        if (!args[i].ok)
+            return failed();
+        char u[64], w[80];
+        Sym *a = ((AstIdent *)f->inputs.items[i])->sym;
+        if (klen < sizeof key)
+            klen += (size_t)snprintf(key + klen, sizeof key - klen, "/%s%d%d",
+                                     dim_text(args[i].dim, u, sizeof u), args[i].is_bool,
+                                     args[i].zero);
+        if (wlen < sizeof where)
+            wlen += (size_t)snprintf(where + wlen, sizeof where - wlen, "%s %s %s",
+                                     i ? "," : ", with", a->name,
+                                     strcmp(dim_words(args[i], w, sizeof w), "0")
+                                         ? dim_words(args[i], w, sizeof w) : "= 0");
+    }
+    Sym *memo = sym_cstr(key);
+    DimInfo *known = ptrmap_get(&m->fn_dims, memo);
+    if (known)
+        return *known;
+    UnitLocal *saved = m->ulocals;
+    bind_unit(m, NULL, failed());
+    for (int i = 0; i < n; i++)
+        bind_unit(m, ((AstIdent *)f->inputs.items[i])->sym, args[i]);
+    int errors = diag_error_count();
+    diag_push_context(call->span, f->name->name, "%s", where);
+    m->fn_depth++;
+    DimInfo r = local_defs_dims(m, in, &f->defs, depth);
+    m->fn_depth--;
+    diag_pop_context();
+    if (r.ok) {
+        r = failed();
+        Sym *o = ((AstIdent *)f->outputs.items[k])->sym;
+        for (UnitLocal *l = m->ulocals; l && l->name; l = l->up)
+            if (l->name == o) {
+                r = l->dim;
+                break;
+            }
+    }
+    m->ulocals = saved;
+    if (r.ok && diag_error_count() == errors) {
+        DimInfo *keep = arena_alloc(m->arena, sizeof *keep);
+        *keep = r;
+        ptrmap_put(&m->fn_dims, memo, keep);
+    }
+    return r;
+}
+
+static DimInfo decl_dim(Model *m, ElabInst *in, AstDecl *d, int depth)
+{
+    if (d->output < 0)
+        return dim_of(m, in, d->value, depth);
+    AstExpr *call = d->value;
+    if (call->kind != EXPR_CALL || !call->u.call.fn)
+        return failed();
+    return function_dim(m, in, call, d->output, depth);
+}
+
+/* Binds local definitions in order on m->ulocals (the caller restores
+   it); not ok when one of them failed. */
+static DimInfo local_defs_dims(Model *m, ElabInst *in, PtrVec *defs, int depth)
+{
+    DimInfo all = ok_dim(dim_none());
+    for (int i = 0; i < defs->n; i++) {
+        AstDecl *d = defs->items[i];
+        DimInfo r = decl_dim(m, in, d, depth + 1);
+        if (!r.ok)
+            all = failed();
+        bind_unit(m, d->name, r);
+    }
+    return all;
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
-    int sf = special_find(f);
+    if (e->u.call.fn)
+        return function_dim(m, in, e, 0, depth);
+    int sf = e->u.call.qual ? -1 : special_find(f);
     if (sf >= 0)
         return n > 0 ? special_dim(m, in, e, sf, depth) : failed();
     if (n < 1)
@@ -475,6 +643,13 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
             check_stmts(m, in, &c->body);
         }
         break;
+    case STMT_LET: {
+        UnitLocal *saved = m->ulocals;
+        local_defs_dims(m, in, &s->u.let_.defs, 0);
+        check_stmts(m, in, &s->u.let_.body);
+        m->ulocals = saved;
+        break;
+    }
     default:
         break;
     }
@@ -520,10 +695,8 @@ static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
             check_branch(m, in, v->items[i]);
         break;
     case SEC_INTERMEDIATES:
-        for (int i = 0; i < v->n; i++) {
-            AstDecl *d = v->items[i];
-            dim_of(m, in, d->value, 0);
-        }
+        for (int i = 0; i < v->n; i++)
+            decl_dim(m, in, v->items[i], 0);
         break;
     default:
         break;
