@@ -338,6 +338,22 @@ AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries)
     return it;
 }
 
+AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries,
+                           PtrVec attrs)
+{
+    AstItem *it = ast_section(a, sp, kind, entries);
+    it->u.section.attrs = attrs;
+    SymMap seen = {0};
+    for (int i = 0; i < attrs.n; i++) {
+        AstArg *g = attrs.items[i];
+        if (symmap_get(&seen, g->name))
+            diag_error(g->name_span, "attribute '%s' is given twice", g->name->name);
+        symmap_put(&seen, g->name, g);
+    }
+    symmap_free(&seen);
+    return it;
+}
+
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses)
 {
     AstItem *it = arena_alloc(a, sizeof *it);
@@ -575,6 +591,13 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
     const PtrVec *v = &it->u.section.entries;
     indent(fp, depth);
     fputs(ast_section_names[k], fp);
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        fprintf(fp, "%s%s = ", i ? ", " : "(", g->name->name);
+        ast_print_expr(fp, g->value);
+        if (i == it->u.section.attrs.n - 1)
+            fputc(')', fp);
+    }
     dump_at(fp, it->span);
     fputc('\n', fp);
     for (int i = 0; i < v->n; i++) {

@@ -225,7 +225,10 @@ typedef struct AstStmt {
     X(SEC_CONNECTIONS, "connections", CONNECTIONS, -1, SEC_IN_COMPONENT,   \
       "connection", "Connections", NULL, NULL, 8) /* AstConnect* */       \
     X(SEC_EQUATIONS, "equations", EQUATIONS, -1, SEC_IN_BOTH, "equation",  \
-      "Equations", NULL, NULL, 9) /* AstStmt* */
+      "Equations", NULL, NULL, 9) /* AstStmt* */                          \
+    X(SEC_ANNOTATIONS, "annotations", ANNOTATIONS, -1, SEC_IN_BOTH,        \
+      "annotation", "Annotations", NULL, NULL, 10) /* none: the scanner    \
+      skips its body, which is ignored */
 
 enum { SEC_IN_COMPONENT = 1, SEC_IN_DOMAIN = 2, SEC_IN_BOTH = 3 };
 
@@ -242,7 +245,11 @@ typedef struct AstItem {
     AstItemKind kind;   /* which member of u is live */
     SrcSpan span;       /* keyword to matching end */
     union {
-        struct { AstSectionKind kind; PtrVec entries; } section;
+        struct {
+            AstSectionKind kind;    /* which section */
+            PtrVec entries;         /* by kind: see AST_SECTION_KINDS */
+            PtrVec attrs;           /* AstArg*: parameters(Access = private) */
+        } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
     } u;
 } AstItem;
@@ -307,6 +314,8 @@ AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg);
 AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body);
 AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
+AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries,
+                           PtrVec attrs);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);

@@ -72,10 +72,12 @@ static void emit_params(Cg *cg)
         cp_emit(&cg->p, ", {");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
-        cp_emit(&cg->p, "}, %d, %d},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0);
+        cp_emit(&cg->p, "}, %d, %d, %s},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0,
+                p->access == RT_PARAM_PRIVATE ? "RT_PARAM_PRIVATE"
+                : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED" : "RT_PARAM_PUBLIC");
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC},\n");
     cp_emit(&cg->p, "};\n\n");
     CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
                  .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};

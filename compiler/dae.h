@@ -189,6 +189,8 @@ typedef struct DaeParam {
     Dim dim;                /* dimension */
     bool is_bool;           /* declared true/false */
     bool structural;        /* decides structure: fixed at compile time */
+    unsigned char access;   /* RT_PARAM_* (rt_model.h): whether --param may
+                               set it */
 } DaeParam;
 
 typedef enum DaeVarKind {

@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "lower.h"
+#include "rt_model.h"
 #include "units_check.h"
 
 #include <math.h>
@@ -195,6 +196,8 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     p->dim = s->dim;
     p->is_bool = s->is_bool;
     p->value = dae_eval_params(e, m->pvalues);
+    p->access = s->m->access == ACCESS_PRIVATE ? RT_PARAM_PRIVATE
+                : in->external != EXT_MODIFY ? RT_PARAM_OBSERVED : RT_PARAM_PUBLIC;
     record_value(m, m->params.n, p->value);
     if (!isfinite(p->value))
         diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
@@ -471,6 +474,11 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     in->def = def;
     in->parent = parent;
     in->ast = ast;
+    if (parent && ast) {
+        SemaMember *mm = member_of_decl(parent->def, ast->name, ast);
+        in->external = mm && mm->external > parent->external ? mm->external
+                                                               : parent->external;
+    }
     in->arm_active = arena_alloc(m->arena, sizeof(bool) * (size_t)(def->nscopes + 1));
     in->arm_active[0] = true;
     int n = def->member_list.n;

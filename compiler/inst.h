@@ -51,6 +51,9 @@ struct ElabInst {
     PtrVec children;        /* ElabInst*, in declaration order */
     const char *arm_key;    /* arms as a string, to check each variant once */
     int ninteg;             /* integ() states named after it so far */
+    SemaExternal external;  /* what the outside may do with it: its own
+                               ExternalAccess or an ancestor's, the most
+                               hidden */
 };
 
 /* A conserving node of one instance; union-find over connections. */

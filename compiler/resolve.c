@@ -277,8 +277,8 @@ static bool exclusive(const SemaDef *d, int a, int b)
     return false;
 }
 
-static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
-                    SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
+static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
+                           SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
 {
     SemaMember *first = symmap_get(&d->members, name);
     for (SemaMember *m = first; m; m = m->next_same_name) {
@@ -302,6 +302,80 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
     m->next_same_name = first;
     symmap_put(&d->members, name, m);
     ptrvec_push(p->arena, &d->member_list, m);
+    return m;
+}
+
+/* ---- section attributes ------------------------------------------------------
+
+   parameters(Access = private), variables(Access = private, Event = ...),
+   intermediates(Access = private), components(ExternalAccess = modify |
+   observe | none).  Anything else is an error at the attribute. */
+
+/* X(name, its values, the sections that take it) */
+#define SECTION_ATTRIBUTES(X)                                                \
+    X("Access", "public or private",                                         \
+      (1 << SEC_PARAMETERS) | (1 << SEC_VARIABLES) | (1 << SEC_INTERMEDIATES)) \
+    X("ExternalAccess", "modify, observe or none", 1 << SEC_COMPONENTS)       \
+    X("Event", "true or false", 1 << SEC_VARIABLES)
+
+typedef struct SectionAttrs {
+    SemaAccess access;      /* Access */
+    SemaExternal external;  /* ExternalAccess */
+} SectionAttrs;
+
+static SectionAttrs section_attrs(Program *p, AstItem *it)
+{
+#define X_ATTRNAME(n, vals, where) n,
+#define X_ATTRVALS(n, vals, where) vals,
+#define X_ATTRWHERE(n, vals, where) where,
+    static const char *const names[] = {SECTION_ATTRIBUTES(X_ATTRNAME)};
+    static const char *const values[] = {SECTION_ATTRIBUTES(X_ATTRVALS)};
+    static const unsigned where[] = {SECTION_ATTRIBUTES(X_ATTRWHERE)};
+    enum { NATTR = sizeof names / sizeof names[0] };
+    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY};
+    AstSectionKind k = it->u.section.kind;
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        const char *n = g->name->name;
+        int a = 0;
+        while (a < NATTR && strcmp(names[a], n))
+            a++;
+        if (a == NATTR || !(where[a] & (1u << k))) {
+            PtrVec v = {0};
+            for (int j = 0; j < NATTR; j++)
+                if (where[j] & (1u << k))
+                    ptrvec_push(p->arena, &v, (void *)names[j]);
+            const char *s = diag_closest(n, (const char *const *)v.items, v.n);
+            if (a < NATTR)
+                diag_error(g->name_span, "a '%s' section has no attribute '%s'",
+                           ast_section_names[k], n);
+            else
+                diag_error(g->name_span, "unknown attribute '%s' of a '%s' section%s",
+                           n, ast_section_names[k], sema_did_you_mean(s).text);
+            continue;
+        }
+        AstExpr *v = g->value;
+        const char *word = ast_is_simple_name(v) ? v->u.name.parts[0].sym->name
+                           : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
+                           : "";
+        bool ok = true;
+        if (!strcmp(n, "Access")) {
+            ok = !strcmp(word, "public") || !strcmp(word, "private");
+            if (!strcmp(word, "private"))
+                r.access = ACCESS_PRIVATE;
+        } else if (!strcmp(n, "ExternalAccess")) {
+            ok = !strcmp(word, "modify") || !strcmp(word, "observe") || !strcmp(word, "none");
+            r.external = !strcmp(word, "none") ? EXT_NONE
+                         : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
+        } else {
+            ok = !strcmp(word, "true") || !strcmp(word, "false");
+            if (!strcmp(word, "true"))
+                diag_error(v->span, "event variables are not supported yet");
+        }
+        if (!ok)
+            diag_error(v->span, "%s is %s", n, values[a]);
+    }
+    return r;
 }
 
 /* What the declarations of a section are (the section table, ast.h). */
@@ -334,15 +408,18 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
             continue;
         }
         PtrVec *v = &it->u.section.entries;
+        SectionAttrs at = section_attrs(p, it);
         if (k == SEC_COMPONENTS) {
             for (int j = 0; j < v->n; j++) {
                 AstInstance *in = v->items[j];
-                declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope);
+                declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope)
+                    ->external = at.external;
             }
         } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
             for (int j = 0; j < v->n; j++) {
                 AstDecl *dc = v->items[j];
-                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope);
+                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope)
+                    ->access = at.access;
             }
         }
     }
@@ -430,6 +507,28 @@ static void unknown_member(Checker *c, const SemaDef *d, AstNamePart *part,
                    sema_did_you_mean(s).text);
 }
 
+/* Whether member `next` of component t may be named from outside t
+   (section attributes); reports it when not. */
+static bool reachable(const SemaDef *t, const SemaMember *next, const AstNamePart *at)
+{
+    SrcSpan decl = next->decl ? next->decl->name_span : next->inst->name_span;
+    if (next->access == ACCESS_PRIVATE) {
+        diag_error(at->span, "%s '%s' of component '%s' is private (Access = "
+                   "private): only '%s' itself can use it", sema_member_kind_names[next->kind],
+                   next->name->name, t->ast->name->name, t->ast->name->name);
+        diag_note(decl, "'%s' is declared here", next->name->name);
+        return false;
+    }
+    if (next->kind == MEM_INSTANCE && next->external == EXT_NONE) {
+        diag_error(at->span, "component '%s' of '%s' is hidden (ExternalAccess = "
+                   "none): it cannot be reached from outside '%s'", next->name->name,
+                   t->ast->name->name, t->ast->name->name);
+        diag_note(decl, "'%s' is declared here", next->name->name);
+        return false;
+    }
+    return true;
+}
+
 /* Resolves the rest of a dotted name after member m (which has been
    resolved in definition d).  Returns the final member or NULL. */
 static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
@@ -449,6 +548,8 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
                 unknown_member(c, t, &parts[i], t->ast->name->name, true);
                 return NULL;
             }
+            if (m->kind == MEM_INSTANCE && !reachable(t, next, &parts[i]))
+                return NULL;
             m = next;
         } else {
             diag_error(parts[i].span, "'%s' is %s %s and has no members",
@@ -842,6 +943,14 @@ static void check_instance(Checker *c, AstInstance *in)
                            g->name->name, sema_did_you_mean(s).text);
             diag_note(t->ast->name_span, "component '%s' is defined here",
                       t->ast->name->name);
+            continue;
+        }
+        if (target->access == ACCESS_PRIVATE) {
+            diag_error(g->name_span, "%s '%s' of component '%s' is private (Access "
+                       "= private): it cannot be set from outside",
+                       sema_member_kind_names[target->kind], g->name->name,
+                       t->ast->name->name);
+            diag_note(target->decl->name_span, "'%s' is declared here", g->name->name);
             continue;
         }
         c->mode = REF_ARGUMENT;

@@ -30,6 +30,21 @@ extern const char *const sema_member_kind_names[];
 
 typedef struct SemaDef SemaDef;
 
+/* Who may use a member from outside its component (section attributes). */
+typedef enum SemaAccess {
+    ACCESS_PUBLIC,          /* anyone (the default) */
+    ACCESS_PRIVATE,         /* parameters/variables/intermediates(Access =
+                               private): only the component itself */
+} SemaAccess;
+
+/* What the outside may do with a child (components(ExternalAccess = ...)),
+   in order of what is hidden. */
+typedef enum SemaExternal {
+    EXT_MODIFY,             /* everything (the default) */
+    EXT_OBSERVE,            /* read and log, but no --param of its parameters */
+    EXT_NONE,               /* nothing: not named from outside, not logged */
+} SemaExternal;
+
 /* One declared name of a definition. */
 typedef struct SemaMember {
     SemaMemberKind kind;    /* what it is */
@@ -39,6 +54,8 @@ typedef struct SemaMember {
     SemaDef *type;          /* node: the domain; instance: the component */
     int scope;              /* conditional arm it is declared in; 0 = always */
     int order;              /* declaration order within the definition */
+    SemaAccess access;      /* its section's Access */
+    SemaExternal external;  /* MEM_INSTANCE: its section's ExternalAccess */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 

@@ -146,6 +146,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token INTERMEDIATES "intermediates" COMPONENTS "components"
 %token BRANCHES "branches" CONNECTIONS "connections"
 %token EQUATIONS "equations" ACROSS "across" THROUGH "through"
+%token ANNOTATIONS "annotations"
 %token IF "if" ELSEIF "elseif" ELSE "else" TRUE "true" FALSE "false"
 %token CONNECT "connect" DER "der" TIME "time" ASSERT "assert"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
@@ -163,7 +164,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <def> def function_def
 %type <vec> defs items decls instances args branches connects ends stmts
 %type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args
-%type <item> item
+%type <item> item attributed_section
 %type <kind> decl_keyword
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
@@ -217,6 +218,8 @@ item:
   | BRANCHES branches error     { $$ = ast_section(A, @1, SEC_BRANCHES, $2); }
   | CONNECTIONS connects error  { $$ = ast_section(A, @1, SEC_CONNECTIONS, $2); }
   | EQUATIONS stmts error       { $$ = ast_section(A, @1, SEC_EQUATIONS, $2); }
+  | attributed_section          { $$ = $1; }
+  | ANNOTATIONS END             { $$ = ast_section(A, @$, SEC_ANNOTATIONS, (PtrVec){0}); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
@@ -427,6 +430,27 @@ field:
 name:
     IDENT                       { $$ = ast_name(A, @1, $1); }
   | name '.' IDENT              { $$ = ast_name_append(A, $1, @3, $3); }
+    ;
+
+/* ---- section attributes ------------------------------------------------
+
+   parameters(Access = private), components(ExternalAccess = observe),
+   variables(Event = true): NAME = value pairs, checked by resolution.
+   (equations(Initial = true) cannot be told from an equation that starts
+   with '(' with one token of lookahead, and initial equations are not
+   supported.  An `annotations` section's body is skipped by the
+   scanner.) */
+
+attributed_section:
+    decl_keyword '(' args ')' decls END {
+        $$ = ast_section_attrs(A, @$, $1, $5, $3);
+    }
+  | COMPONENTS '(' args ')' instances END {
+        $$ = ast_section_attrs(A, @$, SEC_COMPONENTS, $5, $3);
+    }
+  | decl_keyword '(' args ')' decls error {
+        $$ = ast_section_attrs(A, @1, $1, $5, $3);
+    }
     ;
 
 /* ---- functions and local definitions ----------------------------------

@@ -119,7 +119,7 @@ static void usage(const RtModel *m, const char *prog)
     int shown = 0;
     for (int i = 0; i < m->n_params && shown < 50; i++) {
         const RtParamInfo *pi = &m->params[i];
-        if (pi->structural)
+        if (pi->structural || rt_param_fixed(pi))
             continue;
         if (!shown++)
             printf("\nRun-time parameters (SI):\n");

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 6
+#define RT_ABI_VERSION 7
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -68,7 +68,16 @@ typedef struct RtParamInfo {
     short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
+    unsigned char access;   /* RT_PARAM_*: whether --param may set it */
 } RtParamInfo;
+
+/* RtParamInfo.access: who may set a parameter at run time. */
+enum {
+    RT_PARAM_PUBLIC = 0,    /* --param and sweeps may set it */
+    RT_PARAM_PRIVATE = 1,   /* parameters(Access = private): its component's own */
+    RT_PARAM_OBSERVED = 2,  /* in a component declared with ExternalAccess =
+                               observe or none: not modifiable from outside */
+};
 
 typedef struct RtTargetInfo {
     int column;             /* the column (variable) the target is on */

@@ -27,7 +27,7 @@ syntax keyword lmdlFunction function let
 " Sections.
 syntax keyword lmdlSection nodes inputs outputs parameters variables
 syntax keyword lmdlSection intermediates components branches connections
-syntax keyword lmdlSection equations across through
+syntax keyword lmdlSection equations across through annotations
 
 " Conditional sections, if-equations and if-expressions.
 syntax keyword lmdlConditional if elseif else
