@@ -259,6 +259,26 @@ AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     return in;
 }
 
+AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                               AstExpr *type, PtrVec args)
+{
+    AstInstance *in = ast_instance(a, sp, name_sp, name, type->span,
+                                   type->u.name.parts[type->u.name.n - 1].sym, args);
+    in->type_qual = type;
+    return in;
+}
+
+void ast_file_import(Arena *a, AstFile *f, SrcSpan sp, AstExpr *name, bool all,
+                     int ndefs)
+{
+    AstImport *im = arena_alloc(a, sizeof *im);
+    im->name = name;
+    im->all = all;
+    im->span = sp;
+    im->late = ndefs > 0;
+    ptrvec_push(a, &f->imports, im);
+}
+
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to)
 {
@@ -607,7 +627,12 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
             indent(fp, depth + 1);
             fprintf(fp, "%s", in->name->name);
             dump_at(fp, in->span);
-            fprintf(fp, " = %s(", in->type->name);
+            fputs(" = ", fp);
+            if (in->type_qual)
+                ast_print_expr(fp, in->type_qual);
+            else
+                fputs(in->type->name, fp);
+            fputc('(', fp);
             for (int j = 0; j < in->args.n; j++) {
                 AstArg *g = in->args.items[j];
                 fprintf(fp, "%s%s = ", j ? ", " : "", g->name->name);
@@ -684,6 +709,14 @@ static void dump_idents(FILE *fp, const PtrVec *v)
 
 void ast_dump_file(FILE *fp, const AstFile *f)
 {
+    for (int i = 0; i < f->imports.n; i++) {
+        AstImport *im = f->imports.items[i];
+        fputs("import ", fp);
+        ast_print_expr(fp, im->name);
+        fputs(im->all ? ".*" : "", fp);
+        dump_at(fp, im->span);
+        fputc('\n', fp);
+    }
     for (int i = 0; i < f->defs.n; i++) {
         AstDef *d = f->defs.items[i];
         if (d->kind == DEF_FUNCTION) {

@@ -128,8 +128,10 @@ typedef struct AstArg {
 typedef struct AstInstance {
     Sym *name;          /* instance name */
     SrcSpan name_span;  /* where it is written */
-    Sym *type;          /* component to instantiate */
+    Sym *type;          /* component to instantiate (the last part of a
+                           package-qualified name) */
     SrcSpan type_span;  /* where the type name is written */
+    AstExpr *type_qual; /* the name pkg.Comp when qualified, or NULL */
     PtrVec args;        /* AstArg* */
     SrcSpan span;       /* the whole declaration */
     const char *comment;/* trailing comment, or NULL */
@@ -269,10 +271,19 @@ typedef struct AstDef {
     PtrVec defs;            /* DEF_FUNCTION: AstDecl*, its definitions */
 } AstDef;
 
+/* `import pkg.Name;` or `import pkg.*;` at the top of a file. */
+typedef struct AstImport {
+    AstExpr *name;          /* the dotted name (EXPR_NAME), without '.*' */
+    bool all;               /* `import pkg.*`: every name of the package */
+    SrcSpan span;           /* the whole statement */
+    bool late;              /* written after a definition (an error) */
+} AstImport;
+
 /* One parsed file. */
 typedef struct AstFile {
     int file;               /* source id */
     PtrVec defs;            /* AstDef*, in source order */
+    PtrVec imports;         /* AstImport*, in source order */
 } AstFile;
 
 extern const char *const ast_expr_kind_names[];
@@ -306,6 +317,12 @@ AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args);
+/* NAME = pkg.Comp(...): an instance of a package-qualified component. */
+AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                               AstExpr *type, PtrVec args);
+/* Adds an import to the file; ndefs is the number of definitions before it. */
+void ast_file_import(Arena *a, AstFile *f, SrcSpan sp, AstExpr *name, bool all,
+                     int ndefs);
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to);
 AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);

@@ -36,7 +36,10 @@ typedef struct SemaFile {
     int file;           /* source id */
     AstFile *ast;       /* its tree */
     SymMap defs;        /* Sym* -> SemaDef* */
+    PtrVec imports;     /* AstImport*: its imports that name something */
 } SemaFile;
+
+static void check_imports(Program *p, SemaFile *u);
 
 /* ---- the standard library index ------------------------------------------ */
 
@@ -124,6 +127,7 @@ static SemaFile *add_unit(Program *p, int file)
         symmap_put(&u->defs, ad->name, d);
         ptrvec_push(p->arena, &p->all_defs, d);
     }
+    check_imports(p, u);
     return u;
 }
 
@@ -158,10 +162,224 @@ static SemaDef *find_in_dir(Program *p, const char *dir, Sym *name)
     return u ? symmap_get(&u->defs, name) : NULL;
 }
 
+/* ---- packages ------------------------------------------------------------------
+
+   A folder is a package: a.b.C is the definition C in a/b/C.lmdl below
+   one of the roots of the search path (the model's directory, each -I
+   directory, each LMDL_PATH directory, the library), tried in that order.
+   A file's imports (`import a.b.C;`, `import a.b.*;`) make plain names
+   of those packages visible in that file, before the search path. */
+
+static const PtrVec *search_roots(Program *p)
+{
+    if (p->roots_made)
+        return &p->roots;
+    p->roots_made = true;
+    SrcFile *mf = src_get(p->main_file);
+    if (mf)
+        ptrvec_push(p->arena, &p->roots, (void *)mf->dir);
+    for (int i = 0; i < p->opts.ninclude; i++)
+        ptrvec_push(p->arena, &p->roots, (void *)p->opts.include_dirs[i]);
+    const char *env = getenv("LMDL_PATH");
+    if (env && *env) {
+        char *copy = arena_strdup(p->arena, env);
+        for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save))
+            if (*dir)
+                ptrvec_push(p->arena, &p->roots, dir);
+    }
+    if (p->opts.stdlib_dir)
+        ptrvec_push(p->arena, &p->roots, (void *)p->opts.stdlib_dir);
+    return &p->roots;
+}
+
+/* "a/b" for the first n parts of a dotted name. */
+static char *parts_path(Arena *a, const AstExpr *name, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += name->u.name.parts[i].sym->len + 1;
+    char *s = arena_alloc(a, len), *q = s;
+    for (int i = 0; i < n; i++) {
+        if (i)
+            *q++ = '/';
+        memcpy(q, name->u.name.parts[i].sym->name, name->u.name.parts[i].sym->len);
+        q += name->u.name.parts[i].sym->len;
+    }
+    *q = 0;
+    return s;
+}
+
+/* NAME in package directory pkg ("" for a root itself), on every root. */
+static SemaDef *find_in_package(Program *p, const char *pkg, Sym *name)
+{
+    const PtrVec *roots = search_roots(p);
+    for (int i = 0; i < roots->n; i++) {
+        const char *dir = *pkg ? arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg)
+                               : roots->items[i];
+        SemaDef *d = find_in_dir(p, dir, name);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+static bool package_exists(Program *p, const char *pkg)
+{
+    const PtrVec *roots = search_roots(p);
+    for (int i = 0; i < roots->n; i++) {
+        struct stat st;
+        if (stat(arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg), &st) == 0
+            && S_ISDIR(st.st_mode))
+            return true;
+    }
+    return false;
+}
+
+/* "translational.Mass" for every library file, for suggestions. */
+static const char *suggest_qualified(Program *p, const char *name)
+{
+    if (diag_too_many() || !p->opts.stdlib_dir)
+        return NULL;
+    size_t root = strlen(p->opts.stdlib_dir) + 1;
+    PtrVec v = {0};
+    for (int i = 0; i < p->stdlib_paths.n; i++) {
+        const char *path = p->stdlib_paths.items[i];
+        if (strlen(path) <= root + 5)
+            continue;
+        char *q = arena_strndup(p->arena, path + root, strlen(path) - root - 5);
+        for (char *c = q; *c; c++)
+            if (*c == '/')
+                *c = '.';
+        ptrvec_push(p->arena, &v, q);
+    }
+    return diag_closest(name, (const char *const *)v.items, v.n);
+}
+
+static void check_imports(Program *p, SemaFile *u)
+{
+    for (int i = 0; i < u->ast->imports.n; i++) {
+        AstImport *im = u->ast->imports.items[i];
+        const AstExpr *nm = im->name;
+        int n = nm->u.name.n;
+        char *text = ast_name_text(p->arena, nm);
+        if (im->late) {
+            diag_error(im->span, "an import comes before the first definition of "
+                       "the file (its scope is the whole file)");
+            continue;
+        }
+        const char *full = parts_path(p->arena, nm, n);
+        if (im->all) {
+            if (!package_exists(p, full)) {
+                diag_error(nm->span, "cannot import '%s.*': there is no package "
+                           "'%s' (a folder %s) on the search path", text, text, full);
+                continue;
+            }
+        } else if (!package_exists(p, full)
+                   && !find_in_package(p, parts_path(p->arena, nm, n - 1),
+                                       nm->u.name.parts[n - 1].sym)) {
+            const char *s = suggest_qualified(p, text);
+            diag_error(nm->span, "cannot import '%s': there is no %s.lmdl and no "
+                       "package '%s' on the search path%s", text, full, text,
+                       sema_did_you_mean(s).text);
+            continue;
+        }
+        ptrvec_push(p->arena, &u->imports, im);
+    }
+}
+
+/* A plain name through the imports of the file it is written in. */
+static SemaDef *find_imported(Program *p, SemaFile *u, Sym *name)
+{
+    for (int i = 0; u && i < u->imports.n; i++) {
+        AstImport *im = u->imports.items[i];
+        const AstExpr *nm = im->name;
+        int n = nm->u.name.n;
+        SemaDef *d = NULL;
+        if (im->all)
+            d = find_in_package(p, parts_path(p->arena, nm, n), name);
+        else if (nm->u.name.parts[n - 1].sym == name)
+            d = find_in_package(p, parts_path(p->arena, nm, n - 1), name);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from)
+{
+    int n = name->u.name.n;
+    Sym *last = name->u.name.parts[n - 1].sym;
+    const char *rest = parts_path(p->arena, name, n - 1);
+    SemaDef *d = find_in_package(p, rest, last);
+    /* relative to an imported package: after `import a.*`, b.C is a/b/C;
+       after `import a.b`, b.C is a/b/C too */
+    SemaFile *u = unit_of(p, from);
+    for (int i = 0; !d && u && i < u->imports.n; i++) {
+        AstImport *im = u->imports.items[i];
+        const AstExpr *nm = im->name;
+        int k = nm->u.name.n;
+        if (im->all)
+            d = find_in_package(p, arena_printf(p->arena, "%s/%s",
+                                                parts_path(p->arena, nm, k), rest), last);
+        else if (nm->u.name.parts[k - 1].sym == name->u.name.parts[0].sym)
+            d = find_in_package(p, k > 1 ? arena_printf(p->arena, "%s/%s",
+                                                         parts_path(p->arena, nm, k - 1), rest)
+                                         : rest, last);
+    }
+    return d;
+}
+
+/* The library files whose stem is `name`, beyond the first: a plain name
+   two packages define is ambiguous. */
+static bool report_ambiguous(Program *p, Sym *name, SrcSpan at)
+{
+    int first = -1, second = -1;
+    for (int i = 0; i < p->stdlib_names.n && second < 0; i++) {
+        if (strcmp(p->stdlib_names.items[i], name->name))
+            continue;
+        if (first < 0)
+            first = i;
+        else
+            second = i;
+    }
+    if (second < 0)
+        return false;
+    SemaFile *a = unit_for_path(p, p->stdlib_paths.items[first]);
+    SemaFile *b = unit_for_path(p, p->stdlib_paths.items[second]);
+    SemaDef *da = a ? symmap_get(&a->defs, name) : NULL;
+    SemaDef *db = b ? symmap_get(&b->defs, name) : NULL;
+    if (!da || !db)
+        return false;
+    diag_error(at, "'%s' is ambiguous: two packages of the library define it, "
+               "%s and %s; write the package-qualified name or import the one "
+               "you mean", name->name, (char *)p->stdlib_paths.items[first],
+               (char *)p->stdlib_paths.items[second]);
+    diag_note(da->ast->name_span, "one '%s' is defined here", name->name);
+    diag_note(db->ast->name_span, "the other is defined here");
+    return true;
+}
+
+/* sema_lookup, reporting at `at` a plain name that is ambiguous. */
+static SemaDef *lookup_at(Program *p, Sym *name, int from, SrcSpan at)
+{
+    SemaDef *d = sema_lookup(p, name, from);
+    SrcFile *f = d ? src_get(d->file) : NULL;
+    size_t n = p->opts.stdlib_dir ? strlen(p->opts.stdlib_dir) : 0;
+    /* found by its stem in the library: another package may have it too */
+    if (f && n && !strncmp(f->path, p->opts.stdlib_dir, n) && f->path[n] == '/'
+        && d->file != from && !find_imported(p, unit_of(p, from), name))
+        report_ambiguous(p, name, at);
+    return d;
+}
+
 SemaDef *sema_lookup(Program *p, Sym *name, int from)
 {
     SemaFile *u = unit_of(p, from);
     SemaDef *d = u ? symmap_get(&u->defs, name) : NULL;
+    if (d)
+        return d;
+    d = find_imported(p, u, name);
     if (d)
         return d;
     d = symmap_get(&p->resolved, name);
@@ -836,13 +1054,23 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     }
     switch (k) {
     case SEC_NODES: {
-        if (!ast_is_simple_name(v)) {
+        if (v->kind != EXPR_NAME || v->parens) {
             diag_error(v->span, "a node is declared as NAME = DOMAIN;");
             return;
         }
-        Sym *dn = v->u.name.parts[0].sym;
-        SemaDef *t = sema_lookup(c->p, dn, c->d->file);
-        if (!t) {
+        /* foundation.mechanical.translational.translational style: a
+           package-qualified domain */
+        bool qual = v->u.name.n > 1;
+        Sym *dn = v->u.name.parts[v->u.name.n - 1].sym;
+        SemaDef *t = qual ? sema_lookup_qualified(c->p, v, c->d->file)
+                          : lookup_at(c->p, dn, c->d->file, v->span);
+        if (!t && qual) {
+            const char *text = ast_name_text(c->p->arena, v);
+            const char *s = suggest_qualified(c->p, text);
+            diag_error(v->span, "unknown domain '%s': there is no %s.lmdl on the "
+                       "search path%s", text, package_path(c->p->arena, v),
+                       sema_did_you_mean(s).text);
+        } else if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
             diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
         } else if (t->ast->kind != DEF_DOMAIN) {
@@ -894,7 +1122,16 @@ static SemaMember *member_in_scope(Checker *c, Sym *name)
 static void check_instance(Checker *c, AstInstance *in)
 {
     SemaMember *m = member_in_scope(c, in->name);
-    SemaDef *t = sema_lookup(c->p, in->type, c->d->file);
+    SemaDef *t = in->type_qual ? sema_lookup_qualified(c->p, in->type_qual, c->d->file)
+                               : lookup_at(c->p, in->type, c->d->file, in->type_span);
+    if (!t && in->type_qual) {
+        const char *text = ast_name_text(c->p->arena, in->type_qual);
+        const char *s = suggest_qualified(c->p, text);
+        diag_error(in->type_span, "unknown component '%s': there is no %s.lmdl on "
+                   "the search path%s", text, package_path(c->p->arena, in->type_qual),
+                   sema_did_you_mean(s).text);
+        return;
+    }
     if (!t) {
         const char *s = sema_suggest_def(c->p, in->type->name);
         diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
@@ -1269,7 +1506,8 @@ static void resolve_function(Program *p, SemaDef *d)
 static bool check_function_call(Checker *c, AstExpr *e)
 {
     Sym *name = e->u.call.func;
-    SemaDef *f = e->u.call.qual ? NULL : sema_lookup(c->p, name, c->d->file);
+    SemaDef *f = e->u.call.qual ? sema_lookup_qualified(c->p, e->u.call.qual, c->d->file)
+                                : lookup_at(c->p, name, c->d->file, e->u.call.func_span);
     if (!f)
         return false;
     if (f->ast->kind != DEF_FUNCTION) {

@@ -89,6 +89,9 @@ typedef struct Program {
     SemaDef *top;           /* the top-level model, once chosen */
     PtrVec fn_stack;        /* SemaDef*: functions whose bodies are being
                                checked, outermost first (recursion) */
+    PtrVec roots;           /* char*: the search path's directories, in
+                               lookup order (packages are folders below) */
+    bool roots_made;        /* roots is filled */
 } Program;
 
 /* Loads and parses the model file; -1 when it cannot be read. */
@@ -98,6 +101,8 @@ AstFile *sema_add_main(Program *p, int file);
 /* Looks a definition up from file `from` (LANGUAGE.md section 1 order);
    NULL when not found (no error is reported). */
 SemaDef *sema_lookup(Program *p, Sym *name, int from);
+/* The same for a package-qualified name a.b.C (an EXPR_NAME). */
+SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from);
 
 /* Resolves the top model (`top` NULL = the last component of the main
    file) and everything it reaches.  Errors go to diag. */

@@ -152,6 +152,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
+%token IMPORT "import"
 
 %left OROR
 %left ANDAND
@@ -162,6 +163,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %right '^'
 
 %type <def> def function_def
+%type <expr> qualname
 %type <vec> defs items decls instances args branches connects ends stmts
 %type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args
 %type <item> item attributed_section
@@ -182,6 +184,7 @@ file:
 defs:
     %empty                      { $$ = (PtrVec){0}; }
   | defs def                    { $$ = vecadd(A, $1, $2); }
+  | defs import_decl            { $$ = $1; }
     ;
 
 /* Recovery: a definition whose 'end' is missing ends where the next one
@@ -285,6 +288,11 @@ instance:
         MISSING_SEMI();
         $$ = ast_instance(A, src_join(@1, @3), @1, $1, @3, $3, (PtrVec){0});
     }
+  | IDENT '=' qualname '(' args ')' ';' {
+        $$ = ast_instance_qual(A, @$, @1, $1, $3, $5);
+    }
+  | IDENT '=' qualname '(' ')' ';' { $$ = ast_instance_qual(A, @$, @1, $1, $3, (PtrVec){0}); }
+  | IDENT '=' qualname ';'      { $$ = ast_instance_qual(A, @$, @1, $1, $3, (PtrVec){0}); }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -430,6 +438,24 @@ field:
 name:
     IDENT                       { $$ = ast_name(A, @1, $1); }
   | name '.' IDENT              { $$ = ast_name_append(A, $1, @3, $3); }
+    ;
+
+/* ---- packages ----------------------------------------------------------
+
+   A folder is a package: translational.Mass is translational/Mass.lmdl
+   below a root of the search path.  `import pkg.Name;` and
+   `import pkg.*;` come before the first definition of a file. */
+
+import_decl:
+    IMPORT name ';'             { ast_file_import(A, pc->result, @$, $2, false, $<vec>0.n); }
+  | IMPORT name '.' '*' ';'     { ast_file_import(A, pc->result, @$, $2, true, $<vec>0.n); }
+  | IMPORT error ';'            { yyerrok; }
+    ;
+
+/* A package-qualified component name: at least two parts. */
+qualname:
+    IDENT '.' IDENT             { $$ = ast_name_append(A, ast_name(A, @1, $1), @3, $3); }
+  | qualname '.' IDENT          { $$ = ast_name_append(A, $1, @3, $3); }
     ;
 
 /* ---- section attributes ------------------------------------------------

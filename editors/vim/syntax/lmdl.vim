@@ -22,7 +22,7 @@ syntax case match
 syntax keyword lmdlDefinition domain component nextgroup=lmdlDefName skipwhite
 syntax match   lmdlDefName "\h\w*" contained
 syntax keyword lmdlEnd end
-syntax keyword lmdlFunction function let
+syntax keyword lmdlFunction function let import
 
 " Sections.
 syntax keyword lmdlSection nodes inputs outputs parameters variables
