@@ -405,6 +405,11 @@ AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     return d;
 }
 
+bool ast_any_unit(const AstExpr *e)
+{
+    return e->kind == EXPR_QUANTITY && e->u.quantity.unit[0] == '*';
+}
+
 bool ast_is_simple_name(const AstExpr *e)
 {
     return e->kind == EXPR_NAME && e->u.name.n == 1;

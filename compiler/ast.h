@@ -347,6 +347,8 @@ AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);
+/* {v, '*'} or {v, '*(UNIT)'}: a parameter of the unit it is bound to. */
+bool ast_any_unit(const AstExpr *e);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */
 
 /* Debug and golden output. */

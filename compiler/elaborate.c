@@ -182,6 +182,15 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     AstArg *g = find_arg(in, d->name);
     DaeExpr *e;
     SrcSpan sp = d->span;
+    /* {v, '*'}: the unit of the binding; unbound, the declared default
+       (and a default of 0 fits any unit) */
+    s->any_unit = ast_any_unit(d->value);
+    if (s->any_unit && g) {
+        bool isb = false;
+        units_dim(m, in->parent, g->value, &s->dim, &isb);
+    } else if (s->any_unit) {
+        s->fits_any = is_zero_literal(d->value->u.quantity.value);
+    }
     if (g) {
         check_binding(m, in, g, s->dim, s->is_bool, "parameter");
         e = lower_expr(m, in->parent, g->value);
@@ -273,10 +282,12 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     v->owner = in;
     v->dim = s->dim;
     v->start = dae_const(m->t, 0);
+    s->untyped = d->untyped;
     apply_target(m, in, d->value, v, in, NULL);
     AstArg *g = find_arg(in, d->name);
+    /* an untyped output's unit is not known yet: its target is not checked */
     if (g)
-        apply_target(m, in->parent, g->value, v, in, "variable");
+        apply_target(m, in->parent, g->value, v, in, s->untyped ? NULL : "variable");
     s->var = m->vars.n;
     ptrvec_push(m->arena, &m->vars, v);
 }
@@ -285,9 +296,11 @@ static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
     s->active = true;
     units_dim(m, in, d->value, &s->dim, &s->is_bool);
+    s->untyped = d->untyped;
     AstArg *g = find_arg(in, d->name);
     if (g) {
-        check_binding(m, in, g, s->dim, s->is_bool, "input");
+        if (!s->untyped)
+            check_binding(m, in, g, s->dim, s->is_bool, "input");
         s->input = lower_expr(m, in->parent, g->value);
         s->bound_at = g->value->span;
     }
@@ -561,8 +574,16 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         End *e = &ends[i];
         if (e == src)
             continue;
+        e->slot->driver = src->slot;
+        e->slot->driver_owner = src->owner;
         bool dimless_src = dim_is_none(src->slot->dim);
-        if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
+        if (src->slot->untyped || e->slot->untyped) {
+            /* checked once the unit check has inferred their units */
+            ElabLink *l = arena_alloc(m->arena, sizeof *l);
+            *l = (ElabLink){src->slot, e->slot, end_text(m, src), end_text(m, e),
+                            e->ast->span};
+            ptrvec_push(m->arena, &m->links, l);
+        } else if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
             char a[64], b[64];
             diag_error(e->ast->span, "'%s' is %s, but the output '%s' driving "
                        "it is %s", end_text(m, e), dim_phrase(e->slot->dim, a, sizeof a),

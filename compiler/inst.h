@@ -38,7 +38,25 @@ typedef struct ElabSlot {
     AstArg *override;       /* MEM_VARIABLE/OUTPUT: parent's target override */
     DaeExpr *lowered;       /* MEM_INTERMEDIATE: cached lowering */
     int lowering;           /* MEM_INTERMEDIATE: 1 while being lowered */
+    /* unit inference (units_check.c) */
+    bool untyped;           /* MEM_INPUT/OUTPUT declared `NAME;`: dim inferred */
+    bool any_unit;          /* MEM_PARAMETER {v, '*'}: dim is its binding's */
+    bool fits_any;          /* an unbound '*' parameter whose default is 0:
+                               like the literal 0, it fits any unit */
+    int infer;              /* untyped: 0 not known, 1 being inferred, 2 known */
+    struct ElabSlot *driver;/* MEM_INPUT, or a composite's own MEM_OUTPUT:
+                               the signal source connected to it, or NULL */
+    ElabInst *driver_owner; /* the instance of driver */
 } ElabSlot;
+
+/* A signal connection with an untyped end, checked once units are
+   inferred. */
+typedef struct ElabLink {
+    ElabSlot *src, *dst;    /* source and sink */
+    const char *src_text;   /* their names as written, for messages */
+    const char *dst_text;
+    SrcSpan at;             /* the sink's end in the connect() */
+} ElabLink;
 
 struct ElabInst {
     const char *path;       /* "" for the top, "lever", "a.b" */
@@ -136,6 +154,8 @@ typedef struct Model {
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     PtrVec integs;          /* ElabInteg*: the states integ() made */
+    PtrVec links;           /* ElabLink*: signal connections to check after
+                               unit inference */
     ElabLocal *locals;      /* names lowering sees before members, or NULL */
     struct UnitLocal *ulocals; /* the same for the unit check (units_check.c) */
     PtrMap fn_dims;         /* "function/arg dims" -> its output dims, checked */

@@ -997,6 +997,10 @@ static void check_expr(Checker *c, AstExpr *e)
         check_expr(c, e->u.cond.els);
         break;
     case EXPR_QUANTITY:
+        if (ast_any_unit(e))
+            diag_error(e->u.quantity.unit_span, "the unit '*' (the unit of the value "
+                       "bound at instantiation) is only a parameter's declared unit, "
+                       "as in k = {1, '*'};");
         check_expr(c, e->u.quantity.value);
         break;
     case EXPR_RECORD:
@@ -1107,6 +1111,8 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     }
     if (v->kind == EXPR_RECORD && (k == SEC_VARIABLES || k == SEC_OUTPUTS))
         check_record(c, v);
+    else if (k == SEC_PARAMETERS && ast_any_unit(v))
+        check_expr(c, v->u.quantity.value);
     else if (dc->output <= 0)
         check_expr(c, v);
     if (dc->output >= 0)
