@@ -419,38 +419,39 @@ static void emit_eval(Cg *cg)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
-/* Columns: every name of every variable. */
+/* Columns, in the plan's order: each variable computed in its first
+   column and copied to its others, each intermediate computed. */
 static void emit_columns(Cg *cg)
 {
     Dae *d = cg->d;
+    const Plan *pl = cg->pl;
     cp_emit(&cg->p, "static const char *const column_names[] = {\n");
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
-        for (int j = 0; j < v->names.n; j++) {
-            cp_emit(&cg->p, "    ");
-            cp_str(&cg->p, v->names.items[j]);
-            cp_emit(&cg->p, ",\n");
-        }
+    for (int k = 0; k < pl->ncolumns; k++) {
+        cp_emit(&cg->p, "    ");
+        cp_str(&cg->p, pl->columns[k].name);
+        cp_emit(&cg->p, ",\n");
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
     cg->p.modes = false;
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS};
     cp_chunk_begin(&cg->p, &c);
-    int col = 0;
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
+    for (int k = 0; k < pl->ncolumns; k++) {
+        const PlanColumn *col = &pl->columns[k];
+        if (col->same_as >= 0) {
+            cp_emit(&cg->p, "    out[%d] = out[%d];\n", k, col->same_as);
+            continue;
+        }
+        DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
+        DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
+                                                      : dae_var(&d->t, col->var, 0);
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
-        DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
         cp_count(&cg->p, val);
         cp_temps(&cg->p, val);
-        cp_emit(&cg->p, "    out[%d] = ", col);
+        cp_emit(&cg->p, "    out[%d] = ", k);
         cp_expr(&cg->p, val);
         cp_emit(&cg->p, ";\n");
-        for (int j = 1; j < v->names.n; j++)
-            cp_emit(&cg->p, "    out[%d] = out[%d];\n", col + j, col);
-        col += v->names.n;
     }
     cp_chunk_end(&cg->p, &c);
 }
@@ -767,6 +768,9 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
     cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n",
             pl->ncolumns);
+    if (pl->n_on_request || pl->n_hidden)
+        cp_emit(&cg.p, "    .n_on_request = %d, .n_hidden = %d,\n", pl->n_on_request,
+                pl->n_hidden);
     cp_emit(&cg.p, "    .n_targets = %d, .targets = targets,"
             " .target_values = target_values,\n", pl->ntargets);
     cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"

@@ -277,6 +277,8 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     ElabVar *v = arena_alloc(m->arena, sizeof *v);
     v->name = elab_qualify(m, in, d->name->name);
     ptrvec_push(m->arena, &v->names, (void *)v->name);
+    if (in->external == EXT_NONE)
+        ptrvec_push(m->arena, &v->hidden, (void *)v->name);
     v->kind = kind;
     v->span = d->name_span;
     v->owner = in;
@@ -771,9 +773,13 @@ static void make_sets(Model *m)
                 continue;
             ElabVar *v = arena_alloc(m->arena, sizeof *v);
             v->name = port_name(m, first, am->name->name);
-            for (int q = 0; q < s->nodes.n; q++)
-                ptrvec_push(m->arena, &v->names,
-                            (void *)port_name(m, s->nodes.items[q], am->name->name));
+            for (int q = 0; q < s->nodes.n; q++) {
+                ElabNode *node = s->nodes.items[q];
+                const char *pn = port_name(m, node, am->name->name);
+                ptrvec_push(m->arena, &v->names, (void *)pn);
+                if (node->inst->external == EXT_NONE)
+                    ptrvec_push(m->arena, &v->hidden, (void *)pn);
+            }
             v->kind = VAR_NODE;
             v->span = am->decl->name_span;
             v->owner = first->inst;

@@ -282,7 +282,36 @@ static void make_vars(Model *m, Dae *d)
         v->priority = e->priority;
         v->start = e->start;
         v->nominal = e->nominal;
+        v->on_request = e->on_request;
+        if (e->hidden.n) {
+            v->name_hidden = arena_alloc(&d->arena, sizeof(bool) * (size_t)(e->names.n + 1));
+            for (int k = 0; k < e->names.n; k++)
+                for (int h = 0; h < e->hidden.n; h++)
+                    v->name_hidden[k] |= e->hidden.items[h] == e->names.items[k];
+        }
         ptrvec_push(&d->arena, &d->vars, v);
+    }
+}
+
+/* Every active intermediate of every instance but those hidden by
+   ExternalAccess = none, as a named expression the simulator can log. */
+static void observe_intermediates(Model *m, Dae *d)
+{
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        if (in->external == EXT_NONE)
+            continue;
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *s = &in->slots[j];
+            if (!s->active || s->m->kind != MEM_INTERMEDIATE)
+                continue;
+            DaeObserved *o = arena_alloc(&d->arena, sizeof *o);
+            o->name = arena_strdup(&d->arena, elab_qualify(m, in, s->m->name->name));
+            o->expr = lower_intermediate(m, in, s, s->m->decl->name_span);
+            if (!units_decl_dim(m, in, s->m->decl, &o->dim))
+                o->dim = dim_none();
+            ptrvec_push(&d->arena, &d->observed, o);
+        }
     }
 }
 
@@ -321,6 +350,7 @@ Dae *flatten_model(Model *m)
         ElabConnEq *q = m->conn_eqs.items[i];
         new_eq(d, q->lhs, q->rhs, EQ_CONNECTION, q->in->dae_path, q->span);
     }
+    observe_intermediates(m, d);
     integ_equations(m, d);
     d->raw_eqs = d->eqs.n;
     d->raw_vars = d->vars.n;

@@ -105,6 +105,10 @@ typedef struct ElabVar {
     DaePriority priority;   /* target priority */
     DaeExpr *start;         /* declared value / target */
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
+    PtrVec hidden;          /* char*: those of names that belong to a child
+                               declared with ExternalAccess = none (the same
+                               pointers): not CSV columns */
+    bool on_request;        /* an integ() state: a column only on request */
 } ElabVar;
 
 /* A name defined by a let or in an inlined function's body, bound to its

@@ -110,6 +110,25 @@ static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
     return false;
 }
 
+DaeExpr *lower_intermediate(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
+{
+    if (s->lowered)
+        return s->lowered;
+    if (s->lowering) {
+        diag_error(at, "intermediate '%s' is defined in terms of itself",
+                   s->m->name->name);
+        return dae_const(m->t, 0);
+    }
+    s->lowering = 1;
+    /* the intermediate is outside any let it is used in */
+    ElabLocal *saved = m->locals;
+    m->locals = NULL;
+    s->lowered = lower_decl(m, owner, s->m->decl);
+    m->locals = saved;
+    s->lowering = 0;
+    return s->lowered;
+}
+
 static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
@@ -132,21 +151,7 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_INPUT:
         return s->input ? s->input : dae_const(t, 0);
     case MEM_INTERMEDIATE:
-        if (s->lowered)
-            return s->lowered;
-        if (s->lowering) {
-            diag_error(e->span, "intermediate '%s' is defined in terms of itself",
-                       s->m->name->name);
-            return dae_const(t, 0);
-        }
-        s->lowering = 1;
-        /* the intermediate is outside any let it is used in */
-        ElabLocal *saved = m->locals;
-        m->locals = NULL;
-        s->lowered = lower_decl(m, owner, s->m->decl);
-        m->locals = saved;
-        s->lowering = 0;
-        return s->lowered;
+        return lower_intermediate(m, owner, s, e->span);
     case MEM_NODE: {
         if (!nm || nm->kind != MEM_ACROSS) {
             diag_error(e->span, "a node's through variable cannot be used in an "
@@ -195,6 +200,9 @@ static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
     ElabVar *v = arena_alloc(m->arena, sizeof *v);
     v->name = integ_name(m, in);
     ptrvec_push(m->arena, &v->names, (void *)v->name);
+    if (in->external == EXT_NONE)
+        ptrvec_push(m->arena, &v->hidden, (void *)v->name);
+    v->on_request = true;
     v->kind = VAR_COMPONENT;
     v->span = call->span;
     v->owner = in;

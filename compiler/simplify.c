@@ -270,6 +270,10 @@ void simplify_dae(Dae *d)
         DaeAssert *a = d->asserts.items[i];
         a->cond = subst(&s, a->cond);
     }
+    for (int i = 0; i < d->observed.n; i++) {
+        DaeObserved *o = d->observed.items[i];
+        o->expr = subst(&s, o->expr);
+    }
     d->nvars_left = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];

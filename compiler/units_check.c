@@ -650,6 +650,13 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
     }
 }
 
+bool units_decl_dim(Model *m, ElabInst *in, AstDecl *d, Dim *out)
+{
+    DimInfo r = decl_dim(m, in, d, 0);
+    *out = r.dim;
+    return r.ok && !r.is_bool;
+}
+
 bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool)
 {
     DimInfo r = dim_of(m, in, e, 0);

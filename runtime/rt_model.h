@@ -142,6 +142,11 @@ struct RtModel {
 
     int n_columns;
     const char *const *column_names; /* CSV header after "time" */
+    /* The last n_hidden columns are never written (targets may read
+       them); the n_on_request before them are written only when --vars
+       names them (intermediates, integ() states). */
+    int n_on_request;
+    int n_hidden;
     /* Fills every column value from an evaluated state. */
     void (*columns)(const RtEval *e, double *out);
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Access = private and ExternalAccess: --param refuses what the model keeps
-# to itself, with the reason (exit 1); the public parameter is set.
+# to itself, with the reason (exit 1); the public parameter is set; the
+# variables of a child declared with ExternalAccess = none are no columns.
 . "$(dirname "$0")/lib.sh"
 build access.lmdl sim
 refused() {
@@ -16,4 +17,8 @@ refused hidden.x0=1 "'hidden.x0' belongs to a component declared with ExternalAc
 check "$work/out.csv" '
   if (abs(v("open.x") - 5 * (1 - exp(-2 * t))) > 1e-7) { bad = 1; why = "open.x at t=" t }
   if (abs(v("seen.x") - 2 * (1 - exp(-2 * t))) > 1e-7) { bad = 1; why = "seen.x at t=" t }'
+# ExternalAccess = none: hidden.x is simulated but is no column
+[ "$(head -1 "$work/out.csv")" = "time,open.x,seen.x" ] || fail "header: $(head -1 "$work/out.csv")"
+"$work/sim" --vars hidden.x -o "$work/no.csv" 2>"$work/err" && fail "--vars hidden.x accepted"
+grep -qF "unknown column 'hidden.x'" "$work/err" || { cat "$work/err"; fail "no refusal"; }
 echo ok
