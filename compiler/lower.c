@@ -265,6 +265,11 @@ void lower_local_defs(Model *m, ElabInst *in, PtrVec *defs)
             /* one inlining for all the names of [a, b] = f(x) */
             if (d->value != call) {
                 call = d->value;
+                if (call->kind != EXPR_CALL) { /* reported by the parser */
+                    bind_local(m, in, d->name, d, dae_const(m->t, 0));
+                    call = NULL;
+                    continue;
+                }
                 int n = call->u.call.fn ? call->u.call.fn->ast->outputs.n : 0;
                 outs = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
                 lower_function(m, in, call, outs);
