@@ -98,14 +98,12 @@ AstExpr *ast_der(Arena *a, SrcSpan sp, AstExpr *arg)
 
 AstExpr *ast_call(Arena *a, SrcSpan sp, AstExpr *callee, PtrVec args)
 {
-    if (callee->u.name.n != 1) {
-        diag_error(callee->span, "only a plain function name can be called "
-                                 "here, not '%s'", ast_name_text(a, callee));
-    }
     AstExpr *e = new_expr(a, EXPR_CALL, sp);
     e->u.call.func = callee->u.name.parts[callee->u.name.n - 1].sym;
     e->u.call.func_span = callee->span;
     e->u.call.args = args;
+    /* pkg.f(x): resolution looks it up as a package's function */
+    e->u.call.qual = callee->u.name.n > 1 ? callee : NULL;
     return e;
 }
 
@@ -186,7 +184,48 @@ AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v)
     d->name_span = name_sp;
     d->span = sp;
     d->value = v;
+    d->output = -1;
     return d;
+}
+
+AstDecl *ast_untyped_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name)
+{
+    AstDecl *d = ast_decl(a, sp, name_sp, name, ast_num(a, name_sp, "0", 1));
+    d->untyped = true;
+    return d;
+}
+
+PtrVec ast_multi_decl(Arena *a, SrcSpan sp, PtrVec names, AstExpr *call)
+{
+    PtrVec v = {0};
+    if (call->kind != EXPR_CALL || call->parens)
+        diag_error(call->span, "[a, b] = ... takes the outputs of a function "
+                   "call, as in [a, b] = f(x)");
+    for (int i = 0; i < names.n; i++) {
+        AstIdent *id = names.items[i];
+        AstDecl *d = ast_decl(a, sp, id->span, id->sym, call);
+        d->output = i;
+        ptrvec_push(a, &v, d);
+    }
+    return v;
+}
+
+AstIdent *ast_ident(Arena *a, SrcSpan sp, Sym *name)
+{
+    AstIdent *id = arena_alloc(a, sizeof *id);
+    id->sym = name;
+    id->span = sp;
+    return id;
+}
+
+AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_LET;
+    s->span = sp;
+    s->u.let_.defs = defs;
+    s->u.let_.body = body;
+    return s;
 }
 
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v)
@@ -218,6 +257,26 @@ AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     }
     symmap_free(&seen);
     return in;
+}
+
+AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                               AstExpr *type, PtrVec args)
+{
+    AstInstance *in = ast_instance(a, sp, name_sp, name, type->span,
+                                   type->u.name.parts[type->u.name.n - 1].sym, args);
+    in->type_qual = type;
+    return in;
+}
+
+void ast_file_import(Arena *a, AstFile *f, SrcSpan sp, AstExpr *name, bool all,
+                     int ndefs)
+{
+    AstImport *im = arena_alloc(a, sizeof *im);
+    im->name = name;
+    im->all = all;
+    im->span = sp;
+    im->late = ndefs > 0;
+    ptrvec_push(a, &f->imports, im);
 }
 
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
@@ -299,6 +358,22 @@ AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries)
     return it;
 }
 
+AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries,
+                           PtrVec attrs)
+{
+    AstItem *it = ast_section(a, sp, kind, entries);
+    it->u.section.attrs = attrs;
+    SymMap seen = {0};
+    for (int i = 0; i < attrs.n; i++) {
+        AstArg *g = attrs.items[i];
+        if (symmap_get(&seen, g->name))
+            diag_error(g->name_span, "attribute '%s' is given twice", g->name->name);
+        symmap_put(&seen, g->name, g);
+    }
+    symmap_free(&seen);
+    return it;
+}
+
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses)
 {
     AstItem *it = arena_alloc(a, sizeof *it);
@@ -318,6 +393,21 @@ AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
     d->span = sp;
     d->items = items;
     return d;
+}
+
+AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                     PtrVec outputs, PtrVec inputs, PtrVec defs)
+{
+    AstDef *d = ast_def(a, sp, DEF_FUNCTION, name_sp, name, (PtrVec){0});
+    d->outputs = outputs;
+    d->inputs = inputs;
+    d->defs = defs;
+    return d;
+}
+
+bool ast_any_unit(const AstExpr *e)
+{
+    return e->kind == EXPR_QUANTITY && e->u.quantity.unit[0] == '*';
 }
 
 bool ast_is_simple_name(const AstExpr *e)
@@ -378,7 +468,11 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
         fputc(')', fp);
         break;
     case EXPR_CALL:
-        fprintf(fp, "%s(", e->u.call.func->name);
+        if (e->u.call.qual)
+            ast_print_expr(fp, e->u.call.qual);
+        else
+            fputs(e->u.call.func->name, fp);
+        fputc('(', fp);
         for (int i = 0; i < e->u.call.args.n; i++) {
             if (i)
                 fputs(", ", fp);
@@ -441,6 +535,7 @@ static void dump_at(FILE *fp, SrcSpan sp)
 }
 
 static void dump_stmts(FILE *fp, const PtrVec *v, int depth);
+static void dump_decl(FILE *fp, const AstDecl *d, int depth);
 
 static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
 {
@@ -477,8 +572,34 @@ static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
             dump_stmts(fp, &c->body, depth + 2);
         }
         break;
+    case STMT_LET:
+        fputc('\n', fp);
+        for (int i = 0; i < s->u.let_.defs.n; i++)
+            dump_decl(fp, s->u.let_.defs.items[i], depth + 1);
+        indent(fp, depth);
+        fputs("in\n", fp);
+        dump_stmts(fp, &s->u.let_.body, depth + 1);
+        break;
     default: break;
     }
+}
+
+static void dump_decl(FILE *fp, const AstDecl *d, int depth)
+{
+    indent(fp, depth);
+    fprintf(fp, "%s", d->name->name);
+    dump_at(fp, d->span);
+    if (d->untyped) {
+        fputs(" (untyped)\n", fp);
+        return;
+    }
+    fputs(" = ", fp);
+    ast_print_expr(fp, d->value);
+    if (d->output >= 0)
+        fprintf(fp, " [output %d]", d->output + 1);
+    if (d->comment)
+        fprintf(fp, "  %% %s", d->comment);
+    fputc('\n', fp);
 }
 
 static void dump_stmts(FILE *fp, const PtrVec *v, int depth)
@@ -495,6 +616,13 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
     const PtrVec *v = &it->u.section.entries;
     indent(fp, depth);
     fputs(ast_section_names[k], fp);
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        fprintf(fp, "%s%s = ", i ? ", " : "(", g->name->name);
+        ast_print_expr(fp, g->value);
+        if (i == it->u.section.attrs.n - 1)
+            fputc(')', fp);
+    }
     dump_at(fp, it->span);
     fputc('\n', fp);
     for (int i = 0; i < v->n; i++) {
@@ -504,7 +632,12 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
             indent(fp, depth + 1);
             fprintf(fp, "%s", in->name->name);
             dump_at(fp, in->span);
-            fprintf(fp, " = %s(", in->type->name);
+            fputs(" = ", fp);
+            if (in->type_qual)
+                ast_print_expr(fp, in->type_qual);
+            else
+                fputs(in->type->name, fp);
+            fputc('(', fp);
             for (int j = 0; j < in->args.n; j++) {
                 AstArg *g = in->args.items[j];
                 fprintf(fp, "%s%s = ", j ? ", " : "", g->name->name);
@@ -542,18 +675,9 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
         case SEC_EQUATIONS:
             dump_stmt(fp, v->items[i], depth + 1);
             break;
-        default: {
-            AstDecl *d = v->items[i];
-            indent(fp, depth + 1);
-            fprintf(fp, "%s", d->name->name);
-            dump_at(fp, d->span);
-            fputs(" = ", fp);
-            ast_print_expr(fp, d->value);
-            if (d->comment)
-                fprintf(fp, "  %% %s", d->comment);
-            fputc('\n', fp);
+        default:
+            dump_decl(fp, v->items[i], depth + 1);
             break;
-        }
         }
     }
 }
@@ -582,10 +706,36 @@ static void dump_items(FILE *fp, const PtrVec *items, int depth)
     }
 }
 
+static void dump_idents(FILE *fp, const PtrVec *v)
+{
+    for (int i = 0; i < v->n; i++)
+        fprintf(fp, "%s%s", i ? ", " : "", ((AstIdent *)v->items[i])->sym->name);
+}
+
 void ast_dump_file(FILE *fp, const AstFile *f)
 {
+    for (int i = 0; i < f->imports.n; i++) {
+        AstImport *im = f->imports.items[i];
+        fputs("import ", fp);
+        ast_print_expr(fp, im->name);
+        fputs(im->all ? ".*" : "", fp);
+        dump_at(fp, im->span);
+        fputc('\n', fp);
+    }
     for (int i = 0; i < f->defs.n; i++) {
         AstDef *d = f->defs.items[i];
+        if (d->kind == DEF_FUNCTION) {
+            fputs("function [", fp);
+            dump_idents(fp, &d->outputs);
+            fprintf(fp, "] = %s(", d->name->name);
+            dump_idents(fp, &d->inputs);
+            fputc(')', fp);
+            dump_at(fp, d->span);
+            fputc('\n', fp);
+            for (int j = 0; j < d->defs.n; j++)
+                dump_decl(fp, d->defs.items[j], 1);
+            continue;
+        }
         fprintf(fp, "%s %s", d->kind == DEF_DOMAIN ? "domain" : "component",
                 d->name->name);
         dump_at(fp, d->span);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 typedef struct AstExpr AstExpr;
+struct SemaDef;
 
 #define AST_EXPR_KINDS(X)                                                  \
     X(EXPR_NUM, "num")           /* number literal: u.num */              \
@@ -79,7 +80,13 @@ struct AstExpr {
         const char *str;        /* EXPR_STR: contents, quotes undone */
         struct { AstNamePart *parts; int n; } name;         /* EXPR_NAME */
         struct { AstExpr *arg; } der;                       /* EXPR_DER */
-        struct { Sym *func; SrcSpan func_span; PtrVec args; } call;
+        struct {
+            Sym *func;              /* the function's (last) name */
+            SrcSpan func_span;      /* where the name is written */
+            PtrVec args;            /* AstExpr* */
+            AstExpr *qual;          /* a package-qualified name (pkg.f), or NULL */
+            struct SemaDef *fn;     /* a user function, set by resolution */
+        } call;                                             /* EXPR_CALL */
         struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
         struct { AstOp op; AstExpr *lhs, *rhs; } binary;    /* EXPR_BINARY */
         struct { AstExpr *cond, *then, *els; } cond;        /* EXPR_IF */
@@ -97,7 +104,18 @@ typedef struct AstDecl {
     SrcSpan span;       /* the whole declaration */
     AstExpr *value;     /* right-hand side */
     const char *comment;/* trailing `% ...` comment on its line, or NULL */
+    bool untyped;       /* `NAME;` without a value (inputs, outputs): value
+                           is a 0 standing in, its unit inferred */
+    int output;         /* of `[a, b] = f(x);` (definitions, let,
+                           intermediates): which output of the call in value
+                           this name takes, from 0; -1 for `NAME = expr;` */
 } AstDecl;
+
+/* A bare name with its span: a function's argument or output. */
+typedef struct AstIdent {
+    Sym *sym;           /* the name */
+    SrcSpan span;       /* where it is written */
+} AstIdent;
 
 /* `name = expr` in an instantiation's argument list. */
 typedef struct AstArg {
@@ -110,8 +128,10 @@ typedef struct AstArg {
 typedef struct AstInstance {
     Sym *name;          /* instance name */
     SrcSpan name_span;  /* where it is written */
-    Sym *type;          /* component to instantiate */
+    Sym *type;          /* component to instantiate (the last part of a
+                           package-qualified name) */
     SrcSpan type_span;  /* where the type name is written */
+    AstExpr *type_qual; /* the name pkg.Comp when qualified, or NULL */
     PtrVec args;        /* AstArg* */
     SrcSpan span;       /* the whole declaration */
     const char *comment;/* trailing comment, or NULL */
@@ -134,7 +154,8 @@ typedef struct AstConnect {
 #define AST_STMT_KINDS(X)                                                  \
     X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
-    X(STMT_IF, "if")             /* if-equation: u.if_ */
+    X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
+    X(STMT_LET, "let")           /* let defs in stmts end: u.let_ */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
 
@@ -156,6 +177,8 @@ typedef struct AstStmt {
         struct { AstExpr *cond; const char *msg; SrcSpan msg_span; }
             assert_;                                        /* STMT_ASSERT */
         struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
+        struct { PtrVec defs; PtrVec body; }
+            let_;       /* STMT_LET: AstDecl* in order, then AstStmt* */
     } u;
 } AstStmt;
 
@@ -204,7 +227,10 @@ typedef struct AstStmt {
     X(SEC_CONNECTIONS, "connections", CONNECTIONS, -1, SEC_IN_COMPONENT,   \
       "connection", "Connections", NULL, NULL, 8) /* AstConnect* */       \
     X(SEC_EQUATIONS, "equations", EQUATIONS, -1, SEC_IN_BOTH, "equation",  \
-      "Equations", NULL, NULL, 9) /* AstStmt* */
+      "Equations", NULL, NULL, 9) /* AstStmt* */                          \
+    X(SEC_ANNOTATIONS, "annotations", ANNOTATIONS, -1, SEC_IN_BOTH,        \
+      "annotation", "Annotations", NULL, NULL, 10) /* none: the scanner    \
+      skips its body, which is ignored */
 
 enum { SEC_IN_COMPONENT = 1, SEC_IN_DOMAIN = 2, SEC_IN_BOTH = 3 };
 
@@ -221,27 +247,43 @@ typedef struct AstItem {
     AstItemKind kind;   /* which member of u is live */
     SrcSpan span;       /* keyword to matching end */
     union {
-        struct { AstSectionKind kind; PtrVec entries; } section;
+        struct {
+            AstSectionKind kind;    /* which section */
+            PtrVec entries;         /* by kind: see AST_SECTION_KINDS */
+            PtrVec attrs;           /* AstArg*: parameters(Access = private) */
+        } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
     } u;
 } AstItem;
 
-typedef enum AstDefKind { DEF_DOMAIN, DEF_COMPONENT } AstDefKind;
+typedef enum AstDefKind { DEF_DOMAIN, DEF_COMPONENT, DEF_FUNCTION } AstDefKind;
 
-/* One `domain` or `component` definition. */
+/* One `domain`, `component` or `function` definition. */
 typedef struct AstDef {
-    AstDefKind kind;        /* domain or component */
+    AstDefKind kind;        /* domain, component or function */
     Sym *name;              /* its name */
     SrcSpan name_span;      /* where the name is written */
     SrcSpan span;           /* keyword to matching end */
     const char *description;/* comment lines right after the header */
-    PtrVec items;           /* AstItem*, in source order */
+    PtrVec items;           /* AstItem*, in source order (not functions) */
+    PtrVec inputs;          /* DEF_FUNCTION: AstIdent*, its arguments */
+    PtrVec outputs;         /* DEF_FUNCTION: AstIdent*, its results */
+    PtrVec defs;            /* DEF_FUNCTION: AstDecl*, its definitions */
 } AstDef;
+
+/* `import pkg.Name;` or `import pkg.*;` at the top of a file. */
+typedef struct AstImport {
+    AstExpr *name;          /* the dotted name (EXPR_NAME), without '.*' */
+    bool all;               /* `import pkg.*`: every name of the package */
+    SrcSpan span;           /* the whole statement */
+    bool late;              /* written after a definition (an error) */
+} AstImport;
 
 /* One parsed file. */
 typedef struct AstFile {
     int file;               /* source id */
     PtrVec defs;            /* AstDef*, in source order */
+    PtrVec imports;         /* AstImport*, in source order */
 } AstFile;
 
 extern const char *const ast_expr_kind_names[];
@@ -275,6 +317,12 @@ AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args);
+/* NAME = pkg.Comp(...): an instance of a package-qualified component. */
+AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                               AstExpr *type, PtrVec args);
+/* Adds an import to the file; ndefs is the number of definitions before it. */
+void ast_file_import(Arena *a, AstFile *f, SrcSpan sp, AstExpr *name, bool all,
+                     int ndefs);
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to);
 AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);
@@ -283,12 +331,24 @@ AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg);
 AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body);
 AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
+AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries,
+                           PtrVec attrs);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
+/* Functions and local definitions (let, definitions). */
+AstIdent *ast_ident(Arena *a, SrcSpan sp, Sym *name);
+AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                     PtrVec outputs, PtrVec inputs, PtrVec defs);
+/* `[a, b] = call;`: one AstDecl per name (AstIdent*), sharing the call. */
+PtrVec ast_multi_decl(Arena *a, SrcSpan sp, PtrVec names, AstExpr *call);
+AstDecl *ast_untyped_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name);
+AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);
+/* {v, '*'} or {v, '*(UNIT)'}: a parameter of the unit it is bound to. */
+bool ast_any_unit(const AstExpr *e);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */
 
 /* Debug and golden output. */

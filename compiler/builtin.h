@@ -59,6 +59,27 @@ typedef enum BuiltinUnits {
 #define X_BI_ENUM(id, name, arity, units, lower, eval, diff) id,
 typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
 
+/* The special forms: written like calls, but they are not functions of
+   numbers, so they have no DaeFunc node; resolution, the unit check and
+   lowering treat each one (resolve.c, units_check.c, lower.c).
+   X(id, name, fewest arguments, most arguments) */
+#define LMDL_SPECIAL_FORMS(X)                                                \
+    X(SF_VALUE, "value", 2, 3)  /* value(x, 'unit'[, 'linear'|'affine']):    \
+                                   the number of x in that unit */          \
+    X(SF_INTEG, "integ", 1, 2)  /* integ(e): the time integral of e from the \
+                                   start, a new state (integ(e, t_L) is   \
+                                   refused) */
+
+#define X_SF_ENUM(id, name, lo, hi) id,
+typedef enum SpecialForm { LMDL_SPECIAL_FORMS(X_SF_ENUM) SF_COUNT } SpecialForm;
+
+extern const char *const special_names[];
+extern const int special_min_args[];
+extern const int special_max_args[];
+
+/* The special form called `name`, or -1. */
+int special_find(const char *name);
+
 /* The columns that every pass may read, indexed by DaeFunc. */
 extern const char *const builtin_names[];
 extern const int builtin_arity[];

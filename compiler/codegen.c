@@ -72,10 +72,12 @@ static void emit_params(Cg *cg)
         cp_emit(&cg->p, ", {");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
-        cp_emit(&cg->p, "}, %d, %d},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0);
+        cp_emit(&cg->p, "}, %d, %d, %s},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0,
+                p->access == RT_PARAM_PRIVATE ? "RT_PARAM_PRIVATE"
+                : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED" : "RT_PARAM_PUBLIC");
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC},\n");
     cp_emit(&cg->p, "};\n\n");
     CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
                  .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};
@@ -417,55 +419,51 @@ static void emit_eval(Cg *cg)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
-/* Columns: every name of every variable. */
+/* Columns, in the plan's order: each variable computed in its first
+   column and copied to its others, each intermediate computed. */
 static void emit_columns(Cg *cg)
 {
     Dae *d = cg->d;
+    const Plan *pl = cg->pl;
     cp_emit(&cg->p, "static const char *const column_names[] = {\n");
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
-        for (int j = 0; j < v->names.n; j++) {
-            cp_emit(&cg->p, "    ");
-            cp_str(&cg->p, v->names.items[j]);
-            cp_emit(&cg->p, ",\n");
-        }
+    for (int k = 0; k < pl->ncolumns; k++) {
+        cp_emit(&cg->p, "    ");
+        cp_str(&cg->p, pl->columns[k].name);
+        cp_emit(&cg->p, ",\n");
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
-    /* the unit, description and kind of each column (every name of a
-       variable shares them) */
+    /* the unit, description and kind of each column */
     cp_emit(&cg->p, "static const RtColumnInfo column_info[] = {\n");
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
-        const char *kind = v->kind == VAR_OUTPUT && !v->instance[0] ? "RT_COL_OUTPUT"
-                                                                     : "RT_COL_VARIABLE";
-        for (int j = 0; j < v->names.n; j++) {
-            cp_emit(&cg->p, "    {{");
-            for (int k = 0; k < RT_DIM_COUNT; k++)
-                cp_emit(&cg->p, "%s%d", k ? ", " : "", v->dim.e[k]);
-            cp_emit(&cg->p, "}, ");
-            cp_str(&cg->p, v->description ? v->description : "");
-            cp_emit(&cg->p, ", %s},\n", kind);
-        }
+    for (int k = 0; k < pl->ncolumns; k++) {
+        const PlanColumn *c = &pl->columns[k];
+        cp_emit(&cg->p, "    {{");
+        for (int j = 0; j < RT_DIM_COUNT; j++)
+            cp_emit(&cg->p, "%s%d", j ? ", " : "", c->dim.e[j]);
+        cp_emit(&cg->p, "}, ");
+        cp_str(&cg->p, c->description ? c->description : "");
+        cp_emit(&cg->p, ", %s},\n", c->output ? "RT_COL_OUTPUT" : "RT_COL_VARIABLE");
     }
     cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE}\n};\n\n");
     cg->p.modes = false;
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS};
     cp_chunk_begin(&cg->p, &c);
-    int col = 0;
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
+    for (int k = 0; k < pl->ncolumns; k++) {
+        const PlanColumn *col = &pl->columns[k];
+        if (col->same_as >= 0) {
+            cp_emit(&cg->p, "    out[%d] = out[%d];\n", k, col->same_as);
+            continue;
+        }
+        DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
+        DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
+                                                      : dae_var(&d->t, col->var, 0);
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
-        DaeExpr *val = v->eliminated ? v->alias_expr : dae_var(&d->t, i, 0);
         cp_count(&cg->p, val);
         cp_temps(&cg->p, val);
-        cp_emit(&cg->p, "    out[%d] = ", col);
+        cp_emit(&cg->p, "    out[%d] = ", k);
         cp_expr(&cg->p, val);
         cp_emit(&cg->p, ";\n");
-        for (int j = 1; j < v->names.n; j++)
-            cp_emit(&cg->p, "    out[%d] = out[%d];\n", col + j, col);
-        col += v->names.n;
     }
     cp_chunk_end(&cg->p, &c);
 }
@@ -782,6 +780,9 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
     cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n"
             "    .column_info = column_info,\n", pl->ncolumns);
+    if (pl->n_on_request || pl->n_hidden)
+        cp_emit(&cg.p, "    .n_on_request = %d, .n_hidden = %d,\n", pl->n_on_request,
+                pl->n_hidden);
     cp_emit(&cg.p, "    .n_targets = %d, .targets = targets,"
             " .target_values = target_values,\n", pl->ntargets);
     cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"

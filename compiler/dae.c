@@ -39,6 +39,21 @@ int builtin_find(const char *name)
     return -1;
 }
 
+#define X_SFNAME(id, name, lo, hi) name,
+#define X_SFLO(id, name, lo, hi) lo,
+#define X_SFHI(id, name, lo, hi) hi,
+const char *const special_names[] = {LMDL_SPECIAL_FORMS(X_SFNAME)};
+const int special_min_args[] = {LMDL_SPECIAL_FORMS(X_SFLO)};
+const int special_max_args[] = {LMDL_SPECIAL_FORMS(X_SFHI)};
+
+int special_find(const char *name)
+{
+    for (int k = 0; k < SF_COUNT; k++)
+        if (strcmp(special_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
 void dae_table_init(DaeExprTable *t, Arena *a)
 {
     t->arena = a;

@@ -226,6 +226,8 @@ typedef struct DaeParam {
     bool is_bool;           /* declared true/false */
     bool structural;        /* decides structure: fixed at compile time */
     bool input;             /* a top-level input's value (docs/fmi.md) */
+    unsigned char access;   /* RT_PARAM_* (rt_model.h): whether --param may
+                               set it */
 } DaeParam;
 
 typedef enum DaeVarKind {
@@ -239,6 +241,10 @@ typedef struct DaeVar {
     const char *display;    /* name for messages and state lists, or NULL:
                                a component's alias of a node variable */
     PtrVec names;           /* char*: every name of it (node ports, aliases) */
+    bool *name_hidden;      /* per name: in a child declared with
+                               ExternalAccess = none (not a column the user
+                               sees); NULL when none is */
+    bool on_request;        /* an integ() state: a column only on request */
     DaeVarKind kind;        /* where it comes from */
     SrcSpan span;           /* declaration */
     const char *instance;   /* instance path of the owner */
@@ -330,6 +336,14 @@ typedef struct DaeConnect {
     bool user;              /* written outside the standard library */
 } DaeConnect;
 
+/* An intermediate, logged on request (--vars): a named expression of the
+   state. */
+typedef struct DaeObserved {
+    const char *name;       /* instance path, "fric.vrel" */
+    DaeExpr *expr;          /* its value (substituted by simplification) */
+    Dim dim;                /* its dimension */
+} DaeObserved;
+
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
@@ -337,6 +351,7 @@ typedef struct Dae {
     PtrVec vars;            /* DaeVar* */
     PtrVec eqs;             /* DaeEq* */
     PtrVec asserts;         /* DaeAssert* */
+    PtrVec observed;        /* DaeObserved*: the intermediates, for --vars */
     int ncomponents;        /* component instances */
     int raw_eqs, raw_vars;  /* counts before simplification */
     int nvars_left;         /* variables not eliminated */

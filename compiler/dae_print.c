@@ -222,6 +222,16 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
         fputc('\n', fp);
         print_origin(fp, q->span, q->kind, q->instance, q->what);
     }
+    if (d->observed.n) {
+        fprintf(fp, "\nintermediates (%d, logged on request):\n", d->observed.n);
+        for (int i = 0; i < d->observed.n; i++) {
+            DaeObserved *o = d->observed.items[i];
+            char u[64];
+            fprintf(fp, "  %s [%s] = ", o->name, unit_of(o->dim, u));
+            dae_print_expr(fp, o->expr, &nm);
+            fputc('\n', fp);
+        }
+    }
     if (d->asserts.n) {
         fprintf(fp, "\nassertions (%d):\n", d->asserts.n);
         for (int i = 0; i < d->asserts.n; i++) {

@@ -7,12 +7,22 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ERROR_LIMIT = 50 };
 
 static int nerrors, nwarnings, limit_hit;
+
+/* Errors already reported, as hashes of their place and text: the same
+   expression can be checked more than once (an intermediate used in two
+   equations, a function inlined at one call reached twice), and one
+   mistake is reported once.  The notes of a dropped repeat are dropped
+   with it. */
+static uint64_t *seen;
+static size_t nseen, capseen;
+static bool dropping;
 static FILE *out;
 static DiagFormat format = DIAG_FORMAT_TEXT;
 
@@ -300,9 +310,130 @@ static void report(const char *kind, SrcSpan sp, const char *fmt, ...)
     va_end(ap);
 }
 
+/* FNV-1a over the span and the formatted message. */
+static uint64_t error_hash(SrcSpan sp, const char *fmt, va_list ap)
+{
+    char *msg = vformat(fmt, ap);
+    uint64_t h = 1469598103934665603u;
+    uint32_t w[3] = {(uint32_t)sp.file, sp.begin, sp.end};
+    const unsigned char *b = (const unsigned char *)w;
+    for (size_t i = 0; i < sizeof w; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    free(msg);
+    return h ? h : 1;
+}
+
+/* Whether this error was reported before; records it if not.  An open
+   addressing table, grown at half full. */
+static bool repeated(uint64_t h)
+{
+    if (2 * (nseen + 1) > capseen) {
+        size_t cap = capseen ? 2 * capseen : 256;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            abort();
+        for (size_t i = 0; i < capseen; i++)
+            for (size_t j = seen[i] & (cap - 1); seen[i]; j = (j + 1) & (cap - 1))
+                if (!t[j]) {
+                    t[j] = seen[i];
+                    break;
+                }
+        free(seen);
+        seen = t;
+        capseen = cap;
+    }
+    size_t j = h & (capseen - 1);
+    for (; seen[j]; j = (j + 1) & (capseen - 1))
+        if (seen[j] == h)
+            return true;
+    seen[j] = h;
+    nseen++;
+    return false;
+}
+
+/* The calls whose function bodies are being checked, outermost first. */
+enum { MAX_CONTEXTS = 32 };
+typedef struct Context {
+    SrcSpan call;           /* the call */
+    char *name;             /* the function's name */
+    char *where;            /* the body, for the note */
+} Context;
+static Context contexts[MAX_CONTEXTS];
+static int ncontexts;       /* may exceed MAX_CONTEXTS: the rest are not kept */
+
+void diag_push_context(SrcSpan call, const char *name, const char *where, ...)
+{
+    if (ncontexts < MAX_CONTEXTS) {
+        va_list ap;
+        va_start(ap, where);
+        contexts[ncontexts].call = call;
+        contexts[ncontexts].name = strdup(name);
+        contexts[ncontexts].where = vformat(where, ap);
+        va_end(ap);
+        if (!contexts[ncontexts].name)
+            abort();
+    }
+    ncontexts++;
+}
+
+void diag_pop_context(void)
+{
+    if (ncontexts <= 0)
+        return;
+    if (--ncontexts < MAX_CONTEXTS) {
+        free(contexts[ncontexts].name);
+        free(contexts[ncontexts].where);
+    }
+}
+
+/* An error inside function bodies: at the outermost call, then the inner
+   calls and the body. */
+static void error_in_context(SrcSpan sp, const char *fmt, va_list ap)
+{
+    int n = ncontexts < MAX_CONTEXTS ? ncontexts : MAX_CONTEXTS;
+    char *msg = vformat(fmt, ap);
+    char *full = malloc(strlen(msg) + strlen(contexts[0].name) + 32);
+    if (!full)
+        abort();
+    sprintf(full, "in this call of '%s': %s", contexts[0].name, msg);
+    uint64_t h = 1469598103934665603u;
+    for (const unsigned char *c = (const unsigned char *)full; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    uint32_t w[3] = {(uint32_t)contexts[0].call.file, contexts[0].call.begin,
+                     contexts[0].call.end};
+    for (size_t i = 0; i < sizeof w; i++)
+        h = (h ^ ((const unsigned char *)w)[i]) * 1099511628211u;
+    dropping = repeated(h ? h : 1);
+    if (!dropping) {
+        nerrors++;
+        report("error", contexts[0].call, "%s", full);
+        for (int k = 1; k < n; k++)
+            report("note", contexts[k].call, "in the call of '%s' in %s",
+                   contexts[k].name, contexts[k - 1].where);
+        report("note", sp, "here, in %s", contexts[n - 1].where);
+    }
+    free(full);
+    free(msg);
+}
+
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
+        return;
+    if (ncontexts > 0 && nerrors < ERROR_LIMIT) {
+        va_list cp;
+        va_start(cp, fmt);
+        error_in_context(sp, fmt, cp);
+        va_end(cp);
+        return;
+    }
+    va_list hp;
+    va_start(hp, fmt);
+    dropping = repeated(error_hash(sp, fmt, hp));
+    va_end(hp);
+    if (dropping)
         return;
     if (nerrors == ERROR_LIMIT) {
         limit_hit = 1;
@@ -321,6 +452,7 @@ void diag_warning(SrcSpan sp, const char *fmt, ...)
 {
     if (limit_hit)
         return;
+    dropping = false;
     nwarnings++;
     va_list ap;
     va_start(ap, fmt);
@@ -330,7 +462,7 @@ void diag_warning(SrcSpan sp, const char *fmt, ...)
 
 void diag_note(SrcSpan sp, const char *fmt, ...)
 {
-    if (limit_hit)
+    if (limit_hit || dropping)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -357,6 +489,10 @@ void diag_reset(void)
 {
     nerrors = nwarnings = limit_hit = 0;
     drop_pending();
+    free(seen);
+    seen = NULL;
+    nseen = capseen = 0;
+    dropping = false;
 }
 
 /* Levenshtein distance with one rolling row; names are short. */

@@ -24,6 +24,15 @@
 void diag_error(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
 void diag_warning(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
 void diag_note(SrcSpan sp, const char *fmt, ...) DIAG_PRINTF(2, 3);
+/* Errors reported between diag_push_context and its diag_pop_context
+   come from a function body checked at one of its calls: each is reported
+   at the outermost call ("in this call of 'f': ..."), followed by a note
+   at each inner call and one at the place in the body.  `name` is the
+   function's name; `where` describes the body for the note ("function
+   'f', with a in m").  Contexts nest (a function calling another). */
+void diag_push_context(SrcSpan call, const char *name, const char *where, ...)
+    DIAG_PRINTF(3, 4);
+void diag_pop_context(void);
 int diag_error_count(void);
 int diag_warning_count(void);
 int diag_too_many(void);            /* the error limit was reached */

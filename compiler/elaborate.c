@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "lower.h"
+#include "rt_model.h"
 #include "units_check.h"
 
 #include <math.h>
@@ -182,6 +183,15 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     AstArg *g = find_arg(in, d->name);
     DaeExpr *e;
     SrcSpan sp = d->span;
+    /* {v, '*'}: the unit of the binding; unbound, the declared default
+       (and a default of 0 fits any unit) */
+    s->any_unit = ast_any_unit(d->value);
+    if (s->any_unit && g) {
+        bool isb = false;
+        units_dim(m, in->parent, g->value, &s->dim, &isb);
+    } else if (s->any_unit) {
+        s->fits_any = is_zero_literal(d->value->u.quantity.value);
+    }
     if (g) {
         check_binding(m, in, g, s->dim, s->is_bool, "parameter");
         e = lower_expr(m, in->parent, g->value);
@@ -196,6 +206,8 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     p->dim = s->dim;
     p->is_bool = s->is_bool;
     p->value = dae_eval_params(e, m->pvalues);
+    p->access = s->m->access == ACCESS_PRIVATE ? RT_PARAM_PRIVATE
+                : in->external != EXT_MODIFY ? RT_PARAM_OBSERVED : RT_PARAM_PUBLIC;
     record_value(m, m->params.n, p->value);
     if (!isfinite(p->value))
         diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
@@ -266,16 +278,20 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     ElabVar *v = arena_alloc(m->arena, sizeof *v);
     v->name = elab_qualify(m, in, d->name->name);
     ptrvec_push(m->arena, &v->names, (void *)v->name);
+    if (in->external == EXT_NONE)
+        ptrvec_push(m->arena, &v->hidden, (void *)v->name);
     v->kind = kind;
     v->span = d->name_span;
     v->description = d->comment;
     v->owner = in;
     v->dim = s->dim;
     v->start = dae_const(m->t, 0);
+    s->untyped = d->untyped;
     apply_target(m, in, d->value, v, in, NULL);
     AstArg *g = find_arg(in, d->name);
+    /* an untyped output's unit is not known yet: its target is not checked */
     if (g)
-        apply_target(m, in->parent, g->value, v, in, "variable");
+        apply_target(m, in->parent, g->value, v, in, s->untyped ? NULL : "variable");
     s->var = m->vars.n;
     ptrvec_push(m->arena, &m->vars, v);
 }
@@ -284,9 +300,11 @@ static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
     s->active = true;
     units_dim(m, in, d->value, &s->dim, &s->is_bool);
+    s->untyped = d->untyped;
     AstArg *g = find_arg(in, d->name);
     if (g) {
-        check_binding(m, in, g, s->dim, s->is_bool, "input");
+        if (!s->untyped)
+            check_binding(m, in, g, s->dim, s->is_bool, "input");
         s->input = lower_expr(m, in->parent, g->value);
         s->bound_at = g->value->span;
     }
@@ -473,6 +491,11 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     in->def = def;
     in->parent = parent;
     in->ast = ast;
+    if (parent && ast) {
+        SemaMember *mm = member_of_decl(parent->def, ast->name, ast);
+        in->external = mm && mm->external > parent->external ? mm->external
+                                                               : parent->external;
+    }
     in->arm_active = arena_alloc(m->arena, sizeof(bool) * (size_t)(def->nscopes + 1));
     in->arm_active[0] = true;
     int n = def->member_list.n;
@@ -574,8 +597,16 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         End *e = &ends[i];
         if (e == src)
             continue;
+        e->slot->driver = src->slot;
+        e->slot->driver_owner = src->owner;
         bool dimless_src = dim_is_none(src->slot->dim);
-        if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
+        if (src->slot->untyped || e->slot->untyped) {
+            /* checked once the unit check has inferred their units */
+            ElabLink *l = arena_alloc(m->arena, sizeof *l);
+            *l = (ElabLink){src->slot, e->slot, end_text(m, src), end_text(m, e),
+                            e->ast->span};
+            ptrvec_push(m->arena, &m->links, l);
+        } else if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
             char a[64], b[64];
             diag_error(e->ast->span, "'%s' is %s, but the output '%s' driving "
                        "it is %s", end_text(m, e), dim_phrase(e->slot->dim, a, sizeof a),
@@ -782,9 +813,13 @@ static void make_sets(Model *m)
                 continue;
             ElabVar *v = arena_alloc(m->arena, sizeof *v);
             v->name = port_name(m, first, am->name->name);
-            for (int q = 0; q < s->nodes.n; q++)
-                ptrvec_push(m->arena, &v->names,
-                            (void *)port_name(m, s->nodes.items[q], am->name->name));
+            for (int q = 0; q < s->nodes.n; q++) {
+                ElabNode *node = s->nodes.items[q];
+                const char *pn = port_name(m, node, am->name->name);
+                ptrvec_push(m->arena, &v->names, (void *)pn);
+                if (node->inst->external == EXT_NONE)
+                    ptrvec_push(m->arena, &v->hidden, (void *)pn);
+            }
             v->kind = VAR_NODE;
             v->span = am->decl->name_span;
             v->description = am->decl->comment;
@@ -812,6 +847,8 @@ static int count_stmt(AstStmt *s, Count *c)
         return 1;
     if (s->kind == STMT_ASSERT)
         return 0;
+    if (s->kind == STMT_LET)
+        return count_stmts(&s->u.let_.body, c);
     int first = -1;
     for (int i = 0; i < s->u.if_.clauses.n; i++) {
         AstClause *cl = s->u.if_.clauses.items[i];
@@ -923,6 +960,8 @@ void elab_free(Model *m)
     free(m->nodes);
     free(m->pvalues);
     ptrmap_free(&m->units_memo);
+    ptrmap_free(&m->integ_of);
+    ptrmap_free(&m->fn_dims);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
     /* what flatten did not take over */

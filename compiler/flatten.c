@@ -161,6 +161,13 @@ static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *
         case STMT_IF:
             lower_if(m, fc, in, s, out);
             break;
+        case STMT_LET: {
+            ElabLocal *saved = m->locals;
+            lower_local_defs(m, in, &s->u.let_.defs);
+            lower_stmts(m, fc, in, &s->u.let_.body, out);
+            m->locals = saved;
+            break;
+        }
         default:
             break;
         }
@@ -308,10 +315,11 @@ static void make_places(Model *m, Dae *d)
     ptrmap_free(&index);
 }
 
-/* The DaeVar of each variable elaboration made, strings copied. */
+/* The DaeVar of each variable elaboration made that has none yet,
+   strings copied. */
 static void make_vars(Model *m, Dae *d)
 {
-    for (int i = 0; i < m->vars.n; i++) {
+    for (int i = d->vars.n; i < m->vars.n; i++) {
         ElabVar *e = m->vars.items[i];
         DaeVar *v = arena_alloc(&d->arena, sizeof *v);
         v->name = arena_strdup(&d->arena, e->name);
@@ -327,8 +335,49 @@ static void make_vars(Model *m, Dae *d)
         v->nominal = e->nominal;
         v->description = e->description ? arena_strdup(&d->arena, e->description) : NULL;
         v->set = -1;
+        v->on_request = e->on_request;
+        if (e->hidden.n) {
+            v->name_hidden = arena_alloc(&d->arena, sizeof(bool) * (size_t)(e->names.n + 1));
+            for (int k = 0; k < e->names.n; k++)
+                for (int h = 0; h < e->hidden.n; h++)
+                    v->name_hidden[k] |= e->hidden.items[h] == e->names.items[k];
+        }
         ptrvec_push(&d->arena, &d->vars, v);
     }
+}
+
+/* Every active intermediate of every instance but those hidden by
+   ExternalAccess = none, as a named expression the simulator can log. */
+static void observe_intermediates(Model *m, Dae *d)
+{
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        if (in->external == EXT_NONE)
+            continue;
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *s = &in->slots[j];
+            if (!s->active || s->m->kind != MEM_INTERMEDIATE)
+                continue;
+            DaeObserved *o = arena_alloc(&d->arena, sizeof *o);
+            o->name = arena_strdup(&d->arena, elab_qualify(m, in, s->m->name->name));
+            o->expr = lower_intermediate(m, in, s, s->m->decl->name_span);
+            if (!units_decl_dim(m, in, s->m->decl, &o->dim))
+                o->dim = dim_none();
+            ptrvec_push(&d->arena, &d->observed, o);
+        }
+    }
+}
+
+/* der(z) == e for each integ(e) (lowering the equations made them), and
+   the DaeVars of their states. */
+static void integ_equations(Model *m, Dae *d)
+{
+    for (int i = 0; i < m->integs.n; i++) {
+        ElabInteg *q = m->integs.items[i];
+        new_eq(d, dae_var(m->t, q->var, 1), q->integrand, EQ_COMPONENT, q->in->dae_path,
+               q->span);
+    }
+    make_vars(m, d);
 }
 
 Dae *flatten_model(Model *m)
@@ -355,6 +404,8 @@ Dae *flatten_model(Model *m)
         ElabConnEq *q = m->conn_eqs.items[i];
         new_eq(d, q->lhs, q->rhs, EQ_CONNECTION, q->in->dae_path, q->span);
     }
+    observe_intermediates(m, d);
+    integ_equations(m, d);
     d->raw_eqs = d->eqs.n;
     d->raw_vars = d->vars.n;
     check_count(m, &fc);

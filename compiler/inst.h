@@ -38,7 +38,25 @@ typedef struct ElabSlot {
     AstArg *override;       /* MEM_VARIABLE/OUTPUT: parent's target override */
     DaeExpr *lowered;       /* MEM_INTERMEDIATE: cached lowering */
     int lowering;           /* MEM_INTERMEDIATE: 1 while being lowered */
+    /* unit inference (units_check.c) */
+    bool untyped;           /* MEM_INPUT/OUTPUT declared `NAME;`: dim inferred */
+    bool any_unit;          /* MEM_PARAMETER {v, '*'}: dim is its binding's */
+    bool fits_any;          /* an unbound '*' parameter whose default is 0:
+                               like the literal 0, it fits any unit */
+    int infer;              /* untyped: 0 not known, 1 being inferred, 2 known */
+    struct ElabSlot *driver;/* MEM_INPUT, or a composite's own MEM_OUTPUT:
+                               the signal source connected to it, or NULL */
+    ElabInst *driver_owner; /* the instance of driver */
 } ElabSlot;
+
+/* A signal connection with an untyped end, checked once units are
+   inferred. */
+typedef struct ElabLink {
+    ElabSlot *src, *dst;    /* source and sink */
+    const char *src_text;   /* their names as written, for messages */
+    const char *dst_text;
+    SrcSpan at;             /* the sink's end in the connect() */
+} ElabLink;
 
 struct ElabInst {
     const char *path;       /* "" for the top, "lever", "a.b" */
@@ -50,6 +68,10 @@ struct ElabInst {
     ElabSlot *slots;        /* per member, indexed by SemaMember.order */
     PtrVec children;        /* ElabInst*, in declaration order */
     const char *arm_key;    /* arms as a string, to check each variant once */
+    int ninteg;             /* integ() states named after it so far */
+    SemaExternal external;  /* what the outside may do with it: its own
+                               ExternalAccess or an ancestor's, the most
+                               hidden */
 };
 
 /* A conserving node of one instance; union-find over connections. */
@@ -84,6 +106,10 @@ typedef struct ElabVar {
     DaeExpr *start;         /* declared value / target */
     DaeExpr *nominal;       /* nominal magnitude, or NULL */
     const char *description;/* the declaration's trailing comment, or NULL */
+    PtrVec hidden;          /* char*: those of names that belong to a child
+                               declared with ExternalAccess = none (the same
+                               pointers): not CSV columns */
+    bool on_request;        /* an integ() state: a column only on request */
 } ElabVar;
 
 /* One connect() of nodes, as written: where it is and what it joins, for
@@ -96,6 +122,27 @@ typedef struct ElabConnect {
     bool *own;              /* each end is a node of `in` itself (not of a
                                child), i.e. it is joined from inside */
 } ElabConnect;
+
+/* A name defined by a let or in an inlined function's body, bound to its
+   value while lowering reaches it, innermost first.  A barrier (name
+   NULL) stands below a function's arguments: nothing outside is seen. */
+typedef struct ElabLocal {
+    Sym *name;              /* the name, or NULL for a barrier */
+    AstDecl *decl;          /* its definition (NULL for an argument) */
+    DaeExpr *value;         /* its value, lowered */
+    ElabInst *in;           /* the instance it is lowered in */
+    struct ElabLocal *up;   /* the next one out */
+} ElabLocal;
+
+struct UnitLocal;
+
+/* The state of one integ(e): der(var) == integrand, var(0) = 0. */
+typedef struct ElabInteg {
+    int var;                /* its variable (Model.vars) */
+    DaeExpr *integrand;     /* e, lowered */
+    ElabInst *in;           /* the instance it is written in */
+    SrcSpan span;           /* the integ() call */
+} ElabInteg;
 
 /* A composite's own output driven by a child's (an EQ_CONNECTION). */
 typedef struct ElabConnEq {
@@ -123,6 +170,15 @@ typedef struct Model {
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     PtrVec connects;        /* ElabConnect*: every connect() of nodes */
+    PtrVec integs;          /* ElabInteg*: the states integ() made */
+    PtrVec links;           /* ElabLink*: signal connections to check after
+                               unit inference */
+    ElabLocal *locals;      /* names lowering sees before members, or NULL */
+    struct UnitLocal *ulocals; /* the same for the unit check (units_check.c) */
+    PtrMap fn_dims;         /* "function/arg dims" -> its output dims, checked */
+    int fn_depth;           /* function bodies being inlined */
+    PtrMap integ_of;        /* integrand (DaeExpr*) -> 1 + index in integs:
+                               one state per distinct integrand */
     double *pvalues;        /* default value of every parameter so far */
     int cap_pvalues;        /* allocated entries of pvalues */
 } Model;

@@ -16,6 +16,8 @@
 #include "units_check.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 ElabSlot *elab_slot(ElabInst *in, Sym *name)
@@ -87,11 +89,54 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
     return NULL;
 }
 
+/* A let's or a function's local name: true when e is one (or when a
+   function's barrier hides everything else). */
+static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
+{
+    if (!m->locals || e->u.name.n != 1)
+        return false;
+    for (ElabLocal *l = m->locals; l; l = l->up) {
+        if (!l->name) {
+            /* inside a function: resolution saw that only pi is left */
+            *out = dae_const(m->t, strcmp(e->u.name.parts[0].sym->name, "pi") == 0
+                                       ? 3.14159265358979323846 : 0);
+            return true;
+        }
+        if (l->name == e->u.name.parts[0].sym) {
+            *out = l->value;
+            return true;
+        }
+    }
+    return false;
+}
+
+DaeExpr *lower_intermediate(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
+{
+    if (s->lowered)
+        return s->lowered;
+    if (s->lowering) {
+        diag_error(at, "intermediate '%s' is defined in terms of itself",
+                   s->m->name->name);
+        return dae_const(m->t, 0);
+    }
+    s->lowering = 1;
+    /* the intermediate is outside any let it is used in */
+    ElabLocal *saved = m->locals;
+    m->locals = NULL;
+    s->lowered = lower_decl(m, owner, s->m->decl);
+    m->locals = saved;
+    s->lowering = 0;
+    return s->lowered;
+}
+
 static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
     ElabInst *owner = in;
     SemaMember *nm = NULL;
+    DaeExpr *local;
+    if (lower_local(m, e, &local))
+        return local;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
         return dae_const(t, 3.14159265358979323846);
@@ -106,17 +151,7 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_INPUT:
         return s->input ? s->input : dae_const(t, 0);
     case MEM_INTERMEDIATE:
-        if (s->lowered)
-            return s->lowered;
-        if (s->lowering) {
-            diag_error(e->span, "intermediate '%s' is defined in terms of itself",
-                       s->m->name->name);
-            return dae_const(t, 0);
-        }
-        s->lowering = 1;
-        s->lowered = lower_expr(m, owner, s->m->decl->value);
-        s->lowering = 0;
-        return s->lowered;
+        return lower_intermediate(m, owner, s, e->span);
     case MEM_NODE: {
         if (!nm || nm->kind != MEM_ACROSS) {
             diag_error(e->span, "a node's through variable cannot be used in an "
@@ -141,10 +176,172 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     }
 }
 
+/* A name for the state of the next integ() of instance `in`:
+   integ_1, integ_2, ..., skipping names its component declares. */
+static const char *integ_name(Model *m, ElabInst *in)
+{
+    for (;;) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "integ_%d", ++in->ninteg);
+        if (!sema_member(in->def, sym_cstr(buf)))
+            return elab_qualify(m, in, buf);
+    }
+}
+
+/* integ(e): a new variable z with der(z) == e (flatten adds the
+   equation) and the target z(0) = 0.  Equal integrands share one state:
+   they have one integral. */
+static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
+{
+    DaeExprTable *t = m->t;
+    int k = (int)(intptr_t)ptrmap_get(&m->integ_of, a);
+    if (k)
+        return dae_var(t, ((ElabInteg *)m->integs.items[k - 1])->var, 0);
+    ElabVar *v = arena_alloc(m->arena, sizeof *v);
+    v->name = integ_name(m, in);
+    ptrvec_push(m->arena, &v->names, (void *)v->name);
+    if (in->external == EXT_NONE)
+        ptrvec_push(m->arena, &v->hidden, (void *)v->name);
+    v->on_request = true;
+    v->kind = VAR_COMPONENT;
+    v->span = call->span;
+    v->owner = in;
+    bool is_bool;
+    if (!units_dim(m, in, call, &v->dim, &is_bool))
+        v->dim = dim_none();
+    v->priority = PRIO_HIGH;
+    v->start = dae_const(t, 0);
+    ElabInteg *q = arena_alloc(m->arena, sizeof *q);
+    q->var = m->vars.n;
+    q->integrand = a;
+    q->in = in;
+    q->span = call->span;
+    ptrvec_push(m->arena, &m->vars, v);
+    ptrvec_push(m->arena, &m->integs, q);
+    ptrmap_put(&m->integ_of, a, (void *)(intptr_t)m->integs.n);
+    return dae_var(t, q->var, 0);
+}
+
+/* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state. */
+static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
+{
+    DaeExprTable *t = m->t;
+    DaeExpr *a = lower_expr(m, in, e->u.call.args.items[0]);
+    if (sf == SF_INTEG)
+        return lower_integ(m, in, e, a);
+    if (sf == SF_VALUE) {
+        double offset;
+        const RtUnit *u = units_value_unit(m, e, &offset);
+        if (!u)
+            return dae_const(t, 0);
+        return dae_sub(t, dae_div(t, a, dae_const(t, u->scale)), dae_const(t, offset));
+    }
+    return dae_const(t, 0);
+}
+
+static void bind_local(Model *m, ElabInst *in, Sym *name, AstDecl *d, DaeExpr *v)
+{
+    ElabLocal *l = arena_alloc(m->arena, sizeof *l);
+    l->name = name;
+    l->decl = d;
+    l->value = v;
+    l->in = in;
+    l->up = m->locals;
+    m->locals = l;
+}
+
+static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs);
+
+void lower_local_defs(Model *m, ElabInst *in, PtrVec *defs)
+{
+    AstExpr *call = NULL;
+    DaeExpr **outs = NULL;
+    for (int i = 0; i < defs->n; i++) {
+        AstDecl *d = defs->items[i];
+        DaeExpr *v;
+        if (d->output < 0) {
+            v = lower_expr(m, in, d->value);
+        } else {
+            /* one inlining for all the names of [a, b] = f(x) */
+            if (d->value != call) {
+                call = d->value;
+                if (call->kind != EXPR_CALL) { /* reported by the parser */
+                    bind_local(m, in, d->name, d, dae_const(m->t, 0));
+                    call = NULL;
+                    continue;
+                }
+                int n = call->u.call.fn ? call->u.call.fn->ast->outputs.n : 0;
+                outs = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+                lower_function(m, in, call, outs);
+            }
+            v = call->u.call.fn && d->output < call->u.call.fn->ast->outputs.n
+                    ? outs[d->output] : dae_const(m->t, 0);
+        }
+        bind_local(m, in, d->name, d, v);
+    }
+}
+
+/* Inlines a call of a user function: its arguments are lowered where the
+   call is, then its definitions in order, with nothing but them in
+   scope; outs[k] is output k. */
+static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs)
+{
+    AstDef *f = call->u.call.fn ? call->u.call.fn->ast : NULL;
+    if (!f)
+        return;
+    for (int k = 0; k < f->outputs.n; k++)
+        outs[k] = dae_const(m->t, 0);
+    if (m->fn_depth >= 256 || call->u.call.args.n != f->inputs.n)
+        return; /* resolution reported it (recursion, arity) */
+    int n = f->inputs.n;
+    DaeExpr **args = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        args[i] = lower_expr(m, in, call->u.call.args.items[i]);
+    ElabLocal *saved = m->locals;
+    bind_local(m, in, NULL, NULL, NULL);
+    for (int i = 0; i < n; i++)
+        bind_local(m, in, ((AstIdent *)f->inputs.items[i])->sym, NULL, args[i]);
+    m->fn_depth++;
+    lower_local_defs(m, in, &f->defs);
+    m->fn_depth--;
+    for (int k = 0; k < f->outputs.n; k++) {
+        Sym *o = ((AstIdent *)f->outputs.items[k])->sym;
+        for (ElabLocal *l = m->locals; l && l->name; l = l->up) {
+            if (l->name == o) {
+                outs[k] = l->value;
+                break;
+            }
+        }
+    }
+    m->locals = saved;
+}
+
+DaeExpr *lower_decl(Model *m, ElabInst *in, AstDecl *d)
+{
+    if (d->output < 0)
+        return lower_expr(m, in, d->value);
+    AstExpr *call = d->value;
+    SemaDef *f = call->kind == EXPR_CALL ? call->u.call.fn : NULL;
+    if (!f || d->output >= f->ast->outputs.n)
+        return dae_const(m->t, 0);
+    DaeExpr **outs = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(f->ast->outputs.n + 1));
+    lower_function(m, in, call, outs);
+    return outs[d->output];
+}
+
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
+    int sf = special_find(e->u.call.func->name);
+    if (e->u.call.fn) {
+        DaeExpr **outs = arena_alloc(m->arena, sizeof(DaeExpr *)
+                                     * (size_t)(e->u.call.fn->ast->outputs.n + 1));
+        lower_function(m, in, e, outs);
+        return outs[0];
+    }
+    if (sf >= 0 && !e->u.call.qual)
+        return lower_special(m, in, e, sf);
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
     int k = builtin_find(e->u.call.func->name);

@@ -224,6 +224,23 @@ static void limit_expr(DepthWalk *w, AstExpr **root)
                    "deep; split it into intermediates", MAX_EXPR_DEPTH);
 }
 
+/* The values of local definitions; the decls of `[a, b] = f(x)` share
+   their call, which is cut once. */
+static void limit_decls(DepthWalk *w, PtrVec *decls)
+{
+    AstExpr *shared = NULL, *cut = NULL;
+    for (int i = 0; i < decls->n; i++) {
+        AstDecl *d = decls->items[i];
+        if (d->output > 0 && d->value == shared) {
+            d->value = cut;
+            continue;
+        }
+        shared = d->value;
+        limit_expr(w, &d->value);
+        cut = d->value;
+    }
+}
+
 static void limit_stmts(DepthWalk *w, PtrVec *stmts)
 {
     for (int i = 0; i < stmts->n; i++) {
@@ -243,6 +260,10 @@ static void limit_stmts(DepthWalk *w, PtrVec *stmts)
                 limit_expr(w, &c->cond);
                 limit_stmts(w, &c->body);
             }
+            break;
+        case STMT_LET:
+            limit_decls(w, &s->u.let_.defs);
+            limit_stmts(w, &s->u.let_.body);
             break;
         default:
             break;
@@ -277,8 +298,7 @@ static void limit_items(DepthWalk *w, PtrVec *items)
         case SEC_BRANCHES: case SEC_CONNECTIONS:
             break;      /* names and '*' only */
         default:
-            for (int j = 0; j < v->n; j++)
-                limit_expr(w, &((AstDecl *)v->items[j])->value);
+            limit_decls(w, v);
             break;
         }
     }
@@ -316,6 +336,7 @@ AstFile *parse_file(Arena *a, int file)
     for (int i = 0; i < out->defs.n; i++) {
         AstDef *d = out->defs.items[i];
         limit_items(&walk, &d->items);
+        limit_decls(&walk, &d->defs);
         d->description = description(a, f, d);
         attach_comments_items(a, f, &d->items);
     }

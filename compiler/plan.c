@@ -566,16 +566,83 @@ static void plan_sparsity(Plan *p)
 
 /* ---- columns and targets ----------------------------------------------------- */
 
+/* Whether every variable e reads (at its order) is computed by the model:
+   an intermediate that reads a derivative nothing needs cannot be logged. */
+static bool computable(const Plan *p, const DaeExpr *e, PtrMap *seen)
+{
+    if (ptrmap_get(seen, e))
+        return true;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_VAR)
+        return plan_stvar(p, e->u.var.index, e->u.var.order) >= 0;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (!computable(p, kids[i], seen))
+            return false;
+    return true;
+}
+
+static void add_column(Plan *p, const char *name, int var, DaeExpr *expr, Dim dim)
+{
+    PlanColumn *c = &p->columns[p->ncolumns];
+    c->name = name;
+    c->var = var;
+    c->expr = expr;
+    c->dim = dim;
+    if (var >= 0) {
+        const DaeVar *v = p->d->vars.items[var];
+        c->description = v->description;
+        c->output = v->kind == VAR_OUTPUT && !v->instance[0];
+    }
+    c->same_as = var >= 0 && p->first_column[var] >= 0 ? p->first_column[var] : -1;
+    if (var >= 0 && p->first_column[var] < 0)
+        p->first_column[var] = p->ncolumns;
+    p->ncolumns++;
+}
+
+/* Columns in three groups: what the CSV shows by default, what --vars may
+   ask for (intermediates, integ() states), what no one sees (names under
+   ExternalAccess = none); each variable is computed in its first column
+   and copied to its others. */
 static void plan_outputs(Plan *p)
 {
     Dae *d = p->d;
+    int total = d->observed.n;
+    for (int i = 0; i < d->vars.n; i++)
+        total += ((DaeVar *)d->vars.items[i])->names.n;
+    p->columns = arena_alloc(&p->arena, sizeof(PlanColumn) * (size_t)(total + 1));
     p->first_column = arena_alloc(&p->arena, sizeof(int) * (size_t)(d->vars.n + 1));
-    for (int i = 0; i < d->vars.n; i++) {
-        DaeVar *v = d->vars.items[i];
-        p->first_column[i] = p->ncolumns;
-        p->ncolumns += v->names.n;
-        p->ntargets += v->priority != PRIO_NONE;
+    for (int i = 0; i < d->vars.n; i++)
+        p->first_column[i] = -1;
+    for (int group = 0; group < 3; group++) {
+        int before = p->ncolumns;
+        for (int i = 0; i < d->vars.n; i++) {
+            DaeVar *v = d->vars.items[i];
+            for (int k = 0; k < v->names.n; k++) {
+                bool hidden = v->name_hidden && v->name_hidden[k];
+                int g = hidden ? 2 : v->on_request ? 1 : 0;
+                if (g == group)
+                    add_column(p, v->names.items[k], i, NULL, v->dim);
+            }
+        }
+        if (group == 1) {
+            for (int i = 0; i < d->observed.n; i++) {
+                DaeObserved *o = d->observed.items[i];
+                PtrMap seen = {0};
+                bool ok = computable(p, o->expr, &seen);
+                ptrmap_free(&seen);
+                if (ok)
+                    add_column(p, o->name, -1, o->expr, o->dim);
+                else
+                    p->ndropped++;
+            }
+            p->n_on_request = p->ncolumns - before;
+        } else if (group == 2) {
+            p->n_hidden = p->ncolumns - before;
+        }
     }
+    for (int i = 0; i < d->vars.n; i++)
+        p->ntargets += ((DaeVar *)d->vars.items[i])->priority != PRIO_NONE;
     p->targets = arena_alloc(&p->arena, sizeof(PlanTarget) * (size_t)(p->ntargets + 1));
     int k = 0;
     for (int i = 0; i < d->vars.n; i++) {

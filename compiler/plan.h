@@ -85,6 +85,18 @@ typedef struct PlanRelation {
     DaeRelOrigin *origin;   /* where it was written, or NULL */
 } PlanRelation;
 
+/* One output column: a name of a variable, or an intermediate. */
+typedef struct PlanColumn {
+    const char *name;       /* its header */
+    int var;                /* its DaeVar, or -1 for an intermediate */
+    int same_as;            /* an earlier column of the same variable that
+                               holds the value, or -1 (this one computes it) */
+    DaeExpr *expr;          /* an intermediate's value (var == -1) */
+    Dim dim;                /* its dimension */
+    const char *description;/* its declaration's comment, or NULL */
+    bool output;            /* an output of the top-level model */
+} PlanColumn;
+
 /* A target of initialization. */
 typedef struct PlanTarget {
     int var;                /* DaeVar */
@@ -114,8 +126,16 @@ typedef struct Plan {
     int *color;             /* per state */
     int *jac_colptr;        /* nstates + 1 */
     int *jac_rows;          /* jac_colptr[nstates] */
-    int ncolumns;           /* output columns: every name of every variable */
-    int *first_column;      /* per DaeVar: its first column */
+    int ncolumns;           /* output columns: every name of every variable,
+                               then the intermediates and the integ()
+                               states (n_on_request), then the names hidden
+                               by ExternalAccess = none (n_hidden) */
+    PlanColumn *columns;    /* ncolumns, in that order */
+    int n_on_request;       /* columns written only when --vars names them */
+    int n_hidden;           /* columns never written (targets may read them) */
+    int ndropped;           /* intermediates left out: they read a
+                               derivative the model does not compute */
+    int *first_column;      /* per DaeVar: the column that computes it */
     PlanTarget *targets;    /* variables with a target, in variable order */
     int ntargets;           /* entries in targets */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */

@@ -36,7 +36,10 @@ typedef struct SemaFile {
     int file;           /* source id */
     AstFile *ast;       /* its tree */
     SymMap defs;        /* Sym* -> SemaDef* */
+    PtrVec imports;     /* AstImport*: its imports that name something */
 } SemaFile;
+
+static void check_imports(Program *p, SemaFile *u);
 
 /* ---- the standard library index ------------------------------------------ */
 
@@ -124,6 +127,7 @@ static SemaFile *add_unit(Program *p, int file)
         symmap_put(&u->defs, ad->name, d);
         ptrvec_push(p->arena, &p->all_defs, d);
     }
+    check_imports(p, u);
     return u;
 }
 
@@ -158,10 +162,224 @@ static SemaDef *find_in_dir(Program *p, const char *dir, Sym *name)
     return u ? symmap_get(&u->defs, name) : NULL;
 }
 
+/* ---- packages ------------------------------------------------------------------
+
+   A folder is a package: a.b.C is the definition C in a/b/C.lmdl below
+   one of the roots of the search path (the model's directory, each -I
+   directory, each LMDL_PATH directory, the library), tried in that order.
+   A file's imports (`import a.b.C;`, `import a.b.*;`) make plain names
+   of those packages visible in that file, before the search path. */
+
+static const PtrVec *search_roots(Program *p)
+{
+    if (p->roots_made)
+        return &p->roots;
+    p->roots_made = true;
+    SrcFile *mf = src_get(p->main_file);
+    if (mf)
+        ptrvec_push(p->arena, &p->roots, (void *)mf->dir);
+    for (int i = 0; i < p->opts.ninclude; i++)
+        ptrvec_push(p->arena, &p->roots, (void *)p->opts.include_dirs[i]);
+    const char *env = getenv("LMDL_PATH");
+    if (env && *env) {
+        char *copy = arena_strdup(p->arena, env);
+        for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir;
+             dir = strtok_r(NULL, ":", &save))
+            if (*dir)
+                ptrvec_push(p->arena, &p->roots, dir);
+    }
+    if (p->opts.stdlib_dir)
+        ptrvec_push(p->arena, &p->roots, (void *)p->opts.stdlib_dir);
+    return &p->roots;
+}
+
+/* "a/b" for the first n parts of a dotted name. */
+static char *parts_path(Arena *a, const AstExpr *name, int n)
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += name->u.name.parts[i].sym->len + 1;
+    char *s = arena_alloc(a, len), *q = s;
+    for (int i = 0; i < n; i++) {
+        if (i)
+            *q++ = '/';
+        memcpy(q, name->u.name.parts[i].sym->name, name->u.name.parts[i].sym->len);
+        q += name->u.name.parts[i].sym->len;
+    }
+    *q = 0;
+    return s;
+}
+
+/* NAME in package directory pkg ("" for a root itself), on every root. */
+static SemaDef *find_in_package(Program *p, const char *pkg, Sym *name)
+{
+    const PtrVec *roots = search_roots(p);
+    for (int i = 0; i < roots->n; i++) {
+        const char *dir = *pkg ? arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg)
+                               : roots->items[i];
+        SemaDef *d = find_in_dir(p, dir, name);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+static bool package_exists(Program *p, const char *pkg)
+{
+    const PtrVec *roots = search_roots(p);
+    for (int i = 0; i < roots->n; i++) {
+        struct stat st;
+        if (stat(arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg), &st) == 0
+            && S_ISDIR(st.st_mode))
+            return true;
+    }
+    return false;
+}
+
+/* "translational.Mass" for every library file, for suggestions. */
+static const char *suggest_qualified(Program *p, const char *name)
+{
+    if (diag_too_many() || !p->opts.stdlib_dir)
+        return NULL;
+    size_t root = strlen(p->opts.stdlib_dir) + 1;
+    PtrVec v = {0};
+    for (int i = 0; i < p->stdlib_paths.n; i++) {
+        const char *path = p->stdlib_paths.items[i];
+        if (strlen(path) <= root + 5)
+            continue;
+        char *q = arena_strndup(p->arena, path + root, strlen(path) - root - 5);
+        for (char *c = q; *c; c++)
+            if (*c == '/')
+                *c = '.';
+        ptrvec_push(p->arena, &v, q);
+    }
+    return diag_closest(name, (const char *const *)v.items, v.n);
+}
+
+static void check_imports(Program *p, SemaFile *u)
+{
+    for (int i = 0; i < u->ast->imports.n; i++) {
+        AstImport *im = u->ast->imports.items[i];
+        const AstExpr *nm = im->name;
+        int n = nm->u.name.n;
+        char *text = ast_name_text(p->arena, nm);
+        if (im->late) {
+            diag_error(im->span, "an import comes before the first definition of "
+                       "the file (its scope is the whole file)");
+            continue;
+        }
+        const char *full = parts_path(p->arena, nm, n);
+        if (im->all) {
+            if (!package_exists(p, full)) {
+                diag_error(nm->span, "cannot import '%s.*': there is no package "
+                           "'%s' (a folder %s) on the search path", text, text, full);
+                continue;
+            }
+        } else if (!package_exists(p, full)
+                   && !find_in_package(p, parts_path(p->arena, nm, n - 1),
+                                       nm->u.name.parts[n - 1].sym)) {
+            const char *s = suggest_qualified(p, text);
+            diag_error(nm->span, "cannot import '%s': there is no %s.lmdl and no "
+                       "package '%s' on the search path%s", text, full, text,
+                       sema_did_you_mean(s).text);
+            continue;
+        }
+        ptrvec_push(p->arena, &u->imports, im);
+    }
+}
+
+/* A plain name through the imports of the file it is written in. */
+static SemaDef *find_imported(Program *p, SemaFile *u, Sym *name)
+{
+    for (int i = 0; u && i < u->imports.n; i++) {
+        AstImport *im = u->imports.items[i];
+        const AstExpr *nm = im->name;
+        int n = nm->u.name.n;
+        SemaDef *d = NULL;
+        if (im->all)
+            d = find_in_package(p, parts_path(p->arena, nm, n), name);
+        else if (nm->u.name.parts[n - 1].sym == name)
+            d = find_in_package(p, parts_path(p->arena, nm, n - 1), name);
+        if (d)
+            return d;
+    }
+    return NULL;
+}
+
+SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from)
+{
+    int n = name->u.name.n;
+    Sym *last = name->u.name.parts[n - 1].sym;
+    const char *rest = parts_path(p->arena, name, n - 1);
+    SemaDef *d = find_in_package(p, rest, last);
+    /* relative to an imported package: after `import a.*`, b.C is a/b/C;
+       after `import a.b`, b.C is a/b/C too */
+    SemaFile *u = unit_of(p, from);
+    for (int i = 0; !d && u && i < u->imports.n; i++) {
+        AstImport *im = u->imports.items[i];
+        const AstExpr *nm = im->name;
+        int k = nm->u.name.n;
+        if (im->all)
+            d = find_in_package(p, arena_printf(p->arena, "%s/%s",
+                                                parts_path(p->arena, nm, k), rest), last);
+        else if (nm->u.name.parts[k - 1].sym == name->u.name.parts[0].sym)
+            d = find_in_package(p, k > 1 ? arena_printf(p->arena, "%s/%s",
+                                                         parts_path(p->arena, nm, k - 1), rest)
+                                         : rest, last);
+    }
+    return d;
+}
+
+/* The library files whose stem is `name`, beyond the first: a plain name
+   two packages define is ambiguous. */
+static bool report_ambiguous(Program *p, Sym *name, SrcSpan at)
+{
+    int first = -1, second = -1;
+    for (int i = 0; i < p->stdlib_names.n && second < 0; i++) {
+        if (strcmp(p->stdlib_names.items[i], name->name))
+            continue;
+        if (first < 0)
+            first = i;
+        else
+            second = i;
+    }
+    if (second < 0)
+        return false;
+    SemaFile *a = unit_for_path(p, p->stdlib_paths.items[first]);
+    SemaFile *b = unit_for_path(p, p->stdlib_paths.items[second]);
+    SemaDef *da = a ? symmap_get(&a->defs, name) : NULL;
+    SemaDef *db = b ? symmap_get(&b->defs, name) : NULL;
+    if (!da || !db)
+        return false;
+    diag_error(at, "'%s' is ambiguous: two packages of the library define it, "
+               "%s and %s; write the package-qualified name or import the one "
+               "you mean", name->name, (char *)p->stdlib_paths.items[first],
+               (char *)p->stdlib_paths.items[second]);
+    diag_note(da->ast->name_span, "one '%s' is defined here", name->name);
+    diag_note(db->ast->name_span, "the other is defined here");
+    return true;
+}
+
+/* sema_lookup, reporting at `at` a plain name that is ambiguous. */
+static SemaDef *lookup_at(Program *p, Sym *name, int from, SrcSpan at)
+{
+    SemaDef *d = sema_lookup(p, name, from);
+    SrcFile *f = d ? src_get(d->file) : NULL;
+    size_t n = p->opts.stdlib_dir ? strlen(p->opts.stdlib_dir) : 0;
+    /* found by its stem in the library: another package may have it too */
+    if (f && n && !strncmp(f->path, p->opts.stdlib_dir, n) && f->path[n] == '/'
+        && d->file != from && !find_imported(p, unit_of(p, from), name))
+        report_ambiguous(p, name, at);
+    return d;
+}
+
 SemaDef *sema_lookup(Program *p, Sym *name, int from)
 {
     SemaFile *u = unit_of(p, from);
     SemaDef *d = u ? symmap_get(&u->defs, name) : NULL;
+    if (d)
+        return d;
+    d = find_imported(p, u, name);
     if (d)
         return d;
     d = symmap_get(&p->resolved, name);
@@ -277,8 +495,8 @@ static bool exclusive(const SemaDef *d, int a, int b)
     return false;
 }
 
-static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
-                    SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
+static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
+                           SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
 {
     SemaMember *first = symmap_get(&d->members, name);
     for (SemaMember *m = first; m; m = m->next_same_name) {
@@ -302,6 +520,80 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
     m->next_same_name = first;
     symmap_put(&d->members, name, m);
     ptrvec_push(p->arena, &d->member_list, m);
+    return m;
+}
+
+/* ---- section attributes ------------------------------------------------------
+
+   parameters(Access = private), variables(Access = private, Event = ...),
+   intermediates(Access = private), components(ExternalAccess = modify |
+   observe | none).  Anything else is an error at the attribute. */
+
+/* X(name, its values, the sections that take it) */
+#define SECTION_ATTRIBUTES(X)                                                \
+    X("Access", "public or private",                                         \
+      (1 << SEC_PARAMETERS) | (1 << SEC_VARIABLES) | (1 << SEC_INTERMEDIATES)) \
+    X("ExternalAccess", "modify, observe or none", 1 << SEC_COMPONENTS)       \
+    X("Event", "true or false", 1 << SEC_VARIABLES)
+
+typedef struct SectionAttrs {
+    SemaAccess access;      /* Access */
+    SemaExternal external;  /* ExternalAccess */
+} SectionAttrs;
+
+static SectionAttrs section_attrs(Program *p, AstItem *it)
+{
+#define X_ATTRNAME(n, vals, where) n,
+#define X_ATTRVALS(n, vals, where) vals,
+#define X_ATTRWHERE(n, vals, where) where,
+    static const char *const names[] = {SECTION_ATTRIBUTES(X_ATTRNAME)};
+    static const char *const values[] = {SECTION_ATTRIBUTES(X_ATTRVALS)};
+    static const unsigned where[] = {SECTION_ATTRIBUTES(X_ATTRWHERE)};
+    enum { NATTR = sizeof names / sizeof names[0] };
+    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY};
+    AstSectionKind k = it->u.section.kind;
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        const char *n = g->name->name;
+        int a = 0;
+        while (a < NATTR && strcmp(names[a], n))
+            a++;
+        if (a == NATTR || !(where[a] & (1u << k))) {
+            PtrVec v = {0};
+            for (int j = 0; j < NATTR; j++)
+                if (where[j] & (1u << k))
+                    ptrvec_push(p->arena, &v, (void *)names[j]);
+            const char *s = diag_closest(n, (const char *const *)v.items, v.n);
+            if (a < NATTR)
+                diag_error(g->name_span, "a '%s' section has no attribute '%s'",
+                           ast_section_names[k], n);
+            else
+                diag_error(g->name_span, "unknown attribute '%s' of a '%s' section%s",
+                           n, ast_section_names[k], sema_did_you_mean(s).text);
+            continue;
+        }
+        AstExpr *v = g->value;
+        const char *word = ast_is_simple_name(v) ? v->u.name.parts[0].sym->name
+                           : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
+                           : "";
+        bool ok = true;
+        if (!strcmp(n, "Access")) {
+            ok = !strcmp(word, "public") || !strcmp(word, "private");
+            if (!strcmp(word, "private"))
+                r.access = ACCESS_PRIVATE;
+        } else if (!strcmp(n, "ExternalAccess")) {
+            ok = !strcmp(word, "modify") || !strcmp(word, "observe") || !strcmp(word, "none");
+            r.external = !strcmp(word, "none") ? EXT_NONE
+                         : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
+        } else {
+            ok = !strcmp(word, "true") || !strcmp(word, "false");
+            if (!strcmp(word, "true"))
+                diag_error(v->span, "event variables are not supported yet");
+        }
+        if (!ok)
+            diag_error(v->span, "%s is %s", n, values[a]);
+    }
+    return r;
 }
 
 /* What the declarations of a section are (the section table, ast.h). */
@@ -334,15 +626,18 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
             continue;
         }
         PtrVec *v = &it->u.section.entries;
+        SectionAttrs at = section_attrs(p, it);
         if (k == SEC_COMPONENTS) {
             for (int j = 0; j < v->n; j++) {
                 AstInstance *in = v->items[j];
-                declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope);
+                declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope)
+                    ->external = at.external;
             }
         } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
             for (int j = 0; j < v->n; j++) {
                 AstDecl *dc = v->items[j];
-                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope);
+                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope)
+                    ->access = at.access;
             }
         }
     }
@@ -371,7 +666,17 @@ typedef enum RefMode {
     REF_CONDITION,      /* parameters only (conditional sections) */
     REF_ARGUMENT,       /* the enclosing component's parameters */
     REF_VALUE,          /* a variable's target: parameters only */
+    REF_FUNCTION,       /* a function's body: its locals, no der or time */
 } RefMode;
+
+/* A name defined by a let or in a function's body (an argument or a
+   definition), innermost first.  A barrier stands below a function's
+   names: nothing outside the function is visible from its body. */
+typedef struct ResolveLocal {
+    Sym *name;                  /* the name (NULL for a barrier) */
+    SrcSpan span;               /* where it is defined */
+    struct ResolveLocal *up;    /* the next one out */
+} ResolveLocal;
 
 typedef struct Checker {
     Program *p;         /* the program */
@@ -380,13 +685,15 @@ typedef struct Checker {
     RefMode mode;       /* what references may name */
     int order;          /* for REF_PARAMETER: order of the parameter */
     const char *what;   /* "a parameter value", for messages */
+    ResolveLocal *locals; /* let and function names in scope, or NULL */
 } Checker;
 
 static void check_expr(Checker *c, AstExpr *e);
 
 static const char *def_kind_name(const SemaDef *d)
 {
-    return d->ast->kind == DEF_DOMAIN ? "domain" : "component";
+    return d->ast->kind == DEF_DOMAIN ? "domain"
+           : d->ast->kind == DEF_FUNCTION ? "function" : "component";
 }
 
 /* Names visible from the current arm, for suggestions. */
@@ -418,6 +725,28 @@ static void unknown_member(Checker *c, const SemaDef *d, AstNamePart *part,
                    sema_did_you_mean(s).text);
 }
 
+/* Whether member `next` of component t may be named from outside t
+   (section attributes); reports it when not. */
+static bool reachable(const SemaDef *t, const SemaMember *next, const AstNamePart *at)
+{
+    SrcSpan decl = next->decl ? next->decl->name_span : next->inst->name_span;
+    if (next->access == ACCESS_PRIVATE) {
+        diag_error(at->span, "%s '%s' of component '%s' is private (Access = "
+                   "private): only '%s' itself can use it", sema_member_kind_names[next->kind],
+                   next->name->name, t->ast->name->name, t->ast->name->name);
+        diag_note(decl, "'%s' is declared here", next->name->name);
+        return false;
+    }
+    if (next->kind == MEM_INSTANCE && next->external == EXT_NONE) {
+        diag_error(at->span, "component '%s' of '%s' is hidden (ExternalAccess = "
+                   "none): it cannot be reached from outside '%s'", next->name->name,
+                   t->ast->name->name, t->ast->name->name);
+        diag_note(decl, "'%s' is declared here", next->name->name);
+        return false;
+    }
+    return true;
+}
+
 /* Resolves the rest of a dotted name after member m (which has been
    resolved in definition d).  Returns the final member or NULL. */
 static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
@@ -437,6 +766,8 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
                 unknown_member(c, t, &parts[i], t->ast->name->name, true);
                 return NULL;
             }
+            if (m->kind == MEM_INSTANCE && !reachable(t, next, &parts[i]))
+                return NULL;
             m = next;
         } else {
             diag_error(parts[i].span, "'%s' is %s %s and has no members",
@@ -450,8 +781,12 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
     return m;
 }
 
+static bool check_local_name(Checker *c, AstExpr *e);
+
 static void check_name(Checker *c, AstExpr *e)
 {
+    if (check_local_name(c, e))
+        return;
     AstNamePart *first = &e->u.name.parts[0];
     SemaMember *m = visible(c->d, first->sym, c->scope);
     if (!m) {
@@ -488,13 +823,134 @@ static void check_name(Checker *c, AstExpr *e)
     }
 }
 
+/* "a/b/c" for the name a.b.c: its file below a root, without .lmdl. */
+static const char *package_path(Arena *a, const AstExpr *name)
+{
+    char *t = ast_name_text(a, name);
+    for (char *q = t; *q; q++)
+        if (*q == '.')
+            *q = '/';
+    return t;
+}
+
+/* ---- special forms: value(), integ() ---- */
+
+/* The first der() or integ() inside e, or NULL. */
+static AstExpr *find_der_or_integ(AstExpr *e)
+{
+    AstExpr *kids[3] = {NULL, NULL, NULL};
+    switch (e->kind) {
+    case EXPR_DER:
+        return e;
+    case EXPR_CALL:
+        if (special_find(e->u.call.func->name) == SF_INTEG)
+            return e;
+        for (int i = 0; i < e->u.call.args.n; i++) {
+            AstExpr *r = find_der_or_integ(e->u.call.args.items[i]);
+            if (r)
+                return r;
+        }
+        return NULL;
+    case EXPR_UNARY: kids[0] = e->u.unary.arg; break;
+    case EXPR_BINARY: kids[0] = e->u.binary.lhs; kids[1] = e->u.binary.rhs; break;
+    case EXPR_IF:
+        kids[0] = e->u.cond.cond;
+        kids[1] = e->u.cond.then;
+        kids[2] = e->u.cond.els;
+        break;
+    case EXPR_QUANTITY: kids[0] = e->u.quantity.value; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++) {
+        AstExpr *r = kids[i] ? find_der_or_integ(kids[i]) : NULL;
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* value(x, 'unit'[, 'linear'|'affine']) and integ(e); false when e is
+   not a special form.  The unit string is read by the unit check. */
+static bool check_special_call(Checker *c, AstExpr *e)
+{
+    int k = special_find(e->u.call.func->name);
+    if (k < 0)
+        return false;
+    const char *f = special_names[k];
+    int n = e->u.call.args.n, lo = special_min_args[k], hi = special_max_args[k];
+    AstExpr **a = (AstExpr **)e->u.call.args.items;
+    if (n < lo || n > hi) {
+        diag_error(e->span, "'%s' takes %d or %d arguments, not %d", f, lo, hi, n);
+        return true;
+    }
+    if (k == SF_VALUE) {
+        check_expr(c, a[0]);
+        if (a[1]->kind != EXPR_STR)
+            diag_error(a[1]->span, "the second argument of value() is a unit, "
+                       "as in value(x, 'mm')");
+        if (n == 3 && (a[2]->kind != EXPR_STR || (strcmp(a[2]->u.str, "linear")
+                                                 && strcmp(a[2]->u.str, "affine"))))
+            diag_error(a[2]->span, "the third argument of value() is 'linear' or "
+                       "'affine'");
+        return true;
+    }
+    /* integ */
+    if (n == 2) {
+        diag_error(a[1]->span, "integ(e, t_L) with a lower limit is not "
+                   "supported; integ(e) integrates e from the start of the "
+                   "simulation");
+        return true;
+    }
+    if (c->mode != REF_EQUATION || c->d->ast->kind != DEF_COMPONENT) {
+        diag_error(e->span, "integ() cannot appear in %s; it belongs in a "
+                   "component's equations or intermediates", c->what);
+        return true;
+    }
+    AstExpr *inner = find_der_or_integ(a[0]);
+    if (inner)
+        diag_error(inner->span, "the argument of integ() cannot contain %s",
+                   inner->kind == EXPR_DER ? "der()" : "another integ()");
+    check_expr(c, a[0]);
+    return true;
+}
+
+/* Every function name a user might have meant: the built-in ones, the
+   special forms and the functions loaded so far. */
+static const char *suggest_function(Checker *c, const char *f)
+{
+    if (diag_too_many())
+        return NULL;
+    PtrVec v = {0};
+    for (int i = 0; i < FN_COUNT; i++)
+        ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
+    for (int i = 0; i < SF_COUNT; i++)
+        ptrvec_push(c->p->arena, &v, (void *)special_names[i]);
+    for (int i = 0; i < c->p->all_defs.n; i++) {
+        AstDef *d = ((SemaDef *)c->p->all_defs.items[i])->ast;
+        if (d->kind == DEF_FUNCTION)
+            ptrvec_push(c->p->arena, &v, (void *)d->name->name);
+    }
+    return diag_closest(f, (const char *const *)v.items, v.n);
+}
+
+static bool check_function_call(Checker *c, AstExpr *e);
+
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
-    int k = builtin_find(f);
+    int k = e->u.call.qual ? -1 : builtin_find(f);
     int arity = k >= 0 ? builtin_arity[k] : -1;
-    if (arity < 0) {
-        const char *s = diag_closest(f, builtin_names, FN_COUNT);
+    if (k < 0 && !e->u.call.qual && check_special_call(c, e))
+        return;
+    if (k < 0 && check_function_call(c, e))
+        return;
+    if (arity < 0 && e->u.call.qual) {
+        diag_error(e->u.call.func_span, "unknown function '%s': there is no "
+                   "function file %s.lmdl on the search path",
+                   ast_name_text(c->p->arena, e->u.call.qual),
+                   package_path(c->p->arena, e->u.call.qual));
+    } else if (arity < 0) {
+        const char *s = suggest_function(c, f);
         diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
                    sema_did_you_mean(s).text);
     } else if (arity != e->u.call.args.n) {
@@ -541,6 +997,10 @@ static void check_expr(Checker *c, AstExpr *e)
         check_expr(c, e->u.cond.els);
         break;
     case EXPR_QUANTITY:
+        if (ast_any_unit(e))
+            diag_error(e->u.quantity.unit_span, "the unit '*' (the unit of the value "
+                       "bound at instantiation) is only a parameter's declared unit, "
+                       "as in k = {1, '*'};");
         check_expr(c, e->u.quantity.value);
         break;
     case EXPR_RECORD:
@@ -578,22 +1038,47 @@ static void check_record(Checker *c, AstExpr *e)
 }
 
 /* A declaration's right-hand side, by section. */
+static void check_outputs(AstDecl *dc);
+
 static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 {
     AstExpr *v = dc->value;
+    if (dc->untyped && k != SEC_INPUTS && k != SEC_OUTPUTS) {
+        diag_error(dc->name_span, "'%s' needs a value: only inputs and outputs "
+                   "may be declared without one (their unit is then inferred)",
+                   dc->name->name);
+        return;
+    }
+    if (dc->output >= 0 && k != SEC_INTERMEDIATES) {
+        if (dc->output == 0)
+            diag_error(dc->span, "[a, b] = f(x) defines intermediates; it is "
+                       "allowed in 'intermediates', 'let' and a function's "
+                       "definitions, not in '%s'", ast_section_names[k]);
+        return;
+    }
     switch (k) {
     case SEC_NODES: {
-        if (!ast_is_simple_name(v)) {
+        if (v->kind != EXPR_NAME || v->parens) {
             diag_error(v->span, "a node is declared as NAME = DOMAIN;");
             return;
         }
-        Sym *dn = v->u.name.parts[0].sym;
-        SemaDef *t = sema_lookup(c->p, dn, c->d->file);
-        if (!t) {
+        /* foundation.mechanical.translational.translational style: a
+           package-qualified domain */
+        bool qual = v->u.name.n > 1;
+        Sym *dn = v->u.name.parts[v->u.name.n - 1].sym;
+        SemaDef *t = qual ? sema_lookup_qualified(c->p, v, c->d->file)
+                          : lookup_at(c->p, dn, c->d->file, v->span);
+        if (!t && qual) {
+            const char *text = ast_name_text(c->p->arena, v);
+            const char *s = suggest_qualified(c->p, text);
+            diag_error(v->span, "unknown domain '%s': there is no %s.lmdl on the "
+                       "search path%s", text, package_path(c->p->arena, v),
+                       sema_did_you_mean(s).text);
+        } else if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
             diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
         } else if (t->ast->kind != DEF_DOMAIN) {
-            diag_error(v->span, "'%s' is a component, not a domain", dn->name);
+            diag_error(v->span, "'%s' is a %s, not a domain", dn->name, def_kind_name(t));
             diag_note(t->ast->name_span, "'%s' is defined here", dn->name);
         } else {
             if (m)
@@ -626,8 +1111,12 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     }
     if (v->kind == EXPR_RECORD && (k == SEC_VARIABLES || k == SEC_OUTPUTS))
         check_record(c, v);
-    else
+    else if (k == SEC_PARAMETERS && ast_any_unit(v))
+        check_expr(c, v->u.quantity.value);
+    else if (dc->output <= 0)
         check_expr(c, v);
+    if (dc->output >= 0)
+        check_outputs(dc);
     c->mode = REF_EQUATION;
 }
 
@@ -639,11 +1128,25 @@ static SemaMember *member_in_scope(Checker *c, Sym *name)
 static void check_instance(Checker *c, AstInstance *in)
 {
     SemaMember *m = member_in_scope(c, in->name);
-    SemaDef *t = sema_lookup(c->p, in->type, c->d->file);
+    SemaDef *t = in->type_qual ? sema_lookup_qualified(c->p, in->type_qual, c->d->file)
+                               : lookup_at(c->p, in->type, c->d->file, in->type_span);
+    if (!t && in->type_qual) {
+        const char *text = ast_name_text(c->p->arena, in->type_qual);
+        const char *s = suggest_qualified(c->p, text);
+        diag_error(in->type_span, "unknown component '%s': there is no %s.lmdl on "
+                   "the search path%s", text, package_path(c->p->arena, in->type_qual),
+                   sema_did_you_mean(s).text);
+        return;
+    }
     if (!t) {
         const char *s = sema_suggest_def(c->p, in->type->name);
         diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
                    sema_did_you_mean(s).text);
+        return;
+    }
+    if (t->ast->kind == DEF_FUNCTION) {
+        diag_error(in->type_span, "'%s' is a function; only a component can be "
+                   "instantiated (call a function in an expression)", in->type->name);
         return;
     }
     if (t->ast->kind != DEF_COMPONENT) {
@@ -683,6 +1186,14 @@ static void check_instance(Checker *c, AstInstance *in)
                            g->name->name, sema_did_you_mean(s).text);
             diag_note(t->ast->name_span, "component '%s' is defined here",
                       t->ast->name->name);
+            continue;
+        }
+        if (target->access == ACCESS_PRIVATE) {
+            diag_error(g->name_span, "%s '%s' of component '%s' is private (Access "
+                       "= private): it cannot be set from outside",
+                       sema_member_kind_names[target->kind], g->name->name,
+                       t->ast->name->name);
+            diag_note(target->decl->name_span, "'%s' is declared here", g->name->name);
             continue;
         }
         c->mode = REF_ARGUMENT;
@@ -757,6 +1268,7 @@ static void check_connect(Checker *c, AstConnect *cn)
 }
 
 static void check_stmts(Checker *c, PtrVec *v);
+static void check_let(Checker *c, AstStmt *s);
 
 static void check_stmt(Checker *c, AstStmt *s)
 {
@@ -775,6 +1287,9 @@ static void check_stmt(Checker *c, AstStmt *s)
                 check_expr(c, cl->cond);
             check_stmts(c, &cl->body);
         }
+        break;
+    case STMT_LET:
+        check_let(c, s);
         break;
     default:
         break;
@@ -832,6 +1347,208 @@ static void check_items(Checker *c, PtrVec *items, int scope)
     }
 }
 
+/* ---- functions and local names --------------------------------------------
+
+   A function's body sees only its arguments and its earlier definitions
+   (a barrier in the chain of locals stops the lookup there); a let's
+   names are seen by its later definitions and its equations, in front of
+   the component's members, which they may not hide.  A call is checked
+   against the function's arguments; a function calling itself, directly
+   or through others, is found on the stack of bodies being checked. */
+
+static ResolveLocal *push_local(Checker *c, Sym *name, SrcSpan at)
+{
+    ResolveLocal *l = arena_alloc(c->p->arena, sizeof *l);
+    l->name = name;
+    l->span = at;
+    l->up = c->locals;
+    c->locals = l;
+    return l;
+}
+
+/* The local definition of `name` in scope, stopping at a barrier. */
+static ResolveLocal *find_local(const Checker *c, const Sym *name, bool *behind_barrier)
+{
+    *behind_barrier = false;
+    for (ResolveLocal *l = c->locals; l; l = l->up) {
+        if (!l->name) {
+            *behind_barrier = true;
+            return NULL;
+        }
+        if (l->name == name)
+            return l;
+    }
+    return NULL;
+}
+
+/* A name that is a local (let, argument, definition): true when e is
+   decided here (resolved or reported). */
+static bool check_local_name(Checker *c, AstExpr *e)
+{
+    if (!c->locals)
+        return false;
+    AstNamePart *first = &e->u.name.parts[0];
+    bool barrier;
+    ResolveLocal *l = find_local(c, first->sym, &barrier);
+    if (l) {
+        if (e->u.name.n > 1)
+            diag_error(e->u.name.parts[1].span, "'%s' is a local name and has no "
+                       "members", first->sym->name);
+        return true;
+    }
+    if (!barrier)
+        return false;
+    if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
+        return true;
+    PtrVec v = {0};
+    for (ResolveLocal *x = c->locals; x && x->name && !diag_too_many(); x = x->up)
+        ptrvec_push(c->p->arena, &v, (void *)x->name->name);
+    const char *s = diag_closest(first->sym->name, (const char *const *)v.items, v.n);
+    diag_error(first->span, "unknown name '%s' in function '%s': a function's "
+               "body sees only its arguments and its earlier definitions%s",
+               first->sym->name, c->d->ast->name->name, sema_did_you_mean(s).text);
+    return true;
+}
+
+/* Defines a local; a let name may not hide a member, and no name is
+   defined twice in one function or let. */
+static void define_local(Checker *c, AstDecl *d, ResolveLocal *floor)
+{
+    for (ResolveLocal *l = c->locals; l && l != floor && l->name; l = l->up) {
+        if (l->name == d->name) {
+            diag_error(d->name_span, "'%s' is defined twice", d->name->name);
+            diag_note(l->span, "the first definition of '%s' is here", d->name->name);
+            return;
+        }
+    }
+    if (c->d->ast->kind != DEF_FUNCTION) {
+        SemaMember *m = visible(c->d, d->name, c->scope);
+        if (m) {
+            diag_error(d->name_span, "'%s' is already a %s of component '%s'; a "
+                       "let defines new names", d->name->name,
+                       sema_member_kind_names[m->kind], c->d->ast->name->name);
+            return;
+        }
+    }
+    push_local(c, d->name, d->name_span);
+}
+
+/* `[a, b] = f(x)`: the call is to a user function with enough outputs. */
+static void check_outputs(AstDecl *dc)
+{
+    AstExpr *v = dc->value;
+    if (v->kind != EXPR_CALL || v->parens)
+        return; /* reported by the parser */
+    SemaDef *f = v->u.call.fn;
+    if (!f) {
+        if (dc->output == 0 && (builtin_find(v->u.call.func->name) >= 0
+                                || special_find(v->u.call.func->name) >= 0))
+            diag_error(v->span, "'%s' has one result; [a, b] = ... takes the "
+                       "outputs of a function with several", v->u.call.func->name);
+        return;
+    }
+    if (dc->output == f->ast->outputs.n) {
+        diag_error(dc->name_span, "function '%s' has %d output%s; there is none "
+                   "left for '%s'", f->ast->name->name, f->ast->outputs.n,
+                   f->ast->outputs.n == 1 ? "" : "s", dc->name->name);
+        diag_note(f->ast->name_span, "'%s' is defined here", f->ast->name->name);
+    }
+}
+
+/* Checks a list of local definitions in order, defining each name after
+   its value is checked (so a definition cannot use itself). */
+static void check_local_defs(Checker *c, PtrVec *defs, ResolveLocal *floor)
+{
+    for (int i = 0; i < defs->n; i++) {
+        AstDecl *d = defs->items[i];
+        if (d->output <= 0)
+            check_expr(c, d->value);
+        if (d->output >= 0)
+            check_outputs(d);
+        define_local(c, d, floor);
+    }
+}
+
+static void check_let(Checker *c, AstStmt *s)
+{
+    ResolveLocal *saved = c->locals;
+    check_local_defs(c, &s->u.let_.defs, saved);
+    check_stmts(c, &s->u.let_.body);
+    c->locals = saved;
+}
+
+/* The body of a function: arguments, then definitions in order; every
+   output must be defined. */
+static void resolve_function(Program *p, SemaDef *d)
+{
+    AstDef *ad = d->ast;
+    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL};
+    ResolveLocal *floor = push_local(&c, NULL, ad->name_span);
+    ptrvec_push(p->arena, &p->fn_stack, d);
+    if (builtin_find(ad->name->name) >= 0 || special_find(ad->name->name) >= 0)
+        diag_error(ad->name_span, "'%s' is a built-in function; a function "
+                   "cannot take its name", ad->name->name);
+    for (int i = 0; i < ad->inputs.n; i++) {
+        AstIdent *a = ad->inputs.items[i];
+        AstDecl fake = {.name = a->sym, .name_span = a->span, .output = -1};
+        define_local(&c, &fake, floor);
+    }
+    check_local_defs(&c, &ad->defs, floor);
+    for (int i = 0; i < ad->outputs.n; i++) {
+        AstIdent *o = ad->outputs.items[i];
+        bool barrier;
+        ResolveLocal *l = find_local(&c, o->sym, &barrier);
+        bool is_input = false;
+        for (int j = 0; j < ad->inputs.n; j++)
+            is_input |= ((AstIdent *)ad->inputs.items[j])->sym == o->sym;
+        if (!l || is_input)
+            diag_error(o->span, "function '%s' never defines its output '%s' in "
+                       "its definitions", ad->name->name, o->sym->name);
+    }
+    p->fn_stack.n--;
+}
+
+/* A call of a user function; false when the name is no definition. */
+static bool check_function_call(Checker *c, AstExpr *e)
+{
+    Sym *name = e->u.call.func;
+    SemaDef *f = e->u.call.qual ? sema_lookup_qualified(c->p, e->u.call.qual, c->d->file)
+                                : lookup_at(c->p, name, c->d->file, e->u.call.func_span);
+    if (!f)
+        return false;
+    if (f->ast->kind != DEF_FUNCTION) {
+        diag_error(e->u.call.func_span, "'%s' is a %s, not a function", name->name,
+                   def_kind_name(f));
+        diag_note(f->ast->name_span, "'%s' is defined here", name->name);
+        return true;
+    }
+    for (int i = 0; i < c->p->fn_stack.n; i++) {
+        if (c->p->fn_stack.items[i] != f)
+            continue;
+        char cycle[512];
+        size_t len = 0;
+        for (int j = i; j < c->p->fn_stack.n && len < sizeof cycle - 80; j++)
+            len += (size_t)snprintf(cycle + len, sizeof cycle - len, "%s -> ",
+                                    ((SemaDef *)c->p->fn_stack.items[j])->ast->name->name);
+        snprintf(cycle + len, sizeof cycle - len, "%s", name->name);
+        diag_error(e->u.call.func_span, "function '%s' calls itself (%s); a "
+                   "function cannot be recursive, directly or through others",
+                   name->name, cycle);
+        return true;
+    }
+    sema_resolve_def(c->p, f);
+    int want = f->ast->inputs.n, got = e->u.call.args.n;
+    if (want != got) {
+        diag_error(e->span, "function '%s' takes %d argument%s, not %d", name->name,
+                   want, want == 1 ? "" : "s", got);
+        diag_note(f->ast->name_span, "'%s' is defined here", name->name);
+    }
+    e->u.call.fn = f;
+    for (int i = 0; i < got; i++)
+        check_expr(c, e->u.call.args.items[i]);
+    return true;
+}
+
 static int count_entries(const SemaDef *d, AstSectionKind k)
 {
     int n = 0;
@@ -848,9 +1565,13 @@ void sema_resolve_def(Program *p, SemaDef *d)
     if (d->resolved)
         return;
     d->resolved = true;
+    if (d->ast->kind == DEF_FUNCTION) {
+        resolve_function(p, d);
+        return;
+    }
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
-    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
+    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL};
     check_items(&c, &d->ast->items, 0);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
@@ -911,8 +1632,8 @@ SemaDef *sema_resolve(Program *p, const char *top)
         }
     }
     if (t->ast->kind != DEF_COMPONENT) {
-        diag_error(t->ast->name_span, "'%s' is a domain; the top-level model "
-                   "must be a component", t->ast->name->name);
+        diag_error(t->ast->name_span, "'%s' is a %s; the top-level model "
+                   "must be a component", t->ast->name->name, def_kind_name(t));
         return NULL;
     }
     sema_resolve_all(p);

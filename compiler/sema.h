@@ -30,6 +30,21 @@ extern const char *const sema_member_kind_names[];
 
 typedef struct SemaDef SemaDef;
 
+/* Who may use a member from outside its component (section attributes). */
+typedef enum SemaAccess {
+    ACCESS_PUBLIC,          /* anyone (the default) */
+    ACCESS_PRIVATE,         /* parameters/variables/intermediates(Access =
+                               private): only the component itself */
+} SemaAccess;
+
+/* What the outside may do with a child (components(ExternalAccess = ...)),
+   in order of what is hidden. */
+typedef enum SemaExternal {
+    EXT_MODIFY,             /* everything (the default) */
+    EXT_OBSERVE,            /* read and log, but no --param of its parameters */
+    EXT_NONE,               /* nothing: not named from outside, not logged */
+} SemaExternal;
+
 /* One declared name of a definition. */
 typedef struct SemaMember {
     SemaMemberKind kind;    /* what it is */
@@ -39,6 +54,8 @@ typedef struct SemaMember {
     SemaDef *type;          /* node: the domain; instance: the component */
     int scope;              /* conditional arm it is declared in; 0 = always */
     int order;              /* declaration order within the definition */
+    SemaAccess access;      /* its section's Access */
+    SemaExternal external;  /* MEM_INSTANCE: its section's ExternalAccess */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 
@@ -70,6 +87,11 @@ typedef struct Program {
     PtrVec stdlib_names;    /* char*: stems of the library's files */
     PtrVec stdlib_paths;    /* char*: their paths, same order */
     SemaDef *top;           /* the top-level model, once chosen */
+    PtrVec fn_stack;        /* SemaDef*: functions whose bodies are being
+                               checked, outermost first (recursion) */
+    PtrVec roots;           /* char*: the search path's directories, in
+                               lookup order (packages are folders below) */
+    bool roots_made;        /* roots is filled */
 } Program;
 
 /* Loads and parses the model file; -1 when it cannot be read. */
@@ -79,6 +101,8 @@ AstFile *sema_add_main(Program *p, int file);
 /* Looks a definition up from file `from` (LANGUAGE.md section 1 order);
    NULL when not found (no error is reported). */
 SemaDef *sema_lookup(Program *p, Sym *name, int from);
+/* The same for a package-qualified name a.b.C (an EXPR_NAME). */
+SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from);
 
 /* Resolves the top model (`top` NULL = the last component of the main
    file) and everything it reaches.  Errors go to diag. */

@@ -331,6 +331,10 @@ void simplify_dae(Dae *d)
         if (v->nominal)
             report_nonfinite(&s, v->nominal, v->span, what, NULL);
     }
+    for (int i = 0; i < d->observed.n; i++) {
+        DaeObserved *o = d->observed.items[i];
+        o->expr = subst(&s, o->expr);
+    }
     d->nvars_left = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];

@@ -21,6 +21,15 @@
 
 static RtUnit bad_unit; /* memo marker for a literal that failed to parse */
 
+/* A unit string's error, pointing into the string at byte pos (past
+   the opening quote). */
+static void unit_string_error(SrcSpan sp, size_t pos, const char *err)
+{
+    uint32_t at = sp.begin + 1 + (uint32_t)pos;
+    SrcSpan p = {sp.file, at < sp.end ? at : sp.begin, sp.end > at + 1 ? sp.end - 1 : sp.end};
+    diag_error(p, "%s", err);
+}
+
 const RtUnit *units_literal(Model *m, AstExpr *q)
 {
     RtUnit *u = ptrmap_get(&m->units_memo, q);
@@ -29,17 +38,69 @@ const RtUnit *units_literal(Model *m, AstExpr *q)
     u = arena_alloc(m->arena, sizeof *u);
     char err[160];
     size_t pos = 0;
-    if (rt_unit_parse(q->u.quantity.unit, u, err, sizeof err, &pos) != 0) {
-        /* point into the string: past the opening quote */
-        SrcSpan sp = q->u.quantity.unit_span;
-        uint32_t at = sp.begin + 1 + (uint32_t)pos;
-        SrcSpan p = {sp.file, at < sp.end ? at : sp.begin, sp.end > at + 1 ? sp.end - 1 : sp.end};
-        diag_error(p, "%s", err);
+    const char *text = q->u.quantity.unit;
+    size_t skip = 0;
+    if (text[0] == '*') {
+        /* '*' or '*(UNIT)': the parameter takes its binding's unit; this
+           is its unit when unbound (dimensionless for a bare '*') */
+        size_t n = strlen(text);
+        if (n == 1) {
+            u->scale = 1;
+            memset(u->dim, 0, sizeof u->dim);
+            ptrmap_put(&m->units_memo, q, u);
+            return u;
+        }
+        if (text[1] != '(' || text[n - 1] != ')') {
+            unit_string_error(q->u.quantity.unit_span, 1, "after '*' comes nothing "
+                              "or the unit when unbound in parentheses, as in '*(1/s)'");
+            ptrmap_put(&m->units_memo, q, &bad_unit);
+            return NULL;
+        }
+        text = arena_strndup(m->arena, text + 2, n - 3);
+        skip = 2;
+    }
+    if (rt_unit_parse(text, u, err, sizeof err, &pos) != 0) {
+        pos += skip;
+        unit_string_error(q->u.quantity.unit_span, pos, err);
         ptrmap_put(&m->units_memo, q, &bad_unit);
         return NULL;
     }
     ptrmap_put(&m->units_memo, q, u);
     return u;
+}
+
+/* The unit of value(x, 'unit'[, mode]), read once (memoized on the
+   string's node); an affine temperature unit is allowed, and its
+   offset given unless the mode is 'linear'. */
+typedef struct ValueUnit {
+    RtUnit u;               /* first, so the memo's entries read as RtUnit */
+    double offset;          /* value = x / u.scale - offset */
+} ValueUnit;
+
+const RtUnit *units_value_unit(Model *m, AstExpr *call, double *offset)
+{
+    AstExpr *str = call->u.call.args.items[1];
+    *offset = 0;
+    if (str->kind != EXPR_STR)
+        return NULL;
+    ValueUnit *v = ptrmap_get(&m->units_memo, str);
+    if (v == (ValueUnit *)&bad_unit)
+        return NULL;
+    if (!v) {
+        v = arena_alloc(m->arena, sizeof *v);
+        char err[160];
+        size_t pos = 0;
+        if (rt_unit_parse_affine(str->u.str, &v->u, &v->offset, err, sizeof err, &pos)) {
+            unit_string_error(str->span, pos, err);
+            ptrmap_put(&m->units_memo, str, &bad_unit);
+            return NULL;
+        }
+        ptrmap_put(&m->units_memo, str, v);
+    }
+    AstExpr *mode = call->u.call.args.n > 2 ? call->u.call.args.items[2] : NULL;
+    bool linear = mode && mode->kind == EXPR_STR && !strcmp(mode->u.str, "linear");
+    *offset = linear ? 0 : v->offset;
+    return &v->u;
 }
 
 /* The dimension of an expression and what kind of value it is. */
@@ -48,27 +109,92 @@ typedef struct DimInfo {
     bool is_bool;   /* true/false value */
     bool zero;      /* the literal 0, compatible with any unit */
     bool ok;        /* computed (false after an error) */
+    bool unknown;   /* depends on an untyped port whose unit is still being
+                       inferred (a loop of them): fits anything for now */
 } DimInfo;
 
 static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth);
+static DimInfo decl_dim(Model *m, ElabInst *in, AstDecl *d, int depth);
 
 static DimInfo ok_dim(Dim d)
 {
-    DimInfo r = {d, false, false, true};
+    DimInfo r = {d, false, false, true, false};
     return r;
 }
 
 static DimInfo ok_bool(void)
 {
-    DimInfo r = {dim_none(), true, false, true};
+    DimInfo r = {dim_none(), true, false, true, false};
     return r;
 }
 
 static DimInfo failed(void)
 {
-    DimInfo r = {dim_none(), false, false, false};
+    DimInfo r = {dim_none(), false, false, false, false};
     return r;
 }
+
+static DimInfo unknown_dim(void)
+{
+    DimInfo r = {dim_none(), false, false, true, true};
+    return r;
+}
+
+static DimInfo slot_info(Model *m, ElabInst *owner, ElabSlot *s, int depth);
+
+/* A let's or a function's name with its dimension, innermost first (a
+   barrier, name NULL, below a function's arguments). */
+typedef struct UnitLocal {
+    Sym *name;                  /* the name, or NULL for a barrier */
+    DimInfo dim;                /* its dimension */
+    struct UnitLocal *up;       /* the next one out */
+} UnitLocal;
+
+static void bind_unit(Model *m, Sym *name, DimInfo d)
+{
+    UnitLocal *l = arena_alloc(m->arena, sizeof *l);
+    l->name = name;
+    l->dim = d;
+    l->up = m->ulocals;
+    m->ulocals = l;
+}
+
+/* The dimension of a local name: from the unit check's own bindings, or,
+   when lowering asks (integ() in a let), from the definitions lowering
+   has bound.  False when e is not a local. */
+static bool local_dim(Model *m, AstExpr *e, int depth, DimInfo *out)
+{
+    if (e->u.name.n != 1)
+        return false;
+    Sym *name = e->u.name.parts[0].sym;
+    for (UnitLocal *l = m->ulocals; l; l = l->up) {
+        if (!l->name) {
+            *out = ok_dim(dim_none()); /* pi: resolution allows nothing else */
+            return true;
+        }
+        if (l->name == name) {
+            *out = l->dim;
+            return true;
+        }
+    }
+    if (m->ulocals)
+        return false;
+    for (ElabLocal *l = m->locals; l; l = l->up) {
+        if (!l->name || (l->name == name && !l->decl)) {
+            *out = failed();
+            return true;
+        }
+        if (l->name == name) {
+            ElabLocal *saved = m->locals;
+            m->locals = l->up;
+            *out = decl_dim(m, l->in, l->decl, depth + 1);
+            m->locals = saved;
+            return true;
+        }
+    }
+    return false;
+}
+
 
 static const char *dtext(Dim d, char *buf)
 {
@@ -99,6 +225,9 @@ static DimInfo static_dim(Model *m, AstExpr *e)
 
 static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
+    DimInfo local;
+    if (local_dim(m, e, depth, &local))
+        return local;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && !strcmp(e->u.name.parts[0].sym->name, "pi"))
         return ok_dim(dim_none());
@@ -109,12 +238,19 @@ static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         return failed();
     switch (s->m->kind) {
     case MEM_PARAMETER: case MEM_VARIABLE: case MEM_OUTPUT: case MEM_INPUT:
-    case MEM_ACROSS: case MEM_THROUGH: {
-        DimInfo r = {s->dim, s->is_bool, false, true};
+    case MEM_ACROSS: case MEM_THROUGH:
+        return slot_info(m, owner, s, depth);
+    case MEM_INTERMEDIATE: {
+        /* the intermediate is outside any let or function it is used in */
+        UnitLocal *saved = m->ulocals;
+        ElabLocal *lsaved = m->locals;
+        m->ulocals = NULL;
+        m->locals = NULL;
+        DimInfo r = decl_dim(m, owner, s->m->decl, depth + 1);
+        m->ulocals = saved;
+        m->locals = lsaved;
         return r;
     }
-    case MEM_INTERMEDIATE:
-        return dim_of(m, owner, s->m->decl->value, depth + 1);
     case MEM_NODE:
         if (!nm || !nm->decl)
             return failed();
@@ -160,10 +296,147 @@ static DimInfo need_bool(DimInfo a, AstExpr *e, const char *what)
     return a;
 }
 
+/* value(x, 'unit') is dimensionless, x in that unit's dimension;
+   integ(e) has e's unit times s. */
+static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth)
+{
+    AstExpr *a0 = e->u.call.args.items[0];
+    DimInfo a = need_number(dim_of(m, in, a0, depth), a0, special_names[sf]);
+    if (!a.ok)
+        return a;
+    if (a.unknown)
+        return sf == SF_INTEG ? a : ok_dim(dim_none());
+    if (sf == SF_INTEG) {
+        Dim s = dim_none();
+        s.e[2] = 1;
+        return ranged(e, dim_mul(a.dim, s));
+    }
+    double offset;
+    const RtUnit *u = units_value_unit(m, e, &offset);
+    if (!u)
+        return failed();
+    Dim d;
+    memcpy(d.e, u->dim, sizeof d.e);
+    if (!a.zero && !dim_eq(a.dim, d)) {
+        char x[64], y[64];
+        AstExpr *str = e->u.call.args.items[1];
+        diag_error(e->span, "value() cannot give a quantity in %s in '%s', a "
+                   "unit of %s", dtext(a.dim, x), str->u.str, dtext(d, y));
+        return failed();
+    }
+    return ok_dim(dim_none());
+}
+
+/* "in m" or "dimensionless" or "true/false", for the note of a call. */
+static const char *dim_words(DimInfo d, char *buf, size_t len)
+{
+    if (d.is_bool)
+        return "true/false";
+    if (d.zero)
+        return "0";
+    return dim_phrase(d.dim, buf, len);
+}
+
+static DimInfo local_defs_dims(Model *m, ElabInst *in, PtrVec *defs, int depth);
+
+/* Output k of a call of a user function: its body is checked with the
+   dimensions of the arguments (like Simscape's untyped functions), errors
+   reported at the call with a note in the body; a successful check is
+   remembered per function and argument dimensions. */
+static DimInfo function_dim(Model *m, ElabInst *in, AstExpr *call, int k, int depth)
+{
+    AstDef *f = call->u.call.fn->ast;
+    int n = f->inputs.n;
+    if (call->u.call.args.n != n || k >= f->outputs.n || m->fn_depth >= 256)
+        return failed(); /* resolution reported it */
+    DimInfo *args = arena_alloc(m->arena, sizeof(DimInfo) * (size_t)(n + 1));
+    char key[1024], where[512];
+    size_t klen = (size_t)snprintf(key, sizeof key, "%p/%d", (void *)f, k);
+    size_t wlen = (size_t)snprintf(where, sizeof where, "function '%s'", f->name->name);
+    for (int i = 0; i < n; i++) {
+        args[i] = dim_of(m, in, call->u.call.args.items[i], depth + 1);
+        if (!args[i].ok)
+            return failed();
+        if (args[i].unknown)
+            return unknown_dim(); /* checked once the unit is inferred */
+        char u[64], w[80];
+        Sym *a = ((AstIdent *)f->inputs.items[i])->sym;
+        if (klen < sizeof key)
+            klen += (size_t)snprintf(key + klen, sizeof key - klen, "/%s%d%d",
+                                     dim_text(args[i].dim, u, sizeof u), args[i].is_bool,
+                                     args[i].zero);
+        if (wlen < sizeof where)
+            wlen += (size_t)snprintf(where + wlen, sizeof where - wlen, "%s %s %s",
+                                     i ? "," : ", with", a->name,
+                                     strcmp(dim_words(args[i], w, sizeof w), "0")
+                                         ? dim_words(args[i], w, sizeof w) : "= 0");
+    }
+    Sym *memo = sym_cstr(key);
+    DimInfo *known = ptrmap_get(&m->fn_dims, memo);
+    if (known)
+        return *known;
+    UnitLocal *saved = m->ulocals;
+    bind_unit(m, NULL, failed());
+    for (int i = 0; i < n; i++)
+        bind_unit(m, ((AstIdent *)f->inputs.items[i])->sym, args[i]);
+    int errors = diag_error_count();
+    diag_push_context(call->span, f->name->name, "%s", where);
+    m->fn_depth++;
+    DimInfo r = local_defs_dims(m, in, &f->defs, depth);
+    m->fn_depth--;
+    diag_pop_context();
+    if (r.ok) {
+        r = failed();
+        Sym *o = ((AstIdent *)f->outputs.items[k])->sym;
+        for (UnitLocal *l = m->ulocals; l && l->name; l = l->up)
+            if (l->name == o) {
+                r = l->dim;
+                break;
+            }
+    }
+    m->ulocals = saved;
+    if (r.ok && diag_error_count() == errors) {
+        DimInfo *keep = arena_alloc(m->arena, sizeof *keep);
+        *keep = r;
+        ptrmap_put(&m->fn_dims, memo, keep);
+    }
+    return r;
+}
+
+static DimInfo decl_dim(Model *m, ElabInst *in, AstDecl *d, int depth)
+{
+    if (d->output < 0)
+        return dim_of(m, in, d->value, depth);
+    AstExpr *call = d->value;
+    if (call->kind != EXPR_CALL || !call->u.call.fn)
+        return failed();
+    return function_dim(m, in, call, d->output, depth);
+}
+
+/* Binds local definitions in order on m->ulocals (the caller restores
+   it); not ok when one of them failed. */
+static DimInfo local_defs_dims(Model *m, ElabInst *in, PtrVec *defs, int depth)
+{
+    DimInfo all = ok_dim(dim_none());
+    for (int i = 0; i < defs->n; i++) {
+        AstDecl *d = defs->items[i];
+        DimInfo r = decl_dim(m, in, d, depth + 1);
+        if (!r.ok)
+            all = failed();
+        bind_unit(m, d->name, r);
+    }
+    return all;
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
+    if (e->u.call.fn)
+        return function_dim(m, in, e, 0, depth);
+    int sf = e->u.call.qual ? -1 : special_find(f);
+    if (sf >= 0)
+        return n > 0 ? special_dim(m, in, e, sf, depth) : failed();
     if (n < 1)
         return failed();
     AstExpr *a0 = e->u.call.args.items[0];
@@ -177,6 +450,12 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     char x[64], y[64];
     int k = builtin_find(f);
     BuiltinUnits rule = k >= 0 ? builtin_units[k] : BU_DIMLESS;
+    if (a.unknown || b.unknown) {
+        if (rule == BU_DIMLESS || rule == BU_SIGN || rule == BU_MATCH_NONE)
+            return ok_dim(dim_none());
+        return rule == BU_MATCH && !a.unknown ? a : rule == BU_MATCH && !b.unknown
+                                                        ? b : unknown_dim();
+    }
     if (rule == BU_SAME)
         return ok_dim(a.dim);
     if (rule == BU_SIGN)
@@ -218,6 +497,17 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         return failed();
     char x[64], y[64];
     const char *opname = ast_op_names[op];
+    if (a.unknown || b.unknown) {
+        switch (op) {
+        case OP_OR: case OP_AND: case OP_EQ: case OP_NE: case OP_LT: case OP_LE:
+        case OP_GT: case OP_GE:
+            return ok_bool();
+        case OP_ADD: case OP_SUB:
+            return a.unknown ? b : a;
+        default:
+            return unknown_dim();
+        }
+    }
     switch (op) {
     case OP_OR: case OP_AND:
         if (!need_bool(a, l, opname).ok || !need_bool(b, r, opname).ok)
@@ -301,7 +591,7 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
     case EXPR_NAME: return name_dim(m, in, e, depth);
     case EXPR_DER: {
         DimInfo a = need_number(dim_of(m, in, e->u.der.arg, depth + 1), e->u.der.arg, "der");
-        if (!a.ok)
+        if (!a.ok || a.unknown)
             return a;
         Dim s = dim_none();
         s.e[2] = 1;
@@ -322,6 +612,8 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         DimInfo b = dim_of(m, in, e->u.cond.els, depth + 1);
         if (!c.ok || !a.ok || !b.ok)
             return failed();
+        if (a.unknown || b.unknown)
+            return a.unknown ? b : a;
         if (a.is_bool != b.is_bool || (!a.is_bool && !same_dim(a, b))) {
             diag_error(e->span, "the branches of this if-expression have different "
                        "units: %s vs %s", a.is_bool ? "true/false" : dtext(a.dim, x),
@@ -358,6 +650,13 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
     }
 }
 
+bool units_decl_dim(Model *m, ElabInst *in, AstDecl *d, Dim *out)
+{
+    DimInfo r = decl_dim(m, in, d, 0);
+    *out = r.dim;
+    return r.ok && !r.is_bool;
+}
+
 bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool)
 {
     DimInfo r = dim_of(m, in, e, 0);
@@ -373,7 +672,7 @@ static void check_stmts(Model *m, ElabInst *in, PtrVec *v);
 static void check_equation(Model *m, ElabInst *in, AstStmt *s)
 {
     DimInfo a = dim_of(m, in, s->u.eq.lhs, 0), b = dim_of(m, in, s->u.eq.rhs, 0);
-    if (!a.ok || !b.ok)
+    if (!a.ok || !b.ok || a.unknown || b.unknown)
         return;
     char x[64], y[64];
     if (a.is_bool || b.is_bool) {
@@ -404,6 +703,13 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
             check_stmts(m, in, &c->body);
         }
         break;
+    case STMT_LET: {
+        UnitLocal *saved = m->ulocals;
+        local_defs_dims(m, in, &s->u.let_.defs, 0);
+        check_stmts(m, in, &s->u.let_.body);
+        m->ulocals = saved;
+        break;
+    }
     default:
         break;
     }
@@ -449,22 +755,218 @@ static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
             check_branch(m, in, v->items[i]);
         break;
     case SEC_INTERMEDIATES:
-        for (int i = 0; i < v->n; i++) {
-            AstDecl *d = v->items[i];
-            dim_of(m, in, d->value, 0);
-        }
+        for (int i = 0; i < v->n; i++)
+            decl_dim(m, in, v->items[i], 0);
         break;
     default:
         break;
     }
 }
 
+/* ---- unit inference ------------------------------------------------------------
+
+   An untyped input (`inputs u; end`) has the unit of what drives it: the
+   value bound in the instantiation, the source connected to it, or
+   dimensionless when unconnected.  An untyped output (`outputs y; end`)
+   has the unit of its defining equation, `y == e` or `der(y) == e` (the
+   first one among the component's active equations, also inside let and
+   if-equations), or of the child output a composite's connection drives
+   it from.  The units are inferred per instance, on demand: an instance's
+   equations may need the units of its untyped ports, which may need
+   those of other instances.  A port reached again while it is being
+   inferred (a loop of untyped blocks) is `unknown`, which fits anything
+   for now and is not cached; rounds over every untyped port repeat while
+   they make progress, and a port still unknown after that (a loop with no
+   unit anywhere) is dimensionless. */
+
+enum { INFER_DEPTH = 1000 };    /* deeper chains finish in later rounds */
+
+static DimInfo defining_dim(Model *m, ElabInst *in, PtrVec *stmts, Sym *name, int depth,
+                            bool *found)
+{
+    for (int i = 0; i < stmts->n && !*found; i++) {
+        AstStmt *st = stmts->items[i];
+        if (st->kind == STMT_EQUATION) {
+            AstExpr *l = st->u.eq.lhs, *r = st->u.eq.rhs;
+            for (int side = 0; side < 2; side++, l = st->u.eq.rhs, r = st->u.eq.lhs) {
+                bool der = l->kind == EXPR_DER;
+                AstExpr *v = der ? l->u.der.arg : l;
+                if (!ast_is_simple_name(v) || v->u.name.parts[0].sym != name)
+                    continue;
+                *found = true;
+                DimInfo d = dim_of(m, in, r, depth + 1);
+                if (der && d.ok && !d.unknown && !d.is_bool) {
+                    Dim s = dim_none();
+                    s.e[2] = 1;
+                    return ranged(r, dim_mul(d.dim, s));
+                }
+                return d;
+            }
+        } else if (st->kind == STMT_LET) {
+            UnitLocal *saved = m->ulocals;
+            local_defs_dims(m, in, &st->u.let_.defs, depth);
+            DimInfo d = defining_dim(m, in, &st->u.let_.body, name, depth, found);
+            m->ulocals = saved;
+            if (*found)
+                return d;
+        } else if (st->kind == STMT_IF && st->u.if_.clauses.n > 0) {
+            AstClause *c = st->u.if_.clauses.items[0];
+            DimInfo d = defining_dim(m, in, &c->body, name, depth, found);
+            if (*found)
+                return d;
+        }
+    }
+    return failed();
+}
+
+typedef struct DefSearch {
+    Sym *name;              /* the output */
+    int depth;              /* of the inference */
+    bool found;             /* an equation defines it */
+    DimInfo dim;            /* its dimension */
+} DefSearch;
+
+static void search_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    DefSearch *ds = ctx;
+    if (ds->found || it->u.section.kind != SEC_EQUATIONS)
+        return;
+    ds->dim = defining_dim(m, in, &it->u.section.entries, ds->name, ds->depth, &ds->found);
+}
+
+static AstArg *argument_of(ElabInst *in, Sym *name)
+{
+    for (int i = 0; in->ast && i < in->ast->args.n; i++) {
+        AstArg *g = in->ast->args.items[i];
+        if (g->name == name)
+            return g;
+    }
+    return NULL;
+}
+
+/* The unit of an untyped port of instance `in`, inferred. */
+static DimInfo infer_port(Model *m, ElabInst *in, ElabSlot *s, int depth)
+{
+    if (s->infer == 2)
+        return ok_dim(s->dim);
+    if (s->infer == 1 || depth > INFER_DEPTH)
+        return unknown_dim();
+    s->infer = 1;
+    /* what drives a port is outside any let or function being checked */
+    UnitLocal *usaved = m->ulocals;
+    ElabLocal *lsaved = m->locals;
+    m->ulocals = NULL;
+    m->locals = NULL;
+    DimInfo r = ok_dim(dim_none());
+    AstArg *g = s->m->kind == MEM_INPUT ? argument_of(in, s->m->name) : NULL;
+    if (g && in->parent) {
+        r = dim_of(m, in->parent, g->value, depth + 1);
+    } else if (s->driver) {
+        r = slot_info(m, s->driver_owner, s->driver, depth + 1);
+    } else if (s->m->kind == MEM_OUTPUT) {
+        DefSearch ds = {s->m->name, depth, false, failed()};
+        elab_each_section(m, in, search_section, &ds);
+        r = ds.dim;
+        if (!ds.found) {
+            diag_error(s->m->decl->name_span, "the unit of output '%s' of component "
+                       "'%s' cannot be inferred: no equation defines it as '%s == "
+                       "...'; declare its unit, as in %s = {0, 'm'};", s->m->name->name,
+                       in->def->ast->name->name, s->m->name->name, s->m->name->name);
+            r = failed();
+        }
+    }
+    m->ulocals = usaved;
+    m->locals = lsaved;
+    s->infer = 0;
+    if (r.ok && r.unknown)
+        return r;
+    s->infer = 2;
+    s->dim = r.ok && !r.is_bool ? r.dim : dim_none();
+    if (s->m->kind == MEM_OUTPUT && s->var >= 0)
+        ((ElabVar *)m->vars.items[s->var])->dim = s->dim;
+    return r.ok ? ok_dim(s->dim) : r;
+}
+
+static DimInfo slot_info(Model *m, ElabInst *owner, ElabSlot *s, int depth)
+{
+    if (s->untyped)
+        return infer_port(m, owner, s, depth);
+    DimInfo r = {s->dim, s->is_bool, s->fits_any, true, false};
+    return r;
+}
+
+/* Infers every untyped port, then checks the signal connections that
+   involve one. */
+static void infer_all(Model *m)
+{
+    bool progress = true, left = true;
+    for (int round = 0; left && progress; round++) {
+        progress = left = false;
+        for (int i = 0; i < m->insts.n; i++) {
+            ElabInst *in = m->insts.items[i];
+            for (int j = 0; j < in->def->member_list.n; j++) {
+                ElabSlot *s = &in->slots[j];
+                if (!s->active || !s->untyped || s->infer == 2)
+                    continue;
+                infer_port(m, in, s, 0);
+                if (s->infer == 2)
+                    progress = true;
+                else
+                    left = true;
+            }
+        }
+    }
+    for (int i = 0; left && i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *s = &in->slots[j];
+            if (s->active && s->untyped && s->infer != 2)
+                s->infer = 2; /* a loop with no unit in it: dimensionless */
+        }
+    }
+    for (int i = 0; i < m->links.n; i++) {
+        ElabLink *l = m->links.items[i];
+        if (dim_is_none(l->src->dim) || dim_eq(l->src->dim, l->dst->dim))
+            continue;
+        char a[64], b[64];
+        diag_error(l->at, "'%s' is %s, but the output '%s' driving it is %s", l->dst_text,
+                   dim_phrase(l->dst->dim, a, sizeof a), l->src_text,
+                   dim_phrase(l->src->dim, b, sizeof b));
+    }
+}
+
+/* What decides the check of an instance: its component and arms, and the
+   units of its untyped ports and '*' parameters. */
+static Sym *variant_key(Model *m, ElabInst *in)
+{
+    size_t cap = 256, len = 0;
+    char *buf = arena_alloc(m->arena, cap);
+    len = (size_t)snprintf(buf, cap, "%s/%s", in->def->ast->name->name, in->arm_key);
+    for (int j = 0; j < in->def->member_list.n; j++) {
+        ElabSlot *s = &in->slots[j];
+        if (!s->active || (!s->untyped && !s->any_unit))
+            continue;
+        char u[64];
+        dim_text(s->dim, u, sizeof u);
+        size_t need = len + strlen(u) + 4;
+        if (need >= cap) {
+            while (need >= cap)
+                cap *= 2;
+            char *nb = arena_alloc(m->arena, cap);
+            memcpy(nb, buf, len + 1);
+            buf = nb;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, "/%s%s", u, s->fits_any ? "0" : "");
+    }
+    return sym_cstr(buf);
+}
+
 void units_check(Model *m)
 {
+    infer_all(m);
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
-        Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s", in->def->ast->name->name,
-                                         in->arm_key));
+        Sym *key = variant_key(m, in);
         if (ptrmap_get(&m->checked, key))
             continue;
         ptrmap_put(&m->checked, key, in);

@@ -17,5 +17,12 @@ void units_check(Model *m);
 bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool);
 /* Reads a {value, 'unit'} literal's unit once; NULL after an error. */
 const RtUnit *units_literal(Model *m, AstExpr *quantity);
+/* The dimension of a declaration's value (an intermediate's, with
+   `[a, b] = f(x)`); false if it could not be computed. */
+bool units_decl_dim(Model *m, ElabInst *in, AstDecl *d, Dim *out);
+/* The unit asked of value(x, 'unit'[, mode]), read once; *offset is the
+   offset of an affine temperature unit (0 otherwise, and in 'linear'
+   mode), so that the value is x / scale - offset.  NULL after an error. */
+const RtUnit *units_value_unit(Model *m, AstExpr *call, double *offset);
 
 #endif

@@ -84,6 +84,13 @@ static PtrVec vecadd(Arena *a, PtrVec v, void *x)
     return v;
 }
 
+static PtrVec vecjoin(Arena *a, PtrVec v, PtrVec w)
+{
+    for (int i = 0; i < w.n; i++)
+        ptrvec_push(a, &v, w.items[i]);
+    return v;
+}
+
 /* In the action of a rule ending in `error` that stands for a missing
    ';': rejects the repair unless the token after the statement is on a
    later line. */
@@ -139,10 +146,13 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token INTERMEDIATES "intermediates" COMPONENTS "components"
 %token BRANCHES "branches" CONNECTIONS "connections"
 %token EQUATIONS "equations" ACROSS "across" THROUGH "through"
+%token ANNOTATIONS "annotations"
 %token IF "if" ELSEIF "elseif" ELSE "else" TRUE "true" FALSE "false"
 %token CONNECT "connect" DER "der" TIME "time" ASSERT "assert"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
+%token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
+%token IMPORT "import"
 
 %left OROR
 %left ANDAND
@@ -152,13 +162,15 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %precedence UNARY
 %right '^'
 
-%type <def> def
+%type <def> def function_def
+%type <expr> qualname
 %type <vec> defs items decls instances args branches connects ends stmts
 %type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args
-%type <item> item
+%type <item> item attributed_section
 %type <kind> decl_keyword
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
+%type <vec> idents fn_outputs fn_inputs local_defs local_def multi_decl
 %type <expr> expr primary name endpoint if_tail
 
 %start file
@@ -172,6 +184,7 @@ file:
 defs:
     %empty                      { $$ = (PtrVec){0}; }
   | defs def                    { $$ = vecadd(A, $1, $2); }
+  | defs import_decl            { $$ = $1; }
     ;
 
 /* Recovery: a definition whose 'end' is missing ends where the next one
@@ -183,6 +196,7 @@ def:
   | COMPONENT IDENT items END   { $$ = ast_def(A, @$, DEF_COMPONENT, @2, $2, $3); }
   | DOMAIN IDENT items error    { $$ = ast_def(A, src_join(@1, @3), DEF_DOMAIN, @2, $2, $3); }
   | COMPONENT IDENT items error { $$ = ast_def(A, src_join(@1, @3), DEF_COMPONENT, @2, $2, $3); }
+  | function_def                { $$ = $1; }
   | DOMAIN error items END      { $$ = NULL; yyerrok; }
   | COMPONENT error items END   { $$ = NULL; yyerrok; }
   | error items END             { $$ = NULL; }
@@ -207,6 +221,8 @@ item:
   | BRANCHES branches error     { $$ = ast_section(A, @1, SEC_BRANCHES, $2); }
   | CONNECTIONS connects error  { $$ = ast_section(A, @1, SEC_CONNECTIONS, $2); }
   | EQUATIONS stmts error       { $$ = ast_section(A, @1, SEC_EQUATIONS, $2); }
+  | attributed_section          { $$ = $1; }
+  | ANNOTATIONS END             { $$ = ast_section(A, @$, SEC_ANNOTATIONS, (PtrVec){0}); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
@@ -234,6 +250,7 @@ decl_keyword:
 decls:
     %empty                      { $$ = (PtrVec){0}; }
   | decls decl                  { $$ = vecadd(A, $1, $2); }
+  | decls multi_decl            { $$ = vecjoin(A, $1, $2); } /* intermediates */
     ;
 
 /* Each `... error` form below stands for a missing ';' at the end of a
@@ -244,6 +261,7 @@ decls:
 decl:
     IDENT '=' expr ';'          { $$ = ast_decl(A, @$, @1, $1, $3); }
   | IDENT '=' expr error        { MISSING_SEMI(); $$ = ast_decl(A, src_join(@1, @3), @1, $1, $3); }
+  | IDENT ';'                   { $$ = ast_untyped_decl(A, @$, @1, $1); } /* inputs u; */
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -270,6 +288,11 @@ instance:
         MISSING_SEMI();
         $$ = ast_instance(A, src_join(@1, @3), @1, $1, @3, $3, (PtrVec){0});
     }
+  | IDENT '=' qualname '(' args ')' ';' {
+        $$ = ast_instance_qual(A, @$, @1, $1, $3, $5);
+    }
+  | IDENT '=' qualname '(' ')' ';' { $$ = ast_instance_qual(A, @$, @1, $1, $3, (PtrVec){0}); }
+  | IDENT '=' qualname ';'      { $$ = ast_instance_qual(A, @$, @1, $1, $3, (PtrVec){0}); }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -344,6 +367,7 @@ stmt:
         $$ = ast_stmt_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
   | stmt_clauses END            { need_else(pc, @$); $$ = ast_stmt_if(A, @$, $1); }
+  | LET local_defs IN stmts END { $$ = ast_let(A, @$, $2, $4); }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -399,6 +423,7 @@ call_args:
     %empty                      { $$ = (PtrVec){0}; }
   | expr                        { $$ = vec1(A, $1); }
   | call_args ',' expr          { $$ = vecadd(A, $1, $3); }
+  | call_args ',' STRING        { $$ = vecadd(A, $1, $3); } /* value(x, 'unit') */
     ;
 
 fields:
@@ -415,6 +440,98 @@ name:
   | name '.' IDENT              { $$ = ast_name_append(A, $1, @3, $3); }
     ;
 
+/* ---- packages ----------------------------------------------------------
+
+   A folder is a package: translational.Mass is translational/Mass.lmdl
+   below a root of the search path.  `import pkg.Name;` and
+   `import pkg.*;` come before the first definition of a file. */
+
+import_decl:
+    IMPORT name ';'             { ast_file_import(A, pc->result, @$, $2, false, $<vec>0.n); }
+  | IMPORT name '.' '*' ';'     { ast_file_import(A, pc->result, @$, $2, true, $<vec>0.n); }
+  | IMPORT error ';'            { yyerrok; }
+    ;
+
+/* A package-qualified component name: at least two parts. */
+qualname:
+    IDENT '.' IDENT             { $$ = ast_name_append(A, ast_name(A, @1, $1), @3, $3); }
+  | qualname '.' IDENT          { $$ = ast_name_append(A, $1, @3, $3); }
+    ;
+
+/* ---- section attributes ------------------------------------------------
+
+   parameters(Access = private), components(ExternalAccess = observe),
+   variables(Event = true): NAME = value pairs, checked by resolution.
+   (equations(Initial = true) cannot be told from an equation that starts
+   with '(' with one token of lookahead, and initial equations are not
+   supported.  An `annotations` section's body is skipped by the
+   scanner.) */
+
+attributed_section:
+    decl_keyword '(' args ')' decls END {
+        $$ = ast_section_attrs(A, @$, $1, $5, $3);
+    }
+  | COMPONENTS '(' args ')' instances END {
+        $$ = ast_section_attrs(A, @$, SEC_COMPONENTS, $5, $3);
+    }
+  | decl_keyword '(' args ')' decls error {
+        $$ = ast_section_attrs(A, @1, $1, $5, $3);
+    }
+    ;
+
+/* ---- functions and local definitions ----------------------------------
+
+   function out = f(a, b)            function [o1, o2] = g(x)
+     definitions                       definitions
+       out = ...;                        [o1, o2] = h(x);
+     end                               end
+   end                               end
+
+   The definitions of a function, and of `let ... in ... end` in
+   equations, are `NAME = expr;` in order, or `[a, b] = call;` taking the
+   outputs of a function with several.  'definitions' and 'in' are
+   keywords only directly inside a function and a let (the scanner). */
+
+function_def:
+    FUNCTION fn_outputs '=' IDENT '(' fn_inputs ')' DEFINITIONS local_defs END END {
+        $$ = ast_function(A, @$, @4, $4, $2, $6, $9);
+    }
+    ;
+
+fn_outputs:
+    IDENT                       { $$ = vec1(A, ast_ident(A, @1, $1)); }
+  | '[' idents ']'              { $$ = $2; }
+    ;
+
+fn_inputs:
+    %empty                      { $$ = (PtrVec){0}; }
+  | idents                      { $$ = $1; }
+    ;
+
+idents:
+    IDENT                       { $$ = vec1(A, ast_ident(A, @1, $1)); }
+  | idents ',' IDENT            { $$ = vecadd(A, $1, ast_ident(A, @3, $3)); }
+    ;
+
+local_defs:
+    %empty                      { $$ = (PtrVec){0}; }
+  | local_defs local_def        { $$ = vecjoin(A, $1, $2); }
+    ;
+
+local_def:
+    IDENT '=' expr ';'          { $$ = vec1(A, ast_decl(A, @$, @1, $1, $3)); }
+  | IDENT '=' expr error        {
+        MISSING_SEMI();
+        $$ = vec1(A, ast_decl(A, src_join(@1, @3), @1, $1, $3));
+    }
+  | multi_decl                  { $$ = $1; }
+  | error ';'                   { $$ = (PtrVec){0}; yyerrok; }
+    ;
+
+multi_decl:
+    '[' idents ']' '=' expr ';' { $$ = ast_multi_decl(A, @$, $2, $5); }
+    ;
+
 %%
 
 /* ---- error reporting ---------------------------------------------------- */
@@ -425,6 +542,9 @@ const char *parse_block_name(int token)
     case DOMAIN: return "domain";
     case COMPONENT: return "component";
     case IF: return "'if'";
+    case FUNCTION: return "function";
+    case DEFINITIONS: return "'definitions' block";
+    case LET: case IN: return "'let'";
 #define X_SECBLOCK(k, w, t, mem, where, entry, title, col, val, rank) \
     case t: return "'" w "' section";
     AST_SECTION_KINDS(X_SECBLOCK)
@@ -439,6 +559,7 @@ static const char *entry_name(int token)
 #define X_SECENTRY(k, w, t, mem, where, entry, title, col, val, rank) case t: return entry;
     AST_SECTION_KINDS(X_SECENTRY)
     case IF: return "equation";
+    case DEFINITIONS: return "definition";
     default: return "statement";
     }
 }
@@ -759,7 +880,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     if (expects(exp, n, YYSYMBOL_IDENT) && !expects(exp, n, YYSYMBOL_NUMBER)
         && (tok == YYSYMBOL_TIME || tok == YYSYMBOL_DER || tok == YYSYMBOL_TRUE
             || tok == YYSYMBOL_FALSE || tok == YYSYMBOL_CONNECT
-            || tok == YYSYMBOL_ASSERT)) {
+            || tok == YYSYMBOL_ASSERT || tok == YYSYMBOL_FUNCTION
+            || tok == YYSYMBOL_LET)) {
         diag_error(at, "%s is a reserved word and cannot be used as a name",
                    found);
         return 0;
@@ -770,17 +892,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     if (top || expects(exp, n, YYSYMBOL_NODES)) {
         const char *s = NULL;
         if (tok == YYSYMBOL_IDENT && src_get(at.file) && at.end - at.begin < 64) {
-            static const char *const def_words[] = {"component", "domain"};
+            static const char *const def_words[] = {"component", "domain", "function"};
             const char *word = arena_strndup(pc->arena, src_get(at.file)->text
                                              + at.begin, at.end - at.begin);
-            s = top ? diag_closest(word, def_words, 2)
+            s = top ? diag_closest(word, def_words, 3)
                     : diag_closest(word, ast_section_names, SEC_KIND_COUNT);
         }
         if (s)
             diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);
         else if (top)
             diag_error(at, "unexpected %s: a definition starts with "
-                       "'component' or 'domain'", found);
+                       "'component', 'domain' or 'function'", found);
         else if (open && want_end)
             diag_error(at, "unexpected %s: expected a section such as "
                        "'variables' or 'equations', or 'end' to close the %s",

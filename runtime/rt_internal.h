@@ -212,6 +212,8 @@ const char *rt_names_suggest(const char *const *names, int n,
 
 /* rt_params.c: --param PATH=VALUE. Returns 0, or -1 after a message. */
 int rt_params_apply(RtSim *s, char **specs, int n_specs);
+/* Why --param and sweeps may not set a parameter (its access), or NULL. */
+const char *rt_param_fixed(const RtParamInfo *pi);
 
 /* rt_csv.c: the results file and the event log, one write per line. */
 int rt_csv_header(RtSim *s);

@@ -92,7 +92,7 @@ static void usage(const RtModel *m, const char *prog)
     int shown = 0;
     for (int i = 0; i < m->n_params && shown < 50; i++) {
         const RtParamInfo *pi = &m->params[i];
-        if (pi->structural)
+        if (pi->structural || rt_param_fixed(pi))
             continue;
         if (!shown++)
             printf("\nRun-time parameters (SI):\n");
@@ -281,10 +281,11 @@ static int check_options(CmdLine *c, const char *prog)
 static int select_columns(RtSim *s, const char *vars)
 {
     const RtModel *m = s->m;
+    int shown = m->n_columns - m->n_hidden;   /* --vars may name these */
     if (!vars) {
-        s->opt.n_vars = m->n_columns;
-        s->opt.vars = rt_xcalloc((size_t)m->n_columns, sizeof *s->opt.vars);
-        for (int i = 0; i < m->n_columns; i++)
+        s->opt.n_vars = shown - m->n_on_request;
+        s->opt.vars = rt_xcalloc((size_t)m->n_columns + 1, sizeof *s->opt.vars);
+        for (int i = 0; i < s->opt.n_vars; i++)
             s->opt.vars[i] = i;
         return 0;
     }
@@ -292,7 +293,7 @@ static int select_columns(RtSim *s, const char *vars)
     for (const char *c = vars; *c; c++)
         cap += *c == ',';
     s->opt.vars = rt_xcalloc(cap, sizeof *s->opt.vars);
-    RtNameIndex *ix = rt_names_new(m->column_names, m->n_columns);
+    RtNameIndex *ix = rt_names_new(m->column_names, shown);
     int rc = 0;
     for (const char *at = vars; rc == 0;) {
         const char *comma = strchr(at, ',');
@@ -300,7 +301,7 @@ static int select_columns(RtSim *s, const char *vars)
         int k = len ? rt_names_find(ix, at, len) : -1;
         if (k < 0) {
             const char *hint = len ? rt_names_suggest(m->column_names,
-                                                      m->n_columns, at, len) : NULL;
+                                                      shown, at, len) : NULL;
             if (!len)
                 rt_usage_error(s->prog, "--vars: empty column name");
             else if (hint)

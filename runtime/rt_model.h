@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 7
+#define RT_ABI_VERSION 8
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -68,6 +68,7 @@ typedef struct RtParamInfo {
     short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
+    unsigned char access;   /* RT_PARAM_*: whether --param may set it */
 } RtParamInfo;
 
 /* What a column is, for binary results, plots and FMI's modelDescription. */
@@ -81,6 +82,14 @@ typedef struct RtColumnInfo {
     const char *description; /* the declaration's comment, "" if none */
     unsigned char kind;      /* RT_COL_* */
 } RtColumnInfo;
+
+/* RtParamInfo.access: who may set a parameter at run time. */
+enum {
+    RT_PARAM_PUBLIC = 0,    /* --param and sweeps may set it */
+    RT_PARAM_PRIVATE = 1,   /* parameters(Access = private): its component's own */
+    RT_PARAM_OBSERVED = 2,  /* in a component declared with ExternalAccess =
+                               observe or none: not modifiable from outside */
+};
 
 typedef struct RtTargetInfo {
     int column;             /* the column (variable) the target is on */
@@ -146,6 +155,11 @@ struct RtModel {
     int n_columns;
     const char *const *column_names; /* CSV header after "time" */
     const RtColumnInfo *column_info; /* per column; NULL in hand-written models */
+    /* The last n_hidden columns are never written (targets may read
+       them); the n_on_request before them are written only when --vars
+       names them (intermediates, integ() states). */
+    int n_on_request;
+    int n_hidden;
     /* Fills every column value from an evaluated state. */
     void (*columns)(const RtEval *e, double *out);
 

@@ -57,6 +57,19 @@ static int parse_bool(const char *v, size_t len, double *out)
 }
 
 /* One override; prints its own message and returns -1 on error. */
+const char *rt_param_fixed(const RtParamInfo *pi)
+{
+    switch (pi->access) {
+    case RT_PARAM_PRIVATE:
+        return "is private to its component (parameters(Access = private))";
+    case RT_PARAM_OBSERVED:
+        return "belongs to a component declared with ExternalAccess = observe "
+               "or none, whose parameters are not modifiable from outside";
+    default:
+        return NULL;
+    }
+}
+
 static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
                      const char *spec)
 {
@@ -83,6 +96,11 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
         return -1;
     }
     const RtParamInfo *pi = &m->params[k];
+    const char *fixed = rt_param_fixed(pi);
+    if (fixed) {
+        rt_usage_error(s->prog, "'%s' %s, so --param cannot change it", pi->name, fixed);
+        return -1;
+    }
     if (pi->structural) {
         rt_usage_error(s->prog, "'%s' is a structural parameter: it chooses "
                        "the model's equations at compile time, so --param "

@@ -229,6 +229,9 @@ static int check_header(Sweep *w)
                        col, name, m->name ? m->name : "the model",
                        hint ? "; did you mean '" : "", hint ? hint : "",
                        hint ? "'?" : "");
+        } else if (rt_param_fixed(&m->params[k])) {
+            sets_error(w, h->line, "%s '%s' %s, so a sweep cannot change it", col,
+                       name, rt_param_fixed(&m->params[k]));
         } else if (m->params[k].structural) {
             sets_error(w, h->line, "%s '%s' is a structural parameter: it "
                        "chooses the model's equations at compile time, so "

@@ -5,7 +5,8 @@
  * A symbol is looked up whole first, then as an SI prefix followed by a
  * symbol, so 'min' is a minute and 'mm' a millimetre.  Affine temperature
  * units (degC, degF) have an offset, which a scale factor cannot express:
- * they are refused with a message.
+ * they are refused with a message, except by rt_unit_parse_affine (the
+ * compiler's value(T, 'degC')).
  */
 #include "rt_units.h"
 
@@ -50,6 +51,15 @@ static const UnitDef units[] = {
     {"ft", 0.3048, {1, 0, 0, 0, 0, 0, 0}},
     {"lbf", 4.4482216152605, {1, 1, -2, 0, 0, 0, 0}},
     {"lbm", 0.45359237, {0, 1, 0, 0, 0, 0, 0}},
+    {"hr", 3600, {0, 0, 1, 0, 0, 0, 0}},
+    {"mi", 1609.344, {1, 0, 0, 0, 0, 0, 0}},
+    {"mph", 0.44704, {1, 0, -1, 0, 0, 0, 0}},
+    {"L", 1e-3, {3, 0, 0, 0, 0, 0, 0}},
+    {"bar", 1e5, {-1, 1, -2, 0, 0, 0, 0}},
+    /* lbf / in^2 and lbf * s^2 / ft, from the exact lbf, in and ft */
+    {"psi", 4.4482216152605 / (0.0254 * 0.0254), {-1, 1, -2, 0, 0, 0, 0}},
+    {"kgf", 9.80665, {1, 1, -2, 0, 0, 0, 0}},
+    {"slug", 4.4482216152605 / 0.3048, {0, 1, 0, 0, 0, 0, 0}},
 };
 
 static const struct { const char *p; double f; } prefixes[] = {
@@ -157,8 +167,9 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
             if ((len == 4 && (!memcmp(sym, "degC", 4) || !memcmp(sym, "degF", 4)))
                 || (len == 4 && !memcmp(sym, "degR", 4)))
                 return fail(err, errlen, errpos, start, "'%.*s' is an affine "
-                            "temperature unit (it has an offset); use K",
-                            sym, len);
+                            "temperature unit (it has an offset); use K "
+                            "(only value(T, 'degC') and value(T, 'degF') "
+                            "read one)", sym, len);
             if (lookup(sym, len, &scale, dim) != 0)
                 return fail(err, errlen, errpos, start, "unknown unit '%.*s'",
                             sym, len);
@@ -202,6 +213,31 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
                         s + i, 1);
         i++;
     }
+}
+
+int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
+                         size_t errlen, size_t *errpos)
+{
+    size_t b = 0, n = strlen(s);
+    while (b < n && s[b] == ' ')
+        b++;
+    while (n > b && s[n - 1] == ' ')
+        n--;
+    static const struct { const char *sym; double scale, offset; } affine[] = {
+        {"degC", 1, 273.15},            /* T/degC = T/K - 273.15 */
+        {"degF", 5.0 / 9.0, 459.67},    /* T/degF = T/K * 9/5 - 459.67 */
+    };
+    for (size_t i = 0; i < sizeof affine / sizeof affine[0]; i++) {
+        if (n - b == strlen(affine[i].sym) && !memcmp(s + b, affine[i].sym, n - b)) {
+            u->scale = affine[i].scale;
+            memset(u->dim, 0, sizeof u->dim);
+            u->dim[4] = 1;
+            *offset = affine[i].offset;
+            return 0;
+        }
+    }
+    *offset = 0;
+    return rt_unit_parse(s, u, err, errlen, errpos);
 }
 
 /* Preferred spellings, tried before the base-unit form. */

@@ -6,8 +6,9 @@
  * A unit string is a product and quotient of symbols with integer powers
  * (at most RT_DIM_MAX in magnitude, in each power and in the result):
  * 'N*m', 'kg*m^2', 'm/s^2', '1', '1/s'.  Symbols are the SI base and
- * derived units, g, min, h, rad, deg, rev, rpm, in, ft, lbf, lbm, with any
- * SI prefix.  Angles are dimensionless (rad = 1).
+ * derived units, g, min, h (and hr), rad, deg, rev, rpm, in, ft, mi, mph,
+ * L, bar, psi, lbf, kgf, lbm, slug, with any SI prefix.  Angles are
+ * dimensionless (rad = 1).
  */
 #ifndef LMDL_RT_UNITS_H
 #define LMDL_RT_UNITS_H
@@ -31,6 +32,13 @@ typedef struct RtUnit {
    byte offset of the problem in s to err/errpos. */
 int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
                   size_t *errpos);
+
+/* The same, except that the whole string may also be one of the affine
+   temperature units degC and degF: a temperature T (in K) is then
+   T / u->scale - *offset in that unit (*offset is 0 for every other
+   unit).  Only the compiler's value() uses it. */
+int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
+                         size_t errlen, size_t *errpos);
 
 /* Writes a readable unit for a dimension ("N", "N*m", "m/s^2", "1"). */
 void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len);

@@ -26,6 +26,12 @@ Conventions (LIBRARY.md, `shared/seed/NOTES.md`):
 - All values are SI; angles are in rad (dimensionless).
 - "exists" says under which parameter values a member or equation is
   part of the component (conditional sections).
+- Signal blocks carry units: a parameter `{v, '*'}` takes the unit of the
+  value it is given (dimensionless when not given, `'*(1/s)'` giving
+  another default; one whose default is 0 fits any unit), and an input
+  or output declared without a value has its unit inferred from what
+  drives it and from its equation (docs/language.md, "Signals that carry
+  units").  `Constant(value = {3, 'N'})` outputs 3 N.
 
 TXT
 for group in domains Lever translational rotational signals; do
@@ -38,7 +44,7 @@ for group in domains Lever translational rotational signals; do
     Lever) echo "# The lever" ;;
     translational) echo "# Translational (position-based) components" ;;
     rotational) echo "# Rotational (angle-based) components" ;;
-    signals) echo "# Signal sources" ;;
+    signals) echo "# Signal sources and blocks" ;;
   esac
   echo
   for f in $files; do

@@ -103,7 +103,7 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                 } else {
                     AstDecl *d = it->u.section.entries.items[j];
                     r->name = d->name->name;
-                    r->value = text_of(a, d->value->span);
+                    r->value = d->untyped ? "(unit inferred)" : text_of(a, d->value->span);
                     r->comment = d->comment;
                 }
                 ptrvec_push(a, rows, r);
@@ -237,10 +237,54 @@ static void md_code(FILE *fp, PtrVec *rows, AstSectionKind k)
 }
 
 
+/* A function: its header, description and definitions. */
+static void doc_function(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir)
+{
+    AstDef *ad = d->ast;
+    SrcFile *f = src_get(d->file);
+    const char *path = f ? f->path : "?";
+    if (markdown)
+        fprintf(fp, "## %s\n\n", ad->name->name);
+    fputs(markdown ? "`function [" : "function [", fp);
+    for (int i = 0; i < ad->outputs.n; i++)
+        fprintf(fp, "%s%s", i ? ", " : "", ((AstIdent *)ad->outputs.items[i])->sym->name);
+    fprintf(fp, "] = %s(", ad->name->name);
+    for (int i = 0; i < ad->inputs.n; i++)
+        fprintf(fp, "%s%s", i ? ", " : "", ((AstIdent *)ad->inputs.items[i])->sym->name);
+    const char *lib = paths_below(path, libdir);
+    if (markdown)
+        fprintf(fp, ")`, in `%s%s`.\n", lib ? "library/" : "", lib ? lib : path);
+    else
+        fprintf(fp, ")  (%s)\n", path);
+    if (ad->description) {
+        fputc('\n', fp);
+        for (const char *s = ad->description; *s;) {
+            const char *e = strchr(s, '\n');
+            size_t n = e ? (size_t)(e - s) : strlen(s);
+            fprintf(fp, "%s%.*s\n", markdown ? "" : "  ", (int)n, s);
+            s += n + (e ? 1 : 0);
+        }
+    }
+    fputs(markdown ? "\n**Definitions**\n\n```\n" : "\nDefinitions:\n", fp);
+    SrcSpan last = {-1, 0, 0};
+    for (int i = 0; i < ad->defs.n; i++) {
+        AstDecl *dc = ad->defs.items[i];
+        if (dc->span.begin == last.begin && dc->span.file == last.file)
+            continue; /* [a, b] = f(x): one line */
+        last = dc->span;
+        fprintf(fp, "%s%s\n", markdown ? "" : "  ", raw_text(p->arena, dc->span));
+    }
+    fputs(markdown ? "```\n\n" : "", fp);
+}
+
 void doc_print(FILE *fp, Program *p, SemaDef *d, bool markdown, const char *libdir)
 {
     AstDef *ad = d->ast;
     SrcFile *f = src_get(d->file);
+    if (ad->kind == DEF_FUNCTION) {
+        doc_function(fp, p, d, markdown, libdir);
+        return;
+    }
     PtrVec rows = {0};
     collect(p->arena, &rows, &ad->items, NULL);
     /* the sections this kind of definition has, by their rank */

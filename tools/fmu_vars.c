@@ -25,6 +25,7 @@
 #include "fmu_vars.h"
 
 #include "lmdl_fmi.h"
+#include "rt_model.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -258,20 +259,22 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
     for (int i = 0; i < s->vars.n; i++)
         colof[i] = -1;
 
-    /* every column, in the CSV header's order */
+    /* every column, in the CSV header's order, but those hidden by
+       ExternalAccess = none */
+    for (int k = 0; k < p->ncolumns - p->n_hidden; k++) {
+        const PlanColumn *c = &p->columns[k];
+        FmuVar *f = new_var(&b);
+        f->name = copy(c->name);
+        f->description = c->description;
+        f->vr = (unsigned)fm->nreals++;
+        f->causality = c->output ? FMU_OUTPUT : FMU_LOCAL;
+        f->variability = FMU_CONTINUOUS;
+        f->dim = c->dim;
+        f->kind = LMDL_FMI_COLUMN;
+        f->index = k;
+    }
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        for (int j = 0; j < v->names.n; j++) {
-            FmuVar *f = new_var(&b);
-            f->name = copy(v->names.items[j]);
-            f->description = v->description;
-            f->vr = (unsigned)fm->nreals++;
-            f->causality = v->kind == VAR_OUTPUT && !v->instance[0] ? FMU_OUTPUT : FMU_LOCAL;
-            f->variability = FMU_CONTINUOUS;
-            f->dim = v->dim;
-            f->kind = LMDL_FMI_COLUMN;
-            f->index = p->first_column[i] + j;
-        }
         int sv = v->eliminated ? -1 : plan_stvar(p, i, 0);
         if (sv >= 0)
             colof[sv] = p->first_column[i];
@@ -337,8 +340,12 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         bool input = q->input && !q->structural;
         inputs |= input;
         f->causality = input ? FMU_INPUT : FMU_PARAMETER;
+        /* a structural parameter, or one --param may not set (Access =
+           private, or in a component under ExternalAccess = observe|none),
+           keeps its value: fixed, and fmi2SetReal refuses a change */
         f->variability = input ? (q->is_bool ? FMU_DISCRETE : FMU_CONTINUOUS)
-                         : q->structural ? FMU_FIXED : FMU_TUNABLE;
+                         : q->structural || q->access != RT_PARAM_PUBLIC ? FMU_FIXED
+                                                                         : FMU_TUNABLE;
         f->has_start = true;
         f->start = q->value;
         f->dim = q->dim;
@@ -361,9 +368,8 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         der_of[i] = -1;
     for (int j = 0; j < ns; j++)
         der_of[fm->der_var[j]] = j;
-    for (int i = 0; i < d->vars.n; i++)
-        for (int j = 0; j < ((DaeVar *)d->vars.items[i])->names.n; j++)
-            col_var[p->first_column[i] + j] = i;
+    for (int k = 0; k < p->ncolumns; k++)
+        col_var[k] = p->columns[k].var;
     for (int i = 0; i < fm->nvars; i++) {
         FmuVar *f = &fm->vars[i];
         if (f->causality != FMU_OUTPUT && der_of[i] < 0)

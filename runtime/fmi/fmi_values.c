@@ -183,6 +183,16 @@ static int may_set(FmiInstance *in, const char *fn, fmi2ValueReference vr, int k
                 in->sim.p[k]);
         return 0;
     }
+    if (pi->access != RT_PARAM_PUBLIC) {
+        if (value == in->sim.p[k])
+            return 1;
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: '%s' is %s: its component keeps it, "
+                "as --param does", fn, pi->name, pi->access == RT_PARAM_PRIVATE
+                ? "a private parameter (parameters(Access = private))"
+                : "a parameter of a component that only lets it be observed "
+                  "(ExternalAccess)");
+        return 0;
+    }
     if (kind == LMDL_FMI_PARAM && in->state == FMI_CONT) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: the tunable parameter '%s' (value "
                 "reference %u) may change in event mode, not in continuous-time mode", fn,

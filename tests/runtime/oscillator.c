@@ -11,8 +11,8 @@
 enum { P_A, P_W };
 
 static const RtParamInfo params[] = {
-    {"A", 0.5, {1, 0, 0, 0, 0, 0, 0}, 0, 0},
-    {"w", 6.283185307179586, {0, 0, -1, 0, 0, 0, 0}, 0, 0},
+    {"A", 0.5, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
+    {"w", 6.283185307179586, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
 };
 
 static const char *const state_names[] = {"x", "v"};

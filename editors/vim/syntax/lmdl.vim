@@ -22,11 +22,12 @@ syntax case match
 syntax keyword lmdlDefinition domain component nextgroup=lmdlDefName skipwhite
 syntax match   lmdlDefName "\h\w*" contained
 syntax keyword lmdlEnd end
+syntax keyword lmdlFunction function let import
 
 " Sections.
 syntax keyword lmdlSection nodes inputs outputs parameters variables
 syntax keyword lmdlSection intermediates components branches connections
-syntax keyword lmdlSection equations across through
+syntax keyword lmdlSection equations across through annotations
 
 " Conditional sections, if-equations and if-expressions.
 syntax keyword lmdlConditional if elseif else
@@ -78,6 +79,7 @@ syntax region  lmdlBlockComment start="^\s*%{\s*$" end="^\s*%}\s*$" contains=lmd
 highlight default link lmdlDefinition   Structure
 highlight default link lmdlDefName      Type
 highlight default link lmdlEnd          Structure
+highlight default link lmdlFunction     Structure
 highlight default link lmdlSection      Statement
 highlight default link lmdlConditional  Conditional
 highlight default link lmdlBoolean      Boolean
