@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "parse.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,141 @@ static SemaDef *find_in_dir(Program *p, const char *dir, Sym *name)
     char *path = arena_printf(p->arena, "%s/%s.lmdl", dir, name->name);
     SemaFile *u = unit_for_path(p, path);
     return u ? symmap_get(&u->defs, name) : NULL;
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether text may define name: the name as a whole word right after
+   `component` or `domain`, or followed by '(' on a line that starts with
+   `function`.  A cheap filter, so that only files that can hold the
+   definition are parsed. */
+static bool may_define(const char *text, size_t len, const Sym *name)
+{
+    for (size_t i = 0; i + name->len <= len; i++) {
+        if (text[i] != name->name[0] || memcmp(text + i, name->name, name->len) != 0)
+            continue;
+        size_t j = i + name->len;
+        if ((i > 0 && ident_char(text[i - 1])) || (j < len && ident_char(text[j])))
+            continue;
+        size_t k = i;
+        while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t'))
+            k--;
+        size_t w = k;
+        while (w > 0 && ident_char(text[w - 1]))
+            w--;
+        if ((k - w == 9 && !memcmp(text + w, "component", 9))
+            || (k - w == 6 && !memcmp(text + w, "domain", 6)))
+            return true;
+        size_t b = i;
+        while (b > 0 && text[b - 1] != '\n')
+            b--;
+        while (b < i && (text[b] == ' ' || text[b] == '\t'))
+            b++;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (i - b >= 8 && !memcmp(text + b, "function", 8) && j < len && text[j] == '(')
+            return true;
+    }
+    return false;
+}
+
+/* NAME in a file of path that defines several things: the file is parsed
+   only if its text holds the name, so that unrelated (or broken) files
+   next to a model cost nothing and report nothing. */
+static SemaDef *find_in_file(Program *p, const char *path, Sym *name)
+{
+    int id = src_find(path);
+    SemaFile *u = id >= 0 ? unit_of(p, id) : NULL;
+    if (!u) {
+        FILE *fp = fopen(path, "rb");
+        if (!fp)
+            return NULL;
+        char *text = NULL;
+        size_t len = 0, cap = 0, n;
+        char buf[65536];
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0) {
+            if (len + n > cap) {
+                cap = (len + n) * 2;
+                text = realloc(text, cap);
+                if (!text)
+                    abort();
+            }
+            memcpy(text + len, buf, n);
+            len += n;
+        }
+        fclose(fp);
+        bool found = text && may_define(text, len, name);
+        free(text);
+        if (!found)
+            return NULL;
+        u = unit_for_path(p, path);
+    }
+    return u ? symmap_get(&u->defs, name) : NULL;
+}
+
+/* NAME in any other .lmdl file of dir (not DIR/NAME.lmdl, tried first),
+   in the sorted order of the names, so the result does not depend on
+   readdir. */
+static SemaDef *find_in_dir_files(Program *p, const char *dir, Sym *name)
+{
+    DIR *dd = opendir(dir);
+    if (!dd)
+        return NULL;
+    PtrVec names = {0};
+    struct dirent *e;
+    while ((e = readdir(dd)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] != '.' && len > 5 && !strcmp(e->d_name + len - 5, ".lmdl")
+            && !(len - 5 == name->len && !strncmp(e->d_name, name->name, name->len)))
+            ptrvec_push(p->arena, &names, arena_strdup(p->arena, e->d_name));
+    }
+    closedir(dd);
+    if (names.n)
+        qsort(names.items, (size_t)names.n, sizeof(void *), cmp_str);
+    SemaDef *d = NULL;
+    for (int i = 0; i < names.n && !d; i++) {
+        const char *path = arena_printf(p->arena, "%s/%s", dir, (char *)names.items[i]);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            d = find_in_file(p, path, name);
+    }
+    return d;
+}
+
+/* NAME.lmdl in dir, else a definition of NAME in another file there: for
+   the -I and LMDL_PATH directories, which hold libraries of the user's
+   own (the model's directory and the standard library are looked up by
+   file name only, so a model's neighbours never shadow the library). */
+static SemaDef *find_near(Program *p, const char *dir, Sym *name)
+{
+    SemaDef *d = find_in_dir(p, dir, name);
+    return d ? d : find_in_dir_files(p, dir, name);
+}
+
+void sema_note_searched(Program *p, const char *what)
+{
+    SrcFile *mf = src_get(p->main_file);
+    char buf[4096];
+    size_t at = 0;
+    buf[0] = 0;
+#define ADD(...) (at += at < sizeof buf ? (size_t)snprintf(buf + at, sizeof buf - at, __VA_ARGS__) : 0)
+    ADD("searched for the %s in: the file itself", what);
+    if (mf)
+        ADD("; the model's directory %s", mf->dir);
+    for (int i = 0; i < p->opts.ninclude; i++)
+        ADD("; -I %s", p->opts.include_dirs[i]);
+    const char *env = getenv("LMDL_PATH");
+    if (env && *env)
+        ADD("; LMDL_PATH %s", env);
+    if (p->opts.stdlib_dir)
+        ADD("; the standard library %s", p->opts.stdlib_dir);
+#undef ADD
+    if (at >= sizeof buf)
+        memcpy(buf + sizeof buf - 4, "...", 4);
+    diag_note(src_none, "%s", buf);
 }
 
 /* ---- packages ------------------------------------------------------------------
@@ -389,14 +525,14 @@ SemaDef *sema_lookup(Program *p, Sym *name, int from)
     if (mf)
         d = find_in_dir(p, mf->dir, name);
     for (int i = 0; !d && i < p->opts.ninclude; i++)
-        d = find_in_dir(p, p->opts.include_dirs[i], name);
+        d = find_near(p, p->opts.include_dirs[i], name);
     const char *env = getenv("LMDL_PATH");
     if (!d && env && *env) {
         char *copy = arena_strdup(p->arena, env);
         for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && !d;
              dir = strtok_r(NULL, ":", &save))
             if (*dir)
-                d = find_in_dir(p, dir, name);
+                d = find_near(p, dir, name);
     }
     for (int i = 0; !d && i < p->stdlib_names.n; i++) {
         if (strcmp(p->stdlib_names.items[i], name->name) == 0) {
@@ -405,6 +541,7 @@ SemaDef *sema_lookup(Program *p, Sym *name, int from)
                 d = symmap_get(&lu->defs, name);
         }
     }
+
     if (d)
         symmap_put(&p->resolved, name, d);
     return d;
@@ -953,6 +1090,7 @@ static void check_call(Checker *c, AstExpr *e)
         const char *s = suggest_function(c, f);
         diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
                    sema_did_you_mean(s).text);
+        sema_note_searched(c->p, "function");
     } else if (arity != e->u.call.args.n) {
         diag_error(e->span, "'%s' takes %d argument%s, not %d", f, arity,
                    arity == 1 ? "" : "s", e->u.call.args.n);
@@ -1077,6 +1215,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
         } else if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
             diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
+            sema_note_searched(c->p, "domain");
         } else if (t->ast->kind != DEF_DOMAIN) {
             diag_error(v->span, "'%s' is a %s, not a domain", dn->name, def_kind_name(t));
             diag_note(t->ast->name_span, "'%s' is defined here", dn->name);
@@ -1142,6 +1281,7 @@ static void check_instance(Checker *c, AstInstance *in)
         const char *s = sema_suggest_def(c->p, in->type->name);
         diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
                    sema_did_you_mean(s).text);
+        sema_note_searched(c->p, "component");
         return;
     }
     if (t->ast->kind == DEF_FUNCTION) {

@@ -116,6 +116,10 @@ void sema_resolve_def(Program *p, SemaDef *d);
 
 SemaMember *sema_member(const SemaDef *d, const Sym *name);
 
+/* A note after "unknown component/domain/function": the places searched,
+   in order (LANGUAGE.md section 1). */
+void sema_note_searched(Program *p, const char *what);
+
 /* Names for "did you mean" over every known definition. */
 const char *sema_suggest_def(Program *p, const char *name);
 
