@@ -32,7 +32,11 @@ typedef struct AstExpr AstExpr;
     X(EXPR_BINARY, "binary")     /* lhs op rhs: u.binary */               \
     X(EXPR_IF, "if")             /* if c, a else b end: u.cond */         \
     X(EXPR_QUANTITY, "quantity") /* {value, 'unit'}: u.quantity */        \
-    X(EXPR_RECORD, "record")     /* {value = ..., priority = ...}: u.record */
+    X(EXPR_RECORD, "record")     /* {value = ..., priority = ...}: u.record */ \
+    X(EXPR_MATRIX, "matrix")     /* [a b; c d]: u.matrix */               \
+    X(EXPR_RANGE, "range")       /* first:last, first:step:last: u.range */ \
+    X(EXPR_OPTION, "option")     /* NAME = value, a call's named argument: \
+                                    u.option */
 
 #define AST_OPS(X)                                                         \
     X(OP_OR, "||")                                                         \
@@ -50,7 +54,10 @@ typedef struct AstExpr AstExpr;
     X(OP_POW, "^")                                                         \
     X(OP_NEG, "-")               /* unary minus */                        \
     X(OP_PLUS, "+")              /* unary plus */                         \
-    X(OP_NOT, "~")               /* logical not, written ~ or ! */
+    X(OP_NOT, "~")               /* logical not, written ~ or ! */         \
+    X(OP_EMUL, ".*")             /* element-wise product */               \
+    X(OP_EDIV, "./")             /* element-wise quotient */              \
+    X(OP_EPOW, ".^")             /* element-wise power */
 
 #define X_ENUM(k, s) k,
 typedef enum AstExprKind { AST_EXPR_KINDS(X_ENUM) EXPR_KIND_COUNT } AstExprKind;
@@ -60,6 +67,8 @@ typedef enum AstOp { AST_OPS(X_ENUM) OP_COUNT } AstOp;
 typedef struct AstNamePart {
     Sym *sym;           /* the identifier */
     SrcSpan span;       /* where it is written */
+    AstExpr **index;    /* m(i).P, x(i, j): the indices of this part, or NULL */
+    int nindex;         /* entries in index; 0 when the part is not indexed */
 } AstNamePart;
 
 /* One `name = expr` of a record literal. */
@@ -79,13 +88,21 @@ struct AstExpr {
         const char *str;        /* EXPR_STR: contents, quotes undone */
         struct { AstNamePart *parts; int n; } name;         /* EXPR_NAME */
         struct { AstExpr *arg; } der;                       /* EXPR_DER */
-        struct { Sym *func; SrcSpan func_span; PtrVec args; } call;
+        struct { Sym *func; SrcSpan func_span; PtrVec args; AstExpr *callee; }
+            call;       /* EXPR_CALL: callee is the name as written (dotted
+                           or indexed when it names a member to index) */
         struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
         struct { AstOp op; AstExpr *lhs, *rhs; } binary;    /* EXPR_BINARY */
         struct { AstExpr *cond, *then, *els; } cond;        /* EXPR_IF */
         struct { AstExpr *value; const char *unit; SrcSpan unit_span; }
             quantity;                                       /* EXPR_QUANTITY */
         struct { AstField *fields; int n; } record;         /* EXPR_RECORD */
+        struct { PtrVec rows; } matrix; /* EXPR_MATRIX: PtrVec* per row, each
+                                           of AstExpr* */
+        struct { AstExpr *first, *step, *last; } range;     /* EXPR_RANGE:
+                                                               step NULL = 1 */
+        struct { Sym *name; SrcSpan name_span; AstExpr *value; } option;
+                                                            /* EXPR_OPTION */
     } u;
 };
 
@@ -97,6 +114,7 @@ typedef struct AstDecl {
     SrcSpan span;       /* the whole declaration */
     AstExpr *value;     /* right-hand side */
     const char *comment;/* trailing `% ...` comment on its line, or NULL */
+    PtrVec index;       /* `H(i) = DOMAIN;` in a for-loop: AstExpr* indices */
 } AstDecl;
 
 /* `name = expr` in an instantiation's argument list. */
@@ -115,6 +133,7 @@ typedef struct AstInstance {
     PtrVec args;        /* AstArg* */
     SrcSpan span;       /* the whole declaration */
     const char *comment;/* trailing comment, or NULL */
+    PtrVec index;       /* `m(i) = C(...);` in a for-loop: AstExpr* indices */
 } AstInstance;
 
 /* `VAR : FROM -> TO;`; FROM or TO is EXPR_REF for '*'. */
@@ -134,9 +153,19 @@ typedef struct AstConnect {
 #define AST_STMT_KINDS(X)                                                  \
     X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
-    X(STMT_IF, "if")             /* if-equation: u.if_ */
+    X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
+    X(STMT_FOR, "for")           /* for-loop of equations: u.for_ */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
+
+/* `for VAR = RANGE ... end` around equations or sections: the body is
+   AstStmt* or AstItem*, by context. */
+typedef struct AstFor {
+    Sym *var;           /* the loop variable */
+    SrcSpan var_span;   /* where it is written */
+    AstExpr *range;     /* the values it takes: a row vector, a:b or a:s:b */
+    PtrVec body;        /* AstStmt* or AstItem* */
+} AstFor;
 
 /* One arm of an if: cond is NULL for the else arm. */
 typedef struct AstClause {
@@ -156,6 +185,7 @@ typedef struct AstStmt {
         struct { AstExpr *cond; const char *msg; SrcSpan msg_span; }
             assert_;                                        /* STMT_ASSERT */
         struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
+        AstFor for_;                     /* STMT_FOR: a body of AstStmt* */
     } u;
 } AstStmt;
 
@@ -213,7 +243,8 @@ typedef enum AstSectionKind { AST_SECTION_KINDS(X_SECENUM) SEC_KIND_COUNT } AstS
 
 #define AST_ITEM_KINDS(X)                                                  \
     X(ITEM_SECTION, "section")   /* a section: u.section */               \
-    X(ITEM_IF, "if")             /* conditional section: u.if_ */
+    X(ITEM_IF, "if")             /* conditional section: u.if_ */         \
+    X(ITEM_FOR, "for")           /* sections repeated by a for-loop: u.for_ */
 
 typedef enum AstItemKind { AST_ITEM_KINDS(X_ENUM) ITEM_KIND_COUNT } AstItemKind;
 
@@ -223,6 +254,7 @@ typedef struct AstItem {
     union {
         struct { AstSectionKind kind; PtrVec entries; } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
+        AstFor for_;                     /* ITEM_FOR: a body of AstItem* */
     } u;
 } AstItem;
 
@@ -269,12 +301,26 @@ AstExpr *ast_if(Arena *a, SrcSpan sp, AstExpr *c, AstExpr *t, AstExpr *e);
 AstExpr *ast_quantity(Arena *a, SrcSpan sp, AstExpr *v, AstExpr *unit);
 AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields);
 AstExpr *ast_paren(AstExpr *e, SrcSpan sp);
+/* Arrays (issue 11): indexed names, matrices, ranges, named arguments. */
+AstExpr *ast_name_index(Arena *a, AstExpr *name, SrcSpan sp, PtrVec index);
+/* name(index).member */
+AstExpr *ast_name_member(Arena *a, AstExpr *name, SrcSpan index_sp, PtrVec index,
+                         SrcSpan member_sp, Sym *member);
+AstExpr *ast_matrix(Arena *a, SrcSpan sp, PtrVec rows);
+PtrVec *ast_matrix_row(Arena *a, PtrVec *row, AstExpr *e);
+AstExpr *ast_range(Arena *a, SrcSpan sp, AstExpr *lhs, AstExpr *rhs);
+AstExpr *ast_option(Arena *a, SrcSpan sp, Sym *name, SrcSpan name_sp, AstExpr *v);
 AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value);
 
 AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
+AstDecl *ast_decl_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                          PtrVec index, AstExpr *v);
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args);
+AstInstance *ast_instance_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                                  PtrVec index, SrcSpan type_sp, Sym *type,
+                                  PtrVec args);
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to);
 AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);
@@ -284,6 +330,10 @@ AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body);
 AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
+AstItem *ast_item_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec items);
+AstStmt *ast_stmt_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec body);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
 

@@ -31,6 +31,21 @@ const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
 const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
 
+#define X_AFNAME(id, name, lo, hi, what) name,
+#define X_AFLO(id, name, lo, hi, what) lo,
+#define X_AFHI(id, name, lo, hi, what) hi,
+const char *const array_func_names[] = {LMDL_ARRAY_FUNCS(X_AFNAME)};
+const int array_func_min_args[] = {LMDL_ARRAY_FUNCS(X_AFLO)};
+const int array_func_max_args[] = {LMDL_ARRAY_FUNCS(X_AFHI)};
+
+int array_func_find(const char *name)
+{
+    for (int k = 0; k < AF_COUNT; k++)
+        if (strcmp(array_func_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
 int builtin_find(const char *name)
 {
     for (int k = 0; k < FN_COUNT; k++)

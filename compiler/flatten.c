@@ -143,11 +143,30 @@ static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *ou
     }
 }
 
+/* arrays: a for-loop's equations, once per value of its variable. */
+static void lower_loop(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
+{
+    long *vals;
+    int n;
+    if (!lower_range(m, in, s->u.for_.range, &vals, &n, false))
+        return;
+    const ElabEnv *outer = in->env;
+    for (int k = 0; k < n; k++) {
+        ElabEnv env = {s->u.for_.var, (double)vals[k], outer};
+        in->env = &env;
+        lower_stmts(m, fc, in, &s->u.for_.body, out);
+        in->env = outer;
+    }
+}
+
 static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out)
 {
     for (int i = 0; i < v->n; i++) {
         AstStmt *s = v->items[i];
         switch (s->kind) {
+        case STMT_FOR:
+            lower_loop(m, fc, in, s, out);
+            break;
         case STMT_EQUATION:
             push_eq(m, out, lower_expr(m, in, s->u.eq.lhs), lower_expr(m, in, s->u.eq.rhs),
                     s->span);
@@ -197,11 +216,11 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     } else if (it->u.section.kind == SEC_BRANCHES) {
         for (int i = 0; i < v->n; i++) {
             AstBranch *b = v->items[i];
-            ElabSlot *s = elab_slot(in, b->var->u.name.parts[0].sym);
-            if (!s || s->var < 0)
+            int var = lower_var_index(m, in, b->var);
+            if (var < 0)
                 continue;
-            add_term(m, fc, in, b->from, s->var, -1);
-            add_term(m, fc, in, b->to, s->var, +1);
+            add_term(m, fc, in, b->from, var, -1);
+            add_term(m, fc, in, b->to, var, +1);
         }
     }
 }
@@ -287,6 +306,7 @@ Dae *flatten_model(Model *m)
     m->t = &d->t;
     d->params = m->params;
     m->params = (PtrVec){0};
+    m->plist = &d->params;
     d->ncomponents = m->insts.n;
     make_vars(m, d);
     FlatCtx fc;

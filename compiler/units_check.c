@@ -10,6 +10,12 @@
  * integer power.  The literal 0 fits any unit.  Each component variant
  * (definition and arm pattern) is checked once, however often it is
  * instantiated.
+ *
+ * Arrays (issue 11): a vector or matrix has one unit for all its
+ * elements, so dimensions are computed here without sizes (lower_array.c
+ * checks the sizes); `zeros(...)`, like the literal 0, fits any unit; a
+ * loop variable is a unitless number; the query of a tablelookup has the
+ * unit of its grid, and the result the unit of its data.
  */
 #include "units_check.h"
 
@@ -99,6 +105,9 @@ static DimInfo static_dim(Model *m, AstExpr *e)
 
 static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
+    if (e->u.name.n == 1 && !e->u.name.parts[0].nindex
+        && elab_env_find(in->env, e->u.name.parts[0].sym))
+        return ok_dim(dim_none());
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && !strcmp(e->u.name.parts[0].sym->name, "pi"))
         return ok_dim(dim_none());
@@ -160,10 +169,123 @@ static DimInfo need_bool(DimInfo a, AstExpr *e, const char *what)
     return a;
 }
 
+/* arrays: every element of a matrix, or every bound of a range, in one unit. */
+static DimInfo same_unit_all(Model *m, ElabInst *in, AstExpr **items, int n, int depth,
+                             const char *what)
+{
+    DimInfo r = ok_dim(dim_none());
+    r.zero = true;
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (!items[i])
+            continue;
+        DimInfo a = dim_of(m, in, items[i], depth);
+        if (!a.ok)
+            return failed();
+        char x[64], y[64];
+        if (!first && (a.is_bool != r.is_bool || (!a.is_bool && !same_dim(a, r)))) {
+            diag_error(items[i]->span, "the elements of %s must have one unit: this "
+                       "one is %s, the others %s", what,
+                       a.is_bool ? "true/false" : dtext(a.dim, x),
+                       r.is_bool ? "true/false" : dtext(r.dim, y));
+            return failed();
+        }
+        if (first || r.zero) {
+            bool z = r.zero && a.zero;
+            r = a;
+            r.zero = z;
+        }
+        first = false;
+    }
+    return r;
+}
+
+static DimInfo matrix_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
+{
+    PtrVec all = {0};
+    for (int i = 0; i < e->u.matrix.rows.n; i++) {
+        PtrVec *row = e->u.matrix.rows.items[i];
+        for (int j = 0; j < row->n; j++)
+            ptrvec_push(m->arena, &all, row->items[j]);
+    }
+    return same_unit_all(m, in, (AstExpr **)all.items, all.n, depth, "a matrix");
+}
+
+/* The positional arguments of a call (tablelookup's options left out). */
+static int call_positional(AstExpr *e, AstExpr **out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind != EXPR_OPTION && n < cap)
+            out[n++] = a;
+    }
+    return n;
+}
+
+/* tablelookup(x1d, fd, x1) and (x1d, x2d, fd, x1, x2): each query in its
+   grid's unit; the value in the data's. */
+static DimInfo table_dim(Model *m, ElabInst *in, AstExpr *e, AstExpr **a, int n, int depth)
+{
+    int axes = n == 5 ? 2 : 1;
+    AstExpr *fd = a[axes];
+    DimInfo f = dim_of(m, in, fd, depth);
+    if (!f.ok)
+        return failed();
+    for (int k = 0; k < axes; k++) {
+        DimInfo g = need_number(dim_of(m, in, a[k], depth), a[k], "tablelookup");
+        DimInfo q = need_number(dim_of(m, in, a[axes + 1 + k], depth), a[axes + 1 + k],
+                                "tablelookup");
+        if (!g.ok || !q.ok)
+            return failed();
+        char x[64], y[64];
+        if (!same_dim(g, q)) {
+            diag_error(a[axes + 1 + k]->span, "the query x%d of tablelookup is in %s, "
+                       "but its grid x%dd is in %s", k + 1, dtext(q.dim, x), k + 1,
+                       dtext(g.dim, y));
+            return failed();
+        }
+    }
+    (void)e;
+    DimInfo r = need_number(f, fd, "tablelookup");
+    r.zero = false;
+    return r;
+}
+
+static DimInfo array_call_dim(Model *m, ElabInst *in, AstExpr *e, int af, int depth)
+{
+    AstExpr *a[8];
+    int n = call_positional(e, a, 8);
+    if (n < 1)
+        return failed();
+    switch (af) {
+    case AF_NUMEL: case AF_SIZE: {
+        DimInfo x = dim_of(m, in, a[0], depth);
+        return x.ok ? ok_dim(dim_none()) : failed();
+    }
+    case AF_ZEROS: case AF_ONES: {
+        DimInfo r = ok_dim(dim_none());
+        r.zero = af == AF_ZEROS;
+        return r;
+    }
+    case AF_TABLELOOKUP:
+        return n == 3 || n == 5 ? table_dim(m, in, e, a, n, depth) : failed();
+    default: { /* sum, and min and max of one vector */
+        DimInfo x = need_number(dim_of(m, in, a[0], depth), a[0], e->u.call.func->name);
+        x.zero = false;
+        return x;
+    }
+    }
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
+    int af = array_func_find(f);
+    int bk = builtin_find(f);
+    if (af >= 0 || ((bk == FN_MIN || bk == FN_MAX) && n == 1))
+        return array_call_dim(m, in, e, af, depth);
     if (n < 1)
         return failed();
     AstExpr *a0 = e->u.call.args.items[0];
@@ -250,9 +372,9 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         res.zero = a.zero && b.zero;
         return res;
     }
-    case OP_MUL: return ranged(e, dim_mul(a.dim, b.dim));
-    case OP_DIV: return ranged(e, dim_div(a.dim, b.dim));
-    case OP_POW: {
+    case OP_MUL: case OP_EMUL: return ranged(e, dim_mul(a.dim, b.dim));
+    case OP_DIV: case OP_EDIV: return ranged(e, dim_div(a.dim, b.dim));
+    case OP_POW: case OP_EPOW: {
         if (!dim_is_none(b.dim)) {
             diag_error(r->span, "an exponent must be dimensionless, but this one is in %s",
                        dtext(b.dim, y));
@@ -353,6 +475,14 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
             if (!strcmp(e->u.record.fields[i].name->name, "value"))
                 return dim_of(m, in, e->u.record.fields[i].value, depth + 1);
         return ok_dim(dim_none());
+    case EXPR_MATRIX: return matrix_dim(m, in, e, depth + 1);
+    case EXPR_RANGE: {
+        AstExpr *bounds[3] = {e->u.range.first, e->u.range.step, e->u.range.last};
+        DimInfo r = same_unit_all(m, in, bounds, 3, depth + 1, "a range");
+        r.zero = false;
+        return need_number(r, e, "a range");
+    }
+    case EXPR_OPTION: return ok_dim(dim_none());
     default:
         return failed();
     }
@@ -404,6 +534,21 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
             check_stmts(m, in, &c->body);
         }
         break;
+    case STMT_FOR: {
+        /* arrays: once per iteration, as indices may differ between them */
+        long *vals;
+        int n;
+        if (!lower_range(m, in, s->u.for_.range, &vals, &n, false))
+            break;
+        const ElabEnv *outer = in->env;
+        for (int k = 0; k < n && !diag_too_many(); k++) {
+            ElabEnv env = {s->u.for_.var, (double)vals[k], outer};
+            in->env = &env;
+            check_stmts(m, in, &s->u.for_.body);
+            in->env = outer;
+        }
+        break;
+    }
     default:
         break;
     }
@@ -463,8 +608,8 @@ void units_check(Model *m)
 {
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
-        Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s", in->def->ast->name->name,
-                                         in->arm_key));
+        Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s%s", in->def->ast->name->name,
+                                         in->arm_key, in->def->has_arrays ? in->path : ""));
         if (ptrmap_get(&m->checked, key))
             continue;
         ptrmap_put(&m->checked, key, in);
