@@ -8,7 +8,8 @@
  * every row up to that point.
  *
  * Event log: `time,instance,condition,value`, one line per relation that
- * changed, value true or false.
+ * changed, value true or false; for a table's segment mode, the part of
+ * the grid the query entered: "[0.1, 0.2]", "before 0", "beyond 0.9".
  *
  * Fields are quoted (RFC 4180) only when they need it, so ordinary names
  * and conditions stay readable and `cut -d,` keeps working on them.
@@ -92,6 +93,23 @@ int rt_csv_event(RtSim *s, double t, int relation, int value)
     rt_csv_field(s->events, r->instance);
     fputc(',', s->events);
     rt_csv_field(s->events, r->condition);
-    fprintf(s->events, ",%s\n", value ? "true" : "false");
+    if (r->table1 && r->table1 <= s->m->n_tables) {
+        /* a segment mode: the part of the grid the query has entered */
+        const RtTableInfo *tb = &s->m->tables[r->table1 - 1];
+        const double *g = s->p + tb->grid[r->axis];
+        int n = tb->n[r->axis];
+        char text[80];
+        if (value <= 0)
+            snprintf(text, sizeof text, "before %.10g", g[0]);
+        else if (value >= n)
+            snprintf(text, sizeof text, "beyond %.10g", g[n - 1]);
+        else
+            snprintf(text, sizeof text, "[%.10g, %.10g]", g[value - 1], g[value]);
+        fputc(',', s->events);
+        rt_csv_field(s->events, text);
+        fputc('\n', s->events);
+    } else {
+        fprintf(s->events, ",%s\n", value ? "true" : "false");
+    }
     return finish_line(s, s->events, s->opt.events_path, t);
 }

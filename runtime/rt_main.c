@@ -541,7 +541,7 @@ int main(int argc, char **argv)
         status = RT_EXIT_OK;
     }
     /* parameters out of range fail now, before any file is touched */
-    if (rt_check_param_asserts(&sim) != 0)
+    if (rt_check_grids(&sim) != 0 || rt_check_param_asserts(&sim) != 0)
         goto out;
     if (open_outputs(&sim) != 0) {
         status = RT_EXIT_USAGE;
