@@ -754,9 +754,9 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
     case EXPR_CALL: return call_value(m, in, e);
     case EXPR_BINARY: return binary_value(m, in, e);
     case EXPR_UNARY: {
-        LowerValue a = lower_value(m, in, e->u.unary.arg);
-        if (lv_is_scalar(a) || e->u.unary.op == OP_NOT)
+        if (e->u.unary.op == OP_NOT)
             return lv_scalar(m, lower_expr(m, in, e));
+        LowerValue a = lower_value(m, in, e->u.unary.arg);
         LowerValue r = lv_new(m, a.rows, a.cols);
         for (int i = 0; i < lv_numel(a); i++)
             r.el[i] = e->u.unary.op == OP_NEG ? dae_neg(m->t, a.el[i]) : a.el[i];
@@ -764,8 +764,6 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
     }
     case EXPR_QUANTITY: {
         LowerValue v = lower_value(m, in, e->u.quantity.value);
-        if (lv_is_scalar(v))
-            return lv_scalar(m, lower_expr(m, in, e));
         const RtUnit *u = units_literal(m, e);
         if (u)
             for (int i = 0; i < lv_numel(v); i++)
@@ -775,8 +773,6 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
     case EXPR_IF: {
         LowerValue a = lower_value(m, in, e->u.cond.then);
         LowerValue b = lower_value(m, in, e->u.cond.els);
-        if (lv_is_scalar(a) && lv_is_scalar(b))
-            return lv_scalar(m, lower_expr(m, in, e));
         char x[64], y[64];
         if (a.rows != b.rows || a.cols != b.cols) {
             diag_error(e->span, "the branches of this if-expression have different "
@@ -792,8 +788,6 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
     }
     case EXPR_DER: {
         LowerValue a = lower_value(m, in, e->u.der.arg);
-        if (lv_is_scalar(a))
-            return lv_scalar(m, lower_expr(m, in, e));
         PtrMap memo = {0};
         for (int i = 0; i < lv_numel(a); i++)
             a.el[i] = dae_diff_time(m->t, a.el[i], &memo);
