@@ -152,6 +152,23 @@ bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
     *vals = NULL;
     *n = 0;
     int before = diag_error_count();
+    /* a:s:b counts unitless integers: its bounds and step are integers */
+    if (range->kind == EXPR_RANGE) {
+        AstExpr *parts[3] = {range->u.range.first, range->u.range.step, range->u.range.last};
+        static const char *const names[3] = {"start", "step", "end"};
+        for (int k = 0; k < 3; k++) {
+            double x;
+            if (!parts[k] || dae_depends_on_state(lower_expr(m, in, parts[k])))
+                continue;
+            x = dae_eval_params(lower_expr(m, in, parts[k]), elab_param_values(m));
+            if (isfinite(x) && !is_integer(x)) {
+                if (report)
+                    diag_error(parts[k]->span, "the range of a for-loop counts "
+                               "integers, and its %s is %.17g", names[k], x);
+                return false;
+            }
+        }
+    }
     LowerValue v = lower_value(m, in, range);
     if (diag_error_count() != before)
         return false;

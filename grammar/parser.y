@@ -426,11 +426,17 @@ branch:
         $$ = ast_branch(A, src_join(@1, @5), $1, $3, $5);
     }
   | error ';'                   { $$ = NULL; yyerrok; }
+    /* arrays: an element of a vector variable, f(i) : A(i).f -> *; */
+  | name '(' call_args ')' ':' endpoint ARROW endpoint ';' {
+        $$ = ast_branch(A, @$, ast_name_index(A, $1, src_join(@2, @4), $3), $6, $8);
+    }
     ;
 
 endpoint:
     name                        { $$ = $1; }
   | '*'                         { $$ = ast_leaf(A, @1, EXPR_REF); }
+    /* arrays: a node of an array, H(i) */
+  | name '(' call_args ')'      { $$ = ast_name_index(A, $1, src_join(@2, @4), $3); }
     ;
 
 connects:

@@ -2,7 +2,7 @@
 # bootstrap.sh - set up a fresh Debian machine and build lmdl.
 #
 # Installs what is missing (a C compiler, cmake, flex, bison, GSL, and
-# python3, vim and GNU parallel for the tests), with
+# python3 with scipy, vim and GNU parallel for the tests), with
 # sudo when not run as root, then configures and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
@@ -17,6 +17,7 @@ command -v flex >/dev/null 2>&1 || need="$need flex"
 command -v bison >/dev/null 2>&1 || need="$need bison"
 [ -f /usr/include/gsl/gsl_odeiv2.h ] || need="$need libgsl-dev"
 [ -x /usr/bin/python3 ] || need="$need python3"   # tests/editors, tests/json
+/usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"   # tablelookup references
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
 if [ -n "$need" ]; then
