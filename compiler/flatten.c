@@ -115,8 +115,30 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
     }
 }
 
+/* arrays: an if-equation whose conditions are known constants (they read
+   only loop variables and literals) is its chosen branch alone, so that
+   `if i == 1 ... else ... x(i - 1) ... end` in a for-loop never reads the
+   branch that does not exist at i = 1.  Returns false when a condition is
+   not a constant. */
+static bool lower_constant_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
+{
+    for (int i = 0; i < s->u.if_.clauses.n; i++) {
+        AstClause *c = s->u.if_.clauses.items[i];
+        DaeExpr *k = c->cond ? lower_expr(m, in, c->cond) : NULL;
+        if (k && k->kind != DX_CONST)
+            return false;
+        if (!k || k->u.value != 0) {
+            lower_stmts(m, fc, in, &c->body, out);
+            return true;
+        }
+    }
+    return true; /* every condition false, no else: a parse error already */
+}
+
 static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
 {
+    if (in->env && lower_constant_if(m, fc, in, s, out))
+        return;
     int nc = s->u.if_.clauses.n;
     EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
     DaeExpr **conds = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(nc + 1));
