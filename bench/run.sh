@@ -327,6 +327,7 @@ SIM_RK=${BENCH_SIM_RK-$SIM_RK}
 SIM_BDF=${BENCH_SIM_BDF-$SIM_BDF}
 RHS_N=${BENCH_RHS_N-$RHS_N}
 MIN_RUNS=${BENCH_MIN_RUNS-$MIN_RUNS}
+REPEAT=${BENCH_REPEAT-$REPEAT}
 MEMCAP_KB=${MEMCAP_KB:-12000000}  # address space per command (12 GB)
 LIMIT_S=${LIMIT_S:-180}          # find-max: "a few minutes"; stops doubling past this
 
