@@ -428,6 +428,18 @@ AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
     return d;
 }
 
+int ast_call_positional(const AstExpr *call, AstExpr **out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < call->u.call.args.n; i++) {
+        AstExpr *a = call->u.call.args.items[i];
+        if (a->kind != EXPR_OPTION && n < cap)
+            out[n] = a;
+        n += a->kind != EXPR_OPTION;
+    }
+    return n;
+}
+
 bool ast_is_simple_name(const AstExpr *e)
 {
     return e->kind == EXPR_NAME && e->u.name.n == 1;

@@ -337,6 +337,10 @@ AstStmt *ast_stmt_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
 
+/* The positional arguments of a call (its NAME = value options left
+   out): up to cap of them to out; returns how many there are. */
+int ast_call_positional(const AstExpr *call, AstExpr **out, int cap);
+
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */

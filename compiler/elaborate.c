@@ -66,21 +66,46 @@ static void unite(Model *m, int a, int b)
 static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
                  void *ctx);
 
-/* arrays: a for-loop's body, once per value of its variable (the range
-   was checked when the loop was unrolled). */
-static void walk_loop(Model *m, ElabInst *in, AstItem *it, ElabSectionFn fn, void *ctx)
+bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
+                 bool (*fn)(void *ctx), void *ctx)
 {
     long *vals;
     int n;
-    if (!lower_range(m, in, it->u.for_.range, &vals, &n, false))
-        return;
+    if (!lower_range(m, in, f->range, &vals, &n, report))
+        return false;
     const ElabEnv *outer = in->env;
     for (int k = 0; k < n; k++) {
-        ElabEnv env = {it->u.for_.var, (double)vals[k], outer};
+        ElabEnv env = {f->var, (double)vals[k], outer};
         in->env = &env;
-        walk(m, in, &it->u.for_.body, true, fn, ctx);
+        bool more = fn(ctx);
         in->env = outer;
+        if (!more)
+            break;
     }
+    return true;
+}
+
+/* arrays: a for-loop's body, once per value of its variable (the range
+   was checked when the loop was unrolled). */
+typedef struct WalkLoop {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's items */
+    ElabSectionFn fn;       /* what the walk calls */
+    void *ctx;              /* its context */
+} WalkLoop;
+
+static bool walk_iteration(void *ctx)
+{
+    WalkLoop *w = ctx;
+    walk(w->m, w->in, w->body, true, w->fn, w->ctx);
+    return true;
+}
+
+static void walk_loop(Model *m, ElabInst *in, AstItem *it, ElabSectionFn fn, void *ctx)
+{
+    WalkLoop w = {m, in, &it->u.for_.body, fn, ctx};
+    elab_unroll(m, in, &it->u.for_, false, walk_iteration, &w);
 }
 
 static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
@@ -646,23 +671,27 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
 /* arrays: unrolls a for-loop: each iteration declares its sections'
    elements and makes their children with the loop variable bound, and
    the loops nested in it, in source order. */
+typedef struct LoopBody {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's items */
+    int depth;              /* the instance's depth */
+} LoopBody;
+
+static bool process_iteration(void *ctx)
+{
+    LoopBody *b = ctx;
+    for (int j = 0; j < b->body->n; j++)
+        if (((AstItem *)b->body->items[j])->kind == ITEM_SECTION)
+            declare_section(b->m, b->in, b->body->items[j]);
+    make_children(b->m, b->in, b->body, b->depth);
+    return !diag_too_many();
+}
+
 static void process_loop(Model *m, ElabInst *in, AstItem *it, int depth)
 {
-    long *vals;
-    int n;
-    if (!lower_range(m, in, it->u.for_.range, &vals, &n, true))
-        return;
-    const ElabEnv *outer = in->env;
-    PtrVec *body = &it->u.for_.body;
-    for (int k = 0; k < n && !diag_too_many(); k++) {
-        ElabEnv env = {it->u.for_.var, (double)vals[k], outer};
-        in->env = &env;
-        for (int j = 0; j < body->n; j++)
-            if (((AstItem *)body->items[j])->kind == ITEM_SECTION)
-                declare_section(m, in, body->items[j]);
-        make_children(m, in, body, depth);
-        in->env = outer;
-    }
+    LoopBody b = {m, in, &it->u.for_.body, depth};
+    elab_unroll(m, in, &it->u.for_, true, process_iteration, &b);
 }
 
 static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
@@ -977,20 +1006,24 @@ typedef struct Count {
 static int count_stmts(PtrVec *v, Count *c);
 
 /* arrays: a for-loop of equations counts its body once per iteration. */
+typedef struct CountLoop {
+    Count *c;               /* the count */
+    PtrVec *body;           /* the loop's statements */
+    int total;              /* equations so far */
+} CountLoop;
+
+static bool count_iteration(void *ctx)
+{
+    CountLoop *l = ctx;
+    l->total += count_stmts(l->body, l->c);
+    return !l->c->bad;
+}
+
 static int count_loop(AstStmt *s, Count *c)
 {
-    long *vals;
-    int n, total = 0;
-    if (!lower_range(c->m, c->in, s->u.for_.range, &vals, &n, true))
-        return 0;
-    const ElabEnv *outer = c->in->env;
-    for (int k = 0; k < n && !c->bad; k++) {
-        ElabEnv env = {s->u.for_.var, (double)vals[k], outer};
-        c->in->env = &env;
-        total += count_stmts(&s->u.for_.body, c);
-        c->in->env = outer;
-    }
-    return total;
+    CountLoop l = {c, &s->u.for_.body, 0};
+    elab_unroll(c->m, c->in, &s->u.for_, true, count_iteration, &l);
+    return l.total;
 }
 
 static int count_stmt(AstStmt *s, Count *c)

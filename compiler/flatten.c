@@ -166,19 +166,25 @@ static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *ou
 }
 
 /* arrays: a for-loop's equations, once per value of its variable. */
+typedef struct LowerLoop {
+    Model *m;               /* the model */
+    FlatCtx *fc;            /* the flattening */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's statements */
+    EqList *out;            /* where the equations go */
+} LowerLoop;
+
+static bool lower_iteration(void *ctx)
+{
+    LowerLoop *l = ctx;
+    lower_stmts(l->m, l->fc, l->in, l->body, l->out);
+    return true;
+}
+
 static void lower_loop(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
 {
-    long *vals;
-    int n;
-    if (!lower_range(m, in, s->u.for_.range, &vals, &n, false))
-        return;
-    const ElabEnv *outer = in->env;
-    for (int k = 0; k < n; k++) {
-        ElabEnv env = {s->u.for_.var, (double)vals[k], outer};
-        in->env = &env;
-        lower_stmts(m, fc, in, &s->u.for_.body, out);
-        in->env = outer;
-    }
+    LowerLoop l = {m, fc, in, &s->u.for_.body, out};
+    elab_unroll(m, in, &s->u.for_, false, lower_iteration, &l);
 }
 
 static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out)

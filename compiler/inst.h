@@ -161,6 +161,12 @@ const char *elab_dae_str(Model *m, const char *s);
 /* arrays */
 /* Every parameter e reads decides structure (a size, an index, a range). */
 void elab_mark_structural(Model *m, DaeExpr *e);
+/* Unrolls a for-loop: calls fn(ctx) once per value of its range, with
+   in->env binding the loop variable (and restores it); stops early when
+   fn returns false.  False when the range is not valid (an error,
+   reported when `report`). */
+bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
+                 bool (*fn)(void *ctx), void *ctx);
 /* The value of loop variable `var` in env, or NULL when it is not one. */
 const ElabEnv *elab_env_find(const ElabEnv *env, const Sym *var);
 /* A new parameter named `name` with value e (appended to m->plist). */

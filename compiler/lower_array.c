@@ -498,37 +498,28 @@ static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
 
 /* ---- functions of vectors ------------------------------------------------------ */
 
-/* The positional arguments of a call. */
-static int positional(AstExpr *e, AstExpr **out, int cap)
-{
-    int n = 0;
-    for (int i = 0; i < e->u.call.args.n; i++) {
-        AstExpr *a = e->u.call.args.items[i];
-        if (a->kind != EXPR_OPTION && n < cap)
-            out[n++] = a;
-    }
-    return n;
-}
+/* What reduce() folds a vector with. */
+typedef enum Reduction { RED_SUM, RED_MIN, RED_MAX } Reduction;
 
 /* sum, min or max over a vector (over each column of a matrix, as in
    MATLAB). */
-static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, int fn)
+static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduction fn)
 {
     LowerValue v = lower_value(m, in, arg);
     bool vector = v.rows == 1 || v.cols == 1;
     int groups = vector ? 1 : v.cols, len = vector ? lv_numel(v) : v.rows;
-    if (len == 0 && fn != AF_SUM) {
+    if (len == 0 && fn != RED_SUM) {
         diag_error(arg->span, "%s of an empty vector has no value",
                    e->u.call.func->name);
         return lv_scalar(m, dae_const(m->t, 0));
     }
     LowerValue r = lv_new(m, 1, groups);
     for (int g = 0; g < groups; g++) {
-        DaeExpr *acc = fn == AF_SUM ? dae_const(m->t, 0) : v.el[(size_t)g * (size_t)len];
-        for (int k = fn == AF_SUM ? 0 : 1; k < len; k++) {
+        DaeExpr *acc = fn == RED_SUM ? dae_const(m->t, 0) : v.el[(size_t)g * (size_t)len];
+        for (int k = fn == RED_SUM ? 0 : 1; k < len; k++) {
             DaeExpr *x = v.el[(size_t)g * (size_t)len + (size_t)k];
-            acc = fn == AF_SUM ? dae_add(m->t, acc, x)
-                  : fn == -FN_MIN - 1 ? dae_min(m->t, acc, x) : dae_max(m->t, acc, x);
+            acc = fn == RED_SUM ? dae_add(m->t, acc, x)
+                  : fn == RED_MIN ? dae_min(m->t, acc, x) : dae_max(m->t, acc, x);
         }
         r.el[g] = acc;
     }
@@ -642,7 +633,7 @@ static bool table_grid(Model *m, AstExpr *arg, LowerValue v, int axis)
 static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e)
 {
     AstExpr *a[8];
-    int n = positional(e, a, 8);
+    int n = ast_call_positional(e, a, 8);
     DaeExprTable *t = m->t;
     if (n != 3 && n != 5)
         return dae_const(t, 0); /* resolution reported it */
@@ -718,11 +709,11 @@ static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e);
 static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
 {
     AstExpr *args[8];
-    int n = positional(e, args, 8);
+    int n = ast_call_positional(e, args, 8);
     int af = array_func_find(e->u.call.func->name);
     int k = builtin_find(e->u.call.func->name);
     if (af < 0 && (k == FN_MIN || k == FN_MAX) && n == 1)
-        return reduce(m, in, e, args[0], -k - 1);
+        return reduce(m, in, e, args[0], k == FN_MIN ? RED_MIN : RED_MAX);
     if (af < 0 || n < 1)
         return lv_scalar(m, lower_expr(m, in, e));
     switch (af) {
@@ -747,7 +738,7 @@ static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
         }
         return lv_scalar(m, dae_const(m->t, d == 1 ? v.rows : d == 2 ? v.cols : 1));
     }
-    case AF_SUM: return reduce(m, in, e, args[0], AF_SUM);
+    case AF_SUM: return reduce(m, in, e, args[0], RED_SUM);
     case AF_ZEROS: return filled(m, in, args, n, 0);
     case AF_ONES: return filled(m, in, args, n, 1);
     case AF_TABLELOOKUP: return lv_scalar(m, lower_table(m, in, e));

@@ -211,18 +211,6 @@ static DimInfo matrix_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     return same_unit_all(m, in, (AstExpr **)all.items, all.n, depth, "a matrix");
 }
 
-/* The positional arguments of a call (tablelookup's options left out). */
-static int call_positional(AstExpr *e, AstExpr **out, int cap)
-{
-    int n = 0;
-    for (int i = 0; i < e->u.call.args.n; i++) {
-        AstExpr *a = e->u.call.args.items[i];
-        if (a->kind != EXPR_OPTION && n < cap)
-            out[n++] = a;
-    }
-    return n;
-}
-
 /* tablelookup(x1d, fd, x1) and (x1d, x2d, fd, x1, x2): each query in its
    grid's unit; the value in the data's. */
 static DimInfo table_dim(Model *m, ElabInst *in, AstExpr *e, AstExpr **a, int n, int depth)
@@ -255,7 +243,7 @@ static DimInfo table_dim(Model *m, ElabInst *in, AstExpr *e, AstExpr **a, int n,
 static DimInfo array_call_dim(Model *m, ElabInst *in, AstExpr *e, int af, int depth)
 {
     AstExpr *a[8];
-    int n = call_positional(e, a, 8);
+    int n = ast_call_positional(e, a, 8);
     if (n < 1)
         return failed();
     switch (af) {
@@ -500,6 +488,20 @@ bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool)
 
 static void check_stmts(Model *m, ElabInst *in, PtrVec *v);
 
+/* arrays: the statements of a for-loop, per iteration. */
+typedef struct CheckLoop {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's statements */
+} CheckLoop;
+
+static bool check_iteration(void *ctx)
+{
+    CheckLoop *l = ctx;
+    check_stmts(l->m, l->in, l->body);
+    return !diag_too_many();
+}
+
 static void check_equation(Model *m, ElabInst *in, AstStmt *s)
 {
     DimInfo a = dim_of(m, in, s->u.eq.lhs, 0), b = dim_of(m, in, s->u.eq.rhs, 0);
@@ -536,17 +538,8 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
         break;
     case STMT_FOR: {
         /* arrays: once per iteration, as indices may differ between them */
-        long *vals;
-        int n;
-        if (!lower_range(m, in, s->u.for_.range, &vals, &n, false))
-            break;
-        const ElabEnv *outer = in->env;
-        for (int k = 0; k < n && !diag_too_many(); k++) {
-            ElabEnv env = {s->u.for_.var, (double)vals[k], outer};
-            in->env = &env;
-            check_stmts(m, in, &s->u.for_.body);
-            in->env = outer;
-        }
+        CheckLoop l = {m, in, &s->u.for_.body};
+        elab_unroll(m, in, &s->u.for_, false, check_iteration, &l);
         break;
     }
     default:
