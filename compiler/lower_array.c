@@ -689,6 +689,19 @@ static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e)
             ptrmap_put(&t->origin, seg[k], o);
         }
     }
+    /* a query known from parameters, outside the grid with extrapolation =
+       error, is an error now, at the defaults */
+    for (int k = 0; k < axes && tb->extrap == RT_EXTRAP_ERROR; k++) {
+        DaeExpr *q = seg[k]->u.seg.x;
+        if (dae_depends_on_state(q))
+            continue;
+        double qv = dae_eval_params(q, elab_param_values(m));
+        int sk = (int)dae_eval_params(seg[k], elab_param_values(m));
+        if (isfinite(qv) && (sk <= 0 || sk >= tb->n[k]))
+            diag_error(a[axes + 1 + k]->span, "this query of tablelookup is %.10g "
+                       "(SI), outside its grid, and the table's extrapolation = "
+                       "error", qv);
+    }
     return dae_lookup(t, seg[0], seg[1], 0, 0);
 }
 
