@@ -376,6 +376,12 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope);
             SemaMember *m = d->member_list.items[d->member_list.n - 1];
             m->rank = declared_rank(d, k, &in->index, in->name, in->name_span, in_loop);
+            /* its type now, so that a reference checked before the
+               declaration's section (`connect(A, m(1).P)` above the loop
+               that declares m) resolves; check_instance reports a bad one */
+            SemaDef *t = sema_lookup(p, in->type, d->file);
+            if (t && t->ast->kind == DEF_COMPONENT && t != d)
+                m->type = t;
         }
     } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
         for (int j = 0; j < v->n; j++) {
