@@ -186,6 +186,25 @@ tables() {
             print ""
         }
 
+        # ---- arrays (issue 11)
+        if (cnt["arrays"] > 0) {
+            print "## Arrays: the chain as for-loops vs written out (issue 11)"
+            print ""
+            print "The same model (bench/gen/array_chain.sh N loop|unrolled): N masses and N-1 springs between two walls, as the arrays m(i), s(i) in for-loops or as m1 ... mN written out. Wall times are medians of runs that alternate the two forms; Ir is callgrind of one run each. The target: the loop form no slower than the written-out one."
+            print ""
+            print "| N | equations | emit-c loop (s) | emit-c written out (s) | ratio | Ir loop (M) | Ir written out (M) | ratio | elaborate Ir loop / written out (M) | parse Ir loop / written out (M) |"
+            print "|---|---|---|---|---|---|---|---|---|---|"
+            for (i = 1; i <= cnt["arrays"]; i++) {
+                split(order["arrays", i], p, SUBSEP)
+                if (p[1] != "loop") continue
+                n = p[2]
+                wl = get("arrays", "loop", n, "emit_c"); wu = get("arrays", "unrolled", n, "emit_c")
+                il = get("arrays", "loop", n, "ir_total"); iu = get("arrays", "unrolled", n, "ir_total")
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s |\n", n, eqs("loop", n), num(wl, 3), num(wu, 3), (wl > 0 && wu > 0) ? num(wl / wu, 3) : "-", mi(il), mi(iu), (il > 0 && iu > 0) ? num(il / iu, 3) : "-", mi(get("arrays", "loop", n, "ir_elaborate")), mi(get("arrays", "unrolled", n, "ir_elaborate")), mi(get("arrays", "loop", n, "ir_parse")), mi(get("arrays", "unrolled", n, "ir_parse"))
+            }
+            print ""
+        }
+
         # ---- largest N
         if (cnt["findmax"] > 0) {
             print "## Largest N that compiles (emit-c, doubling N; one run each)"
@@ -292,6 +311,7 @@ if [ "$mode" = smoke ]; then
     BUILD_SIZES=""              # lmdlc build of the chains (the C compiler is slow)
     CG_SIZES=""                 # callgrind of emit-c
     FIND_MAX=no                 # doubling search for the largest N
+    ARRAY_SIZES="30"            # the chain as for-loops vs written out
     SIM_RK="10"                 # simulations with rk8pd
     SIM_BDF=""                  # simulations with msbdf and cvode
     STIFF_N="10 20"             # lever chain: msbdf against cvode, paired
@@ -308,6 +328,7 @@ else
     BUILD_SIZES="10 100 1000"
     CG_SIZES="100 1000"
     FIND_MAX=yes
+    ARRAY_SIZES="1000 10000"
     SIM_RK="10 100 1000"
     SIM_BDF="10 100"
     STIFF_N="100 1000"
@@ -321,6 +342,7 @@ else
 fi
 # any of these can be set from the environment, e.g. BENCH_EMIT_SIZES="10 100"
 EMIT_SIZES=${BENCH_EMIT_SIZES-$EMIT_SIZES}
+ARRAY_SIZES=${BENCH_ARRAY_SIZES-$ARRAY_SIZES}
 BIG_MASS=${BENCH_BIG_MASS-$BIG_MASS}
 BUILD_SIZES=${BENCH_BUILD_SIZES-$BUILD_SIZES}
 CG_SIZES=${BENCH_CG_SIZES-$CG_SIZES}
@@ -331,6 +353,7 @@ STIFF_N=${BENCH_STIFF_N-$STIFF_N}
 STIFF_RUNS=${BENCH_STIFF_RUNS-$STIFF_RUNS}
 RHS_N=${BENCH_RHS_N-$RHS_N}
 MIN_RUNS=${BENCH_MIN_RUNS-$MIN_RUNS}
+REPEAT=${BENCH_REPEAT-$REPEAT}
 MEMCAP_KB=${MEMCAP_KB:-12000000}  # address space per command (12 GB)
 LIMIT_S=${LIMIT_S:-180}          # find-max: "a few minutes"; stops doubling past this
 
@@ -816,6 +839,46 @@ awk -F, '
         }
     }' "$csv" | sort > "$work/tmp/ratios.csv"
 cat "$work/tmp/ratios.csv" >> "$csv"
+
+# ---- arrays: the same chain as for-loops and written out (issue 11) ------------------------------
+
+# The two forms alternate, so a change in the machine's load hits both.
+for n in $ARRAY_SIZES; do
+    say "== arrays N=$n (for-loops vs written out)"
+    for form in loop unrolled; do
+        f=$work/models/array_chain_${form}_$n.lmdl
+        [ -f "$f" ] || sh "$here/gen/array_chain.sh" "$n" "$form" "$f" || die "cannot generate array_chain $n $form"
+        ( limited "$LMDLC" check "$f" ) > "$work/out/check_array_${form}_$n.txt" 2>&1
+        e=$(awk '/before simplification:/ { print $3 }' "$work/out/check_array_${form}_$n.txt")
+        rec arrays "$form" "$n" "${e:--}" check_ok 1 - "lmdlc check"
+        rm -f "$work/tmp/array_${form}_$n.walls"
+    done
+    r=0
+    while [ "$r" -lt "$REPEAT" ]; do
+        for form in loop unrolled; do
+            timed "array_${form}_$n" "$LMDLC" emit-c "$work/models/array_chain_${form}_$n.lmdl" -o "$work/tmp/array.c"
+            [ "$tr_rc" -eq 0 ] && echo "$tr_wall" >> "$work/tmp/array_${form}_$n.walls"
+        done
+        r=$((r + 1))
+    done
+    for form in loop unrolled; do
+        e=$(awk -F, -v f="$form" -v n="$n" '$1 == "arrays" && $2 == f && $3 == n { print $4; exit }' "$csv")
+        rec arrays "$form" "$n" "$e" emit_c "$(median < "$work/tmp/array_${form}_$n.walls")" s "median of $REPEAT runs, alternating with the other form"
+        if [ "$VALGRIND" = yes ] && [ "$n" -le 3000 ]; then
+            cg=$work/callgrind/array_${form}_$n.out
+            ( limited valgrind --tool=callgrind --callgrind-out-file="$cg" "$LMDLC" emit-c \
+                "$work/models/array_chain_${form}_$n.lmdl" -o "$work/tmp/cg.c" ) > "$work/tmp/cg.log" 2>&1
+            total=$(awk '/Collected :/ { print $NF }' "$work/tmp/cg.log")
+            [ -n "$total" ] && rec arrays "$form" "$n" "$e" ir_total "$total" Ir "lmdlc emit-c"
+            callgrind_annotate --threshold=100 --inclusive=yes "$cg" > "$cg.incl.txt" 2>/dev/null
+            for pf in sema_add_main:parse elab_model:elaborate; do
+                fn=${pf%%:*}
+                ir=$(awk -v fn="$fn" '{ s = $0; sub(/ \[.*$/, "", s) } s ~ (":" fn "$") { gsub(",", "", $1); print $1; exit }' "$cg.incl.txt")
+                [ -n "$ir" ] && rec arrays "$form" "$n" "$e" "ir_${pf#*:}" "$ir" Ir "inclusive Ir of $fn"
+            done
+        fi
+    done
+done
 
 # ---- 2. the largest N that compiles within LIMIT_S ---------------------------------------------
 

@@ -96,6 +96,9 @@ AstExpr *ast_der(Arena *a, SrcSpan sp, AstExpr *arg)
     return e;
 }
 
+/* A dotted or indexed callee can only be a member being indexed
+   (`a.v(2)`, `m(1).v(2)`); resolution decides, and reports a function
+   called through a dotted name. */
 AstExpr *ast_call(Arena *a, SrcSpan sp, AstExpr *callee, PtrVec args)
 {
     AstExpr *e = new_expr(a, EXPR_CALL, sp);
@@ -104,6 +107,7 @@ AstExpr *ast_call(Arena *a, SrcSpan sp, AstExpr *callee, PtrVec args)
     e->u.call.args = args;
     /* pkg.f(x): resolution looks it up as a package's function */
     e->u.call.qual = callee->u.name.n > 1 ? callee : NULL;
+    e->u.call.callee = callee;
     return e;
 }
 
@@ -166,6 +170,114 @@ AstExpr *ast_paren(AstExpr *e, SrcSpan sp)
     e->parens = true;
     e->span = sp;
     return e;
+}
+
+/* ---- arrays (issue 11) ------------------------------------------------- */
+
+/* `name(args)` followed by `.member`: the indices belong to the last part. */
+AstExpr *ast_name_index(Arena *a, AstExpr *name, SrcSpan sp, PtrVec index)
+{
+    AstNamePart *last = &name->u.name.parts[name->u.name.n - 1];
+    last->index = arena_alloc(a, sizeof(AstExpr *) * (size_t)(index.n + 1));
+    for (int i = 0; i < index.n; i++) {
+        last->index[i] = index.items[i];
+        if (last->index[i]->kind == EXPR_OPTION)
+            diag_error(last->index[i]->span, "an index is an expression, not "
+                       "NAME = value");
+    }
+    last->nindex = index.n;
+    if (index.n == 0)
+        diag_error(sp, "'%s()' needs an index", last->sym->name);
+    name->span = src_join(name->span, sp);
+    return name;
+}
+
+AstExpr *ast_name_member(Arena *a, AstExpr *name, SrcSpan index_sp, PtrVec index,
+                         SrcSpan member_sp, Sym *member)
+{
+    return ast_name_append(a, ast_name_index(a, name, index_sp, index), member_sp, member);
+}
+
+AstExpr *ast_matrix(Arena *a, SrcSpan sp, PtrVec rows)
+{
+    AstExpr *e = new_expr(a, EXPR_MATRIX, sp);
+    e->u.matrix.rows = rows;
+    return e;
+}
+
+PtrVec *ast_matrix_row(Arena *a, PtrVec *row, AstExpr *e)
+{
+    if (!row)
+        row = arena_alloc(a, sizeof *row);
+    ptrvec_push(a, row, e);
+    return row;
+}
+
+/* `a:b`, and `a:s:b` read as (a:s):b, the way MATLAB reads it. */
+AstExpr *ast_range(Arena *a, SrcSpan sp, AstExpr *lhs, AstExpr *rhs)
+{
+    if (lhs->kind == EXPR_RANGE && !lhs->parens && !lhs->u.range.step) {
+        lhs->u.range.step = lhs->u.range.last;
+        lhs->u.range.last = rhs;
+        lhs->span = sp;
+        return lhs;
+    }
+    AstExpr *e = new_expr(a, EXPR_RANGE, sp);
+    e->u.range.first = lhs;
+    e->u.range.last = rhs;
+    return e;
+}
+
+AstExpr *ast_option(Arena *a, SrcSpan sp, Sym *name, SrcSpan name_sp, AstExpr *v)
+{
+    AstExpr *e = new_expr(a, EXPR_OPTION, sp);
+    e->u.option.name = name;
+    e->u.option.name_span = name_sp;
+    e->u.option.value = v;
+    return e;
+}
+
+AstDecl *ast_decl_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                          PtrVec index, AstExpr *v)
+{
+    AstDecl *d = ast_decl(a, sp, name_sp, name, v);
+    d->index = index;
+    return d;
+}
+
+AstInstance *ast_instance_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                                  PtrVec index, SrcSpan type_sp, Sym *type,
+                                  PtrVec args)
+{
+    AstInstance *in = ast_instance(a, sp, name_sp, name, type_sp, type, args);
+    in->index = index;
+    return in;
+}
+
+static AstFor for_of(SrcSpan var_sp, Sym *var, AstExpr *range, PtrVec body)
+{
+    AstFor f = {var, var_sp, range, body};
+    return f;
+}
+
+AstItem *ast_item_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec items)
+{
+    AstItem *it = arena_alloc(a, sizeof *it);
+    it->kind = ITEM_FOR;
+    it->span = sp;
+    it->u.for_ = for_of(var_sp, var, range, items);
+    return it;
+}
+
+AstStmt *ast_stmt_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec body)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_FOR;
+    s->span = sp;
+    s->u.for_ = for_of(var_sp, var, range, body);
+    return s;
 }
 
 AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value)
@@ -410,6 +522,18 @@ bool ast_any_unit(const AstExpr *e)
     return e->kind == EXPR_QUANTITY && e->u.quantity.unit[0] == '*';
 }
 
+int ast_call_positional(const AstExpr *call, AstExpr **out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < call->u.call.args.n; i++) {
+        AstExpr *a = call->u.call.args.items[i];
+        if (a->kind != EXPR_OPTION && n < cap)
+            out[n] = a;
+        n += a->kind != EXPR_OPTION;
+    }
+    return n;
+}
+
 bool ast_is_simple_name(const AstExpr *e)
 {
     return e->kind == EXPR_NAME && e->u.name.n == 1;
@@ -421,6 +545,11 @@ char *ast_name_text(Arena *a, const AstExpr *e)
         return arena_strdup(a, "*");
     if (e->kind != EXPR_NAME)
         return arena_strdup(a, "?");
+    /* an indexed name reads as written: m(i+1).P */
+    SrcFile *f = src_get(e->span.file);
+    for (int i = 0; i < e->u.name.n; i++)
+        if (e->u.name.parts[i].nindex && f && e->span.end <= f->len)
+            return arena_strndup(a, f->text + e->span.begin, e->span.end - e->span.begin);
     size_t len = 0;
     for (int i = 0; i < e->u.name.n; i++)
         len += e->u.name.parts[i].sym->len + 1;
@@ -459,8 +588,45 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
     case EXPR_TIME: fputs("time", fp); break;
     case EXPR_REF: fputs("*", fp); break;
     case EXPR_NAME:
-        for (int i = 0; i < e->u.name.n; i++)
-            fprintf(fp, "%s%s", i ? "." : "", e->u.name.parts[i].sym->name);
+        for (int i = 0; i < e->u.name.n; i++) {
+            const AstNamePart *np = &e->u.name.parts[i];
+            fprintf(fp, "%s%s", i ? "." : "", np->sym->name);
+            for (int j = 0; j < np->nindex; j++) {
+                fputs(j ? ", " : "(", fp);
+                ast_print_expr(fp, np->index[j]);
+            }
+            if (np->nindex)
+                fputc(')', fp);
+        }
+        break;
+    case EXPR_MATRIX:
+        fputc('[', fp);
+        for (int i = 0; i < e->u.matrix.rows.n; i++) {
+            const PtrVec *row = e->u.matrix.rows.items[i];
+            if (i)
+                fputs("; ", fp);
+            for (int j = 0; j < row->n; j++) {
+                if (j)
+                    fputs(", ", fp);
+                ast_print_expr(fp, row->items[j]);
+            }
+        }
+        fputc(']', fp);
+        break;
+    case EXPR_RANGE:
+        fputc('(', fp);
+        ast_print_expr(fp, e->u.range.first);
+        if (e->u.range.step) {
+            fputc(':', fp);
+            ast_print_expr(fp, e->u.range.step);
+        }
+        fputc(':', fp);
+        ast_print_expr(fp, e->u.range.last);
+        fputc(')', fp);
+        break;
+    case EXPR_OPTION:
+        fprintf(fp, "%s = ", e->u.option.name->name);
+        ast_print_expr(fp, e->u.option.value);
         break;
     case EXPR_DER:
         fputs("der(", fp);
@@ -468,8 +634,8 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
         fputc(')', fp);
         break;
     case EXPR_CALL:
-        if (e->u.call.qual)
-            ast_print_expr(fp, e->u.call.qual);
+        if (e->u.call.callee)
+            ast_print_expr(fp, e->u.call.callee);
         else
             fputs(e->u.call.func->name, fp);
         fputc('(', fp);
@@ -537,6 +703,24 @@ static void dump_at(FILE *fp, SrcSpan sp)
 static void dump_stmts(FILE *fp, const PtrVec *v, int depth);
 static void dump_decl(FILE *fp, const AstDecl *d, int depth);
 
+/* The indices of a declaration in a for-loop: `(i)`. */
+static void dump_index(FILE *fp, const PtrVec *index)
+{
+    for (int j = 0; j < index->n; j++) {
+        fputs(j ? ", " : "(", fp);
+        ast_print_expr(fp, index->items[j]);
+    }
+    if (index->n)
+        fputc(')', fp);
+}
+
+static void dump_for_head(FILE *fp, const AstFor *f)
+{
+    fprintf(fp, " %s = ", f->var->name);
+    ast_print_expr(fp, f->range);
+    fputc('\n', fp);
+}
+
 static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
 {
     indent(fp, depth);
@@ -580,6 +764,10 @@ static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
         fputs("in\n", fp);
         dump_stmts(fp, &s->u.let_.body, depth + 1);
         break;
+    case STMT_FOR:
+        dump_for_head(fp, &s->u.for_);
+        dump_stmts(fp, &s->u.for_.body, depth + 1);
+        break;
     default: break;
     }
 }
@@ -588,6 +776,7 @@ static void dump_decl(FILE *fp, const AstDecl *d, int depth)
 {
     indent(fp, depth);
     fprintf(fp, "%s", d->name->name);
+    dump_index(fp, &d->index);
     dump_at(fp, d->span);
     if (d->untyped) {
         fputs(" (untyped)\n", fp);
@@ -631,6 +820,7 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
             AstInstance *in = v->items[i];
             indent(fp, depth + 1);
             fprintf(fp, "%s", in->name->name);
+            dump_index(fp, &in->index);
             dump_at(fp, in->span);
             fputs(" = ", fp);
             if (in->type_qual)
@@ -688,6 +878,14 @@ static void dump_items(FILE *fp, const PtrVec *items, int depth)
         AstItem *it = items->items[i];
         if (it->kind == ITEM_SECTION) {
             dump_section(fp, it, depth);
+            continue;
+        }
+        if (it->kind == ITEM_FOR) {
+            indent(fp, depth);
+            fputs("for", fp);
+            dump_at(fp, it->span);
+            dump_for_head(fp, &it->u.for_);
+            dump_items(fp, &it->u.for_.body, depth + 1);
             continue;
         }
         for (int j = 0; j < it->u.if_.clauses.n; j++) {

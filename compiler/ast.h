@@ -33,7 +33,11 @@ struct SemaDef;
     X(EXPR_BINARY, "binary")     /* lhs op rhs: u.binary */               \
     X(EXPR_IF, "if")             /* if c, a else b end: u.cond */         \
     X(EXPR_QUANTITY, "quantity") /* {value, 'unit'}: u.quantity */        \
-    X(EXPR_RECORD, "record")     /* {value = ..., priority = ...}: u.record */
+    X(EXPR_RECORD, "record")     /* {value = ..., priority = ...}: u.record */ \
+    X(EXPR_MATRIX, "matrix")     /* [a b; c d]: u.matrix */               \
+    X(EXPR_RANGE, "range")       /* first:last, first:step:last: u.range */ \
+    X(EXPR_OPTION, "option")     /* NAME = value, a call's named argument: \
+                                    u.option */
 
 #define AST_OPS(X)                                                         \
     X(OP_OR, "||")                                                         \
@@ -51,7 +55,10 @@ struct SemaDef;
     X(OP_POW, "^")                                                         \
     X(OP_NEG, "-")               /* unary minus */                        \
     X(OP_PLUS, "+")              /* unary plus */                         \
-    X(OP_NOT, "~")               /* logical not, written ~ or ! */
+    X(OP_NOT, "~")               /* logical not, written ~ or ! */         \
+    X(OP_EMUL, ".*")             /* element-wise product */               \
+    X(OP_EDIV, "./")             /* element-wise quotient */              \
+    X(OP_EPOW, ".^")             /* element-wise power */
 
 #define X_ENUM(k, s) k,
 typedef enum AstExprKind { AST_EXPR_KINDS(X_ENUM) EXPR_KIND_COUNT } AstExprKind;
@@ -61,6 +68,8 @@ typedef enum AstOp { AST_OPS(X_ENUM) OP_COUNT } AstOp;
 typedef struct AstNamePart {
     Sym *sym;           /* the identifier */
     SrcSpan span;       /* where it is written */
+    AstExpr **index;    /* m(i).P, x(i, j): the indices of this part, or NULL */
+    int nindex;         /* entries in index; 0 when the part is not indexed */
 } AstNamePart;
 
 /* One `name = expr` of a record literal. */
@@ -85,6 +94,8 @@ struct AstExpr {
             SrcSpan func_span;      /* where the name is written */
             PtrVec args;            /* AstExpr* */
             AstExpr *qual;          /* a package-qualified name (pkg.f), or NULL */
+            AstExpr *callee;        /* the name as written (dotted, or indexed when it
+                                       names a member to index) */
             struct SemaDef *fn;     /* a user function, set by resolution */
         } call;                                             /* EXPR_CALL */
         struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
@@ -93,6 +104,12 @@ struct AstExpr {
         struct { AstExpr *value; const char *unit; SrcSpan unit_span; }
             quantity;                                       /* EXPR_QUANTITY */
         struct { AstField *fields; int n; } record;         /* EXPR_RECORD */
+        struct { PtrVec rows; } matrix; /* EXPR_MATRIX: PtrVec* per row, each
+                                           of AstExpr* */
+        struct { AstExpr *first, *step, *last; } range;     /* EXPR_RANGE:
+                                                               step NULL = 1 */
+        struct { Sym *name; SrcSpan name_span; AstExpr *value; } option;
+                                                            /* EXPR_OPTION */
     } u;
 };
 
@@ -109,6 +126,7 @@ typedef struct AstDecl {
     int output;         /* of `[a, b] = f(x);` (definitions, let,
                            intermediates): which output of the call in value
                            this name takes, from 0; -1 for `NAME = expr;` */
+    PtrVec index;       /* `H(i) = DOMAIN;` in a for-loop: AstExpr* indices */
 } AstDecl;
 
 /* A bare name with its span: a function's argument or output. */
@@ -135,6 +153,7 @@ typedef struct AstInstance {
     PtrVec args;        /* AstArg* */
     SrcSpan span;       /* the whole declaration */
     const char *comment;/* trailing comment, or NULL */
+    PtrVec index;       /* `m(i) = C(...);` in a for-loop: AstExpr* indices */
 } AstInstance;
 
 /* `VAR : FROM -> TO;`; FROM or TO is EXPR_REF for '*'. */
@@ -155,9 +174,19 @@ typedef struct AstConnect {
     X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
     X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
-    X(STMT_LET, "let")           /* let defs in stmts end: u.let_ */
+    X(STMT_LET, "let")           /* let defs in stmts end: u.let_ */ \
+    X(STMT_FOR, "for")           /* for-loop of equations: u.for_ */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
+
+/* `for VAR = RANGE ... end` around equations or sections: the body is
+   AstStmt* or AstItem*, by context. */
+typedef struct AstFor {
+    Sym *var;           /* the loop variable */
+    SrcSpan var_span;   /* where it is written */
+    AstExpr *range;     /* the values it takes: a row vector, a:b or a:s:b */
+    PtrVec body;        /* AstStmt* or AstItem* */
+} AstFor;
 
 /* One arm of an if: cond is NULL for the else arm. */
 typedef struct AstClause {
@@ -179,6 +208,7 @@ typedef struct AstStmt {
         struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
         struct { PtrVec defs; PtrVec body; }
             let_;       /* STMT_LET: AstDecl* in order, then AstStmt* */
+        AstFor for_;                     /* STMT_FOR: a body of AstStmt* */
     } u;
 } AstStmt;
 
@@ -239,7 +269,8 @@ typedef enum AstSectionKind { AST_SECTION_KINDS(X_SECENUM) SEC_KIND_COUNT } AstS
 
 #define AST_ITEM_KINDS(X)                                                  \
     X(ITEM_SECTION, "section")   /* a section: u.section */               \
-    X(ITEM_IF, "if")             /* conditional section: u.if_ */
+    X(ITEM_IF, "if")             /* conditional section: u.if_ */         \
+    X(ITEM_FOR, "for")           /* sections repeated by a for-loop: u.for_ */
 
 typedef enum AstItemKind { AST_ITEM_KINDS(X_ENUM) ITEM_KIND_COUNT } AstItemKind;
 
@@ -253,6 +284,7 @@ typedef struct AstItem {
             PtrVec attrs;           /* AstArg*: parameters(Access = private) */
         } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
+        AstFor for_;                     /* ITEM_FOR: a body of AstItem* */
     } u;
 } AstItem;
 
@@ -311,9 +343,20 @@ AstExpr *ast_if(Arena *a, SrcSpan sp, AstExpr *c, AstExpr *t, AstExpr *e);
 AstExpr *ast_quantity(Arena *a, SrcSpan sp, AstExpr *v, AstExpr *unit);
 AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields);
 AstExpr *ast_paren(AstExpr *e, SrcSpan sp);
+/* Arrays (issue 11): indexed names, matrices, ranges, named arguments. */
+AstExpr *ast_name_index(Arena *a, AstExpr *name, SrcSpan sp, PtrVec index);
+/* name(index).member */
+AstExpr *ast_name_member(Arena *a, AstExpr *name, SrcSpan index_sp, PtrVec index,
+                         SrcSpan member_sp, Sym *member);
+AstExpr *ast_matrix(Arena *a, SrcSpan sp, PtrVec rows);
+PtrVec *ast_matrix_row(Arena *a, PtrVec *row, AstExpr *e);
+AstExpr *ast_range(Arena *a, SrcSpan sp, AstExpr *lhs, AstExpr *rhs);
+AstExpr *ast_option(Arena *a, SrcSpan sp, Sym *name, SrcSpan name_sp, AstExpr *v);
 AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value);
 
 AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
+AstDecl *ast_decl_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                          PtrVec index, AstExpr *v);
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args);
@@ -323,6 +366,9 @@ AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
 /* Adds an import to the file; ndefs is the number of definitions before it. */
 void ast_file_import(Arena *a, AstFile *f, SrcSpan sp, AstExpr *name, bool all,
                      int ndefs);
+AstInstance *ast_instance_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                                  PtrVec index, SrcSpan type_sp, Sym *type,
+                                  PtrVec args);
 AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to);
 AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);
@@ -334,6 +380,10 @@ AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
 AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries,
                            PtrVec attrs);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
+AstItem *ast_item_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec items);
+AstStmt *ast_stmt_for(Arena *a, SrcSpan sp, SrcSpan var_sp, Sym *var,
+                      AstExpr *range, PtrVec body);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
 /* Functions and local definitions (let, definitions). */
@@ -344,6 +394,10 @@ AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
 PtrVec ast_multi_decl(Arena *a, SrcSpan sp, PtrVec names, AstExpr *call);
 AstDecl *ast_untyped_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name);
 AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
+
+/* The positional arguments of a call (its NAME = value options left
+   out): up to cap of them to out; returns how many there are. */
+int ast_call_positional(const AstExpr *call, AstExpr **out, int cap);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);

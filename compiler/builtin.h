@@ -56,6 +56,33 @@ typedef enum BuiltinUnits {
     X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, NULL)                        \
     X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, NULL)
 
+/* The functions of vectors and matrices (issue 11), another table, since
+   they are not scalar functions of scalars: they are evaluated when an
+   expression is lowered (numel, size, zeros, ones, sum: to constants or
+   sums; min and max of one vector: to nested min/max), or become a table
+   lookup node (tablelookup).
+   X(id, name, fewest arguments, most arguments, what it gives):
+     fewest/most  positional arguments (tablelookup also takes the named
+                  ones interpolation = and extrapolation =)
+     gives        for messages: what the call's value is */
+#define LMDL_ARRAY_FUNCS(X)                                                  \
+    X(AF_NUMEL, "numel", 1, 1, "the number of elements")                     \
+    X(AF_SIZE, "size", 1, 2, "the size along a dimension")                   \
+    X(AF_SUM, "sum", 1, 1, "the sum of the elements")                        \
+    X(AF_ZEROS, "zeros", 1, 2, "a matrix of zeros")                          \
+    X(AF_ONES, "ones", 1, 2, "a matrix of ones")                             \
+    X(AF_TABLELOOKUP, "tablelookup", 3, 5, "the value interpolated in a table")
+
+#define X_AF_ENUM(id, name, lo, hi, what) id,
+typedef enum ArrayFunc { LMDL_ARRAY_FUNCS(X_AF_ENUM) AF_COUNT } ArrayFunc;
+
+extern const char *const array_func_names[];
+extern const int array_func_min_args[];
+extern const int array_func_max_args[];
+
+/* The array function called `name`, or -1. */
+int array_func_find(const char *name);
+
 #define X_BI_ENUM(id, name, arity, units, lower, eval, diff) id,
 typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
 

@@ -59,6 +59,40 @@ static void emit_block_comment(Cg *cg, int k, const char *indent);
 
 /* ---- sections of the output ------------------------------------------------ */
 
+/* The tables of tablelookup calls: where their grids and data are in
+   p[], how they interpolate, where they were written. */
+static void emit_tables(Cg *cg)
+{
+    const PtrVec *tabs = &cg->d->t.tables;
+    if (!tabs->n)
+        return;
+    cp_emit(&cg->p, "static const RtTableInfo tables[] = {\n");
+    for (int i = 0; i < tabs->n; i++) {
+        const DaeTable *tb = tabs->items[i];
+        char *text = cp_source_text(tb->span);
+        cp_emit(&cg->p, "    {");
+        cp_str(&cg->p, tb->instance);
+        cp_emit(&cg->p, ", ");
+        cp_str(&cg->p, text);
+        free(text);
+        cp_emit(&cg->p, ", ");
+        cp_location(&cg->p, tb->span);
+        cp_emit(&cg->p, ",\n     %d, {%d, %d}, {%d, %d}, %d, %s, %s, {", tb->axes, tb->n[0],
+                tb->axes == 2 ? tb->n[1] : 0, tb->grid[0], tb->axes == 2 ? tb->grid[1] : 0,
+                tb->data, tb->interp == RT_INTERP_SMOOTH ? "RT_INTERP_SMOOTH" : "RT_INTERP_LINEAR",
+                tb->extrap == RT_EXTRAP_LINEAR ? "RT_EXTRAP_LINEAR"
+                : tb->extrap == RT_EXTRAP_NEAREST ? "RT_EXTRAP_NEAREST" : "RT_EXTRAP_ERROR");
+        for (int a = 0; a < 2; a++) {
+            cp_emit(&cg->p, "%s{", a ? ", " : "");
+            for (int j = 0; j < RT_DIM_COUNT; j++)
+                cp_emit(&cg->p, "%s%d", j ? ", " : "", a < tb->axes ? tb->dim[a].e[j] : 0);
+            cp_emit(&cg->p, "}");
+        }
+        cp_emit(&cg->p, "}},\n");
+    }
+    cp_emit(&cg->p, "};\n\n");
+}
+
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
@@ -382,7 +416,16 @@ static void emit_eval_part(Cg *cg, int part, bool alone)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
+static void emit_eval_parts(Cg *cg);
+
 static void emit_eval(Cg *cg)
+{
+    cg->p.eval_ctx = true; /* tables report queries outside the grid through e */
+    emit_eval_parts(cg);
+    cg->p.eval_ctx = false;
+}
+
+static void emit_eval_parts(Cg *cg)
 {
     const Plan *pl = cg->pl;
     Structure *s = cg->s;
@@ -519,10 +562,13 @@ static void emit_relations(Cg *cg)
         else
             cp_str(&cg->p, "");
         int g = pl->rels[i].guard;
-        cp_emit(&cg->p, ", %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0);
+        const DaeExpr *r = pl->rels[i].rel;
+        cp_emit(&cg->p, ", %d, %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
+                r->kind == DX_SEGMENT ? r->u.seg.tab->index + 1 : 0,
+                r->kind == DX_SEGMENT ? r->u.seg.axis : 0);
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
     CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
@@ -535,6 +581,17 @@ static void emit_relations(Cg *cg)
         cg->p.modes = true; /* operands read frozen modes of inner relations */
         cp_count(&cg->p, g);
         cp_temps(&cg->p, g);
+        const DaeExpr *r = pl->rels[i].rel;
+        if (r->kind == DX_SEGMENT) {
+            /* a segment mode: the query against its frozen segment's bounds */
+            const DaeTable *tb = r->u.seg.tab;
+            cp_emit(&cg->p, "    g[%d] = rt_grid_crossing(p + %d, %d, md[%d], ", i,
+                    tb->grid[r->u.seg.axis], tb->n[r->u.seg.axis], i);
+            cp_expr(&cg->p, g);
+            cp_emit(&cg->p, ");\n");
+            cg->p.modes = false;
+            continue;
+        }
         cp_emit(&cg->p, "    g[%d] = ", i);
         cp_expr(&cg->p, g);
         cp_emit(&cg->p, ";\n");
@@ -548,6 +605,21 @@ static void emit_relations(Cg *cg)
         DaeExpr *r = pl->rels[i].rel;
         cp_chunk_item(&cg->p, &cr);
         cp_reset(&cg->p);
+        if (r->kind == DX_SEGMENT) {
+            /* a segment mode's value: the segment the query is in */
+            cg->p.modes = true;
+            cp_count(&cg->p, r->u.seg.x);
+            cp_temps(&cg->p, r->u.seg.x);
+            cg->p.modes = false;
+            cp_emit(&cg->p, "    truth[%d] = ", i);
+            cg->p.modes = true;
+            cp_emit(&cg->p, "rt_grid_segment(p + %d, %d, ", r->u.seg.tab->grid[r->u.seg.axis],
+                    r->u.seg.tab->n[r->u.seg.axis]);
+            cp_expr(&cg->p, r->u.seg.x);
+            cp_emit(&cg->p, ");\n");
+            cg->p.modes = false;
+            continue;
+        }
         cg->p.modes = true;
         cp_count(&cg->p, r->u.bin.a);
         cp_count(&cg->p, r->u.bin.b);
@@ -759,6 +831,7 @@ char *cg_generate(const Plan *pl, const char *model)
             "dimensions\");\n\n", RT_DIM_COUNT, RT_DIM_COUNT);
     emit_slots(&cg);
     cg.p.modes = true;
+    emit_tables(&cg);
     emit_params(&cg);
     emit_check_params(&cg);
     emit_states(&cg);
@@ -792,6 +865,8 @@ char *cg_generate(const Plan *pl, const char *model)
             " .check_asserts = check_asserts,\n"
             "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
+    if (d->t.tables.n)
+        cp_emit(&cg.p, "    .n_tables = %d, .tables = tables,\n", d->t.tables.n);
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
                 "    .jac_rows = jac_rows,\n", pl->ncolors);

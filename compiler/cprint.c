@@ -149,6 +149,18 @@ void cp_count(CPrint *cg, DaeExpr *e)
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
         cp_count(cg, kids[i]);
+    /* a lookup reads its queries, also where its segments are frozen modes */
+    if (e->kind == DX_LOOKUP) {
+        cp_count(cg, e->u.look.s1->u.seg.x);
+        if (e->u.look.s2)
+            cp_count(cg, e->u.look.s2->u.seg.x);
+    }
+}
+
+/* A table's grid as rt_grid_segment and rt_grid_crossing take it. */
+static void put_grid(CPrint *cg, const DaeTable *tb, int axis)
+{
+    cp_emit(cg, "p + %d, %d, ", tb->grid[axis], tb->n[axis]);
 }
 
 void cp_raw(CPrint *cg, DaeExpr *e)
@@ -176,6 +188,39 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         }
         cp_emit(cg, ")");
         return;
+    case DX_SEGMENT:
+        if (cg->modes) {
+            void *k = ptrmap_get(cg->modes_of, e);
+            if (k) {
+                cp_emit(cg, "md[%d]", (int)(intptr_t)k - 1);
+                return;
+            }
+        }
+        cp_emit(cg, "rt_grid_segment(");
+        put_grid(cg, e->u.seg.tab, e->u.seg.axis);
+        cp_expr(cg, e->u.seg.x);
+        cp_emit(cg, ")");
+        return;
+    case DX_LOOKUP: {
+        DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
+        cp_emit(cg, "rt_lookup(&tables[%d], p, %s, ", s1->u.seg.tab->index,
+                cg->eval_ctx ? "e" : "NULL");
+        cp_expr(cg, s1);
+        cp_emit(cg, ", ");
+        if (s2)
+            cp_expr(cg, s2);
+        else
+            cp_emit(cg, "0");
+        cp_emit(cg, ", ");
+        cp_expr(cg, s1->u.seg.x);
+        cp_emit(cg, ", ");
+        if (s2)
+            cp_expr(cg, s2->u.seg.x);
+        else
+            cp_emit(cg, "0.0");
+        cp_emit(cg, ", %d, %d)", e->u.look.d1, e->u.look.d2);
+        return;
+    }
     case DX_IF:
         cp_emit(cg, "(");
         cp_expr(cg, e->u.cond.c);
@@ -229,6 +274,11 @@ void cp_temps(CPrint *cg, DaeExpr *e)
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
         cp_temps(cg, kids[i]);
+    if (e->kind == DX_LOOKUP) {
+        cp_temps(cg, e->u.look.s1->u.seg.x);
+        if (e->u.look.s2)
+            cp_temps(cg, e->u.look.s2->u.seg.x);
+    }
     if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
         int k = cg->ntemps++;
         cp_emit(cg, "    const double t%d = ", k);

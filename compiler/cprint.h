@@ -30,6 +30,9 @@ struct CPrint {
     void *var_ctx;          /* for var */
     const PtrMap *modes_of; /* relation node -> 1 + its mode index */
     bool modes;             /* relations read md[] (true) or are evaluated */
+    bool eval_ctx;          /* a function with a writable RtEval *e (eval, the
+                               loop functions): tables report a query outside
+                               their grid through it (rt_lookup) */
     /* per-function common subexpressions */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */

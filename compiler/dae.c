@@ -10,6 +10,8 @@
  */
 #include "dae.h"
 
+#include "rt_table.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,21 @@ _Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
 const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
 const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
+
+#define X_AFNAME(id, name, lo, hi, what) name,
+#define X_AFLO(id, name, lo, hi, what) lo,
+#define X_AFHI(id, name, lo, hi, what) hi,
+const char *const array_func_names[] = {LMDL_ARRAY_FUNCS(X_AFNAME)};
+const int array_func_min_args[] = {LMDL_ARRAY_FUNCS(X_AFLO)};
+const int array_func_max_args[] = {LMDL_ARRAY_FUNCS(X_AFHI)};
+
+int array_func_find(const char *name)
+{
+    for (int k = 0; k < AF_COUNT; k++)
+        if (strcmp(array_func_names[k], name) == 0)
+            return k;
+    return -1;
+}
 
 int builtin_find(const char *name)
 {
@@ -142,6 +159,12 @@ static bool same(const DaeExpr *x, const DaeExpr *y)
     case DX_TIME: return true;
     case DX_FUNC: return x->u.fn.fn == y->u.fn.fn && x->u.fn.a == y->u.fn.a && x->u.fn.b == y->u.fn.b;
     case DX_IF: return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
+    case DX_SEGMENT:
+        return x->u.seg.tab == y->u.seg.tab && x->u.seg.axis == y->u.seg.axis
+               && x->u.seg.x == y->u.seg.x;
+    case DX_LOOKUP:
+        return x->u.look.s1 == y->u.look.s1 && x->u.look.s2 == y->u.look.s2
+               && x->u.look.d1 == y->u.look.d1 && x->u.look.d2 == y->u.look.d2;
     default: return x->u.bin.a == y->u.bin.a && x->u.bin.b == y->u.bin.b;
     }
 }
@@ -162,6 +185,14 @@ static uint32_t hash_of(const DaeExpr *x)
         h = mix(h, x->u.cond.c->id);
         h = mix(h, x->u.cond.a->id);
         return mix(h, x->u.cond.b->id);
+    case DX_SEGMENT:
+        h = mix(h, (uint64_t)x->u.seg.tab->index);
+        h = mix(h, (uint64_t)x->u.seg.axis);
+        return mix(h, x->u.seg.x->id);
+    case DX_LOOKUP:
+        h = mix(h, x->u.look.s1->id);
+        h = mix(h, x->u.look.s2 ? x->u.look.s2->id + 1u : 0);
+        return mix(h, (uint64_t)(x->u.look.d1 * 16 + x->u.look.d2));
     default:
         h = mix(h, x->u.bin.a->id);
         return mix(h, x->u.bin.b ? x->u.bin.b->id + 1u : 0);
@@ -503,6 +534,43 @@ DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
     return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
 }
 
+/* ---- tables (issue 11) --------------------------------------------------- */
+
+DaeTable *dae_table_new(DaeExprTable *t)
+{
+    DaeTable *tab = arena_alloc(t->arena, sizeof *tab);
+    tab->index = t->tables.n;
+    ptrvec_push(t->arena, &t->tables, tab);
+    return tab;
+}
+
+DaeExpr *dae_segment(DaeExprTable *t, const DaeTable *tab, int axis, DaeExpr *x)
+{
+    DaeExpr p = {.kind = DX_SEGMENT};
+    p.u.seg.tab = tab;
+    p.u.seg.axis = axis;
+    p.u.seg.x = x;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_lookup(DaeExprTable *t, DaeExpr *s1, DaeExpr *s2, int d1, int d2)
+{
+    int top = rt_table_max_order(s1->u.seg.tab->interp);
+    if (d1 > top || d2 > top || (!s2 && d2 > 0))
+        return dae_const(t, 0);
+    DaeExpr p = {.kind = DX_LOOKUP};
+    p.u.look.s1 = s1;
+    p.u.look.s2 = s2;
+    p.u.look.d1 = d1;
+    p.u.look.d2 = d2;
+    return intern(t, &p);
+}
+
+bool dae_is_mode(const DaeExpr *e)
+{
+    return dae_is_relation(e) || e->kind == DX_SEGMENT;
+}
+
 /* ---- traversal ---------------------------------------------------------- */
 
 DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
@@ -533,6 +601,20 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         break;
     case DX_NOT:
         r = dae_not(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        break;
+    case DX_SEGMENT:
+        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis,
+                        dae_substitute(t, e->u.seg.x, map, ctx, memo));
+        if (r != e && !ptrmap_get(&t->origin, r)) {
+            void *o = ptrmap_get(&t->origin, e);
+            if (o)
+                ptrmap_put(&t->origin, r, o);
+        }
+        break;
+    case DX_LOOKUP:
+        r = dae_lookup(t, dae_substitute(t, e->u.look.s1, map, ctx, memo),
+                       e->u.look.s2 ? dae_substitute(t, e->u.look.s2, map, ctx, memo) : NULL,
+                       e->u.look.d1, e->u.look.d2);
         break;
     default:
         r = dae_binary(t, e->kind, dae_substitute(t, e->u.bin.a, map, ctx, memo),
@@ -747,10 +829,20 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
         break;
     }
     case DX_FUNC: r = diff_func(d, e); break;
+    case DX_LOOKUP: {
+        /* d f(x1, x2) = f_x1 dx1 + f_x2 dx2, in the same segments */
+        DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
+        int d1 = e->u.look.d1, d2 = e->u.look.d2;
+        r = dae_mul(t, dae_lookup(t, s1, s2, d1 + 1, d2), diff(d, s1->u.seg.x));
+        if (s2)
+            r = dae_add(t, r, dae_mul(t, dae_lookup(t, s1, s2, d1, d2 + 1),
+                                      diff(d, s2->u.seg.x)));
+        break;
+    }
     case DX_IF:
         r = dae_if(t, e->u.cond.c, diff(d, e->u.cond.a), diff(d, e->u.cond.b));
         break;
-    default: /* relations and logic are piecewise constant */
+    default: /* relations, logic and segments are piecewise constant */
         r = dae_const(t, 0);
         break;
     }
@@ -786,6 +878,13 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
         kids[1] = e->u.cond.a;
         kids[2] = e->u.cond.b;
         return 3;
+    case DX_SEGMENT:
+        kids[0] = e->u.seg.x;
+        return 1;
+    case DX_LOOKUP:
+        kids[0] = e->u.look.s1;
+        kids[1] = e->u.look.s2;
+        return e->u.look.s2 ? 2 : 1;
     default:
         kids[0] = e->u.bin.a;
         kids[1] = e->u.bin.b;
@@ -886,7 +985,7 @@ static void set_flags(DaeExpr *e)
         e->vars |= var_bit(e->u.var.index, e->u.var.order);
     } else if (e->kind == DX_TIME) {
         e->flags |= DXF_TIME;
-    } else if (dae_is_relation(e)) {
+    } else if (dae_is_mode(e)) {
         e->flags |= DXF_REL;
     }
 }
@@ -1047,6 +1146,29 @@ double dae_eval(const DaeExpr *e, const double *p, const double *vars, double ti
         return c != 0 ? dae_eval(e->u.cond.a, p, vars, time)
                       : dae_eval(e->u.cond.b, p, vars, time);
     }
+    case DX_SEGMENT: {
+        /* the segment the query is in: the same search as the simulator's */
+        const DaeTable *tb = e->u.seg.tab;
+        double x = dae_eval(e->u.seg.x, p, vars, time);
+        if (isnan(x))
+            return NAN;
+        return rt_grid_segment(p + tb->grid[e->u.seg.axis], tb->n[e->u.seg.axis], x);
+    }
+    case DX_LOOKUP: {
+        const DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
+        const DaeTable *tb = s1->u.seg.tab;
+        double x1 = dae_eval(s1->u.seg.x, p, vars, time);
+        double x2 = s2 ? dae_eval(s2->u.seg.x, p, vars, time) : 0;
+        if (isnan(x1) || isnan(x2))
+            return NAN;
+        int k1 = rt_grid_segment(p + tb->grid[0], tb->n[0], x1);
+        if (!s2)
+            return rt_table1(p + tb->grid[0], tb->n[0], p + tb->data, tb->interp,
+                             tb->extrap, k1, x1, e->u.look.d1);
+        int k2 = rt_grid_segment(p + tb->grid[1], tb->n[1], x2);
+        return rt_table2(p + tb->grid[0], tb->n[0], p + tb->grid[1], tb->n[1], p + tb->data,
+                         tb->interp, tb->extrap, k1, k2, x1, x2, e->u.look.d1, e->u.look.d2);
+    }
     default:
         return fold(e->kind, dae_eval(e->u.bin.a, p, vars, time),
                     dae_eval(e->u.bin.b, p, vars, time));
@@ -1099,6 +1221,42 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         }
         fputc(')', fp);
         break;
+    case DX_SEGMENT: {
+        const DaeTable *tb = e->u.seg.tab;
+        int g = tb->grid[e->u.seg.axis];
+        fprintf(fp, "segment(%s..%s, ", n->param(n->ctx, g),
+                n->param(n->ctx, g + tb->n[e->u.seg.axis] - 1));
+        print_at(fp, e->u.seg.x, n, 0, false);
+        fputc(')', fp);
+        break;
+    }
+    case DX_LOOKUP: {
+        /* tablelookup(grid.., data.., query): a derivative names its
+           orders, tablelookup_dx1 ... */
+        const DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
+        const DaeTable *tb = s1->u.seg.tab;
+        fputs("tablelookup", fp);
+        for (int k = 0; k < e->u.look.d1; k++)
+            fputs("_dx1", fp);
+        for (int k = 0; k < e->u.look.d2; k++)
+            fputs("_dx2", fp);
+        fputc('(', fp);
+        for (int a = 0; a < tb->axes; a++)
+            fprintf(fp, "%s..%s, ", n->param(n->ctx, tb->grid[a]),
+                    n->param(n->ctx, tb->grid[a] + tb->n[a] - 1));
+        int nd = tb->n[0] * (tb->axes == 2 ? tb->n[1] : 1);
+        fprintf(fp, "%s..%s, ", n->param(n->ctx, tb->data),
+                n->param(n->ctx, tb->data + nd - 1));
+        print_at(fp, s1->u.seg.x, n, 0, false);
+        if (s2) {
+            fputs(", ", fp);
+            print_at(fp, s2->u.seg.x, n, 0, false);
+        }
+        fprintf(fp, ", %s, %s)", tb->interp == RT_INTERP_SMOOTH ? "smooth" : "linear",
+                tb->extrap == RT_EXTRAP_LINEAR ? "linear"
+                : tb->extrap == RT_EXTRAP_NEAREST ? "nearest" : "error");
+        break;
+    }
     case DX_IF:
         fputs("if ", fp);
         print_at(fp, e->u.cond.c, n, 0, false);

@@ -24,6 +24,13 @@
  * does.  Derivatives drop the terms of a zero derivative without
  * building them.  dae_nonfinite_part() finds what is left for the
  * passes to report.
+ *
+ * A tablelookup (issue 11) is two kinds of node: DX_SEGMENT, the segment
+ * of the grid its query is in (a mode, piecewise constant, like a
+ * relation), and DX_LOOKUP, the table's value or one of its partial
+ * derivatives in the segments of its DX_SEGMENT children.  The derivative
+ * of a lookup is a lookup of one order more, in the same segments, so
+ * der(), Jacobians and index reduction go through tables exactly.
  */
 #ifndef LMDL_DAE_H
 #define LMDL_DAE_H
@@ -64,7 +71,14 @@
     X(DX_NE, "~=", 2, "!=", 3)                                             \
     X(DX_AND, "&&", 2, "&&", 2)      /* logic, 0 or 1: u.bin */            \
     X(DX_OR, "||", 2, "||", 1)                                             \
-    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */
+    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */                         \
+    X(DX_SEGMENT, "segment", 1, NULL, 9) /* the segment of u.seg.x on grid \
+                                        u.seg.axis of table u.seg.tab: a  \
+                                        mode, piecewise constant */       \
+    X(DX_LOOKUP, "tablelookup", -1, NULL, 9) /* a table's value (orders 0) \
+                                        or partial derivative of orders   \
+                                        u.look.d1, d2 in the segments     \
+                                        u.look.s1, s2 (s2 NULL in 1-D) */
 
 #define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
@@ -84,6 +98,24 @@ enum {
 };
 
 typedef struct DaeExpr DaeExpr;
+
+/* A table of a tablelookup call: grids and data are consecutive run-time
+   parameters, so --param reaches them (the grids are checked to be
+   monotonic again after it). */
+typedef struct DaeTable {
+    int index;              /* its place in DaeExprTable.tables */
+    int axes;               /* 1 or 2 */
+    int n[2];               /* points of each grid */
+    int grid[2];            /* the first parameter of each grid */
+    int data;               /* the first parameter of the data (n[0] values,
+                               or n[0] * n[1], column-major) */
+    int interp;             /* RT_INTERP_* (rt_model.h) */
+    int extrap;             /* RT_EXTRAP_* */
+    Dim dim[2];             /* the grids' units */
+    const char *instance;   /* instance path of the call */
+    SrcSpan span;           /* the call */
+} DaeTable;
+
 struct DaeExpr {
     uint8_t kind;           /* DaeExprKind: which member of u is live */
     uint8_t flags;          /* DXF_* */
@@ -99,6 +131,8 @@ struct DaeExpr {
         struct { DaeExpr *a, *b; } bin;         /* operators, relations */
         struct { DaeFunc fn; DaeExpr *a, *b; } fn;  /* DX_FUNC (b for atan2) */
         struct { DaeExpr *c, *a, *b; } cond;    /* DX_IF */
+        struct { const DaeTable *tab; DaeExpr *x; int axis; } seg; /* DX_SEGMENT */
+        struct { DaeExpr *s1, *s2; int d1, d2; } look;   /* DX_LOOKUP */
     } u;
 };
 
@@ -122,6 +156,7 @@ typedef struct DaeExprTable {
                                defaults, once asked (parameter expressions) */
     double *dvals;          /* those values */
     size_t ndvals, cap_dvals; /* used and allocated */
+    PtrVec tables;          /* DaeTable*, in creation order */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
@@ -146,6 +181,14 @@ DaeExpr *dae_abs(DaeExprTable *t, DaeExpr *a);
 DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a);
 DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
 DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b);
+/* tablelookup: a new table (filled in by the caller), the segment of x on
+   one of its grids, and the value or derivative in segments s1, s2 (NULL
+   for a 1-D table); a derivative beyond the interpolant's degree is 0. */
+DaeTable *dae_table_new(DaeExprTable *t);
+DaeExpr *dae_segment(DaeExprTable *t, const DaeTable *tab, int axis, DaeExpr *x);
+DaeExpr *dae_lookup(DaeExprTable *t, DaeExpr *s1, DaeExpr *s2, int d1, int d2);
+/* A relation or a segment: a node whose value a mode freezes. */
+bool dae_is_mode(const DaeExpr *e);
 #define dae_add(t, a, b) dae_binary(t, DX_ADD, a, b)
 #define dae_sub(t, a, b) dae_binary(t, DX_SUB, a, b)
 #define dae_mul(t, a, b) dae_binary(t, DX_MUL, a, b)

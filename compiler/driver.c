@@ -74,7 +74,7 @@ static int count_relations(Dae *d)
         if (ptrmap_get(&seen, e))
             continue;
         ptrmap_put(&seen, e, e);
-        if (dae_is_relation(e) && dae_depends_on_state(e))
+        if (dae_is_mode(e) && dae_depends_on_state(e))
             n++;
         DaeExpr *kids[3];
         for (int i = 0, nk = dae_children(e, kids); i < nk; i++)

@@ -13,6 +13,17 @@
  * with its across variables; signals by binding inputs to outputs),
  * unconnected inputs take their defaults, and the local balance rule is
  * checked once per component variant.
+ *
+ * Arrays (issue 11) are scalarized here.  A for-loop around sections is
+ * unrolled: its range is evaluated from parameters (which become
+ * structural), and its body is elaborated once per value with the loop
+ * variable bound (ElabInst.env), declaring element i of each array
+ * (`m(i) = Mass(...)` makes the child `m(i)`, `H(i) = DOMAIN` the node
+ * `H(i)`).  A parameter whose value is a vector or matrix becomes one
+ * run-time parameter per element (`masses(2)`), a variable one unknown
+ * per element (`x(2)`), in column-major order; the slot keeps the size
+ * and the first index.  The walkers that run after elaboration unroll the
+ * same loops (elab_each_section).
  */
 #include "inst.h"
 
@@ -54,6 +65,51 @@ static void unite(Model *m, int a, int b)
 /* ---- walking the active arms -------------------------------------------- */
 
 static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
+                 void *ctx);
+
+bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
+                 bool (*fn)(void *ctx), void *ctx)
+{
+    long *vals;
+    int n;
+    if (!lower_range(m, in, f->range, &vals, &n, report))
+        return false;
+    const ElabEnv *outer = in->env;
+    for (int k = 0; k < n; k++) {
+        ElabEnv env = {f->var, (double)vals[k], outer};
+        in->env = &env;
+        bool more = fn(ctx);
+        in->env = outer;
+        if (!more)
+            break;
+    }
+    return true;
+}
+
+/* arrays: a for-loop's body, once per value of its variable (the range
+   was checked when the loop was unrolled). */
+typedef struct WalkLoop {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's items */
+    ElabSectionFn fn;       /* what the walk calls */
+    void *ctx;              /* its context */
+} WalkLoop;
+
+static bool walk_iteration(void *ctx)
+{
+    WalkLoop *w = ctx;
+    walk(w->m, w->in, w->body, true, w->fn, w->ctx);
+    return true;
+}
+
+static void walk_loop(Model *m, ElabInst *in, AstItem *it, ElabSectionFn fn, void *ctx)
+{
+    WalkLoop w = {m, in, &it->u.for_.body, fn, ctx};
+    elab_unroll(m, in, &it->u.for_, false, walk_iteration, &w);
+}
+
+static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
                  void *ctx)
 {
     for (int i = 0; i < items->n; i++) {
@@ -69,6 +125,11 @@ static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSection
             AstClause *c = it->u.if_.clauses.items[j];
             walk(m, in, &c->body, active && in->arm_active[c->arm], fn, ctx);
         }
+    }
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_FOR && active)
+            walk_loop(m, in, it, fn, ctx);
     }
 }
 
@@ -131,7 +192,7 @@ static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want
 
 static void mark_structural(Model *m, int index)
 {
-    DaeParam *p = m->params.items[index];
+    DaeParam *p = m->plist->items[index];
     if (p->structural)
         return;
     p->structural = true;
@@ -157,6 +218,12 @@ static void mark_structural_expr(Model *m, DaeExpr *e)
         mark_structural_expr(m, kids[i]);
 }
 
+void elab_mark_structural(Model *m, DaeExpr *e)
+{
+    if (!dae_is_leaf(e) || e->kind == DX_PARAM)
+        mark_structural_expr(m, e);
+}
+
 /* Kept up to date as parameters are made, so evaluating one costs its own
    size, not the number of parameters so far. */
 const double *elab_param_values(Model *m)
@@ -176,12 +243,51 @@ static void record_value(Model *m, int index, double v)
     dae_table_param_value(m->t, index, v); /* what folding knows of it */
 }
 
+int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e, Dim dim,
+                   bool is_bool)
+{
+    DaeParam *p = arena_alloc(m->t->arena, sizeof *p);
+    p->name = elab_dae_str(m, name);
+    p->span = sp;
+    p->expr = e;
+    p->dim = dim;
+    p->is_bool = is_bool;
+    p->value = dae_eval_params(e, m->pvalues);
+    int index = m->plist->n;
+    record_value(m, index, p->value);
+    if (!isfinite(p->value))
+        diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
+    ptrvec_push(m->t->arena, m->plist, p);
+    return index;
+}
+
+/* arrays: the name of element k (0-based, column-major) of a vector or
+   matrix named `name`: name(k+1) for a vector, name(i,j) for a matrix. */
+static const char *element_name(Model *m, const char *name, int k, int rows, int cols)
+{
+    if (rows == 1 || cols == 1)
+        return arena_printf(m->arena, "%s(%d)", name, k + 1);
+    return arena_printf(m->arena, "%s(%d,%d)", name, k % rows + 1, k / rows + 1);
+}
+
+/* Who may set the n parameters from `first` at run time: Access =
+   private, or ExternalAccess above, keep them to their component. */
+static void set_access(Model *m, ElabInst *in, ElabSlot *s, int first, int n)
+{
+    unsigned char access = s->m->access == ACCESS_PRIVATE ? RT_PARAM_PRIVATE
+                           : in->external != EXT_MODIFY ? RT_PARAM_OBSERVED
+                                                        : RT_PARAM_PUBLIC;
+    for (int k = 0; k < n; k++)
+        ((DaeParam *)m->plist->items[first + k])->access = access;
+}
+
+/* A parameter is a vector when its value is one (its binding's, else its
+   default's): then one run-time parameter per element. */
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
     s->active = true;
     units_dim(m, in, d->value, &s->dim, &s->is_bool);
     AstArg *g = find_arg(in, d->name);
-    DaeExpr *e;
     SrcSpan sp = d->span;
     /* {v, '*'}: the unit of the binding; unbound, the declared default
        (and a default of 0 fits any unit) */
@@ -192,27 +298,28 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     } else if (s->any_unit) {
         s->fits_any = is_zero_literal(d->value->u.quantity.value);
     }
+    LowerValue v;
     if (g) {
         check_binding(m, in, g, s->dim, s->is_bool, "parameter");
-        e = lower_expr(m, in->parent, g->value);
+        v = lower_value(m, in->parent, g->value);
         sp = g->value->span;
     } else {
-        e = lower_expr(m, in, d->value);
+        v = lower_value(m, in, d->value);
     }
-    DaeParam *p = arena_alloc(&m->dae_arena, sizeof *p);
-    p->name = elab_dae_str(m, elab_qualify(m, in, d->name->name));
-    p->span = sp;
-    p->expr = e;
-    p->dim = s->dim;
-    p->is_bool = s->is_bool;
-    p->value = dae_eval_params(e, m->pvalues);
-    p->access = s->m->access == ACCESS_PRIVATE ? RT_PARAM_PRIVATE
-                : in->external != EXT_MODIFY ? RT_PARAM_OBSERVED : RT_PARAM_PUBLIC;
-    record_value(m, m->params.n, p->value);
-    if (!isfinite(p->value))
-        diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
-    s->param = m->params.n;
-    ptrvec_push(&m->dae_arena, &m->params, p);
+    const char *name = elab_qualify(m, in, d->name->name);
+    if (v.rows == 1 && v.cols == 1) {
+        s->param = elab_new_param(m, name, sp, v.el[0], s->dim, s->is_bool);
+        set_access(m, in, s, s->param, 1);
+        return;
+    }
+    s->vec = true;
+    s->rows = v.rows;
+    s->cols = v.cols;
+    s->param = m->plist->n;
+    for (int k = 0; k < v.rows * v.cols; k++)
+        elab_new_param(m, element_name(m, name, k, v.rows, v.cols), sp, v.el[k], s->dim,
+                       s->is_bool);
+    set_access(m, in, s, s->param, v.rows * v.cols);
 }
 
 /* ---- variables, inputs, nodes ---------------------------------------------- */
@@ -235,12 +342,35 @@ static DaePriority priority_of(AstExpr *e, DaePriority dflt)
     return !strcmp(l, "high") ? PRIO_HIGH : !strcmp(l, "low") ? PRIO_LOW : PRIO_NONE;
 }
 
-/* Applies a target given in context `ctx` (the declaration's, or the
-   parent's for an override) to v. */
-static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar *v,
-                         ElabInst *owner, const char *what)
+/* arrays: the n elements a value gives n variables: its own, or one
+   value for all; NULL (after an error at e) when the sizes differ. */
+static DaeExpr **values_for(Model *m, ElabInst *ctx, AstExpr *e, int n, int rows, int cols,
+                            const char *what)
 {
-    AstExpr *val = record_field(rec, "value");
+    LowerValue v = lower_value(m, ctx, e);
+    DaeExpr **out = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+    if (v.rows * v.cols != 1 && (v.rows != rows || v.cols != cols)) {
+        char a[64], b[64];
+        diag_error(e->span, "%s is a %s, but the variable is a %s", what,
+                   lower_size_text(a, sizeof a, v.rows, v.cols),
+                   lower_size_text(b, sizeof b, rows, cols));
+        return NULL;
+    }
+    for (int k = 0; k < n; k++)
+        out[k] = v.el[v.rows * v.cols == 1 ? 0 : k];
+    return out;
+}
+
+/* Applies a target given in context `ctx` (the declaration's, or the
+   parent's for an override) to the n variables vs of one declaration (n
+   elements of a vector variable, rows * cols); with_value false leaves
+   the start values alone. */
+static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar **vs, int n,
+                         int rows, int cols, bool with_value, ElabInst *owner,
+                         const char *what)
+{
+    ElabVar *v = vs[0];
+    AstExpr *val = with_value ? record_field(rec, "value") : NULL;
     AstExpr *nom = record_field(rec, "nominal");
     AstExpr *pri = rec->kind == EXPR_RECORD ? record_field(rec, "priority") : NULL;
     if (val) {
@@ -254,7 +384,9 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar *v,
                        owner->def->ast->name->name, dim_phrase(v->dim, a, sizeof a),
                        dim_phrase(dim, b, sizeof b));
         }
-        v->start = lower_expr(m, ctx, val);
+        DaeExpr **x = values_for(m, ctx, val, n, rows, cols, "this value");
+        for (int k = 0; x && k < n; k++)
+            vs[k]->start = x[k];
     }
     if (nom) {
         Dim dim;
@@ -264,36 +396,56 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar *v,
             diag_error(nom->span, "the nominal value is %s, but the variable is %s",
                        dim_phrase(dim, b, sizeof b), dim_phrase(v->dim, a, sizeof a));
         }
-        v->nominal = lower_expr(m, ctx, nom);
+        DaeExpr **x = values_for(m, ctx, nom, n, rows, cols, "the nominal value");
+        for (int k = 0; x && k < n; k++)
+            vs[k]->nominal = x[k];
     }
-    v->priority = priority_of(pri, v->priority);
+    for (int k = 0; k < n; k++)
+        vs[k]->priority = priority_of(pri, vs[k]->priority);
 }
 
+/* A variable whose value is a vector or matrix is one unknown per
+   element, x(1) ..., made consecutively. */
 static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind kind)
 {
     s->active = true;
     AstExpr *val = record_field(d->value, "value");
     if (val)
         units_dim(m, in, val, &s->dim, &s->is_bool);
-    ElabVar *v = arena_alloc(m->arena, sizeof *v);
-    v->name = elab_qualify(m, in, d->name->name);
-    ptrvec_push(m->arena, &v->names, (void *)v->name);
-    if (in->external == EXT_NONE)
-        ptrvec_push(m->arena, &v->hidden, (void *)v->name);
-    v->kind = kind;
-    v->span = d->name_span;
-    v->description = d->comment;
-    v->owner = in;
-    v->dim = s->dim;
-    v->start = dae_const(m->t, 0);
+    LowerValue start = {1, 1, NULL};
+    if (val)
+        start = lower_value(m, in, val);
+    int n = start.rows * start.cols;
+    s->vec = n != 1 || start.rows != 1;
+    s->rows = start.rows;
+    s->cols = start.cols;
+    s->var = m->vars.n;
+    const char *name = elab_qualify(m, in, d->name->name);
+    ElabVar **vs = arena_alloc(m->arena, sizeof(ElabVar *) * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) {
+        ElabVar *v = arena_alloc(m->arena, sizeof *v);
+        v->name = s->vec ? element_name(m, name, k, start.rows, start.cols) : name;
+        ptrvec_push(m->arena, &v->names, (void *)v->name);
+        v->kind = kind;
+        if (in->external == EXT_NONE)
+            ptrvec_push(m->arena, &v->hidden, (void *)v->name);
+        v->span = d->name_span;
+        v->description = d->comment;
+        v->owner = in;
+        v->dim = s->dim;
+        v->start = start.el ? start.el[k] : dae_const(m->t, 0);
+        vs[k] = v;
+        ptrvec_push(m->arena, &m->vars, v);
+    }
     s->untyped = d->untyped;
-    apply_target(m, in, d->value, v, in, NULL);
+    if (n == 0)
+        return;
+    apply_target(m, in, d->value, vs, n, start.rows, start.cols, false, in, NULL);
     AstArg *g = find_arg(in, d->name);
     /* an untyped output's unit is not known yet: its target is not checked */
     if (g)
-        apply_target(m, in->parent, g->value, v, in, s->untyped ? NULL : "variable");
-    s->var = m->vars.n;
-    ptrvec_push(m->arena, &m->vars, v);
+        apply_target(m, in->parent, g->value, vs, n, start.rows, start.cols, true, in,
+                     s->untyped ? NULL : "variable");
 }
 
 static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
@@ -320,8 +472,54 @@ static void make_node(Model *m, ElabInst *in, ElabSlot *s)
             abort();
     }
     int id = m->nnodes++;
-    m->nodes[id] = (ElabNode){id, 0, s->m->type, in, s->m->name, false, -1};
+    Sym *name = s->m->name;
+    if (s->elem_index) {
+        /* arrays: node H(3) of the array H */
+        const char *n = arena_printf(m->arena, "%s(%d)", name->name, s->elem_index);
+        name = sym_intern(n, strlen(n));
+    }
+    m->nodes[id] = (ElabNode){id, 0, s->m->type, in, name, false, -1};
     s->node = id;
+}
+
+/* arrays: element `index` of the array slot arr (components or nodes),
+   declared in the current iteration; NULL after an error. */
+static ElabSlot *declare_element(Model *m, ElabInst *in, ElabSlot *arr, PtrVec *index)
+{
+    arr->active = true;
+    long k;
+    if (index->n != 1 || !lower_int(m, in, index->items[0], "an index", &k))
+        return NULL;
+    AstExpr *at = index->items[0];
+    if (k < 1 || k > 10000000) {
+        diag_error(at->span, "an array's indices start at 1 (and stay below 10^7); "
+                   "this one is %ld", k);
+        return NULL;
+    }
+    if (k > arr->capelems) {
+        int cap = arr->capelems ? arr->capelems : 8;
+        while (cap < k)
+            cap *= 2;
+        ElabSlot **e = arena_alloc(m->arena, sizeof(ElabSlot *) * (size_t)cap);
+        if (arr->nelems)
+            memcpy(e, arr->elems, sizeof(ElabSlot *) * (size_t)arr->nelems);
+        arr->elems = e;
+        arr->capelems = cap;
+    }
+    if (k <= arr->nelems && arr->elems[k - 1]) {
+        diag_error(at->span, "'%s(%ld)' is declared twice: the for-loops reach "
+                   "index %ld more than once", arr->m->name->name, k, k);
+        return NULL;
+    }
+    if (k > arr->nelems)
+        arr->nelems = (int)k;
+    ElabSlot *e = arena_alloc(m->arena, sizeof *e);
+    e->m = arr->m;
+    e->active = true;
+    e->param = e->var = e->node = -1;
+    e->elem_index = (int)k;
+    arr->elems[k - 1] = e;
+    return e;
 }
 
 /* ---- instances ----------------------------------------------------------------- */
@@ -337,7 +535,9 @@ static void declare_section(Model *m, ElabInst *in, AstItem *it)
         if (k == SEC_COMPONENTS) {
             AstInstance *ai = v->items[j];
             SemaMember *mm = member_of_decl(in->def, ai->name, ai);
-            if (mm)
+            if (mm && mm->rank)
+                declare_element(m, in, &in->slots[mm->order], &ai->index);
+            else if (mm)
                 in->slots[mm->order].active = true;
             continue;
         }
@@ -353,7 +553,15 @@ static void declare_section(Model *m, ElabInst *in, AstItem *it)
         case SEC_VARIABLES: make_var(m, in, d, s, VAR_COMPONENT); break;
         case SEC_OUTPUTS: make_var(m, in, d, s, VAR_OUTPUT); break;
         case SEC_INPUTS: make_input(m, in, d, s); break;
-        case SEC_NODES: make_node(m, in, s); break;
+        case SEC_NODES:
+            if (mm->rank) {
+                ElabSlot *e = declare_element(m, in, s, &d->index);
+                if (e)
+                    make_node(m, in, e);
+            } else {
+                make_node(m, in, s);
+            }
+            break;
         default: s->active = true; break; /* intermediates */
         }
     }
@@ -406,10 +614,16 @@ static void mark_skipped_conditions(Model *m, ElabInst *in, PtrVec *items)
     }
 }
 
+static void process_loop(Model *m, ElabInst *in, AstItem *it, int depth);
+
 static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_FOR) {
+            process_loop(m, in, it, depth); /* arrays, in source order */
+            continue;
+        }
         if (it->kind != ITEM_SECTION || it->u.section.kind != SEC_COMPONENTS)
             continue;
         for (int j = 0; j < it->u.section.entries.n; j++) {
@@ -418,8 +632,17 @@ static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
             if (!mm || !mm->type)
                 continue;
             ElabSlot *s = &in->slots[mm->order];
-            s->child = make_inst(m, mm->type, in, ai,
-                                 elab_qualify(m, in, ai->name->name), depth + 1);
+            const char *name = ai->name->name;
+            if (mm->rank) {
+                /* arrays: the element this iteration declared */
+                long k;
+                if (ai->index.n != 1 || !lower_int(m, in, ai->index.items[0], "an index", &k)
+                    || k < 1 || k > s->nelems || !s->elems[k - 1] || s->elems[k - 1]->child)
+                    continue;
+                s = s->elems[k - 1];
+                name = arena_printf(m->arena, "%s(%ld)", name, k);
+            }
+            s->child = make_inst(m, mm->type, in, ai, elab_qualify(m, in, name), depth + 1);
             if (s->child)
                 ptrvec_push(m->arena, &in->children, s->child);
         }
@@ -474,6 +697,32 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
         }
     }
     make_children(m, in, items, depth);
+}
+
+/* arrays: unrolls a for-loop: each iteration declares its sections'
+   elements and makes their children with the loop variable bound, and
+   the loops nested in it, in source order. */
+typedef struct LoopBody {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's items */
+    int depth;              /* the instance's depth */
+} LoopBody;
+
+static bool process_iteration(void *ctx)
+{
+    LoopBody *b = ctx;
+    for (int j = 0; j < b->body->n; j++)
+        if (((AstItem *)b->body->items[j])->kind == ITEM_SECTION)
+            declare_section(b->m, b->in, b->body->items[j]);
+    make_children(b->m, b->in, b->body, b->depth);
+    return !diag_too_many();
+}
+
+static void process_loop(Model *m, ElabInst *in, AstItem *it, int depth)
+{
+    LoopBody b = {m, in, &it->u.for_.body, depth};
+    elab_unroll(m, in, &it->u.for_, true, process_iteration, &b);
 }
 
 static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
@@ -548,17 +797,10 @@ static const char *end_text(Model *m, End *e)
    --param and an FMU's fmi2SetReal can change it (docs/fmi.md). */
 static DaeExpr *top_input(Model *m, ElabInst *in, ElabSlot *s)
 {
-    DaeParam *p = arena_alloc(&m->dae_arena, sizeof *p);
-    p->name = elab_dae_str(m, elab_qualify(m, in, s->m->decl->name->name));
-    p->span = s->m->decl->span;
-    p->expr = lower_expr(m, in, s->m->decl->value);
-    p->dim = s->dim;
-    p->is_bool = s->is_bool;
-    p->input = true;
-    p->value = dae_eval_params(p->expr, m->pvalues);
-    record_value(m, m->params.n, p->value);
-    s->param = m->params.n;
-    ptrvec_push(&m->dae_arena, &m->params, p);
+    s->param = elab_new_param(m, elab_qualify(m, in, s->m->decl->name->name),
+                              s->m->decl->span, lower_expr(m, in, s->m->decl->value), s->dim,
+                              s->is_bool);
+    ((DaeParam *)m->plist->items[s->param])->input = true;
     return dae_param(m->t, s->param);
 }
 
@@ -837,9 +1079,32 @@ static void make_sets(Model *m)
 typedef struct Count {
     int eqs;                /* equations in active arms */
     bool bad;               /* an if-equation's branches disagree */
+    Model *m;               /* arrays: to unroll for-loops of equations ... */
+    ElabInst *in;           /* ... in this instance */
 } Count;
 
 static int count_stmts(PtrVec *v, Count *c);
+
+/* arrays: a for-loop of equations counts its body once per iteration. */
+typedef struct CountLoop {
+    Count *c;               /* the count */
+    PtrVec *body;           /* the loop's statements */
+    int total;              /* equations so far */
+} CountLoop;
+
+static bool count_iteration(void *ctx)
+{
+    CountLoop *l = ctx;
+    l->total += count_stmts(l->body, l->c);
+    return !l->c->bad;
+}
+
+static int count_loop(AstStmt *s, Count *c)
+{
+    CountLoop l = {c, &s->u.for_.body, 0};
+    elab_unroll(c->m, c->in, &s->u.for_, true, count_iteration, &l);
+    return l.total;
+}
 
 static int count_stmt(AstStmt *s, Count *c)
 {
@@ -849,6 +1114,8 @@ static int count_stmt(AstStmt *s, Count *c)
         return 0;
     if (s->kind == STMT_LET)
         return count_stmts(&s->u.let_.body, c);
+    if (s->kind == STMT_FOR)
+        return count_loop(s, c);
     int first = -1;
     for (int i = 0; i < s->u.if_.clauses.n; i++) {
         AstClause *cl = s->u.if_.clauses.items[i];
@@ -884,13 +1151,14 @@ static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 
 static void check_balance(Model *m, ElabInst *in, SymMap *seen)
 {
-    /* once per component and arm pattern */
-    Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s", in->def->ast->name->name,
-                                     in->arm_key));
+    /* once per component and arm pattern; per instance for one with arrays,
+       whose sizes may differ between instances */
+    Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s%s", in->def->ast->name->name,
+                                     in->arm_key, in->def->has_arrays ? in->path : ""));
     if (symmap_get(seen, key))
         return;
     symmap_put(seen, key, in);
-    Count c = {0, false};
+    Count c = {0, false, m, in};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
         if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
@@ -902,10 +1170,12 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
         ElabSlot *s = &in->slots[i];
         if (!s->active || (s->m->kind != MEM_VARIABLE && s->m->kind != MEM_OUTPUT))
             continue;
+        /* arrays: a vector counts its elements */
+        int count = s->vec ? s->rows * s->cols : 1;
         if (s->m->kind == MEM_VARIABLE)
-            nvars++;
+            nvars += count;
         else
-            nout++;
+            nout += count;
         if (len + s->m->name->len + 8 < sizeof names)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
                                     len ? ", " : "", s->m->name->name);
@@ -932,6 +1202,7 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a)
     m->arena = a;
     dae_table_init(&m->exprs, &m->dae_arena);
     m->t = &m->exprs;
+    m->plist = &m->params;
     m->top = make_inst(m, top, NULL, NULL, "", 0);
     if (diag_error_count())
         return m;

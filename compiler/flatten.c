@@ -118,8 +118,30 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
     }
 }
 
+/* arrays: an if-equation whose conditions are known constants (they read
+   only loop variables and literals) is its chosen branch alone, so that
+   `if i == 1 ... else ... x(i - 1) ... end` in a for-loop never reads the
+   branch that does not exist at i = 1.  Returns false when a condition is
+   not a constant. */
+static bool lower_constant_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
+{
+    for (int i = 0; i < s->u.if_.clauses.n; i++) {
+        AstClause *c = s->u.if_.clauses.items[i];
+        DaeExpr *k = c->cond ? lower_expr(m, in, c->cond) : NULL;
+        if (k && k->kind != DX_CONST)
+            return false;
+        if (!k || k->u.value != 0) {
+            lower_stmts(m, fc, in, &c->body, out);
+            return true;
+        }
+    }
+    return true; /* every condition false, no else: a parse error already */
+}
+
 static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
 {
+    if (in->env && lower_constant_if(m, fc, in, s, out))
+        return;
     int nc = s->u.if_.clauses.n;
     EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
     DaeExpr **conds = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(nc + 1));
@@ -146,11 +168,36 @@ static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *ou
     }
 }
 
+/* arrays: a for-loop's equations, once per value of its variable. */
+typedef struct LowerLoop {
+    Model *m;               /* the model */
+    FlatCtx *fc;            /* the flattening */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's statements */
+    EqList *out;            /* where the equations go */
+} LowerLoop;
+
+static bool lower_iteration(void *ctx)
+{
+    LowerLoop *l = ctx;
+    lower_stmts(l->m, l->fc, l->in, l->body, l->out);
+    return true;
+}
+
+static void lower_loop(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *out)
+{
+    LowerLoop l = {m, fc, in, &s->u.for_.body, out};
+    elab_unroll(m, in, &s->u.for_, false, lower_iteration, &l);
+}
+
 static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *out)
 {
     for (int i = 0; i < v->n; i++) {
         AstStmt *s = v->items[i];
         switch (s->kind) {
+        case STMT_FOR:
+            lower_loop(m, fc, in, s, out);
+            break;
         case STMT_EQUATION:
             push_eq(m, out, lower_expr(m, in, s->u.eq.lhs), lower_expr(m, in, s->u.eq.rhs),
                     s->span);
@@ -207,11 +254,11 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     } else if (it->u.section.kind == SEC_BRANCHES) {
         for (int i = 0; i < v->n; i++) {
             AstBranch *b = v->items[i];
-            ElabSlot *s = elab_slot(in, b->var->u.name.parts[0].sym);
-            if (!s || s->var < 0)
+            int var = lower_var_index(m, in, b->var);
+            if (var < 0)
                 continue;
-            add_term(m, fc, in, b->from, s->var, -1);
-            add_term(m, fc, in, b->to, s->var, +1);
+            add_term(m, fc, in, b->from, var, -1);
+            add_term(m, fc, in, b->to, var, +1);
         }
     }
 }
@@ -389,6 +436,7 @@ Dae *flatten_model(Model *m)
     m->t = &d->t;
     d->params = m->params;
     m->params = (PtrVec){0};
+    m->plist = &d->params;
     d->ncomponents = m->insts.n;
     make_vars(m, d);
     make_places(m, d);

@@ -22,6 +22,14 @@
 
 typedef struct ElabInst ElabInst;
 
+/* arrays: the value of a for-loop's variable while its body is
+   elaborated; a chain, innermost loop first. */
+typedef struct ElabEnv {
+    Sym *var;               /* the loop variable */
+    double value;           /* its value in this iteration */
+    const struct ElabEnv *up; /* the enclosing loop's, or NULL */
+} ElabEnv;
+
 /* The state of one member of one instance. */
 typedef struct ElabSlot {
     SemaMember *m;          /* its declaration */
@@ -47,6 +55,15 @@ typedef struct ElabSlot {
     struct ElabSlot *driver;/* MEM_INPUT, or a composite's own MEM_OUTPUT:
                                the signal source connected to it, or NULL */
     ElabInst *driver_owner; /* the instance of driver */
+    /* arrays (issue 11) */
+    bool vec;               /* a parameter, variable or output whose value is
+                               a vector or matrix: rows * cols scalars, param
+                               or var the first, in column-major order */
+    int rows, cols;         /* its size when vec */
+    struct ElabSlot **elems;/* an array of components or nodes (m->rank):
+                               element k is elems[k - 1], NULL if undeclared */
+    int nelems, capelems;   /* elements (the largest index) and capacity */
+    int elem_index;         /* of an element: its index (1 ...); else 0 */
 } ElabSlot;
 
 /* A signal connection with an untyped end, checked once units are
@@ -72,6 +89,9 @@ struct ElabInst {
     SemaExternal external;  /* what the outside may do with it: its own
                                ExternalAccess or an ancestor's, the most
                                hidden */
+    const ElabEnv *env;     /* arrays: the loop variables in effect for what
+                               is read in this instance's context (set while a
+                               for-loop's body is elaborated or walked) */
 };
 
 /* A conserving node of one instance; union-find over connections. */
@@ -159,6 +179,8 @@ typedef struct Model {
     DaeExprTable exprs;     /* the expression DAG, until flatten takes it */
     DaeExprTable *t;        /* where lowering builds: &exprs, then the DAE's */
     PtrVec params;          /* DaeParam* (in dae_arena), until flatten */
+    PtrVec *plist;          /* where parameters are: &params, then the Dae's
+                               (tables' hidden parameters are made in flatten) */
     PtrVec vars;            /* ElabVar*, indexed like the DAE's variables */
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
@@ -188,7 +210,8 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a);
 void elab_free(Model *m);
 
 /* Calls fn for every section of an instance's active arms, in source
-   order (an arm is active when in->arm_active[clause->arm]). */
+   order (an arm is active when in->arm_active[clause->arm]), once per
+   iteration of the for-loops around it, with in->env set. */
 typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ctx);
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 
@@ -203,5 +226,20 @@ ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
 /* A copy of s in the arena that becomes the DAE's. */
 const char *elab_dae_str(Model *m, const char *s);
+
+/* arrays */
+/* Every parameter e reads decides structure (a size, an index, a range). */
+void elab_mark_structural(Model *m, DaeExpr *e);
+/* Unrolls a for-loop: calls fn(ctx) once per value of its range, with
+   in->env binding the loop variable (and restores it); stops early when
+   fn returns false.  False when the range is not valid (an error,
+   reported when `report`). */
+bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
+                 bool (*fn)(void *ctx), void *ctx);
+/* The value of loop variable `var` in env, or NULL when it is not one. */
+const ElabEnv *elab_env_find(const ElabEnv *env, const Sym *var);
+/* A new parameter named `name` with value e (appended to m->plist). */
+int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e, Dim dim,
+                   bool is_bool);
 
 #endif

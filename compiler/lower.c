@@ -9,6 +9,12 @@
  * set's across variable (0 on a set joined to '*').  Literals with units
  * are converted to SI here.  der() is expanded by the symbolic
  * differentiator until it applies to variables only.
+ *
+ * Arrays (issue 11): a loop variable is the constant of the current
+ * iteration (ElabInst.env); `m(i).P` follows element i of an array of
+ * components; vectors, matrices, indices and the array functions are
+ * lowered by lower_array.c, which this file calls for names of vector
+ * slots or indexed names and for the array functions.
  */
 #include "lower.h"
 
@@ -19,6 +25,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+const ElabEnv *elab_env_find(const ElabEnv *env, const Sym *var)
+{
+    for (; env; env = env->up)
+        if (env->var == var)
+            return env;
+    return NULL;
+}
 
 ElabSlot *elab_slot(ElabInst *in, Sym *name)
 {
@@ -72,6 +86,10 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
             not_active(m, cur, s, parts[i].span);
             return NULL;
         }
+        /* arrays: element i of an array of components or nodes, the index
+           read where the name is written */
+        if (s->m->rank > 0 && !(s = lower_element(m, in, s, &parts[i])))
+            return NULL;
         *owner = cur;
         if (i == n - 1)
             return s;
@@ -137,12 +155,21 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     DaeExpr *local;
     if (lower_local(m, e, &local))
         return local;
+    if (e->u.name.n == 1 && !e->u.name.parts[0].nindex) {
+        const ElabEnv *loop = elab_env_find(in->env, e->u.name.parts[0].sym);
+        if (loop)
+            return dae_const(t, loop->value);
+    }
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
         return dae_const(t, 3.14159265358979323846);
     ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
     if (!s)
         return dae_const(t, 0);
+    if ((s->vec || e->u.name.parts[e->u.name.n - 1].nindex)
+        && (s->m->kind == MEM_PARAMETER || s->m->kind == MEM_VARIABLE
+            || s->m->kind == MEM_OUTPUT))
+        return lower_indexed(m, in, e, s);
     switch (s->m->kind) {
     case MEM_PARAMETER:
         return dae_param(t, s->param);
@@ -370,6 +397,8 @@ static DaeExprKind binary_kind(AstOp op)
     case OP_SUB: return DX_SUB;
     case OP_MUL: return DX_MUL;
     case OP_DIV: return DX_DIV;
+    case OP_EMUL: return DX_MUL; /* arrays: on scalars, the usual operators */
+    case OP_EDIV: return DX_DIV;
     default: return DX_POW;
     }
 }
@@ -409,6 +438,10 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
         return r;
     }
     case EXPR_CALL: {
+        if (array_func_find(e->u.call.func->name) >= 0
+            || ((builtin_find(e->u.call.func->name) == FN_MIN
+                 || builtin_find(e->u.call.func->name) == FN_MAX) && e->u.call.args.n == 1))
+            return lower_array_call(m, in, e);
         DaeExpr *r = lower_call(m, in, e);
         note_call_relations(m, in, r, e->span);
         return r;
@@ -437,6 +470,8 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
         DaeExpr *v = lower_expr(m, in, e->u.quantity.value);
         return u ? dae_mul(t, dae_const(t, u->scale), v) : v;
     }
+    case EXPR_MATRIX: case EXPR_RANGE:
+        return lower_scalar_of(m, lower_value(m, in, e), e);
     case EXPR_RECORD: {
         /* A variable's long form: its value. */
         for (int i = 0; i < e->u.record.n; i++)

@@ -25,4 +25,38 @@ void lower_local_defs(Model *m, ElabInst *in, PtrVec *defs);
 ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *name, ElabInst **owner,
                         SemaMember **node_member);
 
+/* ---- arrays (lower_array.c) ----------------------------------------------
+
+   A value with a shape: rows * cols elements, column-major (MATLAB's
+   order).  Vector and matrix expressions are lowered to one of these, and
+   scalarized there: a vector parameter is its element parameters, a sum
+   is a sum of elements.  lower_expr takes the scalar path and calls
+   lower_value only for what can be a vector. */
+typedef struct LowerValue {
+    int rows, cols;         /* its size */
+    DaeExpr **el;           /* rows * cols elements */
+} LowerValue;
+
+LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e);
+/* The one element of v, or an error at e (which is not one value). */
+DaeExpr *lower_scalar_of(Model *m, LowerValue v, AstExpr *e);
+/* A name whose slot s is a vector or whose last part is indexed. */
+DaeExpr *lower_indexed(Model *m, ElabInst *in, AstExpr *e, ElabSlot *s);
+/* Array functions called in a scalar context (numel, sum, tablelookup ...). */
+DaeExpr *lower_array_call(Model *m, ElabInst *in, AstExpr *e);
+/* An integer known at compile time (an index, a size): the parameters it
+   reads become structural.  False after an error at e. */
+bool lower_int(Model *m, ElabInst *in, AstExpr *e, const char *what, long *out);
+/* The values of a for-loop's range (a row vector of integers), in the
+   instance arena; false after an error (reported when `report`). */
+bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
+                 bool report);
+/* Element part->index of the array slot s (components or nodes), the
+   index read in context `in`; NULL after an error. */
+ElabSlot *lower_element(Model *m, ElabInst *in, ElabSlot *s, AstNamePart *part);
+/* The variable a branch carries (`f`, or an element `f(i)`), or -1. */
+int lower_var_index(Model *m, ElabInst *in, AstExpr *name);
+/* "1-by-3 vector", "2-by-2 matrix", "scalar": for messages. */
+const char *lower_size_text(char *buf, size_t len, int rows, int cols);
+
 #endif

@@ -122,6 +122,10 @@ static void attach_comments_items(Arena *a, SrcFile *f, PtrVec *items)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_FOR) {
+            attach_comments_items(a, f, &it->u.for_.body);
+            continue;
+        }
         if (it->kind == ITEM_IF) {
             for (int j = 0; j < it->u.if_.clauses.n; j++) {
                 AstClause *c = it->u.if_.clauses.items[j];
@@ -210,7 +214,27 @@ static void limit_expr(DepthWalk *w, AstExpr **root)
         case EXPR_CALL:
             for (int i = 0; i < e->u.call.args.n; i++)
                 push_slot(w, (AstExpr **)&e->u.call.args.items[i], d);
+            if (e->u.call.callee)
+                push_slot(w, &e->u.call.callee, d);
             break;
+        case EXPR_NAME:
+            for (int i = 0; i < e->u.name.n; i++)
+                for (int j = 0; j < e->u.name.parts[i].nindex; j++)
+                    push_slot(w, &e->u.name.parts[i].index[j], d);
+            break;
+        case EXPR_MATRIX:
+            for (int i = 0; i < e->u.matrix.rows.n; i++) {
+                PtrVec *row = e->u.matrix.rows.items[i];
+                for (int j = 0; j < row->n; j++)
+                    push_slot(w, (AstExpr **)&row->items[j], d);
+            }
+            break;
+        case EXPR_RANGE:
+            push_slot(w, &e->u.range.first, d);
+            push_slot(w, &e->u.range.step, d);
+            push_slot(w, &e->u.range.last, d);
+            break;
+        case EXPR_OPTION: push_slot(w, &e->u.option.value, d); break;
         case EXPR_RECORD:
             for (int i = 0; i < e->u.record.n; i++)
                 push_slot(w, &e->u.record.fields[i].value, d);
@@ -226,6 +250,8 @@ static void limit_expr(DepthWalk *w, AstExpr **root)
 
 /* The values of local definitions; the decls of `[a, b] = f(x)` share
    their call, which is cut once. */
+static void limit_index(DepthWalk *w, PtrVec *index);
+
 static void limit_decls(DepthWalk *w, PtrVec *decls)
 {
     AstExpr *shared = NULL, *cut = NULL;
@@ -237,6 +263,7 @@ static void limit_decls(DepthWalk *w, PtrVec *decls)
         }
         shared = d->value;
         limit_expr(w, &d->value);
+        limit_index(w, &d->index);
         cut = d->value;
     }
 }
@@ -265,16 +292,31 @@ static void limit_stmts(DepthWalk *w, PtrVec *stmts)
             limit_decls(w, &s->u.let_.defs);
             limit_stmts(w, &s->u.let_.body);
             break;
+        case STMT_FOR:
+            limit_expr(w, &s->u.for_.range);
+            limit_stmts(w, &s->u.for_.body);
+            break;
         default:
             break;
         }
     }
 }
 
+static void limit_index(DepthWalk *w, PtrVec *index)
+{
+    for (int k = 0; k < index->n; k++)
+        limit_expr(w, (AstExpr **)&index->items[k]);
+}
+
 static void limit_items(DepthWalk *w, PtrVec *items)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_FOR) {
+            limit_expr(w, &it->u.for_.range);
+            limit_items(w, &it->u.for_.body);
+            continue;
+        }
         if (it->kind == ITEM_IF) {
             for (int j = 0; j < it->u.if_.clauses.n; j++) {
                 AstClause *c = it->u.if_.clauses.items[j];
@@ -293,10 +335,24 @@ static void limit_items(DepthWalk *w, PtrVec *items)
                 AstInstance *in = v->items[j];
                 for (int k = 0; k < in->args.n; k++)
                     limit_expr(w, &((AstArg *)in->args.items[k])->value);
+                limit_index(w, &in->index);
             }
             break;
-        case SEC_BRANCHES: case SEC_CONNECTIONS:
-            break;      /* names and '*' only */
+        case SEC_BRANCHES:
+            for (int j = 0; j < v->n; j++) {
+                AstBranch *b = v->items[j];
+                limit_expr(w, &b->var);
+                limit_expr(w, &b->from);
+                limit_expr(w, &b->to);
+            }
+            break;
+        case SEC_CONNECTIONS:
+            for (int j = 0; j < v->n; j++) {
+                AstConnect *c = v->items[j];
+                for (int k = 0; k < c->ends.n; k++)
+                    limit_expr(w, (AstExpr **)&c->ends.items[k]);
+            }
+            break;
         default:
             limit_decls(w, v);
             break;

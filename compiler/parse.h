@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-enum { PARSE_MAX_OPEN = 256, PARSE_MAX_COND = 64 };
+enum { PARSE_MAX_OPEN = 256, PARSE_MAX_COND = 64, PARSE_MAX_BRACKETS = 256 };
 
 /* A block the scanner has seen open and not yet seen closed. */
 typedef struct ParseOpener {
@@ -40,6 +40,17 @@ typedef struct ParseCtx {
     int block_nest;     /* nesting of %{ %} block comments */
     SrcSpan block_open; /* where the outermost block comment began */
     int syntax_errors;  /* errors reported by the parser */
+
+    /* between the scanner and the parser (yylex in parser.y): the
+       separators of matrix literals, `[1 2; 3 4]` written `[1 2\n 3 4]` */
+    char brackets[PARSE_MAX_BRACKETS]; /* open ( [ {, innermost last */
+    int nbrackets;      /* entries in brackets (may exceed it: clipped) */
+    int mx_prev;        /* the token handed to the parser last */
+    uint32_t mx_prev_end; /* where it ended */
+    int stash_tok;      /* a token read but held back behind a separator */
+    Sym *stash_sym;     /* its value, for an IDENT */
+    AstExpr *stash_expr;/* its value, for a NUMBER or STRING */
+    SrcSpan stash_loc;  /* its span */
 } ParseCtx;
 
 /* Parses source file `file` into a tree allocated in `a`.  Errors are

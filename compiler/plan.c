@@ -329,7 +329,7 @@ static void find_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
     if (ptrmap_get(seen, e) || dae_is_leaf(e))
         return;
     ptrmap_put(seen, e, e);
-    if (dae_is_relation(e) && dae_depends_on_state(e) && !ptrmap_get(&p->rel_index, e)) {
+    if (dae_is_mode(e) && dae_depends_on_state(e) && !ptrmap_get(&p->rel_index, e)) {
         ptrvec_push(&p->arena, rels, e);
         ptrmap_put(&p->rel_index, e, (void *)(intptr_t)rels->n);
     }
@@ -373,8 +373,9 @@ static void walk_guards(Plan *p, PtrMap *seen, DaeExpr *e, int g, int v)
     int ri = rel_of(p, e);
     if (ri >= 0) {
         note_guard(p, ri, g, v);
-        walk_guards(p, seen, e->u.bin.a, -1, 0);
-        walk_guards(p, seen, e->u.bin.b, -1, 0);
+        DaeExpr *ops[3];
+        for (int i = 0, nk = dae_children(e, ops); i < nk; i++)
+            walk_guards(p, seen, ops[i], -1, 0);
         return;
     }
     if (e->kind == DX_IF) {
@@ -421,6 +422,12 @@ static void plan_crossings(Plan *p)
     DaeExprTable *t = &p->d->t;
     for (int i = 0; i < p->nrels; i++) {
         DaeExpr *r = p->rels[i].rel;
+        if (r->kind == DX_SEGMENT) {
+            /* a table's segment mode: the runtime measures the query against
+               the frozen segment's bounds (rt_grid_crossing) */
+            p->rels[i].crossing = r->u.seg.x;
+            continue;
+        }
         bool flip = r->kind == DX_LT || r->kind == DX_LE;
         p->rels[i].crossing = flip ? dae_sub(t, r->u.bin.b, r->u.bin.a)
                                    : dae_sub(t, r->u.bin.a, r->u.bin.b);

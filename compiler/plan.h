@@ -79,7 +79,9 @@ typedef struct PlanBlock {
 typedef struct PlanRelation {
     DaeExpr *rel;           /* the relation node */
     DaeExpr *crossing;      /* g: > 0 exactly when it holds (>= 0 if not
-                               strict) */
+                               strict); for a table's segment mode
+                               (DX_SEGMENT), the query, which the runtime
+                               measures against the segment's bounds */
     int guard;              /* the relation it only matters under, or -1 */
     int guard_value;        /* the guard's value under which it matters */
     DaeRelOrigin *origin;   /* where it was written, or NULL */

@@ -15,6 +15,15 @@
  * declarations of its own arm and of its ancestors.  From outside
  * (`child.x`) the union of all arms is visible; elaboration later reports
  * a reference to a member whose arm is not active.
+ *
+ * For-loops (issue 11) are not scopes of their own: what a loop around
+ * sections declares (the arrays `m(i) = C(...)` and `H(i) = DOMAIN`) is
+ * declared in the arm the loop is in, so `connect(A, m(1).P)` outside the
+ * loop sees it.  The loop variable is visible only inside the loop's body,
+ * and may not hide a member or an enclosing loop's variable.  A call
+ * whose callee names a member (`masses(i)`, `m(i).v(2)`) is an index: it
+ * is rewritten here into an indexed name, so that every later pass sees
+ * member references as EXPR_NAME only.
  */
 #include "sema.h"
 
@@ -746,6 +755,106 @@ static bool section_allowed(AstDefKind dk, AstSectionKind k)
     return (ast_section_where[k] & (dk == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT)) != 0;
 }
 
+/* arrays: the indices of a declaration `m(i) = ...` fit where it is: one
+   index, inside a for-loop, for components and nodes; and a component or
+   node declared inside a loop is an array. */
+static int declared_rank(SemaDef *d, AstSectionKind k, PtrVec *index, Sym *name,
+                         SrcSpan at, bool in_loop)
+{
+    const char *what = k == SEC_COMPONENTS ? "component" : "node";
+    if (index->n && !in_loop) {
+        diag_error(at, "'%s(...)' declares an array element, which belongs in a "
+                   "for-loop: for i = 1:N ... %s(i) = ...", name->name, name->name);
+        return 0;
+    }
+    if (!index->n && in_loop) {
+        diag_error(at, "a %s declared in a for-loop is an array element and "
+                   "needs the loop's index: %s(i)", what, name->name);
+        return 0;
+    }
+    if (index->n > 1) {
+        diag_error(at, "an array of %ss has one index, not %d", what, index->n);
+        return 1;
+    }
+    (void)d;
+    return index->n;
+}
+
+/* Declares what one section declares (nothing for the sections that
+   declare nothing). */
+static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool in_loop)
+{
+    AstSectionKind k = it->u.section.kind;
+    if (!section_allowed(d->ast->kind, k)) {
+        diag_error(it->span, "a %s cannot have a '%s' section",
+                   d->ast->kind == DEF_DOMAIN ? "domain" : "component",
+                   ast_section_names[k]);
+        return;
+    }
+    PtrVec *v = &it->u.section.entries;
+    SectionAttrs at = section_attrs(p, it);
+    if (in_loop && k != SEC_COMPONENTS && k != SEC_NODES && k != SEC_CONNECTIONS
+        && k != SEC_BRANCHES && k != SEC_EQUATIONS) {
+        diag_error(it->span, "a for-loop may hold components, nodes, "
+                   "connections, branches and equations, not a '%s' section: "
+                   "declare the vector outside the loop", ast_section_names[k]);
+        return;
+    }
+    if (k == SEC_COMPONENTS) {
+        for (int j = 0; j < v->n; j++) {
+            AstInstance *in = v->items[j];
+            SemaMember *m = declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in,
+                                    scope);
+            m->external = at.external;
+            m->rank = declared_rank(d, k, &in->index, in->name, in->name_span, in_loop);
+            /* its type now, so that a reference checked before the
+               declaration's section (`connect(A, m(1).P)` above the loop
+               that declares m) resolves; check_instance reports a bad one */
+            SemaDef *t = in->type_qual ? sema_lookup_qualified(p, in->type_qual, d->file)
+                                       : sema_lookup(p, in->type, d->file);
+            if (t && t->ast->kind == DEF_COMPONENT && t != d)
+                m->type = t;
+        }
+    } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
+        for (int j = 0; j < v->n; j++) {
+            AstDecl *dc = v->items[j];
+            SemaMember *m = declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc,
+                                    NULL, scope);
+            m->access = at.access;
+            if (k == SEC_NODES)
+                m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
+            else if (dc->index.n)
+                diag_error(dc->name_span, "only components and nodes are declared "
+                           "with an index; a vector %s is declared by its value, "
+                           "as in %s = {zeros(1, N), 'm'}",
+                           sema_member_kind_names[m->kind], dc->name->name);
+        }
+    }
+}
+
+/* arrays: the sections of a for-loop's body, and the loops nested in it,
+   declare into the arm the loop is in. */
+static void collect_loop(Program *p, SemaDef *d, AstItem *loop, int scope)
+{
+    d->has_arrays = true;
+    if (d->ast->kind == DEF_DOMAIN) {
+        diag_error(loop->span, "a domain cannot have for-loops");
+        return;
+    }
+    PtrVec *body = &loop->u.for_.body;
+    for (int i = 0; i < body->n; i++) {
+        AstItem *it = body->items[i];
+        if (it->kind == ITEM_SECTION)
+            collect_section(p, d, it, scope, true);
+        else if (it->kind == ITEM_FOR)
+            collect_loop(p, d, it, scope);
+        else
+            diag_error(it->span, "a conditional section cannot be inside a "
+                       "for-loop; put the for-loop inside the conditional "
+                       "section, or use an if-equation");
+    }
+}
+
 /* Declares the members of one arm: its own sections first, then the
    arms nested in it, so that every declaration is known before any body is
    checked. */
@@ -753,30 +862,10 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
-        if (it->kind != ITEM_SECTION)
-            continue;
-        AstSectionKind k = it->u.section.kind;
-        if (!section_allowed(d->ast->kind, k)) {
-            diag_error(it->span, "a %s cannot have a '%s' section",
-                       d->ast->kind == DEF_DOMAIN ? "domain" : "component",
-                       ast_section_names[k]);
-            continue;
-        }
-        PtrVec *v = &it->u.section.entries;
-        SectionAttrs at = section_attrs(p, it);
-        if (k == SEC_COMPONENTS) {
-            for (int j = 0; j < v->n; j++) {
-                AstInstance *in = v->items[j];
-                declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope)
-                    ->external = at.external;
-            }
-        } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
-            for (int j = 0; j < v->n; j++) {
-                AstDecl *dc = v->items[j];
-                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope)
-                    ->access = at.access;
-            }
-        }
+        if (it->kind == ITEM_SECTION)
+            collect_section(p, d, it, scope, false);
+        else if (it->kind == ITEM_FOR)
+            collect_loop(p, d, it, scope);
     }
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
@@ -804,6 +893,8 @@ typedef enum RefMode {
     REF_ARGUMENT,       /* the enclosing component's parameters */
     REF_VALUE,          /* a variable's target: parameters only */
     REF_FUNCTION,       /* a function's body: its locals, no der or time */
+    REF_INDEX,          /* an index or a for-loop's range: parameters and
+                           loop variables */
 } RefMode;
 
 /* A name defined by a let or in a function's body (an argument or a
@@ -823,6 +914,7 @@ typedef struct Checker {
     int order;          /* for REF_PARAMETER: order of the parameter */
     const char *what;   /* "a parameter value", for messages */
     ResolveLocal *locals; /* let and function names in scope, or NULL */
+    PtrVec loops;       /* Sym*: the variables of the enclosing for-loops */
 } Checker;
 
 static void check_expr(Checker *c, AstExpr *e);
@@ -884,6 +976,114 @@ static bool reachable(const SemaDef *t, const SemaMember *next, const AstNamePar
     return true;
 }
 
+/* ---- arrays: loop variables and indices ----------------------------------- */
+
+static bool is_loop_var(const Checker *c, const Sym *s)
+{
+    for (int i = 0; i < c->loops.n; i++)
+        if (c->loops.items[i] == s)
+            return true;
+    return false;
+}
+
+/* Checks index expressions: parameters and loop variables only. */
+static void check_index_exprs(Checker *c, AstExpr **index, int n)
+{
+    RefMode mode = c->mode;
+    const char *what = c->what;
+    c->mode = REF_INDEX;
+    c->what = "an index";
+    for (int i = 0; i < n; i++)
+        check_expr(c, index[i]);
+    c->mode = mode;
+    c->what = what;
+}
+
+/* The indices written on one part of a name fit its member: an array of
+   components or nodes takes exactly its declared indices; a parameter,
+   variable or output may be a vector (its size is known at elaboration);
+   nothing else is indexed. */
+static bool check_part(Checker *c, SemaMember *m, AstNamePart *part)
+{
+    c->d->has_arrays |= part->nindex > 0;
+    if (part->nindex)
+        check_index_exprs(c, part->index, part->nindex);
+    if (m->kind == MEM_INSTANCE || m->kind == MEM_NODE) {
+        if (m->rank && !part->nindex) {
+            diag_error(part->span, "'%s' is an array of %ss; name one element, "
+                       "as in %s(1)", part->sym->name,
+                       m->kind == MEM_NODE ? "node" : "component", part->sym->name);
+            return false;
+        }
+        if (!m->rank && part->nindex) {
+            diag_error(part->span, "'%s' is a %s, not an array, and cannot be "
+                       "indexed", part->sym->name, sema_member_kind_names[m->kind]);
+            return false;
+        }
+        if (part->nindex > 1) {
+            diag_error(part->span, "'%s' is an array with one index, not %d",
+                       part->sym->name, part->nindex);
+            return false;
+        }
+        return true;
+    }
+    if (part->nindex && m->kind != MEM_PARAMETER && m->kind != MEM_VARIABLE
+        && m->kind != MEM_OUTPUT) {
+        diag_error(part->span, "'%s' is %s %s and cannot be indexed; parameters, "
+                   "variables and outputs may be vectors", part->sym->name,
+                   m->kind == MEM_INPUT || m->kind == MEM_INTERMEDIATE ? "an" : "a",
+                   sema_member_kind_names[m->kind]);
+        return false;
+    }
+    if (part->nindex > 2) {
+        diag_error(part->span, "'%s' has %d indices; a vector takes one and a "
+                   "matrix two", part->sym->name, part->nindex);
+        return false;
+    }
+    return true;
+}
+
+/* A loop variable named where a member is expected. */
+static bool loop_var_misused(Checker *c, AstExpr *e)
+{
+    AstNamePart *first = &e->u.name.parts[0];
+    if (!is_loop_var(c, first->sym))
+        return false;
+    if (e->u.name.n > 1 || first->nindex)
+        diag_error(e->span, "'%s' is a loop variable, a number: it has no "
+                   "members or elements", first->sym->name);
+    return true;
+}
+
+/* The loop variable of a for-loop may not hide a member or the variable
+   of an enclosing loop. */
+static void push_loop_var(Checker *c, const AstFor *f)
+{
+    SemaMember *m = visible(c->d, f->var, c->scope);
+    if (is_loop_var(c, f->var))
+        diag_error(f->var_span, "'%s' is already the variable of an enclosing "
+                   "for-loop", f->var->name);
+    else if (m)
+        diag_error(f->var_span, "the loop variable '%s' would hide the %s '%s' of "
+                   "%s '%s'", f->var->name, sema_member_kind_names[m->kind],
+                   f->var->name, c->d->ast->kind == DEF_DOMAIN ? "domain" : "component",
+                   c->d->ast->name->name);
+    ptrvec_push(c->p->arena, &c->loops, f->var);
+}
+
+/* A for-loop's range: parameters and enclosing loops' variables. */
+static void check_range(Checker *c, const AstFor *f)
+{
+    RefMode mode = c->mode;
+    const char *what = c->what;
+    c->mode = REF_INDEX;
+    c->what = "the range of a for-loop";
+    check_expr(c, f->range);
+    c->mode = mode;
+    c->what = what;
+    c->d->has_arrays = true;
+}
+
 /* Resolves the rest of a dotted name after member m (which has been
    resolved in definition d).  Returns the final member or NULL. */
 static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
@@ -905,6 +1105,13 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
             }
             if (m->kind == MEM_INSTANCE && !reachable(t, next, &parts[i]))
                 return NULL;
+            if (m->kind == MEM_INSTANCE && !check_part(c, next, &parts[i]))
+                return NULL;
+            if (m->kind == MEM_NODE && parts[i].nindex) {
+                diag_error(parts[i].span, "'%s' is a domain variable and cannot "
+                           "be indexed", parts[i].sym->name);
+                return NULL;
+            }
             m = next;
         } else {
             diag_error(parts[i].span, "'%s' is %s %s and has no members",
@@ -925,6 +1132,8 @@ static void check_name(Checker *c, AstExpr *e)
     if (check_local_name(c, e))
         return;
     AstNamePart *first = &e->u.name.parts[0];
+    if (loop_var_misused(c, e))
+        return;
     SemaMember *m = visible(c->d, first->sym, c->scope);
     if (!m) {
         if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
@@ -934,8 +1143,9 @@ static void check_name(Checker *c, AstExpr *e)
     }
     if (c->mode != REF_EQUATION) {
         if (m->kind != MEM_PARAMETER) {
-            diag_error(e->span, "%s may use only parameters, and '%s' is %s %s",
-                       c->what, first->sym->name,
+            diag_error(e->span, "%s may use only parameters%s, and '%s' is %s %s",
+                       c->what, c->mode == REF_INDEX ? " and loop variables" : "",
+                       first->sym->name,
                        m->kind == MEM_INPUT || m->kind == MEM_OUTPUT
                            || m->kind == MEM_INTERMEDIATE ? "an" : "a",
                        sema_member_kind_names[m->kind]);
@@ -948,6 +1158,8 @@ static void check_name(Checker *c, AstExpr *e)
             return;
         }
     }
+    if (!check_part(c, m, first))
+        return;
     SemaMember *last = resolve_tail(c, m, e, 1);
     if (!last)
         return;
@@ -1062,6 +1274,8 @@ static const char *suggest_function(Checker *c, const char *f)
         ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
     for (int i = 0; i < SF_COUNT; i++)
         ptrvec_push(c->p->arena, &v, (void *)special_names[i]);
+    for (int i = 0; i < AF_COUNT; i++)
+        ptrvec_push(c->p->arena, &v, (void *)array_func_names[i]);
     for (int i = 0; i < c->p->all_defs.n; i++) {
         AstDef *d = ((SemaDef *)c->p->all_defs.items[i])->ast;
         if (d->kind == DEF_FUNCTION)
@@ -1072,10 +1286,134 @@ static const char *suggest_function(Checker *c, const char *f)
 
 static bool check_function_call(Checker *c, AstExpr *e);
 
-static void check_call(Checker *c, AstExpr *e)
+/* arrays: a call whose callee names a member is an index: `masses(i)`
+   becomes the name masses with the index (i) on its last part. */
+static bool call_is_index(Checker *c, AstExpr *e)
+{
+    AstExpr *callee = e->u.call.callee;
+    if (!callee)
+        return false;
+    Sym *first = callee->u.name.parts[0].sym;
+    if (!is_loop_var(c, first) && !visible(c->d, first, c->scope))
+        return false;
+    PtrVec args = e->u.call.args;
+    AstNamePart *parts = callee->u.name.parts;
+    int n = callee->u.name.n;
+    e->kind = EXPR_NAME;
+    e->u.name.parts = parts;
+    e->u.name.n = n;
+    parts[n - 1].index = (AstExpr **)args.items;
+    parts[n - 1].nindex = args.n;
+    for (int i = 0; i < args.n; i++)
+        if (((AstExpr *)args.items[i])->kind == EXPR_OPTION)
+            diag_error(((AstExpr *)args.items[i])->span, "an index is an "
+                       "expression, not NAME = value");
+    if (!args.n)
+        diag_error(e->span, "'%s()' needs an index", parts[n - 1].sym->name);
+    return true;
+}
+
+/* arrays: `interpolation = linear|smooth`, `extrapolation = ...`. */
+static void check_table_option(AstExpr *o)
+{
+    const char *n = o->u.option.name->name;
+    static const char *const names[] = {"interpolation", "extrapolation"};
+    static const char *const interp[] = {"linear", "smooth"};
+    static const char *const extrap[] = {"linear", "nearest", "error"};
+    bool is_interp = !strcmp(n, "interpolation");
+    if (!is_interp && strcmp(n, "extrapolation")) {
+        const char *s = diag_closest(n, names, 2);
+        diag_error(o->u.option.name_span, "unknown option '%s' of tablelookup; it "
+                   "takes interpolation = and extrapolation =%s", n,
+                   sema_did_you_mean(s).text);
+        return;
+    }
+    AstExpr *v = o->u.option.value;
+    const char *const *ok = is_interp ? interp : extrap;
+    int nok = is_interp ? 2 : 3;
+    const char *w = ast_is_simple_name(v) && !v->u.name.parts[0].nindex
+                        ? v->u.name.parts[0].sym->name : NULL;
+    for (int i = 0; w && i < nok; i++)
+        if (!strcmp(w, ok[i]))
+            return;
+    const char *s = w ? diag_closest(w, ok, nok) : NULL;
+    diag_error(v->span, "%s is %s%s", n, is_interp ? "linear or smooth"
+               : "linear, nearest or error", sema_did_you_mean(s).text);
+}
+
+/* arrays: numel, size, sum, zeros, ones, tablelookup, and min/max of one
+   vector. */
+static void check_array_call(Checker *c, AstExpr *e, int af)
 {
     const char *f = e->u.call.func->name;
+    PtrVec *args = &e->u.call.args;
+    int npos = 0;
+    c->d->has_arrays = true;
+    for (int i = 0; i < args->n; i++) {
+        AstExpr *a = args->items[i];
+        if (a->kind != EXPR_OPTION) {
+            npos++;
+            continue;
+        }
+        if (af == AF_TABLELOOKUP)
+            check_table_option(a);
+        else
+            diag_error(a->span, "'%s' takes no NAME = value arguments", f);
+    }
+    int lo = af >= 0 ? array_func_min_args[af] : 1;
+    int hi = af >= 0 ? array_func_max_args[af] : 1;
+    if (af == AF_TABLELOOKUP && npos != 3 && npos != 5)
+        diag_error(e->span, "tablelookup takes 3 arguments (x1d, fd, x1) or 5 "
+                   "(x1d, x2d, fd, x1, x2), not %d", npos);
+    else if (npos < lo || npos > hi)
+        diag_error(e->span, "'%s' takes %s%d argument%s, not %d", f,
+                   lo == hi ? "" : lo + 1 == hi ? "1 or " : "", hi, hi == 1 ? "" : "s",
+                   npos);
+    RefMode mode = c->mode;
+    const char *what = c->what;
+    int k = 0;
+    for (int i = 0; i < args->n; i++) {
+        AstExpr *a = args->items[i];
+        if (a->kind == EXPR_OPTION)
+            continue;
+        /* sizes are fixed at compile time; a table's data are parameters */
+        bool parametric = ((af == AF_ZEROS || af == AF_ONES) || (af == AF_SIZE && k == 1)
+                           || (af == AF_TABLELOOKUP && k < npos / 2 + 1));
+        if (parametric && c->mode != REF_PARAMETER && c->mode != REF_VALUE) {
+            c->mode = REF_INDEX;
+            c->what = af == AF_TABLELOOKUP ? "the data of a table" : "a size";
+        }
+        check_expr(c, a);
+        c->mode = mode;
+        c->what = what;
+        k++;
+    }
+}
+
+static void check_call(Checker *c, AstExpr *e)
+{
+    if (call_is_index(c, e)) {
+        check_name(c, e);
+        return;
+    }
+    AstExpr *callee = e->u.call.callee;
+    for (int i = 0; callee && i < callee->u.name.n; i++)
+        if (callee->u.name.parts[i].nindex) {
+            diag_error(callee->span, "only a function's name can be called, not "
+                       "'%s'", ast_name_text(c->p->arena, callee));
+            break;
+        }
+    const char *f = e->u.call.func->name;
+    int af = e->u.call.qual ? -1 : array_func_find(f);
     int k = e->u.call.qual ? -1 : builtin_find(f);
+    if (af >= 0 || ((k == FN_MIN || k == FN_MAX) && e->u.call.args.n == 1)) {
+        check_array_call(c, e, af);
+        return;
+    }
+    for (int i = 0; i < e->u.call.args.n; i++)
+        if (((AstExpr *)e->u.call.args.items[i])->kind == EXPR_OPTION)
+            diag_error(((AstExpr *)e->u.call.args.items[i])->span, "'%s' takes no "
+                       "NAME = value arguments", f);
     int arity = k >= 0 ? builtin_arity[k] : -1;
     if (k < 0 && !e->u.call.qual && check_special_call(c, e))
         return;
@@ -1145,6 +1483,26 @@ static void check_expr(Checker *c, AstExpr *e)
         diag_error(e->span, "a {name = value, ...} form is only allowed as a "
                             "variable's declaration or override");
         break;
+    /* arrays */
+    case EXPR_MATRIX:
+        c->d->has_arrays = true;
+        for (int i = 0; i < e->u.matrix.rows.n; i++) {
+            PtrVec *row = e->u.matrix.rows.items[i];
+            for (int j = 0; j < row->n; j++)
+                check_expr(c, row->items[j]);
+        }
+        break;
+    case EXPR_RANGE:
+        c->d->has_arrays = true;
+        check_expr(c, e->u.range.first);
+        if (e->u.range.step)
+            check_expr(c, e->u.range.step);
+        check_expr(c, e->u.range.last);
+        break;
+    case EXPR_OPTION:
+        diag_error(e->span, "NAME = value is an argument of tablelookup, "
+                   "not a value");
+        break;
     default:
         break;
     }
@@ -1196,6 +1554,8 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     }
     switch (k) {
     case SEC_NODES: {
+        if (dc->index.n)
+            check_index_exprs(c, (AstExpr **)dc->index.items, dc->index.n);
         if (v->kind != EXPR_NAME || v->parens) {
             diag_error(v->span, "a node is declared as NAME = DOMAIN;");
             return;
@@ -1267,6 +1627,8 @@ static SemaMember *member_in_scope(Checker *c, Sym *name)
 static void check_instance(Checker *c, AstInstance *in)
 {
     SemaMember *m = member_in_scope(c, in->name);
+    if (in->index.n)
+        check_index_exprs(c, (AstExpr **)in->index.items, in->index.n);
     SemaDef *t = in->type_qual ? sema_lookup_qualified(c->p, in->type_qual, c->d->file)
                                : lookup_at(c->p, in->type, c->d->file, in->type_span);
     if (!t && in->type_qual) {
@@ -1364,6 +1726,8 @@ static void check_branch_end(Checker *c, AstExpr *e)
                    "component and its domain's through variable) or '*'");
         return;
     }
+    if (!check_part(c, m, &e->u.name.parts[0]))
+        return;
     SemaMember *t = resolve_tail(c, m, e, 1);
     if (t && t->kind != MEM_THROUGH)
         diag_error(e->u.name.parts[1].span, "'%s' is an across variable; a "
@@ -1381,6 +1745,8 @@ static void check_branch(Checker *c, AstBranch *b)
         else if (m->kind != MEM_VARIABLE)
             diag_error(b->var->span, "a branch carries a variable, and '%s' is "
                        "a %s", m->name->name, sema_member_kind_names[m->kind]);
+        else
+            check_part(c, m, &b->var->u.name.parts[0]);
     }
     check_branch_end(c, b->from);
     check_branch_end(c, b->to);
@@ -1392,11 +1758,18 @@ static void check_connect(Checker *c, AstConnect *cn)
         AstExpr *e = cn->ends.items[i];
         if (e->kind == EXPR_REF)
             continue;
+        if (loop_var_misused(c, e)) {
+            diag_error(e->span, "'%s' is a loop variable; connect() joins "
+                       "nodes, or an output to inputs", e->u.name.parts[0].sym->name);
+            continue;
+        }
         SemaMember *m = member_in_scope(c, e->u.name.parts[0].sym);
         if (!m) {
             unknown_member(c, c->d, &e->u.name.parts[0], NULL, false);
             continue;
         }
+        if (!check_part(c, m, &e->u.name.parts[0]))
+            continue;
         SemaMember *last = resolve_tail(c, m, e, 1);
         if (last && last->kind != MEM_NODE && last->kind != MEM_INPUT
             && last->kind != MEM_OUTPUT) {
@@ -1430,6 +1803,16 @@ static void check_stmt(Checker *c, AstStmt *s)
         break;
     case STMT_LET:
         check_let(c, s);
+        break;
+    case STMT_FOR:
+        if (c->d->ast->kind == DEF_DOMAIN) {
+            diag_error(s->span, "a domain's equations cannot have for-loops");
+            break;
+        }
+        check_range(c, &s->u.for_);
+        push_loop_var(c, &s->u.for_);
+        check_stmts(c, &s->u.for_.body);
+        c->loops.n--;
         break;
     default:
         break;
@@ -1471,6 +1854,14 @@ static void check_items(Checker *c, PtrVec *items, int scope)
     }
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_FOR && c->d->ast->kind != DEF_DOMAIN) {
+            c->scope = scope;
+            check_range(c, &it->u.for_);
+            push_loop_var(c, &it->u.for_);
+            check_items(c, &it->u.for_.body, scope);
+            c->loops.n--;
+            continue;
+        }
         if (it->kind != ITEM_IF || c->d->ast->kind == DEF_DOMAIN)
             continue;
         for (int j = 0; j < it->u.if_.clauses.n; j++) {
@@ -1622,7 +2013,7 @@ static void check_let(Checker *c, AstStmt *s)
 static void resolve_function(Program *p, SemaDef *d)
 {
     AstDef *ad = d->ast;
-    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL};
+    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL, {0}};
     ResolveLocal *floor = push_local(&c, NULL, ad->name_span);
     ptrvec_push(p->arena, &p->fn_stack, d);
     if (builtin_find(ad->name->name) >= 0 || special_find(ad->name->name) >= 0)
@@ -1711,7 +2102,7 @@ void sema_resolve_def(Program *p, SemaDef *d)
     }
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
-    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL};
+    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}};
     check_items(&c, &d->ast->items, 0);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);

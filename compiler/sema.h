@@ -56,6 +56,9 @@ typedef struct SemaMember {
     int order;              /* declaration order within the definition */
     SemaAccess access;      /* its section's Access */
     SemaExternal external;  /* MEM_INSTANCE: its section's ExternalAccess */
+    int rank;               /* indices of an array of components or nodes
+                               declared in a for-loop (`m(i) = ...`): 1;
+                               0 for every other member */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 
@@ -69,6 +72,10 @@ struct SemaDef {
     const void **scope_item;/* the if (AstItem) each arm is a clause of */
     int nscopes;            /* entries in scope_parent */
     bool resolved;          /* its body has been checked */
+    bool has_arrays;        /* uses for-loops, vectors, indices or the array
+                               functions: its instances differ by more than
+                               their arms, so checks made once per variant
+                               are made per instance */
 };
 
 typedef struct SemaOptions {

@@ -10,6 +10,12 @@
  * integer power.  The literal 0 fits any unit.  Each component variant
  * (definition and arm pattern) is checked once, however often it is
  * instantiated.
+ *
+ * Arrays (issue 11): a vector or matrix has one unit for all its
+ * elements, so dimensions are computed here without sizes (lower_array.c
+ * checks the sizes); `zeros(...)`, like the literal 0, fits any unit; a
+ * loop variable is a unitless number; the query of a tablelookup has the
+ * unit of its grid, and the result the unit of its data.
  */
 #include "units_check.h"
 
@@ -228,6 +234,9 @@ static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     DimInfo local;
     if (local_dim(m, e, depth, &local))
         return local;
+    if (e->u.name.n == 1 && !e->u.name.parts[0].nindex
+        && elab_env_find(in->env, e->u.name.parts[0].sym))
+        return ok_dim(dim_none());
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && !strcmp(e->u.name.parts[0].sym->name, "pi"))
         return ok_dim(dim_none());
@@ -403,6 +412,37 @@ static DimInfo function_dim(Model *m, ElabInst *in, AstExpr *call, int k, int de
     return r;
 }
 
+/* arrays: every element of a matrix, or every bound of a range, in one unit. */
+static DimInfo same_unit_all(Model *m, ElabInst *in, AstExpr **items, int n, int depth,
+                             const char *what)
+{
+    DimInfo r = ok_dim(dim_none());
+    r.zero = true;
+    bool first = true;
+    for (int i = 0; i < n; i++) {
+        if (!items[i])
+            continue;
+        DimInfo a = dim_of(m, in, items[i], depth);
+        if (!a.ok)
+            return failed();
+        char x[64], y[64];
+        if (!first && (a.is_bool != r.is_bool || (!a.is_bool && !same_dim(a, r)))) {
+            diag_error(items[i]->span, "the elements of %s must have one unit: this "
+                       "one is %s, the others %s", what,
+                       a.is_bool ? "true/false" : dtext(a.dim, x),
+                       r.is_bool ? "true/false" : dtext(r.dim, y));
+            return failed();
+        }
+        if (first || r.zero) {
+            bool z = r.zero && a.zero;
+            r = a;
+            r.zero = z;
+        }
+        first = false;
+    }
+    return r;
+}
+
 static DimInfo decl_dim(Model *m, ElabInst *in, AstDecl *d, int depth)
 {
     if (d->output < 0)
@@ -428,6 +468,72 @@ static DimInfo local_defs_dims(Model *m, ElabInst *in, PtrVec *defs, int depth)
     return all;
 }
 
+static DimInfo matrix_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
+{
+    PtrVec all = {0};
+    for (int i = 0; i < e->u.matrix.rows.n; i++) {
+        PtrVec *row = e->u.matrix.rows.items[i];
+        for (int j = 0; j < row->n; j++)
+            ptrvec_push(m->arena, &all, row->items[j]);
+    }
+    return same_unit_all(m, in, (AstExpr **)all.items, all.n, depth, "a matrix");
+}
+
+/* tablelookup(x1d, fd, x1) and (x1d, x2d, fd, x1, x2): each query in its
+   grid's unit; the value in the data's. */
+static DimInfo table_dim(Model *m, ElabInst *in, AstExpr *e, AstExpr **a, int n, int depth)
+{
+    int axes = n == 5 ? 2 : 1;
+    AstExpr *fd = a[axes];
+    DimInfo f = dim_of(m, in, fd, depth);
+    if (!f.ok)
+        return failed();
+    for (int k = 0; k < axes; k++) {
+        DimInfo g = need_number(dim_of(m, in, a[k], depth), a[k], "tablelookup");
+        DimInfo q = need_number(dim_of(m, in, a[axes + 1 + k], depth), a[axes + 1 + k],
+                                "tablelookup");
+        if (!g.ok || !q.ok)
+            return failed();
+        char x[64], y[64];
+        if (!same_dim(g, q)) {
+            diag_error(a[axes + 1 + k]->span, "the query x%d of tablelookup is in %s, "
+                       "but its grid x%dd is in %s", k + 1, dtext(q.dim, x), k + 1,
+                       dtext(g.dim, y));
+            return failed();
+        }
+    }
+    (void)e;
+    DimInfo r = need_number(f, fd, "tablelookup");
+    r.zero = false;
+    return r;
+}
+
+static DimInfo array_call_dim(Model *m, ElabInst *in, AstExpr *e, int af, int depth)
+{
+    AstExpr *a[8];
+    int n = ast_call_positional(e, a, 8);
+    if (n < 1)
+        return failed();
+    switch (af) {
+    case AF_NUMEL: case AF_SIZE: {
+        DimInfo x = dim_of(m, in, a[0], depth);
+        return x.ok ? ok_dim(dim_none()) : failed();
+    }
+    case AF_ZEROS: case AF_ONES: {
+        DimInfo r = ok_dim(dim_none());
+        r.zero = af == AF_ZEROS;
+        return r;
+    }
+    case AF_TABLELOOKUP:
+        return n == 3 || n == 5 ? table_dim(m, in, e, a, n, depth) : failed();
+    default: { /* sum, and min and max of one vector */
+        DimInfo x = need_number(dim_of(m, in, a[0], depth), a[0], e->u.call.func->name);
+        x.zero = false;
+        return x;
+    }
+    }
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
@@ -437,6 +543,10 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     int sf = e->u.call.qual ? -1 : special_find(f);
     if (sf >= 0)
         return n > 0 ? special_dim(m, in, e, sf, depth) : failed();
+    int af = array_func_find(f);
+    int bk = builtin_find(f);
+    if (af >= 0 || ((bk == FN_MIN || bk == FN_MAX) && n == 1))
+        return array_call_dim(m, in, e, af, depth);
     if (n < 1)
         return failed();
     AstExpr *a0 = e->u.call.args.items[0];
@@ -540,9 +650,9 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         res.zero = a.zero && b.zero;
         return res;
     }
-    case OP_MUL: return ranged(e, dim_mul(a.dim, b.dim));
-    case OP_DIV: return ranged(e, dim_div(a.dim, b.dim));
-    case OP_POW: {
+    case OP_MUL: case OP_EMUL: return ranged(e, dim_mul(a.dim, b.dim));
+    case OP_DIV: case OP_EDIV: return ranged(e, dim_div(a.dim, b.dim));
+    case OP_POW: case OP_EPOW: {
         if (!dim_is_none(b.dim)) {
             diag_error(r->span, "an exponent must be dimensionless, but this one is in %s",
                        dtext(b.dim, y));
@@ -645,6 +755,14 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
             if (!strcmp(e->u.record.fields[i].name->name, "value"))
                 return dim_of(m, in, e->u.record.fields[i].value, depth + 1);
         return ok_dim(dim_none());
+    case EXPR_MATRIX: return matrix_dim(m, in, e, depth + 1);
+    case EXPR_RANGE: {
+        AstExpr *bounds[3] = {e->u.range.first, e->u.range.step, e->u.range.last};
+        DimInfo r = same_unit_all(m, in, bounds, 3, depth + 1, "a range");
+        r.zero = false;
+        return need_number(r, e, "a range");
+    }
+    case EXPR_OPTION: return ok_dim(dim_none());
     default:
         return failed();
     }
@@ -668,6 +786,20 @@ bool units_dim(Model *m, ElabInst *in, AstExpr *e, Dim *out, bool *is_bool)
 /* ---- checking the active equations -------------------------------------- */
 
 static void check_stmts(Model *m, ElabInst *in, PtrVec *v);
+
+/* arrays: the statements of a for-loop, per iteration. */
+typedef struct CheckLoop {
+    Model *m;               /* the model */
+    ElabInst *in;           /* the instance */
+    PtrVec *body;           /* the loop's statements */
+} CheckLoop;
+
+static bool check_iteration(void *ctx)
+{
+    CheckLoop *l = ctx;
+    check_stmts(l->m, l->in, l->body);
+    return !diag_too_many();
+}
 
 static void check_equation(Model *m, ElabInst *in, AstStmt *s)
 {
@@ -708,6 +840,12 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
         local_defs_dims(m, in, &s->u.let_.defs, 0);
         check_stmts(m, in, &s->u.let_.body);
         m->ulocals = saved;
+        break;
+    }
+    case STMT_FOR: {
+        /* arrays: once per iteration, as indices may differ between them */
+        CheckLoop l = {m, in, &s->u.for_.body};
+        elab_unroll(m, in, &s->u.for_, false, check_iteration, &l);
         break;
     }
     default:
@@ -941,7 +1079,15 @@ static Sym *variant_key(Model *m, ElabInst *in)
 {
     size_t cap = 256, len = 0;
     char *buf = arena_alloc(m->arena, cap);
-    len = (size_t)snprintf(buf, cap, "%s/%s", in->def->ast->name->name, in->arm_key);
+    /* arrays: an instance of a definition with arrays is checked on its
+       own, as its indices and sizes may differ from another's */
+    const char *path = in->def->has_arrays ? in->path : "";
+    size_t plen = strlen(path);
+    if (plen + 256 > cap) {
+        cap = plen + 256;
+        buf = arena_alloc(m->arena, cap);
+    }
+    len = (size_t)snprintf(buf, cap, "%s/%s%s", in->def->ast->name->name, in->arm_key, path);
     for (int j = 0; j < in->def->member_list.n; j++) {
         ElabSlot *s = &in->slots[j];
         if (!s->active || (!s->untyped && !s->any_unit))

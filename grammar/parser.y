@@ -14,6 +14,15 @@
  *   file  := def*
  *   def   := ('domain' | 'component') IDENT item* 'end'
  *   item  := SECTION entry* 'end' | 'if' expr item* ('elseif' ...)* ['else' item*] 'end'
+ *          | 'for' IDENT '=' expr item* 'end'
+ *
+ * Arrays (issue 11) add, in rules of their own below: for-loops around
+ * sections and equations, indexed declarations `m(i) = C(...);` and
+ * names `m(i).P`, matrix literals `[1 2; 3 4]` (the blanks and line breaks
+ * that separate their elements become ',' and ';' in yylex), ranges
+ * `a:b` and `a:s:b`, the element-wise operators .* ./ .^, named call
+ * arguments (`interpolation = smooth`) and `{value 'unit'}` without the
+ * comma, as MathWorks writes it.
  */
 %define api.pure full
 %define api.location.type {SrcSpan}
@@ -49,9 +58,110 @@ int lex_scan(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
         }                                                                  \
     } while (0)
 
+/* ---- matrix literals (issue 11) ------------------------------------------
+
+   Inside [ ], MATLAB separates elements by blanks and rows by line
+   breaks: `[1 -2]` has two elements, `[1 - 2]` and `[1 -2 + 3]`... one
+   and two.  The scanner knows nothing of this; here, between the scanner
+   and the parser, a ',' is inserted where a blank separates a token that
+   ends an operand from one that starts one (a '+' or '-' only when a
+   blank precedes it and none follows), and a ';' where a line break
+   does.  The token after the inserted one is kept for the next call. */
+
+static bool ends_operand(int tok)
+{
+    return tok == NUMBER || tok == IDENT || tok == STRING || tok == TRUE
+           || tok == FALSE || tok == TIME || tok == ')' || tok == ']' || tok == '}';
+}
+
+static bool is_blank_at(const SrcFile *f, uint32_t i)
+{
+    return i < f->len && (f->text[i] == ' ' || f->text[i] == '\t');
+}
+
+static bool starts_operand(const SrcFile *f, int tok, SrcSpan at)
+{
+    switch (tok) {
+    case NUMBER: case IDENT: case STRING: case TRUE: case FALSE: case TIME:
+    case DER: case '(': case '[': case '{': case '~': case '!':
+        return true;
+    case '+': case '-':
+        return !is_blank_at(f, at.end) && f->text[at.end] != '\n';
+    default:
+        return false;
+    }
+}
+
+/* What separates the previous token from this one in a matrix: ',' for
+   blanks, ';' for a line break (not one continued by '...'), or 0. */
+static int matrix_separator(ParseCtx *pc, int tok, SrcSpan at)
+{
+    if (pc->nbrackets <= 0 || pc->nbrackets > PARSE_MAX_BRACKETS
+        || pc->brackets[pc->nbrackets - 1] != '[' || !ends_operand(pc->mx_prev))
+        return 0;
+    const SrcFile *f = src_get(at.file);
+    if (!f || pc->mx_prev_end > at.begin || at.begin > f->len)
+        return 0;
+    bool blank = false, newline = false, continued = false;
+    for (uint32_t i = pc->mx_prev_end; i < at.begin; i++) {
+        char c = f->text[i];
+        if (c == '.' && i + 2 < at.begin && f->text[i + 1] == '.' && f->text[i + 2] == '.')
+            continued = true;
+        else if (c == '\n') {
+            newline = newline || !continued;
+            continued = false;
+        } else if (c == ' ' || c == '\t' || c == '%')
+            blank = true;
+    }
+    if (!starts_operand(f, tok, at))
+        return 0;
+    if (newline)
+        return ';';
+    if (!blank)
+        return 0;
+    if (tok == '+' || tok == '-')
+        return is_blank_at(f, at.begin - 1) ? ',' : 0;
+    return ',';
+}
+
+static void track_bracket(ParseCtx *pc, int tok)
+{
+    if (tok == '(' || tok == '[' || tok == '{') {
+        if (pc->nbrackets < PARSE_MAX_BRACKETS)
+            pc->brackets[pc->nbrackets] = (char)tok;
+        pc->nbrackets++;
+    } else if ((tok == ')' || tok == ']' || tok == '}') && pc->nbrackets > 0) {
+        pc->nbrackets--;
+    }
+}
+
 static int yylex(YYSTYPE *lval, YYLTYPE *lloc, ParseCtx *pc)
 {
-    return lex_scan(lval, lloc, pc->scanner);
+    int tok;
+    if (pc->stash_tok) {
+        tok = pc->stash_tok;
+        pc->stash_tok = 0;
+        lval->sym = pc->stash_sym;
+        if (tok == NUMBER || tok == STRING)
+            lval->expr = pc->stash_expr;
+        *lloc = pc->stash_loc;
+    } else {
+        tok = lex_scan(lval, lloc, pc->scanner);
+        int sep = matrix_separator(pc, tok, *lloc);
+        if (sep) {
+            pc->stash_tok = tok;
+            pc->stash_sym = tok == IDENT ? lval->sym : NULL;
+            pc->stash_expr = tok == NUMBER || tok == STRING ? lval->expr : NULL;
+            pc->stash_loc = *lloc;
+            lloc->end = lloc->begin;
+            pc->mx_prev = sep;
+            return sep;
+        }
+    }
+    track_bracket(pc, tok);
+    pc->mx_prev = tok;
+    pc->mx_prev_end = lloc->end;
+    return tok;
 }
 
 /* Bison's default, stated here so that the message below can quote it. */
@@ -149,6 +259,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token ANNOTATIONS "annotations"
 %token IF "if" ELSEIF "elseif" ELSE "else" TRUE "true" FALSE "false"
 %token CONNECT "connect" DER "der" TIME "time" ASSERT "assert"
+%token FOR "for" EMUL ".*" EDIV "./" EPOW ".^"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
@@ -157,10 +268,11 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %left OROR
 %left ANDAND
 %nonassoc EQEQ NE '<' LE '>' GE
+%left ':'
 %left '+' '-'
-%left '*' '/'
+%left '*' '/' EMUL EDIV
 %precedence UNARY
-%right '^'
+%right '^' EPOW
 
 %type <def> def function_def
 %type <expr> qualname
@@ -172,6 +284,8 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <stmt> stmt
 %type <vec> idents fn_outputs fn_inputs local_defs local_def multi_decl
 %type <expr> expr primary name endpoint if_tail
+%type <vec> matrix_rows
+%type <ptr> matrix_row
 
 %start file
 
@@ -227,6 +341,10 @@ item:
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
+    /* arrays: sections repeated for each value of a loop variable */
+  | FOR IDENT '=' expr COND_END items END {
+        $$ = ast_item_for(A, @$, @2, $2, $4, $6);
+    }
     ;
 
 item_clauses:
@@ -260,6 +378,10 @@ decls:
    consequence of the first and not reported. */
 decl:
     IDENT '=' expr ';'          { $$ = ast_decl(A, @$, @1, $1, $3); }
+    /* arrays: a node of an array, `H(i) = DOMAIN;`, in a for-loop */
+  | IDENT '(' call_args ')' '=' expr ';' {
+        $$ = ast_decl_indexed(A, @$, @1, $1, $3, $6);
+    }
   | IDENT '=' expr error        { MISSING_SEMI(); $$ = ast_decl(A, src_join(@1, @3), @1, $1, $3); }
   | IDENT ';'                   { $$ = ast_untyped_decl(A, @$, @1, $1); } /* inputs u; */
   | error ';'                   { $$ = NULL; yyerrok; }
@@ -276,6 +398,16 @@ instance:
     }
   | IDENT '=' IDENT '(' ')' ';' { $$ = ast_instance(A, @$, @1, $1, @3, $3, (PtrVec){0}); }
   | IDENT '=' IDENT ';'         { $$ = ast_instance(A, @$, @1, $1, @3, $3, (PtrVec){0}); }
+    /* arrays: a member of a component array, `m(i) = C(...);` */
+  | IDENT '(' call_args ')' '=' IDENT '(' args ')' ';' {
+        $$ = ast_instance_indexed(A, @$, @1, $1, $3, @6, $6, $8);
+    }
+  | IDENT '(' call_args ')' '=' IDENT '(' ')' ';' {
+        $$ = ast_instance_indexed(A, @$, @1, $1, $3, @6, $6, (PtrVec){0});
+    }
+  | IDENT '(' call_args ')' '=' IDENT ';' {
+        $$ = ast_instance_indexed(A, @$, @1, $1, $3, @6, $6, (PtrVec){0});
+    }
   | IDENT '=' IDENT '(' args ')' error {
         MISSING_SEMI();
         $$ = ast_instance(A, src_join(@1, @6), @1, $1, @3, $3, $5);
@@ -317,11 +449,17 @@ branch:
         $$ = ast_branch(A, src_join(@1, @5), $1, $3, $5);
     }
   | error ';'                   { $$ = NULL; yyerrok; }
+    /* arrays: an element of a vector variable, f(i) : A(i).f -> *; */
+  | name '(' call_args ')' ':' endpoint ARROW endpoint ';' {
+        $$ = ast_branch(A, @$, ast_name_index(A, $1, src_join(@2, @4), $3), $6, $8);
+    }
     ;
 
 endpoint:
     name                        { $$ = $1; }
   | '*'                         { $$ = ast_leaf(A, @1, EXPR_REF); }
+    /* arrays: a node of an array, H(i) */
+  | name '(' call_args ')'      { $$ = ast_name_index(A, $1, src_join(@2, @4), $3); }
     ;
 
 connects:
@@ -368,6 +506,10 @@ stmt:
     }
   | stmt_clauses END            { need_else(pc, @$); $$ = ast_stmt_if(A, @$, $1); }
   | LET local_defs IN stmts END { $$ = ast_let(A, @$, $2, $4); }
+    /* arrays: equations repeated for each value of a loop variable */
+  | FOR IDENT '=' expr COND_END opt_stmts END {
+        $$ = ast_stmt_for(A, @$, @2, $2, $4, $6);
+    }
   | error ';'                   { $$ = NULL; yyerrok; }
     ;
 
@@ -397,6 +539,11 @@ expr:
   | '~' expr %prec UNARY        { $$ = ast_unary(A, @$, OP_NOT, $2); }
   | '!' expr %prec UNARY        { $$ = ast_unary(A, @$, OP_NOT, $2); }
   | primary                     { $$ = $1; }
+    /* arrays: ranges and element-wise operators */
+  | expr ':' expr               { $$ = ast_range(A, @$, $1, $3); }
+  | expr EMUL expr              { $$ = ast_binary(A, @$, OP_EMUL, $1, $3); }
+  | expr EDIV expr              { $$ = ast_binary(A, @$, OP_EDIV, $1, $3); }
+  | expr EPOW expr              { $$ = ast_binary(A, @$, OP_EPOW, $1, $3); }
     ;
 
 primary:
@@ -411,6 +558,22 @@ primary:
   | '{' expr ',' STRING '}'     { $$ = ast_quantity(A, @$, $2, $4); }
   | '{' fields '}'              { $$ = ast_record(A, @$, $2); }
   | IF expr COND_END expr if_tail { $$ = ast_if(A, @$, $2, $4, $5); }
+    /* arrays: matrix literals, and {value 'unit'} as MathWorks writes it */
+  | '[' ']'                     { $$ = ast_matrix(A, @$, (PtrVec){0}); }
+  | '[' matrix_rows ']'         { $$ = ast_matrix(A, @$, $2); }
+  | '{' expr STRING '}'         { $$ = ast_quantity(A, @$, $2, $3); }
+    ;
+
+/* arrays: rows of a matrix literal, separated by ';' (or a line break) */
+matrix_rows:
+    matrix_row                  { $$ = vec1(A, $1); }
+  | matrix_rows ';' matrix_row  { $$ = vecadd(A, $1, $3); }
+    ;
+
+/* arrays: the elements of one row, separated by ',' (or blanks) */
+matrix_row:
+    expr                        { $$ = ast_matrix_row(A, NULL, $1); }
+  | matrix_row ',' expr         { $$ = ast_matrix_row(A, $1, $3); }
     ;
 
 if_tail:
@@ -424,6 +587,9 @@ call_args:
   | expr                        { $$ = vec1(A, $1); }
   | call_args ',' expr          { $$ = vecadd(A, $1, $3); }
   | call_args ',' STRING        { $$ = vecadd(A, $1, $3); } /* value(x, 'unit') */
+    /* arrays: named arguments, tablelookup(..., interpolation = smooth) */
+  | IDENT '=' expr              { $$ = vec1(A, ast_option(A, @$, $1, @1, $3)); }
+  | call_args ',' IDENT '=' expr { $$ = vecadd(A, $1, ast_option(A, src_join(@3, @5), $3, @3, $5)); }
     ;
 
 fields:
@@ -438,6 +604,10 @@ field:
 name:
     IDENT                       { $$ = ast_name(A, @1, $1); }
   | name '.' IDENT              { $$ = ast_name_append(A, $1, @3, $3); }
+    /* arrays: a member of an array element, m(i).P */
+  | name '(' call_args ')' '.' IDENT {
+        $$ = ast_name_member(A, $1, src_join(@2, @4), $3, @6, $6);
+    }
     ;
 
 /* ---- packages ----------------------------------------------------------
@@ -449,6 +619,8 @@ name:
 import_decl:
     IMPORT name ';'             { ast_file_import(A, pc->result, @$, $2, false, $<vec>0.n); }
   | IMPORT name '.' '*' ';'     { ast_file_import(A, pc->result, @$, $2, true, $<vec>0.n); }
+    /* `.*` without a blank is one token, the element-wise product */
+  | IMPORT name EMUL ';'        { ast_file_import(A, pc->result, @$, $2, true, $<vec>0.n); }
   | IMPORT error ';'            { yyerrok; }
     ;
 
@@ -545,6 +717,7 @@ const char *parse_block_name(int token)
     case FUNCTION: return "function";
     case DEFINITIONS: return "'definitions' block";
     case LET: case IN: return "'let'";
+    case FOR: return "'for'";
 #define X_SECBLOCK(k, w, t, mem, where, entry, title, col, val, rank) \
     case t: return "'" w "' section";
     AST_SECTION_KINDS(X_SECBLOCK)
@@ -670,11 +843,12 @@ static bool is_binary_operator(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_OROR: case YYSYMBOL_ANDAND: case YYSYMBOL_EQEQ: case YYSYMBOL_NE:
     case YYSYMBOL_LE: case YYSYMBOL_GE:
+    case YYSYMBOL_EMUL: case YYSYMBOL_EDIV: case YYSYMBOL_EPOW:
         return true;
     default:
         return is_char(k, '<') || is_char(k, '>') || is_char(k, '+')
                || is_char(k, '-') || is_char(k, '*') || is_char(k, '/')
-               || is_char(k, '^');
+               || is_char(k, '^') || is_char(k, ':');
     }
 }
 
@@ -686,7 +860,8 @@ static bool starts_expression(yysymbol_kind_t k)
         return true;
     default:
         return is_char(k, '-') || is_char(k, '+') || is_char(k, '(')
-               || is_char(k, '{') || is_char(k, '~') || is_char(k, '!');
+               || is_char(k, '{') || is_char(k, '~') || is_char(k, '!')
+               || is_char(k, '[');
     }
 }
 
@@ -727,6 +902,9 @@ static int describe_expected(ParseCtx *pc, const yysymbol_kind_t *exp, int n,
         if (statement && k == YYSYMBOL_ASSERT)
             continue;
         if (operand && (is_binary_operator(k) || is_char(k, '(') || is_char(k, '.')))
+            continue;
+        /* after a name that could go on as m(i).P: '.' says it */
+        if (is_char(k, '(') && expects_char(exp, n, '.'))
             continue;
         out[m++] = symbol_display(pc, k);
     }
@@ -926,13 +1104,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                    "assert(COND, 'message'); found %s", found);
         return 0;
     }
-    /* `{1 'kg'}`. */
-    if (tok == YYSYMBOL_STRING && br == '{' && m == 1 && expects_char(exp, n, ',')) {
-        bool quoted = strncmp(found, "string ", 7) == 0;
-        diag_error(at, "expected ',' between the value and its unit, as in "
-                   "{1, %s}", quoted ? found + 7 : "'unit'");
-        return 0;
-    }
+    /* (`{1 'kg'}` is accepted since issue 11, as MathWorks writes it.) */
     /* General form: what was found, and what would have been right. */
     char buf[512];
     int len = snprintf(buf, sizeof buf, "unexpected %s", found);

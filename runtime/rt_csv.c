@@ -10,7 +10,8 @@
  * same rows.
  *
  * Event log: `time,instance,condition,value`, one line per relation that
- * changed, value true or false.
+ * changed, value true or false; for a table's segment mode, the part of
+ * the grid the query entered: "[0.1, 0.2]", "before 0", "beyond 0.9".
  *
  * One write per line.  Every line (the header, each row, each log line)
  * is formatted into one buffer and handed to the file in a single
@@ -262,8 +263,25 @@ int rt_csv_event(RtSim *s, double t, int relation, int value)
     line_field(l, r->instance);
     line_char(l, ',');
     line_field(l, r->condition);
-    const char *v = value ? ",true\n" : ",false\n";
-    line_put(l, v, strlen(v));
+    if (r->table1 && r->table1 <= s->m->n_tables) {
+        /* a segment mode: the part of the grid the query has entered */
+        const RtTableInfo *tb = &s->m->tables[r->table1 - 1];
+        const double *g = s->p + tb->grid[r->axis];
+        int n = tb->n[r->axis];
+        char text[80];
+        if (value <= 0)
+            snprintf(text, sizeof text, "before %.10g", g[0]);
+        else if (value >= n)
+            snprintf(text, sizeof text, "beyond %.10g", g[n - 1]);
+        else
+            snprintf(text, sizeof text, "[%.10g, %.10g]", g[value - 1], g[value]);
+        line_char(l, ',');
+        line_field(l, text);
+        line_char(l, '\n');
+    } else {
+        const char *v = value ? ",true\n" : ",false\n";
+        line_put(l, v, strlen(v));
+    }
     return write_line(s, s->events, s->opt.events_path, t);
 }
 

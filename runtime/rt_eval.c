@@ -19,6 +19,7 @@
  * failure it leads to (a singular system, a wrong branch).
  */
 #include "rt_internal.h"
+#include "rt_table.h"
 
 #include <math.h>
 #include <string.h>
@@ -77,6 +78,16 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
         rt_fail_eval(f, t, rc, e.fail_block);
         goto failed;
     }
+    if (e.table_error && m->tables) {
+        /* a segment mode, or a query known from parameters, left the grid of
+           a table with extrapolation = error */
+        RtFailure *tf = s->table_tolerant ? &s->table_pending : f;
+        rt_fail_simple(tf, RT_FAILKIND_TABLE, t, (int)(e.table_error - m->tables));
+        tf->axis = e.table_axis;
+        tf->query = e.table_query;
+        if (!s->table_tolerant)
+            goto failed;
+    }
     for (int i = 0; i < m->n_states; i++) {
         if (!isfinite(dx[i])) {
             nonfinite(f, t, m->state_names[i], 1);
@@ -113,6 +124,25 @@ int rt_check_asserts(RtSim *s)
         return 0;
     rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, s->t, k);
     return -1;
+}
+
+int rt_check_grids(RtSim *s)
+{
+    const RtModel *m = s->m;
+    for (int i = 0; i < m->n_tables && m->tables; i++) {
+        const RtTableInfo *tb = &m->tables[i];
+        for (int a = 0; a < tb->axes; a++) {
+            int k = rt_grid_check(s->p + tb->grid[a], tb->n[a]);
+            if (k < 0)
+                continue;
+            rt_fail_simple(&s->fail, RT_FAILKIND_GRID, 0, i);
+            s->fail.axis = a;
+            s->fail.count = k;
+            s->fail.before_start = 1;
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int rt_check_param_asserts(RtSim *s)

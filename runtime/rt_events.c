@@ -59,7 +59,8 @@ static void relations_at(RtSim *s, const RtEval *e)
     const RtModel *m = s->m;
     m->relation_values(e, s->truth);
     for (int i = 0; i < m->n_relations; i++)
-        s->truth[i] = s->truth[i] != 0;
+        if (!m->relations[i].table1) /* a segment mode keeps its segment */
+            s->truth[i] = s->truth[i] != 0;
     if (m->zero_crossings)
         m->zero_crossings(e, s->g);
     else
@@ -78,9 +79,12 @@ static int probe(RtSim *s, double t, const double *x, double *dx)
     return 0;
 }
 
-/* g oriented so that it is >= 0 while relation i keeps its mode. */
+/* g oriented so that it is >= 0 while relation i keeps its mode (a
+   segment mode's crossing function is, already). */
 static double oriented(const RtSim *s, int i)
 {
+    if (s->m->relations[i].table1)
+        return s->g[i];
     return s->modes[i] ? s->g[i] : -s->g[i];
 }
 
@@ -118,21 +122,33 @@ int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
     const RtModel *m = s->m;
     int limit = m->n_relations + RT_MAX_MODE_ITER_EXTRA;
     int last = -1;
+    /* a table queried outside its grid fails only in the settled modes */
+    s->table_tolerant = 1;
     for (int it = 0; it < limit; it++) {
+        s->table_pending.kind = RT_FAILKIND_NONE;
         if (rt_eval_checked(s, t, x, s->dx, s->alg, s->modes, &s->fail) != 0) {
+            s->table_tolerant = 0;
             s->fail.during_init = during_init;
             return -1;
         }
-        if (m->n_relations <= 0 || !m->relation_values)
-            return 0;
-        RtEval e = rt_eval_make(s, t, x, s->dx, s->alg, s->modes);
-        relations_at(s, &e);
-        int changed = first_changed(s);
-        if (changed < 0)
-            return 0;
+        int changed = -1;
+        if (m->n_relations > 0 && m->relation_values) {
+            RtEval e = rt_eval_make(s, t, x, s->dx, s->alg, s->modes);
+            relations_at(s, &e);
+            changed = first_changed(s);
+        }
+        if (changed < 0) {
+            s->table_tolerant = 0;
+            if (s->table_pending.kind == RT_FAILKIND_NONE)
+                return 0;
+            s->fail = s->table_pending;
+            s->fail.during_init = during_init;
+            return -1;
+        }
         last = changed;
         memcpy(s->modes, s->truth, (size_t)m->n_relations * sizeof *s->modes);
     }
+    s->table_tolerant = 0;
     rt_fail_simple(&s->fail, RT_FAILKIND_MODES, t, last);
     s->fail.during_init = during_init;
     return -1;

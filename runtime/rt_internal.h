@@ -88,6 +88,12 @@ typedef enum RtFailKind {
     RT_FAILKIND_CHATTER,    /* too many events: index = last relation */
     RT_FAILKIND_MODES,      /* modes never settle: index = a relation */
     RT_FAILKIND_IO,         /* writing a file failed: name = the file */
+    RT_FAILKIND_TABLE,      /* a table with extrapolation = error queried
+                               outside its grid: index = the table, axis,
+                               query */
+    RT_FAILKIND_GRID,       /* a grid that is not strictly monotonic after
+                               --param (before the start): index = the
+                               table, axis, count = the element */
 } RtFailKind;
 
 typedef struct RtFailure {
@@ -103,7 +109,10 @@ typedef struct RtFailure {
     double h;               /* SOLVER: last step size tried; EVAL with
                                collapsed: the last accepted step */
     int collapsed;          /* EVAL: the step size collapsed on it */
-    long count;             /* CHATTER: events in the window */
+    long count;             /* CHATTER: events in the window; GRID: the
+                               0-based element that breaks the order */
+    int axis;               /* TABLE, GRID: the table's axis (0 or 1) */
+    double query;           /* TABLE: the query outside the grid */
 } RtFailure;
 
 typedef struct RtBlockWork RtBlockWork;   /* rt_newton.c */
@@ -162,6 +171,12 @@ struct RtSim {
     void *on_event_ctx;         /* its first argument */
 
     RtFailure fail;             /* the first failure of the run */
+    int table_tolerant;         /* while modes settle: a query outside a
+                                   table's grid (extrapolation = error) is
+                                   kept in table_pending, not yet a failure,
+                                   since the segment it was read in may be
+                                   the modes' old guess */
+    RtFailure table_pending;    /* that query, from the latest evaluation */
     RtFailure pending;          /* a failure inside a solver trial step */
     int last_eval_failed;       /* the solver's latest evaluation failed */
     long collapse_steps;        /* accepted steps in a row with a failed
@@ -243,6 +258,8 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
+/* The tables' grids strictly monotonic, once the parameters are final. */
+int rt_check_grids(RtSim *s);
 
 /* rt_sim.c: an RtSim's buffers for model m (s zeroed first), and their
    release (also the solver's, the progress bar's and the --vars list). */

@@ -277,6 +277,22 @@ static int check_options(CmdLine *c, const char *prog)
     return 0;
 }
 
+/* The comma that ends the column name at s: the first outside
+   parentheses, since a matrix element is named M(1,2). */
+static const char *name_end(const char *s)
+{
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '(')
+            depth++;
+        else if (*s == ')' && depth > 0)
+            depth--;
+        else if (*s == ',' && depth == 0)
+            return s;
+    }
+    return NULL;
+}
+
 /* --vars A,B,...: column indices, in the order given. */
 static int select_columns(RtSim *s, const char *vars)
 {
@@ -296,7 +312,7 @@ static int select_columns(RtSim *s, const char *vars)
     RtNameIndex *ix = rt_names_new(m->column_names, shown);
     int rc = 0;
     for (const char *at = vars; rc == 0;) {
-        const char *comma = strchr(at, ',');
+        const char *comma = name_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
         int k = len ? rt_names_find(ix, at, len) : -1;
         if (k < 0) {
@@ -482,7 +498,7 @@ int main(int argc, char **argv)
         status = RT_EXIT_OK;
     }
     /* parameters out of range fail now, before any file is touched */
-    if (rt_check_param_asserts(&sim) != 0)
+    if (rt_check_grids(&sim) != 0 || rt_check_param_asserts(&sim) != 0)
         goto out;
     if (open_outputs(&sim) != 0) {
         status = RT_EXIT_USAGE;

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 8
+#define RT_ABI_VERSION 9
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -44,6 +44,11 @@ typedef struct RtEval {
     const int *modes;   /* frozen relation values, m->n_relations (0/1) */
     int fail_block;     /* out: block that failed, when eval returns != 0 */
     void *rt;           /* runtime-private workspace */
+    /* out, set by rt_lookup: the first table with extrapolation = error
+       queried outside its grid during this evaluation, or NULL ... */
+    const struct RtTableInfo *table_error;
+    int table_axis;     /* ... the axis (0 or 1) ... */
+    double table_query; /* ... and the query */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -105,10 +110,57 @@ typedef struct RtRelationInfo {
     const char *location;   /* "file:line:col" */
     int guard;              /* relation this one only matters under, or -1 */
     int guard_value;        /* the guard's value under which it matters */
+    int table1;             /* a segment mode: 1 + its table (RtModel.tables);
+                               0 for a relation */
+    int axis;               /* a segment mode: the table's axis (0 or 1) */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of
-   contact): the runtime updates its mode silently, without an event. */
+   contact): the runtime updates its mode silently, without an event.
+
+   Segment modes.  A tablelookup whose query depends on the state has, per
+   axis, a mode that is not true/false but the query's segment of the
+   grid (rt_grid_segment: 0 before the grid, n after it, k between points
+   k-1 and k).  eval reads it frozen, so the table is one polynomial
+   between events; relation_values gives the segment the query is in, and
+   zero_crossings the distance to the frozen segment's nearer bound
+   (rt_grid_crossing: >= 0 inside), so an event is located where the
+   query crosses a grid point, whatever the table's size: one mode per
+   lookup and axis, not one relation per point. */
+
+/* ---- tables (tablelookup) ------------------------------------------------ */
+
+enum { RT_INTERP_LINEAR = 0, RT_INTERP_SMOOTH = 1 };
+enum { RT_EXTRAP_LINEAR = 0, RT_EXTRAP_NEAREST = 1, RT_EXTRAP_ERROR = 2 };
+
+/* A table: its grids and data are run-time parameters (so --param
+   reaches them), consecutive in p[]. */
+typedef struct RtTableInfo {
+    const char *instance;   /* instance path, "" for the top model */
+    const char *call;       /* the tablelookup call's source text */
+    const char *location;   /* "file:line:col" */
+    int axes;               /* 1 or 2 */
+    int n[2];               /* points of each grid */
+    int grid[2];            /* the first parameter of each grid */
+    int data;               /* the first parameter of the data: n[0] values,
+                               or n[0] * n[1] in column-major order */
+    unsigned char interp;   /* RT_INTERP_* */
+    unsigned char extrap;   /* RT_EXTRAP_* */
+    short dim[2][RT_DIM_COUNT]; /* the units of the grids (and queries) */
+} RtTableInfo;
+
+/* The segment of x on grid g of n points (0 .. n), and the crossing
+   function of segment seg at x: >= 0 while x is in it.  Provided by the
+   runtime. */
+int rt_grid_segment(const double *g, int n, double x);
+double rt_grid_crossing(const double *g, int n, int seg, double x);
+/* The value (d1 = d2 = 0) or a partial derivative of table tb at
+   (x1, x2) in segments (s1, s2), parameters p.  With e (eval and the loop
+   functions; NULL elsewhere), a query outside the grid of a table with
+   extrapolation = error is recorded in e->table_error, and the run stops
+   there (the value is the nearest end's meanwhile). */
+double rt_lookup(const RtTableInfo *tb, const double *p, RtEval *e, int s1, int s2,
+                 double x1, double x2, int d1, int d2);
 
 typedef struct RtAssertInfo {
     const char *instance;   /* instance path */
@@ -186,6 +238,11 @@ struct RtModel {
 
     int n_blocks;
     const RtBlockInfo *blocks;
+
+    /* The tables of tablelookup calls; their grids are checked to be
+       strictly monotonic once the parameters are set. */
+    int n_tables;
+    const RtTableInfo *tables;
 
     /* The sparsity of d(dx/dt)/dx, for the implicit steppers' Jacobian by
        finite differences: column j (state j) may only change the rows

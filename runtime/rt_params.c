@@ -9,12 +9,20 @@
  * true/false/1/0.
  *
  * Structural parameters were decided when the model was compiled (they
- * choose conditional sections), so changing one here could not change
- * the model: it is refused with a message saying so.
+ * choose conditional sections, for-loop ranges, sizes and indices), so
+ * changing one here could not change the model: it is refused with a
+ * message saying so.
  *
  * After the overrides, derive_params recomputes every parameter defined
  * from others, skipping the overridden ones, so `--param r12=0.3` reaches
  * `lever.r12` when the model binds one to the other.
+ *
+ * Vectors and matrices (issue 11) are one parameter per element, named
+ * `masses(2)` and `M(1,2)`; each can be set alone.  `--param
+ * 'masses=[1 2 3] kg'` sets them all: the name without an index is the
+ * vector when its elements exist, the value is a MATLAB matrix of numbers
+ * (blanks or commas between elements, ';' between rows) with one unit
+ * after it, and its size must be the compiled one (a size is structural).
  */
 #include "rt_internal.h"
 #include "rt_number.h"
@@ -56,7 +64,175 @@ static int parse_bool(const char *v, size_t len, double *out)
     return 0;
 }
 
-/* One override; prints its own message and returns -1 on error. */
+/* A unit after a value ("kg", "mm/s"): its scale, checked against the
+   parameter's dimension; 1 for none.  -1 after a message. */
+static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double *scale)
+{
+    size_t ulen = trimmed_len(unit, strlen(unit));
+    *scale = 1;
+    if (ulen == 0)
+        return 0;
+    char ubuf[256], err[160];
+    size_t errpos = 0;
+    RtUnit u;
+    if (ulen >= sizeof ubuf) {
+        rt_usage_error(s->prog, "--param %s: the unit is too long", pi->name);
+        return -1;
+    }
+    memcpy(ubuf, unit, ulen);
+    ubuf[ulen] = 0;
+    if (rt_unit_parse(ubuf, &u, err, sizeof err, &errpos) != 0) {
+        rt_usage_error(s->prog, "--param %s: bad unit '%s': %s", pi->name, ubuf, err);
+        return -1;
+    }
+    if (memcmp(u.dim, pi->dim, sizeof u.dim) != 0) {
+        char want[96], got[96];
+        rt_unit_format(pi->dim, want, sizeof want);
+        rt_unit_format(u.dim, got, sizeof got);
+        rt_usage_error(s->prog, "--param %s: '%s' has the dimension %s, but the "
+                       "parameter is in %s", pi->name, ubuf, got, want);
+        return -1;
+    }
+    *scale = u.scale;
+    return 0;
+}
+
+/* A parameter --param may not set: its message. */
+static int refuse_structural(RtSim *s, const RtParamInfo *pi)
+{
+    const char *fixed = rt_param_fixed(pi);
+    if (fixed) {
+        rt_usage_error(s->prog, "'%s' %s, so --param cannot change it", pi->name, fixed);
+        return -1;
+    }
+    rt_usage_error(s->prog, "'%s' is a structural parameter: it decides the "
+                   "model's structure when it is compiled (a conditional section, "
+                   "a for-loop's range, a size or an index), so --param cannot "
+                   "change it; change it in the model and build again", pi->name);
+    return -1;
+}
+
+/* The elements of the vector or matrix parameter `path` (its parameters
+   path(1) ... or path(1,1) ...): the index of the first, and the size.
+   -1 when path has no elements. */
+static int find_elements(const RtNameIndex *ix, const char *path, size_t plen, int *rows,
+                         int *cols)
+{
+    char buf[512];
+    if (plen + 32 > sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%.*s(1)", (int)plen, path);
+    int first = rt_names_find(ix, buf, strlen(buf));
+    if (first >= 0) {
+        int n = 1;
+        for (;; n++) {
+            snprintf(buf, sizeof buf, "%.*s(%d)", (int)plen, path, n + 1);
+            if (rt_names_find(ix, buf, strlen(buf)) != first + n)
+                break;
+        }
+        *rows = 1;
+        *cols = n;
+        return first;
+    }
+    snprintf(buf, sizeof buf, "%.*s(1,1)", (int)plen, path);
+    first = rt_names_find(ix, buf, strlen(buf));
+    if (first < 0)
+        return -1;
+    int r = 1, c = 1;
+    for (;; r++) {
+        snprintf(buf, sizeof buf, "%.*s(%d,1)", (int)plen, path, r + 1);
+        if (rt_names_find(ix, buf, strlen(buf)) != first + r)
+            break;
+    }
+    for (;; c++) {
+        snprintf(buf, sizeof buf, "%.*s(1,%d)", (int)plen, path, c + 1);
+        if (rt_names_find(ix, buf, strlen(buf)) != first + c * r)
+            break;
+    }
+    *rows = r;
+    *cols = c;
+    return first;
+}
+
+/* path=[a b; c d] unit: every element of a vector or matrix parameter. */
+static int apply_vector(RtSim *s, int first, int rows, int cols, const char *path,
+                        size_t plen, const char *val)
+{
+    const RtModel *m = s->m;
+    int n = rows * cols;
+    if (*val != '[') {
+        rt_usage_error(s->prog, "'%.*s' is a %d-by-%d %s of parameters: give all its "
+                       "elements, as in %.*s=[%s], or set one, as in %s=...",
+                       (int)plen, path, rows, cols, rows == 1 || cols == 1 ? "vector"
+                       : "matrix", (int)plen, path, rows == 1 || cols == 1 ? "1 2 3"
+                       : "1 2; 3 4", m->params[first].name);
+        return -1;
+    }
+    double *v = rt_xcalloc((size_t)n + 1, sizeof *v);
+    const char *at = val + 1;
+    int got_rows = 0, count = 0, row_len = 0, width = -1, rc = 0;
+    for (;;) {
+        while (*at == ' ' || *at == '\t' || *at == ',')
+            at++;
+        if (*at == ';' || *at == ']') {
+            if (row_len > 0 || *at == ';') {
+                if (width >= 0 && row_len != width) {
+                    rt_usage_error(s->prog, "--param %.*s: the rows of this matrix "
+                                   "have different lengths", (int)plen, path);
+                    rc = -1;
+                    break;
+                }
+                width = row_len;
+                got_rows++;
+            }
+            row_len = 0;
+            if (*at++ == ']')
+                break;
+            continue;
+        }
+        double x;
+        size_t used = 0;
+        const char *why = NULL;
+        size_t len = strcspn(at, " \t,;]");
+        if (!*at || rt_number_scan(at, len, 0, &x, &used, &why) != RT_NUM_OK || used != len) {
+            rt_usage_error(s->prog, "--param %.*s: expected numbers between [ and ], "
+                           "not '%.*s'%s%s", (int)plen, path, (int)(len ? len : 1),
+                           *at ? at : "]", why ? ": " : "", why ? why : "");
+            rc = -1;
+            break;
+        }
+        if (count < n)
+            v[count] = x;
+        count++;
+        row_len++;
+        at += len;
+    }
+    if (rc == 0 && (count != n || (got_rows != rows && !(rows == 1 || cols == 1)))) {
+        rt_usage_error(s->prog, "--param %.*s: the model's %.*s has %d element%s "
+                       "(%d-by-%d), this value has %d: the size of a vector "
+                       "parameter is fixed when the model is compiled; change it in "
+                       "the model and build again", (int)plen, path, (int)plen, path, n,
+                       n == 1 ? "" : "s", rows, cols, count);
+        rc = -1;
+    }
+    double scale = 1;
+    if (rc == 0)
+        rc = unit_scale(s, &m->params[first], skip_space(at), &scale);
+    for (int k = 0; rc == 0 && k < n; k++)
+        if (m->params[first + k].structural || rt_param_fixed(&m->params[first + k]))
+            rc = refuse_structural(s, &m->params[first + k]);
+    for (int k = 0; rc == 0 && k < n; k++) {
+        /* the value is read row by row; the parameters are column-major */
+        int r = rows == 1 || cols == 1 ? 0 : k / cols, c = rows == 1 || cols == 1 ? k : k % cols;
+        int at_k = rows == 1 || cols == 1 ? k : r + c * rows;
+        s->p[first + at_k] = v[k] * scale;
+        s->overridden[first + at_k] = 1;
+    }
+    free(v);
+    return rc;
+}
+
+/* Why --param may not set pi (Access, ExternalAccess), or NULL. */
 const char *rt_param_fixed(const RtParamInfo *pi)
 {
     switch (pi->access) {
@@ -82,6 +258,9 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
     const char *path = skip_space(spec);
     size_t plen = trimmed_len(path, (size_t)(eq - path));
     int k = plen ? rt_names_find(ix, path, plen) : -1;
+    int rows = 0, cols = 0, first = k < 0 && plen ? find_elements(ix, path, plen, &rows, &cols) : -1;
+    if (first >= 0)
+        return apply_vector(s, first, rows, cols, path, plen, skip_space(eq + 1));
     if (k < 0) {
         const char *hint = rt_names_suggest(names, m->n_params, path, plen);
         if (hint)
@@ -96,19 +275,14 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
         return -1;
     }
     const RtParamInfo *pi = &m->params[k];
-    const char *fixed = rt_param_fixed(pi);
-    if (fixed) {
-        rt_usage_error(s->prog, "'%s' %s, so --param cannot change it", pi->name, fixed);
-        return -1;
-    }
-    if (pi->structural) {
-        rt_usage_error(s->prog, "'%s' is a structural parameter: it chooses "
-                       "the model's equations at compile time, so --param "
-                       "cannot change it; change it in the model and build "
-                       "again", pi->name);
-        return -1;
-    }
+    if (pi->structural || rt_param_fixed(pi))
+        return refuse_structural(s, pi);
     const char *val = skip_space(eq + 1);
+    if (*val == '[') {
+        rt_usage_error(s->prog, "--param %s: '%s' is one number, not a vector",
+                       pi->name, pi->name);
+        return -1;
+    }
     size_t vlen = trimmed_len(val, strlen(val));
     double v;
     if (pi->is_bool) {
@@ -126,35 +300,10 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
                            (int)vlen, val, why);
             return -1;
         }
-        const char *unit = skip_space(val + used);
-        size_t ulen = trimmed_len(unit, strlen(unit));
-        if (ulen > 0) {
-            char ubuf[256], err[160];
-            size_t errpos = 0;
-            RtUnit u;
-            if (ulen >= sizeof ubuf) {
-                rt_usage_error(s->prog, "--param %s: the unit is too long",
-                               pi->name);
-                return -1;
-            }
-            memcpy(ubuf, unit, ulen);
-            ubuf[ulen] = 0;
-            if (rt_unit_parse(ubuf, &u, err, sizeof err, &errpos) != 0) {
-                rt_usage_error(s->prog, "--param %s: bad unit '%s': %s",
-                               pi->name, ubuf, err);
-                return -1;
-            }
-            if (memcmp(u.dim, pi->dim, sizeof u.dim) != 0) {
-                char want[96], got[96];
-                rt_unit_format(pi->dim, want, sizeof want);
-                rt_unit_format(u.dim, got, sizeof got);
-                rt_usage_error(s->prog, "--param %s: '%s' has the dimension "
-                               "%s, but the parameter is in %s", pi->name,
-                               ubuf, got, want);
-                return -1;
-            }
-            v *= u.scale;
-        }
+        double scale;
+        if (unit_scale(s, pi, skip_space(val + used), &scale) != 0)
+            return -1;
+        v *= scale;
     }
     s->p[k] = v;
     s->overridden[k] = 1;

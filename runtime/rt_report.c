@@ -132,6 +132,54 @@ static void report_eval(const RtSim *s, const RtFailure *f)
     fputc('\n', msg_out(s));
 }
 
+/* A value with its unit, as the table's axis has it. */
+static void put_quantity(double v, const short *dim, int digits)
+{
+    char unit[96];
+    rt_unit_format(dim, unit, sizeof unit);
+    fprintf(stderr, "%.*g%s%s", digits, v, strcmp(unit, "1") ? " " : "",
+            strcmp(unit, "1") ? unit : "");
+}
+
+/* A tablelookup queried outside its grid with extrapolation = error, or
+   a grid that --param made non-monotonic. */
+static void report_table(const RtSim *s, const RtFailure *f)
+{
+    const RtModel *m = s->m;
+    const RtTableInfo *tb = f->index >= 0 && f->index < m->n_tables ? &m->tables[f->index]
+                                                                   : NULL;
+    if (!tb) {
+        lead(s, NULL, f);
+        fputs("a table lookup failed\n", stderr);
+        return;
+    }
+    const double *g = s->p + tb->grid[f->axis];
+    int n = tb->n[f->axis];
+    const char *pname = tb->grid[f->axis] + (int)f->count < m->n_params
+                        ? m->params[tb->grid[f->axis] + f->count].name : "?";
+    if (f->kind == RT_FAILKIND_GRID) {
+        fprintf(stderr, "%s: error: invalid parameters: the grid of tablelookup "
+                "in %s is not strictly monotonic: %s = ", known(tb->location)
+                ? tb->location : s->prog, instance_name(s, tb->instance), pname);
+        put_quantity(g[f->count], tb->dim[f->axis], 10);
+        fprintf(stderr, " does not follow %s = ", m->params[tb->grid[f->axis]
+                + f->count - 1].name);
+        put_quantity(g[f->count - 1], tb->dim[f->axis], 10);
+        fputc('\n', stderr);
+        return;
+    }
+    lead(s, tb->location, f);
+    fprintf(stderr, "tablelookup in %s: the query%s ", instance_name(s, tb->instance),
+            tb->axes == 2 ? (f->axis ? " x2" : " x1") : "");
+    /* enough digits to show a query just past the end of the grid */
+    put_quantity(f->query, tb->dim[f->axis], 15);
+    fputs(" is outside the grid [", stderr);
+    put_quantity(g[0] < g[n - 1] ? g[0] : g[n - 1], tb->dim[f->axis], 10);
+    fputs(", ", stderr);
+    put_quantity(g[0] < g[n - 1] ? g[n - 1] : g[0], tb->dim[f->axis], 10);
+    fputs("] (extrapolation = error)\n", stderr);
+}
+
 /* The hint to try an implicit solver is for the explicit ones only (a
    solver added later is not assumed explicit). */
 static int solver_is_explicit(const char *name)
@@ -245,6 +293,9 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_IO:
         lead(s, NULL, f);
         fprintf(msg_out(s), "cannot write '%s'\n", f->name ? f->name : "output");
+        return;
+    case RT_FAILKIND_TABLE: case RT_FAILKIND_GRID:
+        report_table(s, f);
         return;
     }
 }

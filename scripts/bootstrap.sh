@@ -22,6 +22,7 @@ command -v bison >/dev/null 2>&1 || need="$need bison"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"   # finds libzip
 command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"   # tests/fmu
 [ -x /usr/bin/python3 ] || need="$need python3"   # tests/editors, tests/json
+/usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"   # tablelookup references
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
 [ -f /usr/include/cvode/cvode.h ] || need="$need libsundials-dev"

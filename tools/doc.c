@@ -77,6 +77,16 @@ typedef struct DocRow {
     const char *cond;       /* condition for it to exist, or NULL */
 } DocRow;
 
+/* A member's name as declared: `m(i)` for an array element. */
+static const char *indexed_name(Arena *a, const Sym *name, const PtrVec *index)
+{
+    if (!index->n)
+        return name->name;
+    const AstExpr *first = index->items[0], *last = index->items[index->n - 1];
+    SrcSpan sp = {first->span.file, first->span.begin, last->span.end};
+    return arena_printf(a, "%s(%s)", name->name, text_of(a, sp));
+}
+
 static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
 {
     for (int i = 0; i < items->n; i++) {
@@ -97,17 +107,25 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                     r->value = k == SEC_EQUATIONS ? raw_text(a, sp) : text_of(a, sp);
                 } else if (k == SEC_COMPONENTS) {
                     AstInstance *in = it->u.section.entries.items[j];
-                    r->name = in->name->name;
+                    r->name = indexed_name(a, in->name, &in->index);
                     r->value = in->type->name;
                     r->comment = in->comment;
                 } else {
                     AstDecl *d = it->u.section.entries.items[j];
-                    r->name = d->name->name;
+                    r->name = indexed_name(a, d->name, &d->index);
                     r->value = d->untyped ? "(unit inferred)" : text_of(a, d->value->span);
                     r->comment = d->comment;
                 }
                 ptrvec_push(a, rows, r);
             }
+            continue;
+        }
+        if (it->kind == ITEM_FOR) {
+            /* arrays: what a for-loop repeats, under its range */
+            const char *here = arena_printf(a, "for %s = %s", it->u.for_.var->name,
+                                            text_of(a, it->u.for_.range->span));
+            collect(a, rows, &it->u.for_.body,
+                    cond ? arena_printf(a, "%s, %s", cond, here) : here);
             continue;
         }
         const char *negated = NULL;
@@ -173,8 +191,8 @@ static void print_group(FILE *fp, PtrVec *rows, AstSectionKind k)
         }
         if (r->comment && *r->comment)
             fprintf(fp, "  %s", r->comment);
-        if (r->cond)
-            fprintf(fp, "  [only if %s]", r->cond);
+        if (r->cond)   /* a for-loop's range reads as itself */
+            fprintf(fp, strncmp(r->cond, "for ", 4) ? "  [only if %s]" : "  [%s]", r->cond);
         fputc('\n', fp);
     }
 }

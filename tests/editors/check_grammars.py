@@ -10,7 +10,7 @@
                                         skipped, when vim is not installed)
 
 The reserved words come from the keyword table of grammar/lexer.l, the
-built-in functions from the LMDL_BUILTINS table in compiler/builtin.h.  A change of
+built-in functions from the LMDL_BUILTINS and LMDL_ARRAY_FUNCS tables in compiler/builtin.h.  A change of
 either without the grammars, or of the grammars alone, fails here.
 """
 import glob
@@ -82,6 +82,10 @@ def compiler_builtins():
     m = re.search(r"#define\s+LMDL_BUILTINS\(X\)(.*?)\n\n", text, re.S)
     if m:
         names = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', m.group(1))
+        # the functions of vectors and matrices, LMDL_ARRAY_FUNCS
+        a = re.search(r"#define\s+LMDL_ARRAY_FUNCS\(X\)(.*?)\n\n", text, re.S)
+        if a:
+            names += re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', a.group(1))
         if names:
             return set(names)
     die("found no LMDL_BUILTINS table of X(id, \"name\", arity, ...) rows in "

@@ -39,9 +39,12 @@ syntax keyword lmdlAssert assert
 syntax keyword lmdlDer der
 syntax keyword lmdlTime time
 
+" For-loops around sections and equations (arrays).
+syntax keyword lmdlRepeat for
+
 " Built-in functions, only where they are called (they are not reserved:
 " a parameter may be called `max`).
-syntax match lmdlBuiltin "\<\%(sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|exp\|log\|log10\|sqrt\|abs\|sign\|min\|max\)\>\ze\s*("
+syntax match lmdlBuiltin "\<\%(sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|exp\|log\|log10\|sqrt\|abs\|sign\|min\|max\|numel\|size\|sum\|zeros\|ones\|tablelookup\)\>\ze\s*("
 
 " priority.high, priority.low, priority.none
 syntax match lmdlPriority "\<priority\.\%(high\|low\|none\)\>"
@@ -87,6 +90,7 @@ highlight default link lmdlConnect      Keyword
 highlight default link lmdlAssert       Exception
 highlight default link lmdlDer          Operator
 highlight default link lmdlTime         Constant
+highlight default link lmdlRepeat       Repeat
 highlight default link lmdlBuiltin      Function
 highlight default link lmdlPriority     Constant
 highlight default link lmdlField        Identifier

@@ -1,0 +1,826 @@
+/*
+ * lower_array.c - vectors and matrices, lowered to their scalar elements
+ * (issue 11).
+ *
+ * The design is scalarization at elaboration: nothing after lowering knows
+ * about vectors.  A vector parameter of n elements is n run-time
+ * parameters (`masses(1)` ... `masses(n)`), a vector variable n scalar
+ * unknowns, and every expression that may be a vector lowers here to a
+ * LowerValue: its size and one DAE expression per element, in MATLAB's
+ * column-major order.  Element-wise operators broadcast a scalar over a
+ * matrix; `*` of two matrices is the matrix product; `sum`, `min` and
+ * `max` of a vector become sums and nested min/max of its elements;
+ * `numel`, `size`, `zeros` and `ones` are evaluated here.
+ *
+ * Sizes, ranges and indices are known at compile time: the parameters
+ * they read become structural (elab_mark_structural), so `--param` refuses
+ * them with the reason.  Every size mismatch is an error at the
+ * expression, giving both sizes; an index out of range gives the index
+ * and the size.
+ */
+#include "lower.h"
+
+#include "diag.h"
+#include "rt_table.h"
+#include "units_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A range longer than this is surely a mistake (and would exhaust memory
+   one element at a time). */
+enum { LOWER_MAX_ELEMENTS = 10000000 };
+
+const char *lower_size_text(char *buf, size_t len, int rows, int cols)
+{
+    if (rows == 1 && cols == 1)
+        snprintf(buf, len, "scalar");
+    else if (rows == 1 || cols == 1)
+        snprintf(buf, len, "%d-by-%d vector", rows, cols);
+    else
+        snprintf(buf, len, "%d-by-%d matrix", rows, cols);
+    return buf;
+}
+
+static LowerValue lv_new(Model *m, int rows, int cols)
+{
+    LowerValue v = {rows, cols, NULL};
+    size_t n = (size_t)rows * (size_t)cols;
+    v.el = arena_alloc(m->arena, sizeof(DaeExpr *) * (n + 1));
+    return v;
+}
+
+static LowerValue lv_scalar(Model *m, DaeExpr *e)
+{
+    LowerValue v = lv_new(m, 1, 1);
+    v.el[0] = e;
+    return v;
+}
+
+static int lv_numel(LowerValue v)
+{
+    return v.rows * v.cols;
+}
+
+static bool lv_is_scalar(LowerValue v)
+{
+    return v.rows == 1 && v.cols == 1;
+}
+
+DaeExpr *lower_scalar_of(Model *m, LowerValue v, AstExpr *e)
+{
+    if (lv_is_scalar(v))
+        return v.el[0];
+    char b[64];
+    diag_error(e->span, "expected one value here, but this is a %s",
+               lower_size_text(b, sizeof b, v.rows, v.cols));
+    return dae_const(m->t, 0);
+}
+
+/* ---- compile-time numbers: sizes, indices, ranges ------------------------- */
+
+/* A number known at compile time: no variable, no time.  The parameters
+   it reads become structural. */
+static bool known_number(Model *m, DaeExpr *e, AstExpr *at, const char *what, double *out)
+{
+    if (dae_depends_on_state(e)) {
+        diag_error(at->span, "%s must be known when the model is compiled: it "
+                   "may use only parameters and loop variables", what);
+        return false;
+    }
+    elab_mark_structural(m, e);
+    *out = dae_eval_params(e, elab_param_values(m));
+    if (!isfinite(*out)) {
+        diag_error(at->span, "%s is not a finite number", what);
+        return false;
+    }
+    return true;
+}
+
+static bool is_integer(double v)
+{
+    return v == floor(v) && fabs(v) < 1e15;
+}
+
+bool lower_int(Model *m, ElabInst *in, AstExpr *e, const char *what, long *out)
+{
+    double v;
+    if (!known_number(m, lower_expr(m, in, e), e, what, &v))
+        return false;
+    if (!is_integer(v)) {
+        diag_error(e->span, "%s must be an integer, not %.17g", what, v);
+        return false;
+    }
+    *out = (long)v;
+    return true;
+}
+
+/* The elements first, first + step, ... up to last (MATLAB's colon, with
+   its tolerance for steps like 0.1 that are not exact in binary). */
+static LowerValue range_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    double a, s = 1, b;
+    AstExpr *step = e->u.range.step;
+    if (!known_number(m, lower_expr(m, in, e->u.range.first), e->u.range.first,
+                      "the start of a range", &a)
+        || (step && !known_number(m, lower_expr(m, in, step), step, "the step of a range", &s))
+        || !known_number(m, lower_expr(m, in, e->u.range.last), e->u.range.last,
+                         "the end of a range", &b))
+        return lv_new(m, 1, 0);
+    if (s == 0) {
+        diag_error(step->span, "the step of a range cannot be 0");
+        return lv_new(m, 1, 0);
+    }
+    double q = (b - a) / s;
+    double count = q < 0 ? 0 : floor(q + 1e-10 * fmax(1, fabs(q))) + 1;
+    if (count > LOWER_MAX_ELEMENTS) {
+        diag_error(e->span, "this range has %.0f elements, more than the %d a "
+                   "vector may have", count, LOWER_MAX_ELEMENTS);
+        return lv_new(m, 1, 0);
+    }
+    int n = (int)count;
+    LowerValue v = lv_new(m, 1, n);
+    for (int k = 0; k < n; k++)
+        v.el[k] = dae_const(m->t, a + k * s);
+    return v;
+}
+
+bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
+                 bool report)
+{
+    *vals = NULL;
+    *n = 0;
+    int before = diag_error_count();
+    /* a:s:b counts unitless integers: its bounds and step are integers */
+    if (range->kind == EXPR_RANGE) {
+        AstExpr *parts[3] = {range->u.range.first, range->u.range.step, range->u.range.last};
+        static const char *const names[3] = {"start", "step", "end"};
+        for (int k = 0; k < 3; k++) {
+            double x;
+            if (!parts[k] || dae_depends_on_state(lower_expr(m, in, parts[k])))
+                continue;
+            x = dae_eval_params(lower_expr(m, in, parts[k]), elab_param_values(m));
+            if (isfinite(x) && !is_integer(x)) {
+                if (report)
+                    diag_error(parts[k]->span, "the range of a for-loop counts "
+                               "integers, and its %s is %.17g", names[k], x);
+                return false;
+            }
+        }
+    }
+    LowerValue v = lower_value(m, in, range);
+    if (diag_error_count() != before)
+        return false;
+    if (v.rows != 1 && lv_numel(v) > 0) {
+        char b[64];
+        if (report)
+            diag_error(range->span, "the range of a for-loop is a row vector, "
+                       "such as 1:N; this is a %s", lower_size_text(b, sizeof b, v.rows, v.cols));
+        return false;
+    }
+    Dim dim;
+    bool isb = false;
+    if (units_dim(m, in, range, &dim, &isb) && (isb || !dim_is_none(dim))) {
+        char b[64];
+        if (report)
+            diag_error(range->span, "the range of a for-loop takes unitless "
+                       "integers, but this one is %s", isb ? "true/false"
+                       : dim_phrase(dim, b, sizeof b));
+        return false;
+    }
+    long *out = arena_alloc(m->arena, sizeof(long) * (size_t)(lv_numel(v) + 1));
+    for (int k = 0; k < lv_numel(v); k++) {
+        double x;
+        if (!known_number(m, v.el[k], range, "the range of a for-loop", &x))
+            return false;
+        if (!is_integer(x)) {
+            if (report)
+                diag_error(range->span, "the range of a for-loop takes integers, "
+                           "and its element %d is %.17g", k + 1, x);
+            return false;
+        }
+        out[k] = (long)x;
+    }
+    *vals = out;
+    *n = lv_numel(v);
+    return true;
+}
+
+/* ---- indices ------------------------------------------------------------- */
+
+/* The integers an index expression stands for (a number, or a vector of
+   them, as in v(2:4)). */
+static bool index_list(Model *m, ElabInst *in, AstExpr *e, long **out, int *n)
+{
+    LowerValue v = lower_value(m, in, e);
+    *n = lv_numel(v);
+    *out = arena_alloc(m->arena, sizeof(long) * (size_t)(*n + 1));
+    for (int k = 0; k < *n; k++) {
+        double x;
+        if (!known_number(m, v.el[k], e, "an index", &x))
+            return false;
+        if (!is_integer(x)) {
+            diag_error(e->span, "an index must be an integer, not %.17g", x);
+            return false;
+        }
+        (*out)[k] = (long)x;
+    }
+    return true;
+}
+
+/* v(i) or v(i, j), as MATLAB reads them: one index counts the elements in
+   column-major order, two are a row and a column.  `name` is for
+   messages. */
+static LowerValue select_elements(Model *m, ElabInst *in, LowerValue v, AstNamePart *part,
+                                  const char *name)
+{
+    char b[64];
+    long *I, *J = NULL;
+    int ni, nj = 0;
+    if (!index_list(m, in, part->index[0], &I, &ni)
+        || (part->nindex == 2 && !index_list(m, in, part->index[1], &J, &nj)))
+        return lv_scalar(m, dae_const(m->t, 0));
+    if (part->nindex == 1) {
+        LowerValue r = v.rows == 1 || lv_numel(v) == 1 ? lv_new(m, 1, ni) : lv_new(m, ni, 1);
+        for (int k = 0; k < ni; k++) {
+            if (I[k] < 1 || I[k] > lv_numel(v)) {
+                diag_error(part->index[0]->span, "index %ld is out of range: '%s' "
+                           "has %d element%s", I[k], name, lv_numel(v),
+                           lv_numel(v) == 1 ? "" : "s");
+                return lv_scalar(m, dae_const(m->t, 0));
+            }
+            r.el[k] = v.el[I[k] - 1];
+        }
+        return r;
+    }
+    LowerValue r = lv_new(m, ni, nj);
+    for (int k = 0; k < ni; k++) {
+        for (int l = 0; l < nj; l++) {
+            if (I[k] < 1 || I[k] > v.rows || J[l] < 1 || J[l] > v.cols) {
+                diag_error(src_join(part->index[0]->span, part->index[1]->span),
+                           "index (%ld, %ld) is out of range: '%s' is a %s", I[k], J[l],
+                           name, lower_size_text(b, sizeof b, v.rows, v.cols));
+                return lv_scalar(m, dae_const(m->t, 0));
+            }
+            r.el[k + (size_t)l * (size_t)ni] = v.el[(I[k] - 1) + (J[l] - 1) * (long)v.rows];
+        }
+    }
+    return r;
+}
+
+ElabSlot *lower_element(Model *m, ElabInst *in, ElabSlot *s, AstNamePart *part)
+{
+    if (part->nindex != 1)
+        return NULL; /* resolution reported it */
+    long k;
+    if (!lower_int(m, in, part->index[0], "an index", &k))
+        return NULL;
+    const char *what = s->m->kind == MEM_NODE ? "node" : "component";
+    if (k < 1 || k > s->nelems) {
+        diag_error(part->index[0]->span, "index %ld is out of range: the array of "
+                   "%ss '%s' has %d element%s", k, what, s->m->name->name, s->nelems,
+                   s->nelems == 1 ? "" : "s");
+        return NULL;
+    }
+    ElabSlot *e = s->elems[k - 1];
+    if (!e) {
+        diag_error(part->index[0]->span, "'%s(%ld)' is not declared: the for-loop "
+                   "that declares '%s' does not reach index %ld", s->m->name->name,
+                   k, s->m->name->name, k);
+        return NULL;
+    }
+    return e;
+}
+
+/* The elements of a vector slot: parameters or variables in a row. */
+static LowerValue slot_value(Model *m, ElabSlot *s)
+{
+    LowerValue v = lv_new(m, s->rows, s->cols);
+    for (int k = 0; k < lv_numel(v); k++)
+        v.el[k] = s->m->kind == MEM_PARAMETER ? dae_param(m->t, s->param + k)
+                                              : dae_var(m->t, s->var + k, 0);
+    return v;
+}
+
+static LowerValue name_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    AstNamePart *last = &e->u.name.parts[e->u.name.n - 1];
+    if (e->u.name.n > 1 || last->nindex) {
+        ElabInst *owner = in;
+        SemaMember *nm = NULL;
+        ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
+        if (s && (s->vec || last->nindex)
+            && (s->m->kind == MEM_PARAMETER || s->m->kind == MEM_VARIABLE
+                || s->m->kind == MEM_OUTPUT)) {
+            LowerValue v = s->vec ? slot_value(m, s) : lv_scalar(m, lower_expr(m, owner, e));
+            if (!last->nindex)
+                return v;
+            char *text = arena_strdup(m->arena, last->sym->name);
+            return select_elements(m, in, v, last, text);
+        }
+        if (!s)
+            return lv_scalar(m, dae_const(m->t, 0));
+    } else {
+        ElabSlot *s = elab_env_find(in->env, last->sym) ? NULL : elab_slot(in, last->sym);
+        if (s && s->active && s->vec)
+            return slot_value(m, s);
+    }
+    return lv_scalar(m, lower_expr(m, in, e));
+}
+
+DaeExpr *lower_indexed(Model *m, ElabInst *in, AstExpr *e, ElabSlot *s)
+{
+    AstNamePart *last = &e->u.name.parts[e->u.name.n - 1];
+    LowerValue v;
+    if (s->vec) {
+        v = slot_value(m, s);
+    } else {
+        /* x(1) of a scalar x is x, as in MATLAB */
+        DaeExpr *x = s->m->kind == MEM_PARAMETER ? dae_param(m->t, s->param)
+                                                 : dae_var(m->t, s->var, 0);
+        v = lv_scalar(m, x);
+    }
+    if (last->nindex)
+        v = select_elements(m, in, v, last, last->sym->name);
+    else if (!lv_is_scalar(v)) {
+        char b[64];
+        diag_error(e->span, "'%s' is a %s, and one value is expected here; name "
+                   "one element, as in %s(1)", ast_name_text(m->arena, e),
+                   lower_size_text(b, sizeof b, v.rows, v.cols), last->sym->name);
+        return dae_const(m->t, 0);
+    }
+    return lower_scalar_of(m, v, e);
+}
+
+/* ---- matrices ------------------------------------------------------------- */
+
+/* [a b; c d]: each row concatenates its items side by side (equal
+   heights), then the rows stack (equal widths); empty items vanish. */
+static LowerValue matrix_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    char x[64];
+    PtrVec *rows = &e->u.matrix.rows;
+    LowerValue *parts = arena_alloc(m->arena, sizeof(LowerValue) * (size_t)(rows->n + 1));
+    int height = 0, width = -1;
+    for (int r = 0; r < rows->n; r++) {
+        PtrVec *row = rows->items[r];
+        LowerValue *items = arena_alloc(m->arena, sizeof(LowerValue) * (size_t)(row->n + 1));
+        int h = -1, w = 0;
+        for (int i = 0; i < row->n; i++) {
+            items[i] = lower_value(m, in, row->items[i]);
+            if (lv_numel(items[i]) == 0)
+                continue;
+            if (h >= 0 && items[i].rows != h) {
+                diag_error(((AstExpr *)row->items[i])->span, "the items of a row of "
+                           "a matrix must have the same number of rows: this one is "
+                           "a %s, the one before it has %d row%s",
+                           lower_size_text(x, sizeof x, items[i].rows, items[i].cols),
+                           h, h == 1 ? "" : "s");
+                return lv_new(m, 0, 0);
+            }
+            h = items[i].rows;
+            w += items[i].cols;
+        }
+        LowerValue rv = lv_new(m, h < 0 ? 0 : h, h < 0 ? 0 : w);
+        int col = 0;
+        for (int i = 0; i < row->n; i++) {
+            if (lv_numel(items[i]) == 0)
+                continue;
+            for (int c = 0; c < items[i].cols; c++, col++)
+                for (int k = 0; k < rv.rows; k++)
+                    rv.el[k + (size_t)col * (size_t)rv.rows] = items[i].el[k + (size_t)c * (size_t)rv.rows];
+        }
+        parts[r] = rv;
+        if (lv_numel(rv) == 0)
+            continue;
+        if (width >= 0 && rv.cols != width) {
+            diag_error(e->span, "the rows of this matrix have different lengths: "
+                       "%d column%s, then %d", width, width == 1 ? "" : "s", rv.cols);
+            return lv_new(m, 0, 0);
+        }
+        width = rv.cols;
+        height += rv.rows;
+    }
+    if (width < 0)
+        return lv_new(m, 0, 0);
+    LowerValue v = lv_new(m, height, width);
+    int row0 = 0;
+    for (int r = 0; r < rows->n; r++) {
+        LowerValue p = parts[r];
+        if (lv_numel(p) == 0)
+            continue;
+        for (int c = 0; c < width; c++)
+            for (int k = 0; k < p.rows; k++)
+                v.el[row0 + k + (size_t)c * (size_t)height] = p.el[k + (size_t)c * (size_t)p.rows];
+        row0 += p.rows;
+    }
+    return v;
+}
+
+/* ---- operators ------------------------------------------------------------- */
+
+static DaeExprKind elementwise_kind(AstOp op)
+{
+    switch (op) {
+    case OP_ADD: return DX_ADD;
+    case OP_SUB: return DX_SUB;
+    case OP_MUL: case OP_EMUL: return DX_MUL;
+    case OP_DIV: case OP_EDIV: return DX_DIV;
+    default: return DX_POW;
+    }
+}
+
+/* a op b element by element, a scalar operand applying to every element. */
+static LowerValue broadcast(Model *m, AstExpr *e, DaeExprKind k, LowerValue a, LowerValue b)
+{
+    char x[64], y[64];
+    if (!lv_is_scalar(a) && !lv_is_scalar(b) && (a.rows != b.rows || a.cols != b.cols)) {
+        diag_error(e->span, "the operands of '%s' have different sizes: %s (left) "
+                   "vs %s (right)", ast_op_names[e->u.binary.op],
+                   lower_size_text(x, sizeof x, a.rows, a.cols),
+                   lower_size_text(y, sizeof y, b.rows, b.cols));
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    LowerValue shape = lv_is_scalar(a) ? b : a;
+    LowerValue r = lv_new(m, shape.rows, shape.cols);
+    for (int i = 0; i < lv_numel(r); i++)
+        r.el[i] = dae_binary(m->t, k, a.el[lv_is_scalar(a) ? 0 : i], b.el[lv_is_scalar(b) ? 0 : i]);
+    return r;
+}
+
+static LowerValue matrix_product(Model *m, AstExpr *e, LowerValue a, LowerValue b)
+{
+    char x[64], y[64];
+    if (a.cols != b.rows) {
+        diag_error(e->span, "a matrix product needs as many columns on the left as "
+                   "rows on the right: %s * %s (use .* for the element-wise product)",
+                   lower_size_text(x, sizeof x, a.rows, a.cols),
+                   lower_size_text(y, sizeof y, b.rows, b.cols));
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    LowerValue r = lv_new(m, a.rows, b.cols);
+    for (int i = 0; i < a.rows; i++) {
+        for (int j = 0; j < b.cols; j++) {
+            DaeExpr *sum = dae_const(m->t, 0);
+            for (int k = 0; k < a.cols; k++)
+                sum = dae_add(m->t, sum, dae_mul(m->t, a.el[i + (size_t)k * (size_t)a.rows],
+                                                 b.el[k + (size_t)j * (size_t)b.rows]));
+            r.el[i + (size_t)j * (size_t)a.rows] = sum;
+        }
+    }
+    return r;
+}
+
+static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    AstOp op = e->u.binary.op;
+    if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_POW
+        && op != OP_EMUL && op != OP_EDIV && op != OP_EPOW)
+        return lv_scalar(m, lower_expr(m, in, e));
+    LowerValue a = lower_value(m, in, e->u.binary.lhs);
+    LowerValue b = lower_value(m, in, e->u.binary.rhs);
+    char x[64];
+    if ((op == OP_MUL) && !lv_is_scalar(a) && !lv_is_scalar(b))
+        return matrix_product(m, e, a, b);
+    if (op == OP_DIV && !lv_is_scalar(b)) {
+        diag_error(e->u.binary.rhs->span, "a division by a %s is not supported; "
+                   "use ./ to divide element by element",
+                   lower_size_text(x, sizeof x, b.rows, b.cols));
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    if (op == OP_POW && (!lv_is_scalar(a) || !lv_is_scalar(b))) {
+        diag_error(e->span, "'^' takes scalars; use .^ for the element-wise power");
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    return broadcast(m, e, elementwise_kind(op), a, b);
+}
+
+/* ---- functions of vectors ------------------------------------------------------ */
+
+/* What reduce() folds a vector with. */
+typedef enum Reduction { RED_SUM, RED_MIN, RED_MAX } Reduction;
+
+/* sum, min or max over a vector (over each column of a matrix, as in
+   MATLAB). */
+static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduction fn)
+{
+    LowerValue v = lower_value(m, in, arg);
+    bool vector = v.rows == 1 || v.cols == 1;
+    int groups = vector ? 1 : v.cols, len = vector ? lv_numel(v) : v.rows;
+    if (len == 0 && fn != RED_SUM) {
+        diag_error(arg->span, "%s of an empty vector has no value",
+                   e->u.call.func->name);
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    LowerValue r = lv_new(m, 1, groups);
+    for (int g = 0; g < groups; g++) {
+        DaeExpr *acc = fn == RED_SUM ? dae_const(m->t, 0) : v.el[(size_t)g * (size_t)len];
+        for (int k = fn == RED_SUM ? 0 : 1; k < len; k++) {
+            DaeExpr *x = v.el[(size_t)g * (size_t)len + (size_t)k];
+            acc = fn == RED_SUM ? dae_add(m->t, acc, x)
+                  : fn == RED_MIN ? dae_min(m->t, acc, x) : dae_max(m->t, acc, x);
+        }
+        r.el[g] = acc;
+    }
+    return r;
+}
+
+static LowerValue filled(Model *m, ElabInst *in, AstExpr **args, int n, double value)
+{
+    long r = 0, c = 0;
+    if (!lower_int(m, in, args[0], "a size", &r) || (n > 1 && !lower_int(m, in, args[1], "a size", &c)))
+        return lv_new(m, 0, 0);
+    if (n == 1)
+        c = r;
+    if (r < 0 || c < 0 || (double)r * (double)c > LOWER_MAX_ELEMENTS) {
+        diag_error(args[0]->span, "a %ld-by-%ld matrix is not a size lmdlc makes: "
+                   "sizes are 0 or more, and %d elements at most", r, c,
+                   LOWER_MAX_ELEMENTS);
+        return lv_new(m, 0, 0);
+    }
+    LowerValue v = lv_new(m, (int)r, (int)c);
+    for (int k = 0; k < lv_numel(v); k++)
+        v.el[k] = dae_const(m->t, value);
+    return v;
+}
+
+/* ---- tablelookup ------------------------------------------------------------ */
+
+/* interpolation = linear|smooth, extrapolation = linear|nearest|error
+   (resolution checked the words). */
+static void table_options(AstExpr *e, int *interp, int *extrap)
+{
+    *interp = RT_INTERP_LINEAR;
+    *extrap = RT_EXTRAP_LINEAR;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *o = e->u.call.args.items[i];
+        if (o->kind != EXPR_OPTION || !ast_is_simple_name(o->u.option.value))
+            continue;
+        const char *w = o->u.option.value->u.name.parts[0].sym->name;
+        if (!strcmp(o->u.option.name->name, "interpolation"))
+            *interp = !strcmp(w, "smooth") ? RT_INTERP_SMOOTH : RT_INTERP_LINEAR;
+        else
+            *extrap = !strcmp(w, "nearest") ? RT_EXTRAP_NEAREST
+                      : !strcmp(w, "error") ? RT_EXTRAP_ERROR : RT_EXTRAP_LINEAR;
+    }
+}
+
+/* The first of consecutive run-time parameters holding v: v's own when
+   it is a parameter vector (or matrix) stored in that order, else new
+   parameters `INSTANCE.tablelookupL_C.WHAT(k)` computed from v's
+   elements, so that the simulator finds every table in p[]. */
+static int table_params(Model *m, ElabInst *in, AstExpr *call, AstExpr *arg, LowerValue v,
+                        const char *what)
+{
+    int n = lv_numel(v);
+    bool own = n > 0 && v.el[0]->kind == DX_PARAM;
+    for (int k = 1; own && k < n; k++)
+        own = v.el[k]->kind == DX_PARAM && v.el[k]->u.index == v.el[0]->u.index + k;
+    if (own)
+        return v.el[0]->u.index;
+    Dim dim;
+    bool isb = false;
+    units_dim(m, in, arg, &dim, &isb);
+    int line, col;
+    src_linecol(call->span, &line, &col);
+    const char *base = elab_qualify(m, in, arena_printf(m->arena, "tablelookup%d_%d.%s",
+                                                         line, col, what));
+    int first = m->plist->n;
+    for (int k = 0; k < n; k++) {
+        const char *name = v.rows == 1 || v.cols == 1
+                               ? arena_printf(m->arena, "%s(%d)", base, k + 1)
+                               : arena_printf(m->arena, "%s(%d,%d)", base, k % v.rows + 1,
+                                              k / v.rows + 1);
+        elab_new_param(m, name, arg->span, v.el[k], dim, false);
+    }
+    return first;
+}
+
+/* A grid: a vector of at least two parameters, strictly monotonic at
+   their values here (the simulator checks again after --param). */
+static bool table_grid(Model *m, AstExpr *arg, LowerValue v, int axis)
+{
+    char b[64];
+    const char *name = axis ? "x2d" : "x1d";
+    if ((v.rows != 1 && v.cols != 1) || lv_numel(v) < 2) {
+        diag_error(arg->span, "the grid %s of tablelookup is a vector of at least 2 "
+                   "points; this is a %s", name, lower_size_text(b, sizeof b, v.rows, v.cols));
+        return false;
+    }
+    double *g = arena_alloc(m->arena, sizeof(double) * (size_t)lv_numel(v));
+    for (int k = 0; k < lv_numel(v); k++) {
+        if (dae_depends_on_state(v.el[k])) {
+            diag_error(arg->span, "the grid %s of tablelookup may use only parameters",
+                       name);
+            return false;
+        }
+        g[k] = dae_eval_params(v.el[k], elab_param_values(m));
+    }
+    int bad = rt_grid_check(g, lv_numel(v));
+    if (bad > 0) {
+        diag_error(arg->span, "the grid %s of tablelookup must be strictly monotonic, "
+                   "increasing or decreasing: its element %d (%.10g) does not follow "
+                   "element %d (%.10g)", name, bad + 1, g[bad], bad, g[bad - 1]);
+        return false;
+    }
+    return true;
+}
+
+/* tablelookup(x1d, fd, x1, ...) and tablelookup(x1d, x2d, fd, x1, x2, ...):
+   a DaeTable over parameters, the segment of each query, and the lookup
+   node in those segments. */
+static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e)
+{
+    AstExpr *a[8];
+    int n = ast_call_positional(e, a, 8);
+    DaeExprTable *t = m->t;
+    if (n != 3 && n != 5)
+        return dae_const(t, 0); /* resolution reported it */
+    int axes = n == 5 ? 2 : 1;
+    LowerValue g[2], fd = lower_value(m, in, a[axes]);
+    bool ok = true;
+    for (int k = 0; k < axes; k++) {
+        g[k] = lower_value(m, in, a[k]);
+        ok = table_grid(m, a[k], g[k], k) && ok;
+    }
+    if (!ok)
+        return dae_const(t, 0);
+    char x[64];
+    int n1 = lv_numel(g[0]), n2 = axes == 2 ? lv_numel(g[1]) : 1;
+    if (axes == 1 && ((fd.rows != 1 && fd.cols != 1) || lv_numel(fd) != n1)) {
+        diag_error(a[1]->span, "the data fd of tablelookup must have one value per "
+                   "point of the grid x1d: the grid has %d points, fd is a %s", n1,
+                   lower_size_text(x, sizeof x, fd.rows, fd.cols));
+        return dae_const(t, 0);
+    }
+    if (axes == 2 && (fd.rows != n1 || fd.cols != n2)) {
+        diag_error(a[2]->span, "the data fd of a 2-D tablelookup is a matrix with a row "
+                   "per point of x1d and a column per point of x2d: %d-by-%d here, but "
+                   "fd is a %s", n1, n2, lower_size_text(x, sizeof x, fd.rows, fd.cols));
+        return dae_const(t, 0);
+    }
+    for (int k = 0; k < lv_numel(fd); k++) {
+        if (dae_depends_on_state(fd.el[k])) {
+            diag_error(a[axes]->span, "the data fd of tablelookup may use only parameters");
+            return dae_const(t, 0);
+        }
+    }
+    DaeTable *tb = dae_table_new(t);
+    tb->axes = axes;
+    table_options(e, &tb->interp, &tb->extrap);
+    tb->instance = in->dae_path;
+    tb->span = e->span;
+    static const char *const names[] = {"x1d", "x2d"};
+    for (int k = 0; k < axes; k++) {
+        tb->n[k] = lv_numel(g[k]);
+        tb->grid[k] = table_params(m, in, e, a[k], g[k], names[k]);
+        bool isb = false;
+        units_dim(m, in, a[k], &tb->dim[k], &isb);
+    }
+    tb->data = table_params(m, in, e, a[axes], fd, "fd");
+    DaeExpr *seg[2] = {NULL, NULL};
+    for (int k = 0; k < axes; k++) {
+        seg[k] = dae_segment(t, tb, k, lower_expr(m, in, a[axes + 1 + k]));
+        if (!ptrmap_get(&t->origin, seg[k])) {
+            DaeRelOrigin *o = arena_alloc(t->arena, sizeof *o);
+            o->instance = in->dae_path;
+            o->span = e->span;
+            ptrmap_put(&t->origin, seg[k], o);
+        }
+    }
+    /* a query known from parameters, outside the grid with extrapolation =
+       error, is an error now, at the defaults */
+    for (int k = 0; k < axes && tb->extrap == RT_EXTRAP_ERROR; k++) {
+        DaeExpr *q = seg[k]->u.seg.x;
+        if (dae_depends_on_state(q))
+            continue;
+        double qv = dae_eval_params(q, elab_param_values(m));
+        int sk = (int)dae_eval_params(seg[k], elab_param_values(m));
+        if (isfinite(qv) && (sk <= 0 || sk >= tb->n[k]))
+            diag_error(a[axes + 1 + k]->span, "this query of tablelookup is %.10g "
+                       "(SI), outside its grid, and the table's extrapolation = "
+                       "error", qv);
+    }
+    return dae_lookup(t, seg[0], seg[1], 0, 0);
+}
+
+int lower_var_index(Model *m, ElabInst *in, AstExpr *name)
+{
+    ElabSlot *s = elab_slot(in, name->u.name.parts[0].sym);
+    if (!s || s->var < 0)
+        return -1;
+    AstNamePart *part = &name->u.name.parts[0];
+    if (!part->nindex)
+        return s->vec ? -1 : s->var;
+    DaeExpr *x = lower_indexed(m, in, name, s);
+    return x->kind == DX_VAR ? x->u.var.index : -1;
+}
+
+static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e);
+
+static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    AstExpr *args[8];
+    int n = ast_call_positional(e, args, 8);
+    int af = array_func_find(e->u.call.func->name);
+    int k = builtin_find(e->u.call.func->name);
+    if (af < 0 && (k == FN_MIN || k == FN_MAX) && n == 1)
+        return reduce(m, in, e, args[0], k == FN_MIN ? RED_MIN : RED_MAX);
+    if (af < 0 || n < 1)
+        return lv_scalar(m, lower_expr(m, in, e));
+    switch (af) {
+    case AF_NUMEL: {
+        LowerValue v = lower_value(m, in, args[0]);
+        return lv_scalar(m, dae_const(m->t, lv_numel(v)));
+    }
+    case AF_SIZE: {
+        LowerValue v = lower_value(m, in, args[0]);
+        if (n == 1) {
+            LowerValue r = lv_new(m, 1, 2);
+            r.el[0] = dae_const(m->t, v.rows);
+            r.el[1] = dae_const(m->t, v.cols);
+            return r;
+        }
+        long d;
+        if (!lower_int(m, in, args[1], "the dimension of size()", &d))
+            return lv_scalar(m, dae_const(m->t, 0));
+        if (d < 1) {
+            diag_error(args[1]->span, "the dimension of size() is 1 or more, not %ld", d);
+            return lv_scalar(m, dae_const(m->t, 0));
+        }
+        return lv_scalar(m, dae_const(m->t, d == 1 ? v.rows : d == 2 ? v.cols : 1));
+    }
+    case AF_SUM: return reduce(m, in, e, args[0], RED_SUM);
+    case AF_ZEROS: return filled(m, in, args, n, 0);
+    case AF_ONES: return filled(m, in, args, n, 1);
+    case AF_TABLELOOKUP: return lv_scalar(m, lower_table(m, in, e));
+    default: return lv_scalar(m, dae_const(m->t, 0));
+    }
+}
+
+DaeExpr *lower_array_call(Model *m, ElabInst *in, AstExpr *e)
+{
+    return lower_scalar_of(m, call_value(m, in, e), e);
+}
+
+/* ---- any expression ---------------------------------------------------------- */
+
+LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_NAME: return name_value(m, in, e);
+    case EXPR_MATRIX: return matrix_value(m, in, e);
+    case EXPR_RANGE: return range_value(m, in, e);
+    case EXPR_CALL: return call_value(m, in, e);
+    case EXPR_BINARY: return binary_value(m, in, e);
+    case EXPR_UNARY: {
+        if (e->u.unary.op == OP_NOT)
+            return lv_scalar(m, lower_expr(m, in, e));
+        LowerValue a = lower_value(m, in, e->u.unary.arg);
+        LowerValue r = lv_new(m, a.rows, a.cols);
+        for (int i = 0; i < lv_numel(a); i++)
+            r.el[i] = e->u.unary.op == OP_NEG ? dae_neg(m->t, a.el[i]) : a.el[i];
+        return r;
+    }
+    case EXPR_QUANTITY: {
+        LowerValue v = lower_value(m, in, e->u.quantity.value);
+        const RtUnit *u = units_literal(m, e);
+        if (u)
+            for (int i = 0; i < lv_numel(v); i++)
+                v.el[i] = dae_mul(m->t, dae_const(m->t, u->scale), v.el[i]);
+        return v;
+    }
+    case EXPR_IF: {
+        LowerValue a = lower_value(m, in, e->u.cond.then);
+        LowerValue b = lower_value(m, in, e->u.cond.els);
+        char x[64], y[64];
+        if (a.rows != b.rows || a.cols != b.cols) {
+            diag_error(e->span, "the branches of this if-expression have different "
+                       "sizes: %s vs %s", lower_size_text(x, sizeof x, a.rows, a.cols),
+                       lower_size_text(y, sizeof y, b.rows, b.cols));
+            return lv_scalar(m, dae_const(m->t, 0));
+        }
+        DaeExpr *c = lower_expr(m, in, e->u.cond.cond);
+        LowerValue r = lv_new(m, a.rows, a.cols);
+        for (int i = 0; i < lv_numel(a); i++)
+            r.el[i] = dae_if(m->t, c, a.el[i], b.el[i]);
+        return r;
+    }
+    case EXPR_DER: {
+        LowerValue a = lower_value(m, in, e->u.der.arg);
+        PtrMap memo = {0};
+        for (int i = 0; i < lv_numel(a); i++)
+            a.el[i] = dae_diff_time(m->t, a.el[i], &memo);
+        ptrmap_free(&memo);
+        return a;
+    }
+    case EXPR_RECORD:
+        for (int i = 0; i < e->u.record.n; i++)
+            if (!strcmp(e->u.record.fields[i].name->name, "value"))
+                return lower_value(m, in, e->u.record.fields[i].value);
+        return lv_scalar(m, dae_const(m->t, 0));
+    default:
+        return lv_scalar(m, lower_expr(m, in, e));
+    }
+}
