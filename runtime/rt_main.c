@@ -500,13 +500,21 @@ int main(int argc, char **argv)
     /* parameters out of range fail now, before any file is touched */
     if (rt_check_grids(&sim) != 0 || rt_check_param_asserts(&sim) != 0)
         goto out;
+    /* From the truncation of the results file until its header is
+       written, a terminating signal waits: a run stopped there leaves a
+       file with a header and no rows (a MAT file that reads back), not an
+       empty one. */
+    rt_hold_signals();
     if (open_outputs(&sim) != 0) {
+        rt_release_signals();
         status = RT_EXIT_USAGE;
         goto out;
     }
     rt_meta_write(&sim);    /* RESULTS.meta: the units, for lmdlc plot */
     sim.progress = rt_progress_new(!sim.opt.quiet, sim.opt.stop_time);
-    if (rt_csv_header(&sim) != 0 || rt_csv_events_header(&sim) != 0
+    int header = rt_csv_header(&sim);
+    rt_release_signals();
+    if (header != 0 || rt_csv_events_header(&sim) != 0
         || rt_init(&sim) != 0 || rt_integrate_setup(&sim) != 0
         || rt_run(&sim) != 0)
         status = RT_EXIT_SIM;
