@@ -521,10 +521,11 @@ static void emit_relations(Cg *cg)
         else
             cp_str(&cg->p, "");
         int g = pl->rels[i].guard;
-        cp_emit(&cg->p, ", %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0);
+        cp_emit(&cg->p, ", %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
+                pl->rels[i].assert_only ? 1 : 0);
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
     CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",

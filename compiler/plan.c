@@ -395,6 +395,14 @@ static void plan_relations(Plan *p)
     PtrVec rels = {0};
     for (int i = 0; i < s->eqs.n; i++)
         find_relations(p, ((StEq *)s->eqs.items[i])->res, &seen, &rels);
+    /* Then those of the assertions: zero crossings too, so a failure is
+       found at its crossing time, whatever the steps (assert_only). */
+    int from_eqs = rels.n;
+    for (int i = 0; i < p->d->asserts.n; i++) {
+        DaeAssert *a = p->d->asserts.items[i];
+        if (dae_depends_on_state(a->cond))
+            find_relations(p, a->cond, &seen, &rels);
+    }
     ptrmap_free(&seen);
     p->nrels = rels.n;
     p->rels = arena_alloc(&p->arena, sizeof(PlanRelation) * (size_t)(rels.n + 1));
@@ -402,6 +410,7 @@ static void plan_relations(Plan *p)
         p->rels[i].rel = rels.items[i];
         p->rels[i].guard = -2;
         p->rels[i].origin = dae_rel_origin(&p->d->t, rels.items[i]);
+        p->rels[i].assert_only = i >= from_eqs;
     }
     for (int i = 0; i < s->eqs.n; i++)
         walk_guards(p, &seen, ((StEq *)s->eqs.items[i])->res, -1, 0);
@@ -713,6 +722,8 @@ void plan_dump(FILE *fp, const Plan *p)
         if (r->guard >= 0)
             fprintf(fp, "  (matters only while relation %d is %s)", r->guard,
                     r->guard_value ? "true" : "false");
+        if (r->assert_only)
+            fputs("  (in assertions only)", fp);
         fputc('\n', fp);
     }
     if (p->ncolors)

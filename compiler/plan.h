@@ -16,7 +16,8 @@
  *  - which blocks go into which part of eval (bounded parts keep the C
  *    compiler linear);
  *  - the relations that get a mode (a zero crossing), their guards and
- *    crossing functions;
+ *    crossing functions; those of assertion conditions too, so that a
+ *    failing assertion is located like an event;
  *  - the sparsity of d(dx/dt)/dx and its column coloring;
  *  - the output columns and the targets.
  *
@@ -83,6 +84,8 @@ typedef struct PlanRelation {
     int guard;              /* the relation it only matters under, or -1 */
     int guard_value;        /* the guard's value under which it matters */
     DaeRelOrigin *origin;   /* where it was written, or NULL */
+    bool assert_only;       /* found only in assertion conditions: located
+                               like the others, but no event */
 } PlanRelation;
 
 /* A target of initialization. */

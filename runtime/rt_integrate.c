@@ -43,9 +43,21 @@
 
 #include <gsl/gsl_errno.h>
 
+/* A trial point of the solver may lie past a crossing the step straddles:
+   rt_eval_past evaluates it with the flipped modes where the frozen ones
+   fail there (rt_events.c). */
+static int eval_trial(RtSim *s, double t, const double *y, double *f, double *alg,
+                      RtFailure *fail)
+{
+    int nr = s->m->n_relations;
+    if (nr > 0)
+        memcpy(s->md_trial, s->modes, (size_t)nr * sizeof *s->md_trial);
+    return rt_eval_past(s, t, y, f, alg, nr > 0 ? s->md_trial : s->modes, fail);
+}
+
 int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
-    if (rt_eval_checked(s, t, y, dydt, s->alg, s->modes, &s->pending) != 0) {
+    if (eval_trial(s, t, y, dydt, s->alg, &s->pending) != 0) {
         s->last_eval_failed = 1;
         return -1;
     }
@@ -65,7 +77,7 @@ static int jac_eval(RtSim *s, double t, const double *y, double *f)
     const RtModel *m = s->m;
     if (m->n_alg > 0)
         memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
-    if (rt_eval_checked(s, t, y, f, s->alg_jac, s->modes, &s->pending) != 0) {
+    if (eval_trial(s, t, y, f, s->alg_jac, &s->pending) != 0) {
         s->last_eval_failed = 1;
         return -1;
     }
@@ -311,6 +323,8 @@ static int collapsing(RtSim *s, double dt)
 static int step(RtSim *s, double *t, double t1, double *h, double *x)
 {
     double t_before = *t;
+    if (s->opt.max_step > 0 && *h > s->opt.max_step)
+        *h = s->opt.max_step;   /* --max-step (CVODE: CVodeSetMaxStep) */
     if (s->opt.backend->step(s, t, t1, h, x) != 0)
         return -1;
     return collapsing(s, *t - t_before);
@@ -360,8 +374,9 @@ static int run_ode(RtSim *s, long n_rows)
                 s->h = 0.5 * rem;
             if (step(s, &s->t, tout, &s->h, s->x) != 0)
                 return -1;
-            if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
-                                &s->fail) != 0)
+            /* the accepted end may lie past a crossing: evaluated like a
+               trial point, and the event code takes it from there */
+            if (eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail) != 0)
                 return -1;
             rt_accept_alg(s);
             if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
@@ -370,7 +385,8 @@ static int run_ode(RtSim *s, long n_rows)
                 return -1;
             rt_progress_update(s->progress, s->t);
         }
-        if (rt_csv_row(s, tout, s->x, s->dx, s->alg) != 0)
+        /* an event at tout wrote its two rows there already */
+        if (s->event_row_t != tout && rt_csv_row(s, tout, s->x, s->dx, s->alg) != 0)
             return -1;
     }
     return 0;
@@ -385,8 +401,7 @@ static int run_algebraic(RtSim *s, long n_rows)
         while (s->t < tout) {
             double t0 = s->t;
             s->t = tout;
-            if (rt_eval_checked(s, tout, s->x, NULL, s->alg, s->modes,
-                                &s->fail) != 0)
+            if (eval_trial(s, tout, s->x, NULL, s->alg, &s->fail) != 0)
                 return -1;
             rt_accept_alg(s);
             if (rt_events_after_step(s, t0, NULL, NULL) != 0)
@@ -394,7 +409,7 @@ static int run_algebraic(RtSim *s, long n_rows)
         }
         if (rt_check_asserts(s) != 0)
             return -1;
-        if (rt_csv_row(s, tout, s->x, NULL, s->alg) != 0)
+        if (s->event_row_t != tout && rt_csv_row(s, tout, s->x, NULL, s->alg) != 0)
             return -1;
         rt_progress_update(s->progress, tout);
     }

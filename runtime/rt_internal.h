@@ -41,6 +41,13 @@ enum {
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
     RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
+    RT_CHATTER_NAMED = 4,           /* relations a chattering or settling
+                                       failure names, at most */
+    RT_CHANGE_RING = 4 * RT_CHATTER_EVENTS, /* logged changes kept to name
+                                       the relations of chattering */
+    RT_STEP_PROBES = 2,             /* interior points of every step where
+                                       the relations are checked on the
+                                       step's interpolant (rt_events.c) */
     RT_COLLAPSE_STEPS = 100,        /* accepted steps, each with a failed
                                        evaluation (fewer than
                                        RT_COLLAPSE_CLEAN clean ones between
@@ -70,6 +77,7 @@ typedef struct RtOptions {
                                            NULL for --solver cvode */
     const RtStepper *backend;   /* gsl_odeiv2 or CVODE; NULL: gsl_odeiv2 */
     int solver_given;           /* --solver was on the command line */
+    double max_step;            /* --max-step, s; 0: no bound */
     const char *out_path;       /* -o FILE; NULL writes stdout */
     const char *events_path;    /* --events FILE; NULL keeps no log */
     int quiet;                  /* --quiet: no progress bar, no warnings */
@@ -104,6 +112,9 @@ typedef struct RtFailure {
                                collapsed: the last accepted step */
     int collapsed;          /* EVAL: the step size collapsed on it */
     long count;             /* CHATTER: events in the window */
+    int culprits[RT_CHATTER_NAMED]; /* CHATTER, MODES: the relations that
+                                       kept changing, most recent first */
+    int n_culprits;         /* entries in culprits */
 } RtFailure;
 
 typedef struct RtBlockWork RtBlockWork;   /* rt_newton.c */
@@ -126,6 +137,9 @@ struct RtSim {
     double *dx;                 /* its derivative from the last eval */
     double *alg;                /* algebraic values (and Newton guesses) */
     double *alg_good;           /* alg at the last accepted state */
+    double *alg_prev;           /* alg at the one before (rt_accept_alg
+                                   keeps it for the step's probes) */
+    double *alg_probe;          /* scratch: alg interpolated at a probe */
     double *x_start;            /* declared start values */
     double *nominal;            /* nominal magnitudes of the states (> 0) */
     int *modes;                 /* frozen relation values */
@@ -154,6 +168,22 @@ struct RtSim {
 
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
     long n_events;              /* events so far */
+    int *change_rels;           /* ring of the last RT_CHANGE_RING logged
+                                   relation changes ... */
+    double *change_times;       /* ... and their times */
+    long n_changes;             /* changes logged so far */
+    int *truth_trial;           /* scratch: relation values in
+                                   rt_eval_past */
+    double *bracket;            /* scratch: an event's bracket, 4 states */
+    int *md_trial;              /* scratch modes: an evaluation past a
+                                   crossing (rt_eval_past) */
+    int *md_old;                /* scratch: the modes before an event */
+    int *last_change;           /* per relation: event iteration of its
+                                   last change, to name what does not
+                                   settle */
+    double event_row_t;         /* time of the last event's rows (NAN
+                                   before any): an output time equal to it
+                                   writes no third row */
 
     RtFailure fail;             /* the first failure of the run */
     RtFailure pending;          /* a failure inside a solver trial step */
@@ -227,11 +257,15 @@ RtMat *rt_mat_open(RtSim *s, int fd);
 int rt_mat_row(RtSim *s, RtMat *mat, double t);
 void rt_mat_free(RtMat *mat);
 
-/* rt_eval.c: evaluation with every check. */
+/* rt_eval.c: evaluation with every check.  rt_eval_try is
+   rt_eval_checked without restoring alg after a failure (the failed
+   values are what rt_eval_past reads the relations from). */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes);
 int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
+int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
+                double *alg, const int *modes, RtFailure *f);
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
@@ -239,7 +273,19 @@ int rt_check_param_asserts(RtSim *s);
 /* rt_init.c: consistent initial state, modes and targets. */
 int rt_init(RtSim *s);
 
-/* rt_events.c: modes, crossings, event location and handling. */
+/* rt_events.c: modes, crossings, event location and handling.
+   rt_events_alloc/free: the scratch the event code keeps in RtSim.
+   rt_eval_past: an evaluation at a point that may lie past a crossing
+   (a solver's trial point, a probe): tried with the modes md, and where
+   that fails and relations differ from their modes there, with those
+   modes flipped (md holds the modes used).  rt_modes_settle: the modes
+   at (t, x) to a fixed point (initialization).  rt_events_after_step:
+   after every accepted step from (t0, x0, dx0) to (s->t, s->x): crossings
+   at the end and at RT_STEP_PROBES interior points located and handled. */
+void rt_events_alloc(RtSim *s);
+void rt_events_free(RtSim *s);
+int rt_eval_past(RtSim *s, double t, const double *x, double *dx,
+                 double *alg, int *md, RtFailure *f);
 int rt_modes_settle(RtSim *s, double t, const double *x, int during_init);
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0);

@@ -54,12 +54,12 @@ enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
 /* The options that take a value, for parsing and for suggestions. */
 static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
-    "--param", "--vars", "--events",
+    "--param", "--vars", "--events", "--max-step",
     "--sweep", "--sweep-summary", "--sweep-row",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
-    "--param", "--vars", "--events", "--quiet", "--help", "-o",
+    "--param", "--vars", "--events", "--max-step", "--quiet", "--help", "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
     "--sweep-check",
 };
@@ -90,6 +90,7 @@ static void usage(const RtModel *m, const char *prog)
            "  --rtol R             relative tolerance [1e-6]\n"
            "  --atol A             absolute tolerance, per unit of each "
            "state's nominal [1e-9]\n"
+           "  --max-step H         no solver step longer than H s [none]\n"
            "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp "
            "rk4imp bsimp\n"
            "                       msadams msbdf cvode [msbdf; cvode from 64 "
@@ -160,6 +161,15 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     }
     if (!strcmp(opt, "--rtol"))
         return parse_number(prog, opt, val, &o->rtol);
+    if (!strcmp(opt, "--max-step")) {
+        if (parse_number(prog, opt, val, &o->max_step) != 0)
+            return -1;
+        if (!(o->max_step > 0)) {
+            rt_usage_error(prog, "--max-step must be positive, not %g", o->max_step);
+            return -1;
+        }
+        return 0;
+    }
     if (!strcmp(opt, "--atol"))
         return parse_number(prog, opt, val, &o->atol);
     if (!strcmp(opt, "--solver")) {
@@ -475,6 +485,7 @@ static void sim_alloc(RtSim *s, const RtModel *m)
     s->cols = rt_xcalloc(nc, sizeof *s->cols);
     s->event_times = rt_xcalloc(RT_CHATTER_EVENTS, sizeof *s->event_times);
     s->blocks = rt_blockwork_new(m);
+    rt_events_alloc(s);
 }
 
 static void sim_free(RtSim *s)
@@ -482,6 +493,7 @@ static void sim_free(RtSim *s)
     rt_integrate_teardown(s);
     rt_csv_close(s);
     rt_blockwork_free(s->blocks);
+    rt_events_free(s);
     rt_progress_done(s->progress);
     void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
                     s->xt, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 7
+#define RT_ABI_VERSION 8
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -96,6 +96,10 @@ typedef struct RtRelationInfo {
     const char *location;   /* "file:line:col" */
     int guard;              /* relation this one only matters under, or -1 */
     int guard_value;        /* the guard's value under which it matters */
+    unsigned char assert_only; /* appears only in assertions: its crossing
+                               is located and the assertions checked
+                               there, but it is no event (no rows, no log
+                               line, no restart of the equations) */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of

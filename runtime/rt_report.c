@@ -163,6 +163,28 @@ static void param_values(const RtSim *s, const RtAssertInfo *a)
         fputc(')', stderr);
 }
 
+/* "'x > 0' in relay, 'v < 0' in relay (ball.lmdl:9:5)": the relations
+   that kept changing (the first one's location leads the message). */
+static void culprits(const RtSim *s, const RtFailure *f)
+{
+    const RtModel *m = s->m;
+    int n = f->n_culprits;
+    if (n == 0 && f->index >= 0) {
+        n = 1;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = f->n_culprits ? f->culprits[k] : f->index;
+        const RtRelationInfo *r = i >= 0 && i < m->n_relations ? &m->relations[i] : NULL;
+        fprintf(stderr, "%s'%s' in %s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+                r && r->condition ? r->condition : "?",
+                instance_name(s, r ? r->instance : NULL));
+        if (k > 0 && r && known(r->location))
+            fprintf(stderr, " (%s)", r->location);
+    }
+    if (n == 0)
+        fputs("'?'", stderr);
+}
+
 void rt_report_failure(const RtSim *s)
 {
     const RtFailure *f = &s->fail;
@@ -223,16 +245,14 @@ void rt_report_failure(const RtSim *s)
                                   ? &m->relations[f->index] : NULL;
         lead(s, r ? r->location : NULL, f);
         if (f->kind == RT_FAILKIND_CHATTER)
-            fprintf(stderr, "chattering: %ld events within %.3g s, the last "
-                    "on '%s' in %s\n", f->count,
-                    RT_CHATTER_WINDOW * s->opt.stop_time,
-                    r && r->condition ? r->condition : "?",
-                    instance_name(s, r ? r->instance : NULL));
+            fprintf(stderr, "chattering: %ld events within %.3g s, on ", f->count,
+                    RT_CHATTER_WINDOW * s->opt.stop_time);
         else
-            fprintf(stderr, "the conditions do not settle: '%s' in %s keeps "
-                    "changing its value when the others change theirs\n",
-                    r && r->condition ? r->condition : "?",
-                    instance_name(s, r ? r->instance : NULL));
+            fputs("the conditions do not settle at one instant: ", stderr);
+        culprits(s, f);
+        fputs(f->kind == RT_FAILKIND_CHATTER ? "\n" : f->n_culprits > 1
+              ? " keep changing each other's values\n"
+              : " keeps changing its value when the others change theirs\n", stderr);
         return;
     }
     case RT_FAILKIND_IO:
