@@ -495,6 +495,12 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
     const PtrVec *v = &it->u.section.entries;
     indent(fp, depth);
     fputs(ast_section_names[k], fp);
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        const AstField *f = it->u.section.attrs.items[i];
+        fprintf(fp, "%s%s = ", i ? ", " : " (", f->name->name);
+        ast_print_expr(fp, f->value);
+        fputs(i + 1 == it->u.section.attrs.n ? ")" : "", fp);
+    }
     dump_at(fp, it->span);
     fputc('\n', fp);
     for (int i = 0; i < v->n; i++) {
@@ -541,6 +547,12 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
         }
         case SEC_EQUATIONS:
             dump_stmt(fp, v->items[i], depth + 1);
+            break;
+        case SEC_EVENTS:
+            ast_dump_when(fp, v->items[i], depth + 1);
+            break;
+        case SEC_MODECHARTS:
+            ast_dump_chart(fp, v->items[i], depth + 1);
             break;
         default: {
             AstDecl *d = v->items[i];

@@ -134,7 +134,10 @@ typedef struct AstConnect {
 #define AST_STMT_KINDS(X)                                                  \
     X(STMT_EQUATION, "equation") /* lhs == rhs: u.eq */                   \
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
-    X(STMT_IF, "if")             /* if-equation: u.if_ */
+    X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
+    X(STMT_WHEN, "when")         /* when P ... elsewhen Q ... end (events \
+                                    section): u.if_, each clause's body   \
+                                    AstDecl* assignments NAME = expr; */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
 
@@ -204,7 +207,11 @@ typedef struct AstStmt {
     X(SEC_CONNECTIONS, "connections", CONNECTIONS, -1, SEC_IN_COMPONENT,   \
       "connection", "Connections", NULL, NULL, 8) /* AstConnect* */       \
     X(SEC_EQUATIONS, "equations", EQUATIONS, -1, SEC_IN_BOTH, "equation",  \
-      "Equations", NULL, NULL, 9) /* AstStmt* */
+      "Equations", NULL, NULL, 9) /* AstStmt* */                          \
+    X(SEC_EVENTS, "events", EVENTS, -1, SEC_IN_COMPONENT, "assignment",    \
+      "Events", NULL, NULL, 10) /* AstStmt* (STMT_WHEN) */                \
+    X(SEC_MODECHARTS, "modecharts", MODECHARTS, -1, SEC_IN_COMPONENT,      \
+      "mode chart", "Mode charts", NULL, NULL, 11) /* AstModeChart* */
 
 enum { SEC_IN_COMPONENT = 1, SEC_IN_DOMAIN = 2, SEC_IN_BOTH = 3 };
 
@@ -221,7 +228,9 @@ typedef struct AstItem {
     AstItemKind kind;   /* which member of u is live */
     SrcSpan span;       /* keyword to matching end */
     union {
-        struct { AstSectionKind kind; PtrVec entries; } section;
+        struct { AstSectionKind kind; PtrVec entries;
+                 PtrVec attrs; /* AstField*: (Event = true, Access = ...) */
+        } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
     } u;
 } AstItem;
@@ -286,6 +295,63 @@ AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);
 AstItem *ast_item_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
+
+/* ---- events and mode charts (issue 12) ---------------------------------- */
+
+/* `mode NAME ... end` in a mode chart's modes section. */
+typedef struct AstMode {
+    Sym *name;              /* the mode */
+    SrcSpan name_span;      /* where the name is written */
+    SrcSpan span;           /* `mode` to its `end` */
+    PtrVec entry;           /* AstDecl*: entry actions NAME = expr; */
+    PtrVec eqs;             /* AstStmt*: its equations */
+    SrcSpan eqs_span;       /* its (first) equations section, for messages */
+} AstMode;
+
+/* `A -> B -> C : pred;` (transitions) or `A : pred;` (initial). */
+typedef struct AstTransition {
+    AstNamePart *path;      /* the modes, in order */
+    int n;                  /* entries in path (1 in initial) */
+    AstExpr *pred;          /* the predicate */
+    SrcSpan span;           /* the whole statement */
+} AstTransition;
+
+/* `NAME = modechart ... end` in a modecharts section. */
+typedef struct AstModeChart {
+    Sym *name;              /* the chart */
+    SrcSpan name_span;      /* where the name is written */
+    SrcSpan span;           /* the whole chart */
+    PtrVec modes;           /* AstMode*, in order */
+    PtrVec transitions;     /* AstTransition*, in order (tested in order) */
+    PtrVec initials;        /* AstTransition* with n = 1, in order */
+} AstModeChart;
+
+/* Builders (ast_events.c).  A mode and a chart are built part by part,
+   as the grammar reads their sections. */
+AstStmt *ast_when(Arena *a, SrcSpan sp, PtrVec clauses);
+AstItem *ast_section_attrs(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec attrs,
+                           PtrVec entries);
+AstMode *ast_mode_new(Arena *a);
+AstMode *ast_mode_entry(Arena *a, AstMode *m, PtrVec entry);
+AstMode *ast_mode_equations(Arena *a, AstMode *m, SrcSpan sp, PtrVec eqs);
+AstMode *ast_mode_finish(AstMode *m, SrcSpan sp, SrcSpan name_sp, Sym *name);
+AstModeChart *ast_chart_new(Arena *a);
+AstModeChart *ast_chart_modes(Arena *a, AstModeChart *c, PtrVec modes);
+AstModeChart *ast_chart_transitions(Arena *a, AstModeChart *c, PtrVec ts);
+AstModeChart *ast_chart_initials(Arena *a, AstModeChart *c, PtrVec ts);
+AstModeChart *ast_chart_finish(AstModeChart *c, SrcSpan sp, SrcSpan name_sp, Sym *name);
+/* A path A -> B -> C, grown one mode at a time. */
+AstTransition *ast_path_new(Arena *a, SrcSpan sp, Sym *first);
+AstTransition *ast_path_add(Arena *a, AstTransition *t, SrcSpan sp, Sym *next);
+AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred);
+/* For ast_dump_file: a when statement's clauses and a chart. */
+void ast_dump_when(FILE *fp, const AstStmt *s, int depth);
+void ast_dump_chart(FILE *fp, const AstModeChart *c, int depth);
+
+/* Whether a section's entries are AstDecl (nodes, inputs, outputs,
+   parameters, variables, intermediates, across, through): every other
+   section holds instances, branches, connections or statements. */
+bool ast_section_is_decls(AstSectionKind k);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);

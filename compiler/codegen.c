@@ -430,6 +430,14 @@ static void emit_columns(Cg *cg)
             cp_emit(&cg->p, ",\n");
         }
     }
+    for (int i = 0; i < d->evars.n; i++) {
+        DaeEvar *v = d->evars.items[i];
+        if (v->hidden)
+            continue;
+        cp_emit(&cg->p, "    ");
+        cp_str(&cg->p, v->name);
+        cp_emit(&cg->p, ",\n");
+    }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
     /* the unit, description and kind of each column (every name of a
        variable shares them) */
@@ -446,6 +454,17 @@ static void emit_columns(Cg *cg)
             cp_str(&cg->p, v->description ? v->description : "");
             cp_emit(&cg->p, ", %s},\n", kind);
         }
+    }
+    for (int i = 0; i < d->evars.n; i++) {
+        DaeEvar *v = d->evars.items[i];
+        if (v->hidden)
+            continue;
+        cp_emit(&cg->p, "    {{");
+        for (int k = 0; k < RT_DIM_COUNT; k++)
+            cp_emit(&cg->p, "%s%d", k ? ", " : "", v->dim.e[k]);
+        cp_emit(&cg->p, "}, ");
+        cp_str(&cg->p, v->description ? v->description : "");
+        cp_emit(&cg->p, ", RT_COL_VARIABLE},\n");
     }
     cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE}\n};\n\n");
     cg->p.modes = false;
@@ -466,6 +485,12 @@ static void emit_columns(Cg *cg)
         for (int j = 1; j < v->names.n; j++)
             cp_emit(&cg->p, "    out[%d] = out[%d];\n", col + j, col);
         col += v->names.n;
+    }
+    for (int i = 0; i < d->evars.n; i++) {
+        if (cg->pl->evar_column[i] < 0)
+            continue;
+        cp_chunk_item(&cg->p, &c);
+        cp_emit(&cg->p, "    out[%d] = e->ev[%d];\n", cg->pl->evar_column[i], i);
     }
     cp_chunk_end(&cg->p, &c);
 }
@@ -521,11 +546,11 @@ static void emit_relations(Cg *cg)
         else
             cp_str(&cg->p, "");
         int g = pl->rels[i].guard;
-        cp_emit(&cg->p, ", %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
-                pl->rels[i].assert_only ? 1 : 0);
+        cp_emit(&cg->p, ", %d, %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
+                pl->rels[i].assert_only ? 1 : 0, pl->rels[i].reads_alg ? 1 : 0);
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
     CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
@@ -769,6 +794,12 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_columns(&cg);
     emit_targets(&cg);
     emit_relations(&cg);
+    if (d->evars.n) {
+        cg_evar_start(&cg.p, d);
+        cg_update(&cg.p, d);
+        cg_reset(&cg.p, pl);
+        cg_charts(&cg.p, d);
+    }
     emit_asserts(&cg);
     emit_blocks(&cg);
     emit_sparsity(&cg);
@@ -792,6 +823,7 @@ char *cg_generate(const Plan *pl, const char *model)
             " .check_asserts = check_asserts,\n"
             "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
+    cg_discrete_fields(&cg.p, d);
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
                 "    .jac_rows = jac_rows,\n", pl->ncolors);

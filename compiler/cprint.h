@@ -30,6 +30,9 @@ struct CPrint {
     void *var_ctx;          /* for var */
     const PtrMap *modes_of; /* relation node -> 1 + its mode index */
     bool modes;             /* relations read md[] (true) or are evaluated */
+    const char *md;         /* the modes array relations read: "md" when
+                               NULL; edge(b) prints b twice, with md and
+                               with "pre" (the update function) */
     /* per-function common subexpressions */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */

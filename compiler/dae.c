@@ -87,7 +87,8 @@ static bool same(const DaeExpr *x, const DaeExpr *y)
     case DX_CONST: return dbits(x->u.value) == dbits(y->u.value);
     case DX_PARAM: return x->u.index == y->u.index;
     case DX_VAR: return x->u.var.index == y->u.var.index && x->u.var.order == y->u.var.order;
-    case DX_TIME: return true;
+    case DX_TIME: case DX_INITIAL: return true;
+    case DX_EVAR: return x->u.evar.index == y->u.evar.index;
     case DX_FUNC: return x->u.fn.fn == y->u.fn.fn && x->u.fn.a == y->u.fn.a && x->u.fn.b == y->u.fn.b;
     case DX_IF: return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
     default: return x->u.bin.a == y->u.bin.a && x->u.bin.b == y->u.bin.b;
@@ -101,7 +102,8 @@ static uint32_t hash_of(const DaeExpr *x)
     case DX_CONST: return mix(h, dbits(x->u.value));
     case DX_PARAM: return mix(h, (uint64_t)x->u.index);
     case DX_VAR: return mix(mix(h, (uint64_t)x->u.var.index), (uint64_t)x->u.var.order);
-    case DX_TIME: return h;
+    case DX_TIME: case DX_INITIAL: return h;
+    case DX_EVAR: return mix(h, (uint64_t)x->u.evar.index);
     case DX_FUNC:
         h = mix(h, (uint64_t)x->u.fn.fn);
         h = mix(h, x->u.fn.a->id);
@@ -192,6 +194,28 @@ DaeExpr *dae_var(DaeExprTable *t, int index, int order)
 DaeExpr *dae_time(DaeExprTable *t)
 {
     DaeExpr p = {.kind = DX_TIME};
+    return intern(t, &p);
+}
+
+DaeExpr *dae_evar(DaeExprTable *t, int index, double start)
+{
+    DaeExpr p = {.kind = DX_EVAR};
+    p.u.evar.index = index;
+    p.u.evar.start = start;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_initial(DaeExprTable *t)
+{
+    DaeExpr p = {.kind = DX_INITIAL};
+    return intern(t, &p);
+}
+
+DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b)
+{
+    DaeExpr p = {.kind = DX_EDGE};
+    p.u.bin.a = b;
+    p.u.bin.b = NULL;
     return intern(t, &p);
 }
 
@@ -383,11 +407,14 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         return done;
     DaeExpr *r;
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME:
+    case DX_CONST: case DX_PARAM: case DX_TIME: case DX_EVAR: case DX_INITIAL:
         r = e;
         break;
     case DX_VAR:
         r = map(ctx, t, e);
+        break;
+    case DX_EDGE:
+        r = dae_edge(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
         break;
     case DX_FUNC:
         r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
@@ -563,8 +590,8 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     DaeExprTable *t = d->t;
     DaeExpr *r, *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM:
-        r = dae_const(t, 0);
+    case DX_CONST: case DX_PARAM: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
+        r = dae_const(t, 0);    /* event variables: piecewise constant */
         break;
     case DX_TIME:
         r = dae_const(t, d->index < 0 ? 1 : 0);
@@ -633,7 +660,7 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap 
 int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 {
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME:
+    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: case DX_EVAR: case DX_INITIAL:
         return 0;
     case DX_FUNC:
         kids[0] = e->u.fn.a;
@@ -729,6 +756,8 @@ static void set_flags(DaeExpr *e)
         e->vars |= var_bit(e->u.var.index, e->u.var.order);
     } else if (e->kind == DX_TIME) {
         e->flags |= DXF_TIME;
+    } else if (e->kind == DX_EVAR || e->kind == DX_INITIAL || e->kind == DX_EDGE) {
+        e->flags |= DXF_EVAR;
     } else if (dae_is_relation(e)) {
         e->flags |= DXF_REL;
     }
@@ -797,6 +826,8 @@ double dae_eval(const DaeExpr *e, const double *p, const double *vars, double ti
     case DX_CONST: return e->u.value;
     case DX_PARAM: return p[e->u.index];
     case DX_TIME: return vars ? time : NAN;
+    case DX_EVAR: return e->u.evar.start;
+    case DX_INITIAL: case DX_EDGE: return 0;
     case DX_VAR:
         if (!vars)
             return NAN;
@@ -847,6 +878,18 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     case DX_TIME: fputs("time", fp); break;
     case DX_VAR:
         dae_fput_var(fp, n->var(n->ctx, e->u.var.index), e->u.var.order);
+        break;
+    case DX_EVAR:
+        if (n->evar)
+            fputs(n->evar(n->ctx, e->u.evar.index), fp);
+        else
+            fprintf(fp, "ev[%d]", e->u.evar.index);
+        break;
+    case DX_INITIAL: fputs("initialevent", fp); break;
+    case DX_EDGE:
+        fputs("edge(", fp);
+        print_at(fp, e->u.bin.a, n, 0, false);
+        fputc(')', fp);
         break;
     case DX_NEG:
         fputc('-', fp);
@@ -931,6 +974,6 @@ const char *dae_param_name(void *dae, int index)
 
 DaeNames dae_names(Dae *d)
 {
-    DaeNames n = {dae_param_name, dae_var_name, d};
+    DaeNames n = {dae_param_name, dae_var_name, d, dae_evar_name};
     return n;
 }

@@ -51,7 +51,16 @@
     X(DX_NE, "~=", 2, "!=", 3)                                             \
     X(DX_AND, "&&", 2, "&&", 2)      /* logic, 0 or 1: u.bin */            \
     X(DX_OR, "||", 2, "||", 1)                                             \
-    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */
+    X(DX_NOT, "~", 1, "!", 6)        /* u.bin.a */                         \
+    /* issue 12: the discrete part */                                      \
+    X(DX_EVAR, "evar", 0, NULL, 9)   /* event variable u.evar.index:        \
+                                        piecewise constant, a known input  \
+                                        of the continuous equations */     \
+    X(DX_INITIAL, "initialevent", 0, NULL, 9) /* true in the initial event \
+                                        only (when predicates): none */    \
+    X(DX_EDGE, "edge", 1, NULL, 9)   /* edge(b): b turned true at this      \
+                                        event iteration (when predicates): \
+                                        u.bin.a */
 
 #define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
@@ -68,6 +77,7 @@ enum {
     DXF_VAR = 1,            /* mentions a variable (any derivative order) */
     DXF_TIME = 2,           /* mentions time */
     DXF_REL = 4,            /* contains a relation (a zero crossing) */
+    DXF_EVAR = 8,           /* mentions an event variable (or an event) */
 };
 
 typedef struct DaeExpr DaeExpr;
@@ -86,6 +96,9 @@ struct DaeExpr {
         struct { DaeExpr *a, *b; } bin;         /* operators, relations */
         struct { DaeFunc fn; DaeExpr *a, *b; } fn;  /* DX_FUNC (b for atan2) */
         struct { DaeExpr *c, *a, *b; } cond;    /* DX_IF */
+        struct { int index; double start; } evar; /* DX_EVAR: start is its
+                                    value before the first event at the
+                                    parameters' defaults (dae_eval) */
     } u;
 };
 
@@ -129,8 +142,11 @@ bool dae_is_relation(const DaeExpr *e);
 static inline bool dae_is_leaf(const DaeExpr *e)
 {
     return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
-           || e->kind == DX_TIME;
+           || e->kind == DX_TIME || e->kind == DX_EVAR || e->kind == DX_INITIAL;
 }
+DaeExpr *dae_evar(DaeExprTable *t, int index, double start);
+DaeExpr *dae_initial(DaeExprTable *t);
+DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b);
 
 /* Rebuilds e with every DX_VAR mapped through `map` (which returns the
    replacement node for a variable leaf). */
@@ -148,8 +164,16 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
    condition, then, else; an operator's operands); returns how many. */
 int dae_children(const DaeExpr *e, DaeExpr *kids[3]);
 
-/* Whether e mentions a variable or time (the cached flags: O(1)). */
+/* Whether e mentions a variable, time or an event variable: whether it
+   can change during a run (the cached flags: O(1)). */
 static inline bool dae_depends_on_state(const DaeExpr *e)
+{
+    return (e->flags & (DXF_VAR | DXF_TIME | DXF_EVAR)) != 0;
+}
+/* Whether e can change between events: it mentions a variable or time.
+   A relation only on event variables changes at events only, and needs
+   no mode or zero crossing. */
+static inline bool dae_is_continuous(const DaeExpr *e)
 {
     return (e->flags & (DXF_VAR | DXF_TIME)) != 0;
 }
@@ -174,6 +198,7 @@ typedef struct DaeNames {
     const char *(*param)(void *ctx, int index);
     const char *(*var)(void *ctx, int index);
     void *ctx;
+    const char *(*evar)(void *ctx, int index); /* or NULL: ev[k] */
 } DaeNames;
 void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names);
 
@@ -228,6 +253,7 @@ typedef enum DaeEqKind {
 typedef struct DaeEq DaeEq;
 struct DaeEq {
     DaeExpr *lhs, *rhs;     /* lhs == rhs */
+    int chart;              /* a mode chart's position: the chart, else -1 */
     DaeEqKind kind;         /* origin kind */
     const char *instance;   /* instance path ("" for the top model) */
     SrcSpan span;           /* source of the equation */
@@ -260,6 +286,93 @@ typedef struct DaeRedundant {
     int nfixed;             /* entries in fixed */
 } DaeRedundant;
 
+/* ---- the discrete part (issue 12) -----------------------------------------
+
+   Event variables are piecewise constant: the continuous equations read
+   them as known inputs (DX_EVAR), like parameters that change at events,
+   and only the discrete updates of the event iteration change them: when
+   clauses, and the mode charts, whose active mode is an event variable
+   too (the mode's 1-based index).  A mode chart's equations are, per
+   position, if-expressions over its mode. */
+typedef struct DaeEvar {
+    const char *name;       /* instance path ("sh.y_held"; a chart: "fr.mc") */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* declaration */
+    Dim dim;                /* dimension */
+    DaeExpr *start;         /* value before the first event (parameters only;
+                               a chart: its initial mode) */
+    const char *description;/* the declaration's trailing comment, or NULL */
+    int chart;              /* the chart whose mode it is, or -1 */
+    bool hidden;            /* no column: a chart's pending target mode */
+} DaeEvar;
+
+/* NAME = expr in a when branch or an entry action. */
+typedef struct DaeAssign {
+    int evar;               /* the event variable */
+    DaeExpr *value;         /* its new value */
+    SrcSpan span;           /* the assignment */
+} DaeAssign;
+
+/* One branch (when or elsewhen) of a when statement. */
+typedef struct DaeBranch {
+    DaeExpr *pred;          /* the event predicate (DX_EDGE, DX_INITIAL) */
+    PtrVec assigns;         /* DaeAssign*, simultaneous */
+    SrcSpan span;           /* the branch */
+} DaeBranch;
+
+typedef struct DaeWhen {
+    PtrVec branches;        /* DaeBranch*, tried in order */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* the statement */
+} DaeWhen;
+
+/* A state reset: at the entry into a mode, state `var` (order `order`)
+   takes the value that makes `res` zero (the mode's equation that
+   constrains only states; structure.c differentiates it for the
+   integration). */
+typedef struct DaeReset {
+    DaeExpr *res;           /* the constraint's residual, as written */
+    int var, order;         /* the state it sets (set by the mode analysis) */
+    DaeExpr *value;         /* that state's new value (linear solve) */
+    SrcSpan span;           /* the equation */
+} DaeReset;
+
+typedef struct DaeMode {
+    const char *name;       /* the mode */
+    SrcSpan span;           /* its declaration */
+    PtrVec entry;           /* DaeAssign*: entry actions */
+    PtrVec resets;          /* DaeReset*: constraints enforced at entry */
+    PtrVec eqs;             /* DaeEq*: its equations' positions (one DaeEq
+                               per position holds every mode's) */
+} DaeMode;
+
+typedef struct DaeTransition {
+    int path[3];            /* modes (0-based): from, [instant,] to */
+    int n;                  /* 2 or 3 */
+    DaeExpr *pred;          /* level-triggered predicate */
+    SrcSpan span;           /* the statement */
+} DaeTransition;
+
+typedef struct DaeChart {
+    const char *name;       /* the chart's name */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* the chart */
+    int evar;               /* the event variable holding its mode */
+    int next;               /* the hidden event variable holding the mode a
+                               compound transition goes on to after its
+                               instantaneous mode (1-based), or 0 */
+    PtrVec modes;           /* DaeMode* */
+    PtrVec transitions;     /* DaeTransition*, tested in order */
+    int neqs;               /* equations of each mode */
+} DaeChart;
+
+/* Every expression of the discrete part, mapped through fn (simplify's
+   substitution of eliminated variables). */
+typedef DaeExpr *(*DaeExprMap)(void *ctx, DaeExpr *e);
+struct Dae;
+void dae_discrete_map(struct Dae *d, DaeExprMap fn, void *ctx);
+const char *dae_evar_name(void *dae, int index);
+
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
     DaeExprTable t;         /* the expression DAG */
@@ -272,6 +385,9 @@ typedef struct Dae {
     int nvars_left;         /* variables not eliminated */
     PtrVec redundant;       /* DaeRedundant*: equations that reduced to 0 == 0
                                (found by simplify, reported by structure) */
+    PtrVec evars;           /* DaeEvar*: event variables (issue 12) */
+    PtrVec whens;           /* DaeWhen* */
+    PtrVec charts;          /* DaeChart* */
 } Dae;
 
 /* A DAE that takes over an arena and the expression table built in it

@@ -95,6 +95,9 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
         return dae_const(t, 3.14159265358979323846);
+    if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
+        && strcmp(e->u.name.parts[0].sym->name, "initialevent") == 0)
+        return dae_initial(t);
     ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
     if (!s)
         return dae_const(t, 0);
@@ -102,6 +105,11 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_PARAMETER:
         return dae_param(t, s->param);
     case MEM_VARIABLE: case MEM_OUTPUT: case MEM_ACROSS:
+        if (s->m->event && s->var >= 0 && s->var < m->evars.n) {
+            /* a known input of the equations, changed only at events */
+            ElabVar *v = m->evars.items[s->var];
+            return dae_evar(t, s->var, dae_eval_params(v->start, elab_param_values(m)));
+        }
         return s->var >= 0 ? dae_var(t, s->var, 0) : dae_const(t, 0);
     case MEM_INPUT:
         return s->input ? s->input : dae_const(t, 0);
@@ -145,6 +153,8 @@ static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
+    if (!strcmp(e->u.call.func->name, "edge") && n == 1)
+        return dae_edge(t, lower_expr(m, in, e->u.call.args.items[0]));
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
     int k = builtin_find(e->u.call.func->name);

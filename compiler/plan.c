@@ -328,7 +328,7 @@ static void find_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
     if (ptrmap_get(seen, e) || dae_is_leaf(e))
         return;
     ptrmap_put(seen, e, e);
-    if (dae_is_relation(e) && dae_depends_on_state(e) && !ptrmap_get(&p->rel_index, e)) {
+    if (dae_is_relation(e) && dae_is_continuous(e) && !ptrmap_get(&p->rel_index, e)) {
         ptrvec_push(&p->arena, rels, e);
         ptrmap_put(&p->rel_index, e, (void *)(intptr_t)rels->n);
     }
@@ -395,6 +395,20 @@ static void plan_relations(Plan *p)
     PtrVec rels = {0};
     for (int i = 0; i < s->eqs.n; i++)
         find_relations(p, ((StEq *)s->eqs.items[i])->res, &seen, &rels);
+    /* Then those of the discrete part's predicates (when, transitions):
+       events too.  Assignments and entry actions evaluate theirs. */
+    Dae *d = p->d;
+    for (int i = 0; i < d->whens.n; i++) {
+        DaeWhen *w = d->whens.items[i];
+        for (int j = 0; j < w->branches.n; j++)
+            find_relations(p, ((DaeBranch *)w->branches.items[j])->pred, &seen, &rels);
+    }
+    for (int i = 0; i < d->charts.n; i++) {
+        DaeChart *c = d->charts.items[i];
+        for (int j = 0; j < c->transitions.n; j++)
+            find_relations(p, ((DaeTransition *)c->transitions.items[j])->pred, &seen,
+                           &rels);
+    }
     /* Then those of the assertions: zero crossings too, so a failure is
        found at its crossing time, whatever the steps (assert_only). */
     int from_eqs = rels.n;
@@ -423,6 +437,24 @@ static void plan_relations(Plan *p)
             p->rels[i].guard = -1;
 }
 
+/* Whether e reads an unknown that is not a state (the runtime's probes
+   then need an evaluation of the model). */
+static bool reads_alg(const Plan *p, const DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_has_var(e) || ptrmap_get(seen, e))
+        return false;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_VAR) {
+        int sv = plan_stvar(p, e->u.var.index, e->u.var.order);
+        return sv < 0 || !stv(p, sv)->state;
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (reads_alg(p, kids[i], seen))
+            return true;
+    return false;
+}
+
 /* The zero-crossing functions: g > 0 exactly when the relation holds. */
 static void plan_crossings(Plan *p)
 {
@@ -432,6 +464,9 @@ static void plan_crossings(Plan *p)
         bool flip = r->kind == DX_LT || r->kind == DX_LE;
         p->rels[i].crossing = flip ? dae_sub(t, r->u.bin.b, r->u.bin.a)
                                    : dae_sub(t, r->u.bin.a, r->u.bin.b);
+        PtrMap seen = {0};
+        p->rels[i].reads_alg = reads_alg(p, r, &seen);
+        ptrmap_free(&seen);
     }
 }
 
@@ -583,6 +618,13 @@ static void plan_outputs(Plan *p)
         p->first_column[i] = p->ncolumns;
         p->ncolumns += v->names.n;
         p->ntargets += v->priority != PRIO_NONE;
+    }
+    /* the event variables' columns follow, but a chart's hidden one */
+    p->evar_column = arena_alloc(&p->arena, sizeof(int) * (size_t)(d->evars.n + 1));
+    for (int i = 0; i < d->evars.n; i++) {
+        DaeEvar *v = d->evars.items[i];
+        p->evar_column[i] = v->hidden ? -1 : p->ncolumns;
+        p->ncolumns += !v->hidden;
     }
     p->targets = arena_alloc(&p->arena, sizeof(PlanTarget) * (size_t)(p->ntargets + 1));
     int k = 0;

@@ -86,6 +86,7 @@ typedef struct PlanRelation {
     DaeRelOrigin *origin;   /* where it was written, or NULL */
     bool assert_only;       /* found only in assertion conditions: located
                                like the others, but no event */
+    bool reads_alg;         /* its operands read an unknown that is no state */
 } PlanRelation;
 
 /* A target of initialization. */
@@ -119,6 +120,7 @@ typedef struct Plan {
     int *jac_rows;          /* jac_colptr[nstates] */
     int ncolumns;           /* output columns: every name of every variable */
     int *first_column;      /* per DaeVar: its first column */
+    int *evar_column;       /* per DaeEvar: its column, or -1 (hidden) */
     PlanTarget *targets;    /* variables with a target, in variable order */
     int ntargets;           /* entries in targets */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */

@@ -277,8 +277,8 @@ static bool exclusive(const SemaDef *d, int a, int b)
     return false;
 }
 
-static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
-                    SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
+static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
+                           SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
 {
     SemaMember *first = symmap_get(&d->members, name);
     for (SemaMember *m = first; m; m = m->next_same_name) {
@@ -302,6 +302,7 @@ static void declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
     m->next_same_name = first;
     symmap_put(&d->members, name, m);
     ptrvec_push(p->arena, &d->member_list, m);
+    return m;
 }
 
 /* What the declarations of a section are (the section table, ast.h). */
@@ -315,6 +316,77 @@ static SemaMemberKind member_kind_of(AstSectionKind k)
 static bool section_allowed(AstDefKind dk, AstSectionKind k)
 {
     return (ast_section_where[k] & (dk == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT)) != 0;
+}
+
+/* ---- section attributes (issue 12; the section attributes of issue 11
+   belong here too) ----------------------------------------------------------
+
+   `variables (Event = true, Access = private)`.  This is the one function
+   that reads a section's attributes: Event = true makes the variables of
+   the section event variables (piecewise constant, changed only by when
+   clauses and mode chart entry actions); Access = private hides the
+   section's members from outside the component (`child.x`, instance
+   arguments); ExternalAccess is accepted and has no effect (lmdlc has no
+   block dialogs to hide things from). */
+typedef struct SectionAttrs {
+    bool event;             /* Event = true */
+    bool private_;          /* Access = private */
+} SectionAttrs;
+
+static bool attr_word(const AstExpr *v, const char *const *words, int n, int *which)
+{
+    const char *w = NULL;
+    if (v->kind == EXPR_BOOL)
+        w = v->u.boolean ? "true" : "false";
+    else if (v->kind == EXPR_NAME && v->u.name.n == 1)
+        w = v->u.name.parts[0].sym->name;
+    for (int i = 0; w && i < n; i++)
+        if (!strcmp(w, words[i])) {
+            *which = i;
+            return true;
+        }
+    return false;
+}
+
+static SectionAttrs sema_section_attrs(AstItem *it)
+{
+    SectionAttrs at = {false, false};
+    AstSectionKind k = it->u.section.kind;
+    static const char *const names[] = {"Event", "Access", "ExternalAccess"};
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstField *f = it->u.section.attrs.items[i];
+        const char *n = f->name->name;
+        int which = -1;
+        if (!strcmp(n, "Event")) {
+            static const char *const tf[] = {"false", "true"};
+            if (k != SEC_VARIABLES)
+                diag_error(f->name_span, "only a 'variables' section can have Event = "
+                           "true, not a '%s' section", ast_section_names[k]);
+            else if (!attr_word(f->value, tf, 2, &which))
+                diag_error(f->value->span, "Event is true or false");
+            else
+                at.event = which == 1;
+        } else if (!strcmp(n, "Access")) {
+            static const char *const acc[] = {"public", "private", "protected"};
+            if (!ast_section_is_decls(k) && k != SEC_COMPONENTS)
+                diag_error(f->name_span, "a '%s' section has no Access attribute",
+                           ast_section_names[k]);
+            else if (!attr_word(f->value, acc, 3, &which))
+                diag_error(f->value->span, "Access is public, private or protected");
+            else
+                at.private_ = which > 0;
+        } else if (!strcmp(n, "ExternalAccess")) {
+            static const char *const ext[] = {"modify", "observe", "none"};
+            if (!attr_word(f->value, ext, 3, &which))
+                diag_error(f->value->span, "ExternalAccess is modify, observe or none");
+        } else {
+            const char *sug = diag_closest(n, names, 3);
+            diag_error(f->name_span, "unknown section attribute '%s'; the attributes "
+                       "are Event, Access and ExternalAccess%s", n,
+                       sema_did_you_mean(sug).text);
+        }
+    }
+    return at;
 }
 
 /* Declares the members of one arm: its own sections first, then the
@@ -334,15 +406,19 @@ static void collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
             continue;
         }
         PtrVec *v = &it->u.section.entries;
+        SectionAttrs at = sema_section_attrs(it);
         if (k == SEC_COMPONENTS) {
             for (int j = 0; j < v->n; j++) {
                 AstInstance *in = v->items[j];
                 declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in, scope);
             }
-        } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
+        } else if (ast_section_is_decls(k)) {
             for (int j = 0; j < v->n; j++) {
                 AstDecl *dc = v->items[j];
-                declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc, NULL, scope);
+                SemaMember *m = declare(p, d, member_kind_of(k), dc->name, dc->name_span,
+                                        dc, NULL, scope);
+                m->event = at.event;
+                m->private_ = at.private_;
             }
         }
     }
@@ -380,6 +456,8 @@ typedef struct Checker {
     RefMode mode;       /* what references may name */
     int order;          /* for REF_PARAMETER: order of the parameter */
     const char *what;   /* "a parameter value", for messages */
+    bool in_when;       /* in a when predicate: edge() and initialevent */
+    PtrVec assigned;    /* EvAssign*: event variables assigned so far */
 } Checker;
 
 static void check_expr(Checker *c, AstExpr *e);
@@ -437,6 +515,11 @@ static SemaMember *resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
                 unknown_member(c, t, &parts[i], t->ast->name->name, true);
                 return NULL;
             }
+            if (next->private_) {
+                diag_error(parts[i].span, "'%s' is private to component '%s' "
+                           "(Access = private)", parts[i].sym->name, t->ast->name->name);
+                return NULL;
+            }
             m = next;
         } else {
             diag_error(parts[i].span, "'%s' is %s %s and has no members",
@@ -457,6 +540,11 @@ static void check_name(Checker *c, AstExpr *e)
     if (!m) {
         if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
             return;
+        if (e->u.name.n == 1 && strcmp(first->sym->name, "initialevent") == 0) {
+            if (!c->in_when)
+                diag_error(e->span, "initialevent is only true in a when predicate");
+            return;
+        }
         unknown_member(c, c->d, first, NULL, false);
         return;
     }
@@ -491,6 +579,20 @@ static void check_name(Checker *c, AstExpr *e)
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
+    if (!strcmp(f, "edge")) {
+        /* edge(b): true only when b turns true; an event, for when */
+        if (!c->in_when)
+            diag_error(e->span, "edge() is an event and only has a meaning in a "
+                       "when predicate");
+        else if (e->u.call.args.n != 1)
+            diag_error(e->span, "'edge' takes 1 argument, not %d", e->u.call.args.n);
+        bool was = c->in_when;
+        c->in_when = false;
+        for (int i = 0; i < e->u.call.args.n; i++)
+            check_expr(c, e->u.call.args.items[i]);
+        c->in_when = was;
+        return;
+    }
     int k = builtin_find(f);
     int arity = k >= 0 ? builtin_arity[k] : -1;
     if (arity < 0) {
@@ -523,6 +625,12 @@ static void check_expr(Checker *c, AstExpr *e)
     case EXPR_DER:
         if (c->mode != REF_EQUATION)
             diag_error(e->span, "der() cannot appear in %s", c->what);
+        if (ast_is_simple_name(e->u.der.arg)) {
+            SemaMember *m = visible(c->d, e->u.der.arg->u.name.parts[0].sym, c->scope);
+            if (m && m->event)
+                diag_error(e->span, "'%s' is an event variable, piecewise constant: "
+                           "der() of it is zero", m->name->name);
+        }
         check_expr(c, e->u.der.arg);
         break;
     case EXPR_CALL:
@@ -685,6 +793,10 @@ static void check_instance(Checker *c, AstInstance *in)
                       t->ast->name->name);
             continue;
         }
+        if (target->private_)
+            diag_error(g->name_span, "'%s' is private to component '%s' (Access = "
+                       "private) and cannot be set here", g->name->name,
+                       t->ast->name->name);
         c->mode = REF_ARGUMENT;
         c->what = "an instance argument";
         if (g->value->kind == EXPR_RECORD) {
@@ -730,6 +842,9 @@ static void check_branch(Checker *c, AstBranch *b)
         else if (m->kind != MEM_VARIABLE)
             diag_error(b->var->span, "a branch carries a variable, and '%s' is "
                        "a %s", m->name->name, sema_member_kind_names[m->kind]);
+        else if (m->event)
+            diag_error(b->var->span, "a branch carries a continuous variable, and "
+                       "'%s' is an event variable", m->name->name);
     }
     check_branch_end(c, b->from);
     check_branch_end(c, b->to);
@@ -757,6 +872,8 @@ static void check_connect(Checker *c, AstConnect *cn)
 }
 
 static void check_stmts(Checker *c, PtrVec *v);
+static void check_when(Checker *c, AstStmt *s);
+static void check_chart(Checker *c, AstModeChart *mc);
 
 static void check_stmt(Checker *c, AstStmt *s)
 {
@@ -805,6 +922,8 @@ static void check_items(Checker *c, PtrVec *items, int scope)
             case SEC_BRANCHES: check_branch(c, v->items[j]); break;
             case SEC_CONNECTIONS: check_connect(c, v->items[j]); break;
             case SEC_EQUATIONS: check_stmt(c, v->items[j]); break;
+            case SEC_EVENTS: check_when(c, v->items[j]); break;
+            case SEC_MODECHARTS: check_chart(c, v->items[j]); break;
             default: {
                 AstDecl *dc = v->items[j];
                 SemaMember *m = member_in_scope(c, dc->name);
@@ -843,6 +962,228 @@ static int count_entries(const SemaDef *d, AstSectionKind k)
     return n;
 }
 
+/* ---- events and mode charts (issue 12) ------------------------------------
+
+   A when predicate is an event (initialevent, edge(b), combined with &&
+   and ||); the branches of a when and the entry actions of a mode
+   assign event variables of this component, each at most once per
+   branch.  Two when statements, or a when and a mode chart's entry
+   actions, that assign one variable are an error unless they sit in
+   exclusive arms of a conditional section (they could act at the same
+   event, and which one wins would be arbitrary).  A mode chart's modes
+   have distinct names; transitions name its modes, through at most three
+   (FROM -> INSTANT -> TO); initial predicates read parameters only. */
+
+/* One event variable assigned by one when statement or mode chart. */
+typedef struct EvAssign {
+    SemaMember *var;        /* the event variable */
+    SrcSpan at;             /* the first assignment of it there */
+    int scope;              /* the arm it is in */
+    const void *owner;      /* the when statement or the mode chart */
+} EvAssign;
+
+static bool has_der(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_DER: return true;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.n; i++)
+            if (has_der(e->u.call.args.items[i]))
+                return true;
+        return false;
+    case EXPR_UNARY: return has_der(e->u.unary.arg);
+    case EXPR_BINARY: return has_der(e->u.binary.lhs) || has_der(e->u.binary.rhs);
+    case EXPR_IF:
+        return has_der(e->u.cond.cond) || has_der(e->u.cond.then) || has_der(e->u.cond.els);
+    case EXPR_QUANTITY: return has_der(e->u.quantity.value);
+    default: return false;
+    }
+}
+
+/* Whether a when predicate is an event: true only at instants. */
+static bool is_event(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_NAME:
+        return e->u.name.n == 1 && !strcmp(e->u.name.parts[0].sym->name, "initialevent");
+    case EXPR_CALL:
+        return !strcmp(e->u.call.func->name, "edge");
+    case EXPR_BINARY:
+        if (e->u.binary.op == OP_OR)
+            return is_event(e->u.binary.lhs) && is_event(e->u.binary.rhs);
+        if (e->u.binary.op == OP_AND)
+            return is_event(e->u.binary.lhs) || is_event(e->u.binary.rhs);
+        return false;
+    default:
+        return false;
+    }
+}
+
+static const char *a_or_an(SemaMemberKind k)
+{
+    return k == MEM_INPUT || k == MEM_OUTPUT || k == MEM_INTERMEDIATE ? "an" : "a";
+}
+
+/* Assignments NAME = expr; of one when branch or one mode's entry. */
+static void check_assigns(Checker *c, PtrVec *v, const void *owner, const char *where)
+{
+    for (int i = 0; i < v->n; i++) {
+        AstDecl *a = v->items[i];
+        if (!a)
+            continue;
+        c->mode = REF_EQUATION;
+        c->what = "an event assignment";
+        check_expr(c, a->value);
+        if (has_der(a->value))
+            diag_error(a->value->span, "der() cannot appear in an event assignment");
+        SemaMember *m = visible(c->d, a->name, c->scope);
+        if (!m) {
+            AstNamePart part = {a->name, a->name_span};
+            unknown_member(c, c->d, &part, NULL, false);
+            continue;
+        }
+        if (m->kind != MEM_VARIABLE || !m->event) {
+            diag_error(a->name_span, "'%s' is %s %s, not an event variable: %s assigns "
+                       "only event variables (declared in 'variables (Event = true)')",
+                       a->name->name, m->kind == MEM_VARIABLE ? "a" : a_or_an(m->kind),
+                       m->kind == MEM_VARIABLE ? "continuous variable"
+                                               : sema_member_kind_names[m->kind], where);
+            continue;
+        }
+        bool twice = false;
+        for (int j = 0; j < i && !twice; j++) {
+            AstDecl *b = v->items[j];
+            if (b && b->name == a->name) {
+                diag_error(a->name_span, "'%s' is assigned twice in %s; its "
+                           "assignments happen at once, so each variable is assigned "
+                           "once", a->name->name, where);
+                diag_note(b->name_span, "the first assignment is here");
+                twice = true;
+            }
+        }
+        bool known = false;
+        for (int j = 0; j < c->assigned.n && !known; j++) {
+            EvAssign *x = c->assigned.items[j];
+            known = x->var == m && x->owner == owner;
+        }
+        if (!twice && !known) {
+            EvAssign *x = arena_alloc(c->p->arena, sizeof *x);
+            *x = (EvAssign){m, a->name_span, c->scope, owner};
+            ptrvec_push(c->p->arena, &c->assigned, x);
+        }
+    }
+}
+
+static void check_when(Checker *c, AstStmt *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->u.if_.clauses.n; i++) {
+        AstClause *cl = s->u.if_.clauses.items[i];
+        c->mode = REF_EQUATION;
+        c->what = "a when predicate";
+        c->in_when = true;
+        check_expr(c, cl->cond);
+        c->in_when = false;
+        if (!is_event(cl->cond))
+            diag_error(cl->cond->span, "a when predicate is an event: initialevent, "
+                       "edge(b), or events combined with && and ||");
+        check_assigns(c, &cl->body, s, "a when clause");
+    }
+    c->mode = REF_EQUATION;
+    c->what = "an equation";
+}
+
+static int mode_index(const AstModeChart *mc, const Sym *name)
+{
+    for (int i = 0; i < mc->modes.n; i++)
+        if (((AstMode *)mc->modes.items[i])->name == name)
+            return i;
+    return -1;
+}
+
+/* A mode named in a transition or an initial statement. */
+static void check_mode_name(Checker *c, const AstModeChart *mc, const AstNamePart *part)
+{
+    if (mode_index(mc, part->sym) >= 0)
+        return;
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < mc->modes.n && n < 64; i++)
+        names[n++] = ((AstMode *)mc->modes.items[i])->name->name;
+    const char *sug = diag_closest(part->sym->name, names, n);
+    diag_error(part->span, "unknown mode '%s' in mode chart '%s'%s", part->sym->name,
+               mc->name->name, sema_did_you_mean(sug).text);
+    (void)c;
+}
+
+static void check_chart(Checker *c, AstModeChart *mc)
+{
+    if (!mc)
+        return;
+    if (mc->modes.n == 0)
+        diag_error(mc->name_span, "mode chart '%s' has no modes", mc->name->name);
+    for (int i = 0; i < mc->modes.n; i++) {
+        AstMode *m = mc->modes.items[i];
+        int first = mode_index(mc, m->name);
+        if (first < i) {
+            diag_error(m->name_span, "mode '%s' is declared twice in mode chart '%s'",
+                       m->name->name, mc->name->name);
+            diag_note(((AstMode *)mc->modes.items[first])->name_span,
+                      "the first mode '%s' is here", m->name->name);
+        }
+        check_assigns(c, &m->entry, mc, "an entry action");
+        c->mode = REF_EQUATION;
+        c->what = "an equation";
+        check_stmts(c, &m->eqs);
+    }
+    for (int i = 0; i < mc->transitions.n; i++) {
+        AstTransition *t = mc->transitions.items[i];
+        if (!t)
+            continue;
+        if (t->n > 3)
+            diag_error(t->path[3].span, "a transition passes through at most three "
+                       "modes (FROM -> INSTANT -> TO), and this one names %d", t->n);
+        for (int k = 0; k < t->n; k++)
+            check_mode_name(c, mc, &t->path[k]);
+        c->mode = REF_EQUATION;
+        c->what = "a transition predicate";
+        check_expr(c, t->pred);
+    }
+    for (int i = 0; i < mc->initials.n; i++) {
+        AstTransition *t = mc->initials.items[i];
+        if (!t)
+            continue;
+        check_mode_name(c, mc, &t->path[0]);
+        c->mode = REF_CONDITION;
+        c->what = "an initial predicate of a mode chart";
+        check_expr(c, t->pred);
+    }
+    c->mode = REF_EQUATION;
+    c->what = "an equation";
+}
+
+/* Two when statements (or a when and a chart's entry actions) that
+   assign one event variable. */
+static void check_assigned_once(Checker *c)
+{
+    for (int i = 0; i < c->assigned.n; i++) {
+        EvAssign *a = c->assigned.items[i];
+        for (int j = 0; j < i; j++) {
+            EvAssign *b = c->assigned.items[j];
+            if (b->var != a->var || b->owner == a->owner
+                || exclusive(c->d, a->scope, b->scope))
+                continue;
+            diag_error(a->at, "event variable '%s' is assigned by two when clauses "
+                       "or mode charts, which could act at the same event; assign it "
+                       "in one place (elsewhen branches are tried in order)",
+                       a->var->name->name);
+            diag_note(b->at, "it is also assigned here");
+            break;
+        }
+    }
+}
+
 void sema_resolve_def(Program *p, SemaDef *d)
 {
     if (d->resolved)
@@ -850,8 +1191,9 @@ void sema_resolve_def(Program *p, SemaDef *d)
     d->resolved = true;
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
-    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation"};
+    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", false, {0}};
     check_items(&c, &d->ast->items, 0);
+    check_assigned_once(&c);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
         int ne = count_entries(d, SEC_EQUATIONS);

@@ -39,6 +39,8 @@ typedef struct SemaMember {
     SemaDef *type;          /* node: the domain; instance: the component */
     int scope;              /* conditional arm it is declared in; 0 = always */
     int order;              /* declaration order within the definition */
+    bool event;             /* an event variable (variables (Event = true)) */
+    bool private_;          /* Access = private: not visible from outside */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 

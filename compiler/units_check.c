@@ -166,6 +166,10 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     int n = e->u.call.args.n;
     if (n < 1)
         return failed();
+    if (!strcmp(f, "edge")) {
+        AstExpr *b = e->u.call.args.items[0];
+        return need_bool(dim_of(m, in, b, depth), b, "edge").ok ? ok_bool() : failed();
+    }
     AstExpr *a0 = e->u.call.args.items[0];
     DimInfo a = need_number(dim_of(m, in, a0, depth), a0, f);
     DimInfo b = a;
@@ -298,7 +302,11 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         s.e[2] = 1;
         return ok_dim(s);
     }
-    case EXPR_NAME: return name_dim(m, in, e, depth);
+    case EXPR_NAME:
+        if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
+            && !strcmp(e->u.name.parts[0].sym->name, "initialevent"))
+            return ok_bool();
+        return name_dim(m, in, e, depth);
     case EXPR_DER: {
         DimInfo a = need_number(dim_of(m, in, e->u.der.arg, depth + 1), e->u.der.arg, "der");
         if (!a.ok)
@@ -436,6 +444,58 @@ static void check_branch(Model *m, ElabInst *in, AstBranch *b)
     }
 }
 
+/* Event assignments NAME = expr: the value has the variable's unit
+   (issue 12). */
+static void check_assigns(Model *m, ElabInst *in, PtrVec *v)
+{
+    char x[64], y[64];
+    for (int i = 0; i < v->n; i++) {
+        AstDecl *a = v->items[i];
+        ElabSlot *s = a ? elab_slot(in, a->name) : NULL;
+        if (!s || !s->active)
+            continue;
+        DimInfo d = dim_of(m, in, a->value, 0);
+        if (!d.ok)
+            continue;
+        if (d.is_bool != s->is_bool || (!d.is_bool && !d.zero && !dim_eq(d.dim, s->dim)))
+            diag_error(a->value->span, "event variable '%s' is %s, but this value is %s",
+                       a->name->name, s->is_bool ? "true/false" : dim_phrase(s->dim, x, sizeof x),
+                       d.is_bool ? "true/false" : dim_phrase(d.dim, y, sizeof y));
+    }
+}
+
+static void check_events(Model *m, ElabInst *in, AstItem *it)
+{
+    PtrVec *v = &it->u.section.entries;
+    for (int i = 0; i < v->n; i++) {
+        AstStmt *st = v->items[i];
+        if (it->u.section.kind == SEC_EVENTS && st) {
+            for (int j = 0; j < st->u.if_.clauses.n; j++) {
+                AstClause *c = st->u.if_.clauses.items[j];
+                need_bool(dim_of(m, in, c->cond, 0), c->cond, "a when predicate");
+                check_assigns(m, in, &c->body);
+            }
+            continue;
+        }
+        AstModeChart *mc = v->items[i];
+        if (!mc)
+            continue;
+        for (int j = 0; j < mc->modes.n; j++) {
+            AstMode *mo = mc->modes.items[j];
+            check_assigns(m, in, &mo->entry);
+            check_stmts(m, in, &mo->eqs);
+        }
+        PtrVec *lists[] = {&mc->transitions, &mc->initials};
+        for (int l = 0; l < 2; l++)
+            for (int j = 0; j < lists[l]->n; j++) {
+                AstTransition *t = lists[l]->items[j];
+                if (t)
+                    need_bool(dim_of(m, in, t->pred, 0), t->pred,
+                              l ? "an initial predicate" : "a transition predicate");
+            }
+    }
+}
+
 static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
     (void)ctx;
@@ -443,6 +503,9 @@ static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     switch (it->u.section.kind) {
     case SEC_EQUATIONS:
         check_stmts(m, in, v);
+        break;
+    case SEC_EVENTS: case SEC_MODECHARTS:
+        check_events(m, in, it);
         break;
     case SEC_BRANCHES:
         for (int i = 0; i < v->n; i++)

@@ -10,7 +10,8 @@
  * same rows.
  *
  * Event log: `time,instance,condition,value`, one line per relation that
- * changed, value true or false.
+ * changed, value true or false; and one per mode a mode chart enters,
+ * with the chart's name as the condition and the mode's as the value.
  *
  * One write per line.  Every line (the header, each row, each log line)
  * is formatted into one buffer and handed to the file in a single
@@ -248,18 +249,25 @@ int rt_csv_events_header(RtSim *s)
 
 int rt_csv_event(RtSim *s, double t, int relation, int value)
 {
+    const RtRelationInfo *r = &s->m->relations[relation];
+    return rt_csv_event_text(s, t, r->instance, r->condition, value ? "true" : "false");
+}
+
+int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *condition,
+                      const char *value)
+{
     if (!s->events)
         return 0;
-    const RtRelationInfo *r = &s->m->relations[relation];
     Line *l = &output(s)->line;
     line_reserve(l, RT_DTOA_SIZE);
     line_number(l, t);
     line_char(l, ',');
-    line_field(l, r->instance);
+    line_field(l, instance);
     line_char(l, ',');
-    line_field(l, r->condition);
-    const char *v = value ? ",true\n" : ",false\n";
-    line_put(l, v, strlen(v));
+    line_field(l, condition);
+    line_char(l, ',');
+    line_field(l, value);
+    line_char(l, '\n');
     return write_line(s, s->events, s->opt.events_path, t);
 }
 

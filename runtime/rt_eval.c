@@ -37,6 +37,7 @@ RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
     e.modes = modes;
     e.fail_block = -1;
     e.rt = s->blocks;
+    e.ev = s->ev;
     return e;
 }
 

@@ -87,6 +87,12 @@ void rt_events_alloc(RtSim *s)
     size_t na = (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
     s->alg_prev = rt_xcalloc(na, sizeof *s->alg_prev);
     s->alg_probe = rt_xcalloc(na, sizeof *s->alg_probe);
+    size_t nev = (size_t)(s->m->n_evars > 0 ? s->m->n_evars : 0);
+    s->ev = rt_xcalloc(nev, sizeof *s->ev);
+    s->ev_next = rt_xcalloc(nev, sizeof *s->ev_next);
+    s->md_pre = rt_xcalloc(nr, sizeof *s->md_pre);
+    s->chart_moved = rt_xcalloc((size_t)(s->m->n_charts > 0 ? s->m->n_charts : 0),
+                                sizeof *s->chart_moved);
     s->md_trial = rt_xcalloc(nr, sizeof *s->md_trial);
     s->bracket = rt_xcalloc(4 * (size_t)(s->m->n_states > 0 ? s->m->n_states : 0) + 1,
                             sizeof *s->bracket);
@@ -100,7 +106,7 @@ void rt_events_alloc(RtSim *s)
 
 void rt_events_free(RtSim *s)
 {
-    void *bufs[] = {s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
+    void *bufs[] = {s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
@@ -226,11 +232,62 @@ static void name_unsettled(RtSim *s, RtFailure *f, int last_it)
     f->index = f->n_culprits > 0 ? f->culprits[0] : -1;
 }
 
-int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
+/* Applies the discrete updates of one event iteration (pre: the
+   relations' values at the previous iteration; s->modes: now).  Returns
+   whether an event variable or a state changed; logs every mode entered
+   (unless `initial`) and applies the state resets of the modes entered
+   (at the initial event: of the initial modes). */
+static int discrete_step(RtSim *s, double t, double *x, int initial, int first, int *rc)
 {
     const RtModel *m = s->m;
-    int limit = m->n_relations + RT_MAX_MODE_ITER_EXTRA;
+    size_t nev = (size_t)(m->n_evars > 0 ? m->n_evars : 0);
+    int changed = 0;
+    *rc = 0;
+    if (!m->update || nev == 0)
+        return 0;
+    memcpy(s->ev_next, s->ev, nev * sizeof *s->ev);
+    RtEval e = rt_eval_make(s, t, x, s->dx, s->alg, s->modes);
+    m->update(&e, s->md_pre, initial && first, s->ev_next);
+    for (int c = 0; c < m->n_charts; c++) {
+        int k = m->charts[c].evar;
+        s->chart_moved[c] = (initial && first) || s->ev_next[k] != s->ev[k];
+    }
+    for (size_t i = 0; i < nev; i++)
+        changed |= s->ev_next[i] != s->ev[i];
+    memcpy(s->ev, s->ev_next, nev * sizeof *s->ev);
+    for (int c = 0; c < m->n_charts && *rc == 0; c++) {
+        if (!s->chart_moved[c])
+            continue;
+        const RtChartInfo *ci = &m->charts[c];
+        int mode = (int)s->ev[ci->evar];
+        if (!initial && mode >= 1 && mode <= ci->n_modes)
+            *rc = rt_csv_event_text(s, t, ci->instance, ci->name, ci->mode_names[mode - 1]);
+        if (m->reset && m->n_states > 0) {
+            /* the entered mode's constraints on states, from the values just
+               before (e reads the new mode, the old states) */
+            int n = m->n_states;
+            memcpy(s->xj, x, (size_t)n * sizeof *x);
+            RtEval er = rt_eval_make(s, t, x, s->dx, s->alg, s->modes);
+            m->reset(&er, c, s->xj);
+            if (memcmp(s->xj, x, (size_t)n * sizeof *x) != 0) {
+                memcpy(x, s->xj, (size_t)n * sizeof *x);
+                changed = 1;
+            }
+        }
+    }
+    return changed;
+}
+
+/* The fixed point shared by initialization (discrete = 0: the modes
+   only) and the event iteration. */
+static int iterate(RtSim *s, double t, double *x, int discrete, int initial,
+                   int during_init)
+{
+    const RtModel *m = s->m;
+    int limit = m->n_relations + RT_MAX_MODE_ITER_EXTRA
+                + (discrete ? m->n_evars + 2 * m->n_charts : 0);
     size_t nr = nrel(s);
+    int chart_last = -1;
     for (int i = 0; i < m->n_relations; i++)
         s->last_change[i] = -1;
     for (int it = 0; it < limit; it++) {
@@ -239,16 +296,30 @@ int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
             s->fail.during_init = during_init;
             return -1;
         }
-        if (m->n_relations <= 0 || !m->relation_values)
-            return 0;
-        RtEval e = rt_eval_make(s, t, x, s->dx, s->alg, s->md_trial);
-        truth_at(s, &e, s->truth);
         int changed = 0;
-        for (int i = 0; i < m->n_relations; i++) {
-            if (s->truth[i] != s->modes[i]) {
-                s->last_change[i] = it;
-                changed = 1;
+        if (m->n_relations > 0 && m->relation_values) {
+            RtEval e = rt_eval_make(s, t, x, s->dx, s->alg, s->md_trial);
+            truth_at(s, &e, s->truth);
+            for (int i = 0; i < m->n_relations; i++) {
+                if (s->truth[i] != s->modes[i]) {
+                    s->last_change[i] = it;
+                    changed = 1;
+                }
             }
+        }
+        memcpy(s->md_pre, s->modes, nr * sizeof *s->md_pre);
+        if (changed)
+            memcpy(s->modes, s->truth, nr * sizeof *s->modes);
+        if (discrete) {
+            int rc;
+            if (discrete_step(s, t, x, initial, it == 0, &rc)) {
+                changed = 1;
+                for (int c = 0; c < m->n_charts; c++)
+                    if (s->chart_moved[c])
+                        chart_last = c;
+            }
+            if (rc != 0)
+                return -1;
         }
         if (!changed) {
             if (memcmp(s->md_trial, s->modes, nr * sizeof *s->modes) == 0)
@@ -259,12 +330,22 @@ int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
             s->fail.during_init = during_init;
             return -1;
         }
-        memcpy(s->modes, s->truth, nr * sizeof *s->modes);
     }
     rt_fail_simple(&s->fail, RT_FAILKIND_MODES, t, -1);
     name_unsettled(s, &s->fail, limit - 1);
+    s->fail.chart = chart_last;
     s->fail.during_init = during_init;
     return -1;
+}
+
+int rt_modes_settle(RtSim *s, double t, const double *x, int during_init)
+{
+    return iterate(s, t, (double *)x, 0, 0, during_init);
+}
+
+int rt_event_iterate(RtSim *s, double t, double *x, int initial, int during_init)
+{
+    return iterate(s, t, x, 1, initial, during_init);
 }
 
 /* The state at t between two points of the trajectory, by cubic Hermite
@@ -327,6 +408,19 @@ static void probe_step(RtSim *s, const Bracket *br, const double *alg0, double t
         s->alg_probe[j] = (1 - u) * alg0[j] + u * s->alg_good[j];
     RtEval e = rt_eval_make(s, t, s->xt, s->dxt, s->alg_probe, s->modes);
     truth_at(s, &e, s->truth);
+}
+
+/* Whether the step's probes evaluate the model: without states (where
+   the probe is exact and cheap), or when a relation reads algebraic
+   values, which only an evaluation gives at the interpolated state. */
+static int probes_evaluate(const RtSim *s)
+{
+    if (s->m->n_states <= 0)
+        return 1;
+    for (int i = 0; i < s->m->n_relations; i++)
+        if (s->m->relations[i].reads_alg)
+            return 1;
+    return 0;
 }
 
 /* Shrinks [a, b] around relation i's crossing on the interpolant
@@ -557,7 +651,7 @@ static int handle_event(RtSim *s, const Bracket *br)
         return -1;
     move_to(s, &br->R);
     memcpy(s->md_old, s->modes, nrel(s) * sizeof *s->md_old);
-    int rc = rt_modes_settle(s, te, s->x, 0);
+    int rc = rt_event_iterate(s, te, s->x, 0, 0);
     int last = -1;
     if (rc == 0) {
         rt_accept_alg(s);
@@ -618,13 +712,20 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     point_set(n, &br.R, s->t, s->x, s->dx);
     /* The interior probes, on the step's interpolant, earliest first
        (s->alg_prev: the algebraic values at t0, kept by rt_accept_alg). */
-    int hit = 0, rc = 0;
+    int hit = 0, rc = 0, full = probes_evaluate(s);
     double t1 = s->t;
     for (int k = 1; k <= RT_STEP_PROBES && !hit && t1 > t0; k++) {
         double tp = t0 + (t1 - t0) * k / (RT_STEP_PROBES + 1);
         if (!(tp > t0 && tp < t1))
             continue;
-        probe_step(s, &br, s->alg_prev, tp);
+        if (full) {
+            if (probe_interpolated(s, &br, tp) != 0) {
+                rc = -1;
+                break;
+            }
+        } else {
+            probe_step(s, &br, s->alg_prev, tp);
+        }
         if (first_changed_active(s) < 0)
             continue;
         if (n == 0) {

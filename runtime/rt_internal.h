@@ -115,6 +115,7 @@ typedef struct RtFailure {
     int culprits[RT_CHATTER_NAMED]; /* CHATTER, MODES: the relations that
                                        kept changing, most recent first */
     int n_culprits;         /* entries in culprits */
+    int chart;              /* MODES: a mode chart that kept switching, or -1 */
 } RtFailure;
 
 typedef struct RtBlockWork RtBlockWork;   /* rt_newton.c */
@@ -175,6 +176,12 @@ struct RtSim {
     int *truth_trial;           /* scratch: relation values in
                                    rt_eval_past */
     double *bracket;            /* scratch: an event's bracket, 4 states */
+    double *ev;                 /* event variables (issue 12) */
+    double *ev_next;            /* scratch: their next values */
+    int *md_pre;                /* scratch: the relations' values at the
+                                   previous event iteration */
+    int *chart_moved;           /* scratch: per chart, entered a mode in
+                                   this iteration */
     int *md_trial;              /* scratch modes: an evaluation past a
                                    crossing (rt_eval_past) */
     int *md_old;                /* scratch: the modes before an event */
@@ -243,6 +250,9 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg);
 int rt_csv_events_header(RtSim *s);
 int rt_csv_event(RtSim *s, double t, int relation, int value);
+/* A log line of any text (a mode chart entering a mode). */
+int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *condition,
+                      const char *value);
 void rt_csv_close(RtSim *s);
 /* One CSV field (RFC 4180 quoting when needed) to a stdio stream. */
 void rt_csv_field(FILE *fp, const char *text);
@@ -287,6 +297,13 @@ void rt_events_free(RtSim *s);
 int rt_eval_past(RtSim *s, double t, const double *x, double *dx,
                  double *alg, int *md, RtFailure *f);
 int rt_modes_settle(RtSim *s, double t, const double *x, int during_init);
+/* The event iteration at (t, x): the modes, and the discrete updates
+   (when clauses, mode charts, their entry actions and state resets, which
+   change x), to a fixed point; `initial` for the initial event (after
+   initialization), when initialevent holds in the first iteration and
+   every chart enters its initial mode.  Mode entries are logged unless
+   initial.  0, or -1 with s->fail (MODES names what keeps changing). */
+int rt_event_iterate(RtSim *s, double t, double *x, int initial, int during_init);
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0);
 

@@ -44,6 +44,8 @@ typedef struct RtEval {
     const int *modes;   /* frozen relation values, m->n_relations (0/1) */
     int fail_block;     /* out: block that failed, when eval returns != 0 */
     void *rt;           /* runtime-private workspace */
+    const double *ev;   /* event variables, m->n_evars (issue 12): known
+                           inputs of the equations, changed only at events */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -100,6 +102,8 @@ typedef struct RtRelationInfo {
                                is located and the assertions checked
                                there, but it is no event (no rows, no log
                                line, no restart of the equations) */
+    unsigned char reads_alg; /* its operands read algebraic values: a probe
+                               inside a step evaluates the model for it */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of
@@ -113,6 +117,17 @@ typedef struct RtAssertInfo {
     const int *params;      /* ... their indices, shown with a failure */
     unsigned char params_only; /* reads nothing but parameters */
 } RtAssertInfo;
+
+/* A mode chart: its active mode is event variable `evar` (the 1-based
+   index of the mode, in declaration order). */
+typedef struct RtChartInfo {
+    const char *instance;   /* instance path, "" for the top model */
+    const char *name;       /* the chart's name, for the event log */
+    const char *location;   /* "file:line:col" */
+    int evar;               /* event variable of its mode */
+    int n_modes;            /* its modes ... */
+    const char *const *mode_names; /* ... and their names */
+} RtChartInfo;
 
 typedef struct RtBlockInfo {
     int size;               /* unknowns in the block */
@@ -176,6 +191,28 @@ struct RtModel {
 
     int n_blocks;
     const RtBlockInfo *blocks;
+
+    /* The discrete part (issue 12; all optional).  Event variables are
+       piecewise constant: eval reads them (RtEval.ev) like parameters,
+       and only the event iteration changes them, through update. */
+    int n_evars;
+    /* Their values before the first event, given the parameters. */
+    void (*evar_start)(const double *p, double *ev);
+    /* One event iteration's discrete updates: when clauses, mode chart
+       transitions and entry actions.  From the values at this iteration
+       (e: states, algebraic values, event variables; e->modes the
+       relations' values now) and pre (the relations' values at the
+       previous iteration; at the first, before the event), with initial
+       set in the first iteration of the initial event, writes the next
+       values of the event variables into ev_next (holding e->ev on
+       entry).  All assignments of one branch read the values before any
+       of them. */
+    void (*update)(const RtEval *e, const int *pre, int initial, double *ev_next);
+    int n_charts;
+    const RtChartInfo *charts;
+    /* The state resets of chart c's active mode (in e->ev), applied when
+       it is entered: writes the states into x (holding e->x on entry). */
+    void (*reset)(const RtEval *e, int chart, double *x);
 
     /* The sparsity of d(dx/dt)/dx, for the implicit steppers' Jacobian by
        finite differences: column j (state j) may only change the rows

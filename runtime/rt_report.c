@@ -40,6 +40,7 @@ void rt_fail_simple(RtFailure *f, RtFailKind kind, double t, int index)
     f->kind = kind;
     f->t = t;
     f->index = index;
+    f->chart = -1;
 }
 
 void rt_warn(const RtSim *s, const char *fmt, ...)
@@ -249,6 +250,13 @@ void rt_report_failure(const RtSim *s)
                     RT_CHATTER_WINDOW * s->opt.stop_time);
         else
             fputs("the conditions do not settle at one instant: ", stderr);
+        if (f->kind == RT_FAILKIND_MODES && f->chart >= 0 && f->chart < m->n_charts) {
+            const RtChartInfo *c = &m->charts[f->chart];
+            fprintf(stderr, "mode chart '%s' in %s keeps switching modes%s",
+                    c->name, instance_name(s, c->instance), f->n_culprits ? ", and " : "\n");
+            if (!f->n_culprits)
+                return;
+        }
         culprits(s, f);
         fputs(f->kind == RT_FAILKIND_CHATTER ? "\n" : f->n_culprits > 1
               ? " keep changing each other's values\n"

@@ -83,14 +83,15 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                 DocRow *r = arena_alloc(a, sizeof *r);
                 r->kind = k;
                 r->cond = cond;
-                if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS) {
-                    SrcSpan sp = k == SEC_BRANCHES
-                                     ? ((AstBranch *)it->u.section.entries.items[j])->span
-                                 : k == SEC_CONNECTIONS
-                                     ? ((AstConnect *)it->u.section.entries.items[j])->span
-                                     : ((AstStmt *)it->u.section.entries.items[j])->span;
+                if (!ast_section_is_decls(k) && k != SEC_COMPONENTS) {
+                    void *entry = it->u.section.entries.items[j];
+                    SrcSpan sp = k == SEC_BRANCHES ? ((AstBranch *)entry)->span
+                                 : k == SEC_CONNECTIONS ? ((AstConnect *)entry)->span
+                                 : k == SEC_MODECHARTS ? ((AstModeChart *)entry)->span
+                                 : ((AstStmt *)entry)->span;
                     r->name = "";
-                    r->value = k == SEC_EQUATIONS ? raw_text(a, sp) : text_of(a, sp);
+                    r->value = k == SEC_BRANCHES || k == SEC_CONNECTIONS ? text_of(a, sp)
+                                                                         : raw_text(a, sp);
                 } else if (k == SEC_COMPONENTS) {
                     AstInstance *in = it->u.section.entries.items[j];
                     r->name = in->name->name;

@@ -201,8 +201,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0},
-    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0},
+    {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0, 0},
+    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 1},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

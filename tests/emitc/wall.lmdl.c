@@ -202,8 +202,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0},
-    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0},
+    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 1},
+    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 1},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

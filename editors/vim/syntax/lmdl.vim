@@ -26,7 +26,7 @@ syntax keyword lmdlEnd end
 " Sections.
 syntax keyword lmdlSection nodes inputs outputs parameters variables
 syntax keyword lmdlSection intermediates components branches connections
-syntax keyword lmdlSection equations across through
+syntax keyword lmdlSection equations across through events modecharts
 
 " Conditional sections, if-equations and if-expressions.
 syntax keyword lmdlConditional if elseif else
