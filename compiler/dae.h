@@ -372,6 +372,9 @@ typedef DaeExpr *(*DaeExprMap)(void *ctx, DaeExpr *e);
 struct Dae;
 void dae_discrete_map(struct Dae *d, DaeExprMap fn, void *ctx);
 const char *dae_evar_name(void *dae, int index);
+/* e with event variable `evar` replaced by `value` (folded: a mode
+   chart's if-expressions over its mode reduce to one mode's branch). */
+DaeExpr *dae_subst_evar(DaeExprTable *t, DaeExpr *e, int evar, double value, PtrMap *memo);
 
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */

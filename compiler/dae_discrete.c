@@ -55,3 +55,42 @@ void dae_discrete_map(Dae *d, DaeExprMap fn, void *ctx)
         }
     }
 }
+
+DaeExpr *dae_subst_evar(DaeExprTable *t, DaeExpr *e, int evar, double value, PtrMap *memo)
+{
+    if (!(e->flags & DXF_EVAR))
+        return e;
+    DaeExpr *done = ptrmap_get(memo, e);
+    if (done)
+        return done;
+    DaeExpr *r;
+#define SUB(x) dae_subst_evar(t, (x), evar, value, memo)
+    switch (e->kind) {
+    case DX_EVAR:
+        r = e->u.evar.index == evar ? dae_const(t, value) : e;
+        break;
+    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: case DX_INITIAL:
+        r = e;
+        break;
+    case DX_FUNC:
+        r = dae_func(t, e->u.fn.fn, SUB(e->u.fn.a), e->u.fn.b ? SUB(e->u.fn.b) : NULL);
+        break;
+    case DX_IF:
+        r = dae_if(t, SUB(e->u.cond.c), SUB(e->u.cond.a), SUB(e->u.cond.b));
+        break;
+    case DX_NEG: r = dae_neg(t, SUB(e->u.bin.a)); break;
+    case DX_NOT: r = dae_not(t, SUB(e->u.bin.a)); break;
+    case DX_EDGE: r = dae_edge(t, SUB(e->u.bin.a)); break;
+    default:
+        r = dae_binary(t, (DaeExprKind)e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
+        if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
+            void *o = ptrmap_get(&t->origin, e);
+            if (o)
+                ptrmap_put(&t->origin, r, o);
+        }
+        break;
+    }
+#undef SUB
+    ptrmap_put(memo, e, r);
+    return r;
+}

@@ -226,13 +226,10 @@ static void print_discrete(FILE *fp, Dae *d, DaeNames *nm)
             print_assigns(fp, &m->entry, nm, "        ");
             for (int k = 0; k < m->resets.n; k++) {
                 DaeReset *r = m->resets.items[k];
-                fputs("      reset ", fp);
-                dae_fput_var(fp, nm->var(nm->ctx, r->var), r->order);
-                fputs(" := ", fp);
-                dae_print_expr(fp, r->value, nm);
-                fputs("  (from ", fp);
+                /* the state it sets is the plan's choice (plan_modes.c) */
+                fputs("      reset on entry: ", fp);
                 dae_print_expr(fp, r->res, nm);
-                fputs(" == 0)\n", fp);
+                fputs(" == 0\n", fp);
             }
         }
         for (int j = 0; j < c->transitions.n; j++) {

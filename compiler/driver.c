@@ -22,6 +22,7 @@
 #include "plan.h"
 #include "sema.h"
 #include "simplify.h"
+#include "modes.h"
 #include "structure.h"
 #include "units_check.h"
 
@@ -202,6 +203,11 @@ int driver_run(const DriverOptions *o)
     /* simplify: constants, aliases */
     simplify_dae(dae);
     pass_done(o, "simplify", &t0);
+    if (diag_error_count())
+        goto done;
+    /* modes: a mode's constraints on states differentiated, kept as resets */
+    modes_analyze(dae);
+    pass_done(o, "modes", &t0);
     if (diag_error_count())
         goto done;
     if (cmd->output == OUT_DAE)

@@ -687,6 +687,10 @@ Plan *plan_make(Dae *d, Structure *s)
     plan_crossings(p);
     plan_sparsity(p);
     plan_outputs(p);
+    if (!plan_modes(p)) {
+        plan_free(p);
+        return NULL;
+    }
     return p;
 }
 

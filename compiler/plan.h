@@ -132,6 +132,11 @@ typedef struct Plan {
 Plan *plan_make(Dae *d, Structure *s);
 void plan_free(Plan *p);
 
+/* The plan's part of mode charts (plan_modes.c, issue 12): each reset's
+   state and value, and every block checked in every combination of the
+   modes it involves; false after a reported error. */
+bool plan_modes(Plan *p);
+
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */
 int plan_stvar(const Plan *p, int var, int order);
