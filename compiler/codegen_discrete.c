@@ -19,6 +19,10 @@
  * instantaneous B, which holds for exactly one iteration.  Transitions
  * from the active mode are tested in order, the first that holds is
  * taken, and the entered mode's entry actions run in the same iteration.
+ * A simple transition holds while its predicate is true; a compound one
+ * only when its predicate turns true (true now, false at the previous
+ * iteration), since after the reset it may still be true where the
+ * crossing was (free -> impact -> free : x <= 0).
  * At the initial event the initial mode is entered (its entry actions
  * run).
  */
@@ -129,6 +133,17 @@ static void emit_chart_update(CPrint *p, const Dae *d, const DaeChart *c)
             int to = tr->path[1];
             cp_emit(p, "                if (");
             cp_expr(p, tr->pred);
+            if (tr->n == 3) {
+                /* a compound transition fires when its predicate turns
+                   true: after it, the predicate may still hold (the
+                   reset state is where the crossing was) */
+                const char *md = p->md;
+                p->md = "pre";
+                cp_emit(p, " && !(");
+                cp_expr(p, tr->pred);
+                cp_emit(p, ")");
+                p->md = md;
+            }
             cp_emit(p, ") {\n");
             cp_emit(p, "                    evn[%d] = %d;\n", c->evar, to + 1);
             if (tr->n == 3)
@@ -201,7 +216,7 @@ void cg_charts(CPrint *p, const Dae *d)
         cp_str(p, c->name);
         cp_emit(p, ", ");
         cp_location(p, c->span);
-        cp_emit(p, ", %d, %d, chart_modes_%d},\n", c->evar, c->modes.n, i);
+        cp_emit(p, ", %d, %d, chart_modes_%d, %d},\n", c->evar, c->modes.n, i, c->next);
     }
     cp_emit(p, "};\n\n");
 }

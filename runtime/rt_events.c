@@ -91,9 +91,13 @@ void rt_events_alloc(RtSim *s)
     s->ev = rt_xcalloc(nev, sizeof *s->ev);
     s->ev_next = rt_xcalloc(nev, sizeof *s->ev_next);
     s->md_pre = rt_xcalloc(nr, sizeof *s->md_pre);
-    s->chart_moved = rt_xcalloc((size_t)(s->m->n_charts > 0 ? s->m->n_charts : 0),
-                                sizeof *s->chart_moved);
+    size_t nc = (size_t)(s->m->n_charts > 0 ? s->m->n_charts : 0);
+    s->chart_moved = rt_xcalloc(nc, sizeof *s->chart_moved);
+    s->chart_reset_t = rt_xcalloc(nc, sizeof *s->chart_reset_t);
+    for (size_t c = 0; c < nc; c++)
+        s->chart_reset_t[c] = NAN;
     s->md_trial = rt_xcalloc(nr, sizeof *s->md_trial);
+    s->gdip = rt_xcalloc(4 * nr + 1, sizeof *s->gdip);
     s->bracket = rt_xcalloc(4 * (size_t)(s->m->n_states > 0 ? s->m->n_states : 0) + 1,
                             sizeof *s->bracket);
     s->md_old = rt_xcalloc(nr, sizeof *s->md_old);
@@ -106,7 +110,7 @@ void rt_events_alloc(RtSim *s)
 
 void rt_events_free(RtSim *s)
 {
-    void *bufs[] = {s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
+    void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
@@ -260,6 +264,18 @@ static int discrete_step(RtSim *s, double t, double *x, int initial, int first, 
             continue;
         const RtChartInfo *ci = &m->charts[c];
         int mode = (int)s->ev[ci->evar];
+        if (ci->next > 0 && ci->next < m->n_evars && s->ev[ci->next] > 0 && !initial) {
+            /* a compound transition (a reset through an instantaneous
+               mode): the bounces of a Zeno limit come ever closer */
+            double last = s->chart_reset_t[c];
+            s->chart_reset_t[c] = t;
+            if (t - last < RT_CHATTER_WINDOW * s->opt.stop_time) {
+                rt_fail_simple(&s->fail, RT_FAILKIND_ZENO, t, c);
+                s->fail.h = t - last;
+                *rc = -1;
+                return changed;
+            }
+        }
         if (!initial && mode >= 1 && mode <= ci->n_modes)
             *rc = rt_csv_event_text(s, t, ci->instance, ci->name, ci->mode_names[mode - 1]);
         if (m->reset && m->n_states > 0) {
@@ -408,6 +424,85 @@ static void probe_step(RtSim *s, const Bracket *br, const double *alg0, double t
         s->alg_probe[j] = (1 - u) * alg0[j] + u * s->alg_good[j];
     RtEval e = rt_eval_make(s, t, s->xt, s->dxt, s->alg_probe, s->modes);
     truth_at(s, &e, s->truth);
+}
+
+/* The crossing functions on the step's interpolant at time t, into g
+   (relations that read algebraic values get whatever alg_probe holds:
+   only the others are used). */
+static void crossings_on(RtSim *s, const Bracket *br, double t, double *g)
+{
+    const RtModel *m = s->m;
+    hermite(m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x, br->R.f, t, s->xt);
+    RtEval e = rt_eval_make(s, t, s->xt, s->dxt, s->alg_probe, s->modes);
+    m->zero_crossings(&e, g);
+}
+
+/* The dip check, for the relations that read only states, time and
+   parameters (RtRelationInfo.reads_alg clear), so cheap to evaluate on
+   the interpolant: from the oriented crossing function's values and
+   slopes at the step's ends (slopes by differences over sqrt(eps) of the
+   step, on the interpolant), its cubic Hermite over the step; a minimum
+   inside the step below zero, where both ends are not, is an excursion
+   (a crossing that comes back, like a ball's bounce shorter than the
+   step).  Returns the earliest such minimum's time, or -1. */
+static double dip(RtSim *s, const Bracket *br)
+{
+    const RtModel *m = s->m;
+    int nr = m->n_relations;
+    if (!m->zero_crossings || m->n_states <= 0)
+        return -1;
+    int any = 0;
+    for (int i = 0; i < nr && !any; i++)
+        any = !m->relations[i].reads_alg && !inert(s, s->modes, i);
+    if (!any)
+        return -1;
+    double t0 = br->L.t, t1 = br->R.t, h = t1 - t0, d = sqrt(DBL_EPSILON) * h;
+    if (!(h > 0))
+        return -1;
+    double *g0 = s->gdip, *ga = g0 + nr, *gb = ga + nr, *g1 = gb + nr;
+    crossings_on(s, br, t0, g0);
+    crossings_on(s, br, t0 + d, ga);
+    crossings_on(s, br, t1 - d, gb);
+    crossings_on(s, br, t1, g1);
+    double best = -1;
+    for (int i = 0; i < nr; i++) {
+        if (m->relations[i].reads_alg || inert(s, s->modes, i))
+            continue;
+        double o = s->modes[i] ? 1 : -1;
+        double p0 = o * g0[i], p1 = o * g1[i];
+        double s0 = o * (ga[i] - g0[i]) / d * h, s1 = o * (g1[i] - gb[i]) / d * h;
+        if (!(p0 >= 0 && p1 >= 0))
+            continue;       /* changed at an end: the end check sees it */
+        /* p'(u) = A u^2 + B u + C */
+        double A = 6 * p0 + 3 * s0 - 6 * p1 + 3 * s1, B = -6 * p0 - 4 * s0 + 6 * p1 - 2 * s1,
+               C = s0;
+        double roots[2];
+        int nroot = 0;
+        if (fabs(A) < 1e-300) {
+            if (fabs(B) > 1e-300)
+                roots[nroot++] = -C / B;
+        } else {
+            double disc = B * B - 4 * A * C;
+            if (disc >= 0) {
+                double q = -0.5 * (B + copysign(sqrt(disc), B));
+                roots[nroot++] = q / A;
+                if (q != 0)
+                    roots[nroot++] = C / q;
+            }
+        }
+        for (int k = 0; k < nroot; k++) {
+            double u = roots[k];
+            if (!(u > 0 && u < 1))
+                continue;
+            double v = 1 - u;
+            double pu = (1 + 2 * u) * v * v * p0 + u * v * v * s0 + u * u * (3 - 2 * u) * p1
+                        - u * u * v * s1;
+            double tu = t0 + u * h;
+            if (pu < 0 && (best < 0 || tu < best))
+                best = tu;
+        }
+    }
+    return best;
 }
 
 /* Whether the step's probes evaluate the model: without states (where
@@ -711,11 +806,14 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     point_set(n, &br.L, t0, x0, dx0);
     point_set(n, &br.R, s->t, s->x, s->dx);
     /* The interior probes, on the step's interpolant, earliest first
-       (s->alg_prev: the algebraic values at t0, kept by rt_accept_alg). */
+       (s->alg_prev: the algebraic values at t0, kept by rt_accept_alg),
+       and before them the deepest dip of a crossing function that reads
+       only states, if any. */
     int hit = 0, rc = 0, full = probes_evaluate(s);
     double t1 = s->t;
-    for (int k = 1; k <= RT_STEP_PROBES && !hit && t1 > t0; k++) {
-        double tp = t0 + (t1 - t0) * k / (RT_STEP_PROBES + 1);
+    double tdip = dip(s, &br);
+    for (int k = tdip > t0 ? 0 : 1; k <= RT_STEP_PROBES && !hit && t1 > t0; k++) {
+        double tp = k == 0 ? tdip : t0 + (t1 - t0) * k / (RT_STEP_PROBES + 1);
         if (!(tp > t0 && tp < t1))
             continue;
         if (full) {

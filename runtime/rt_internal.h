@@ -41,7 +41,10 @@ enum {
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
     RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
-    RT_CHATTER_NAMED = 4,           /* relations a chattering or settling
+    RT_CHATTER_NAMED = 4,
+    RT_ZENO_TOLS = 1000,            /* compound transitions of one chart
+                                       closer than this many event time
+                                       tolerances: the Zeno limit */           /* relations a chattering or settling
                                        failure names, at most */
     RT_CHANGE_RING = 4 * RT_CHATTER_EVENTS, /* logged changes kept to name
                                        the relations of chattering */
@@ -56,7 +59,10 @@ enum {
 };
 #define RT_COLLAPSE_RATIO 1e-3      /* ... shrinking below this fraction of
                                        the first: the failure is reported */
-#define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time */
+#define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time;
+                                       two compound transitions (resets) of
+                                       one mode chart that close: the Zeno
+                                       limit of a bouncing model */
 
 /* Without --solver, models with at least this many states and a Jacobian
    sparsity pattern get cvode, the others msbdf: measured on the lever and
@@ -96,6 +102,9 @@ typedef enum RtFailKind {
     RT_FAILKIND_CHATTER,    /* too many events: index = last relation */
     RT_FAILKIND_MODES,      /* modes never settle: index = a relation */
     RT_FAILKIND_IO,         /* writing a file failed: name = the file */
+    RT_FAILKIND_ZENO,       /* a mode chart's compound transitions (resets)
+                               accumulate: index = the chart, h = the
+                               interval between the last two */
 } RtFailKind;
 
 typedef struct RtFailure {
@@ -176,12 +185,16 @@ struct RtSim {
     int *truth_trial;           /* scratch: relation values in
                                    rt_eval_past */
     double *bracket;            /* scratch: an event's bracket, 4 states */
+    double *gdip;               /* scratch: 4 x n_relations crossing values
+                                   for the dip check of a step */
     double *ev;                 /* event variables (issue 12) */
     double *ev_next;            /* scratch: their next values */
     int *md_pre;                /* scratch: the relations' values at the
                                    previous event iteration */
     int *chart_moved;           /* scratch: per chart, entered a mode in
                                    this iteration */
+    double *chart_reset_t;      /* per chart: time of its last compound
+                                   transition (NAN: none yet) */
     int *md_trial;              /* scratch modes: an evaluation past a
                                    crossing (rt_eval_past) */
     int *md_old;                /* scratch: the modes before an event */

@@ -127,6 +127,9 @@ typedef struct RtChartInfo {
     int evar;               /* event variable of its mode */
     int n_modes;            /* its modes ... */
     const char *const *mode_names; /* ... and their names */
+    int next;               /* event variable of the mode a compound
+                               transition goes on to (0 when none is
+                               under way) */
 } RtChartInfo;
 
 typedef struct RtBlockInfo {

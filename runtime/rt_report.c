@@ -263,6 +263,16 @@ void rt_report_failure(const RtSim *s)
               : " keeps changing its value when the others change theirs\n", stderr);
         return;
     }
+    case RT_FAILKIND_ZENO: {
+        const RtChartInfo *c = f->index >= 0 && f->index < m->n_charts ? &m->charts[f->index]
+                                                                       : NULL;
+        lead(s, c ? c->location : NULL, f);
+        fprintf(stderr, "mode chart '%s' in %s resets ever faster (the last two "
+                "compound transitions %.3g s apart), accumulating at a finite time "
+                "(a Zeno limit); give it a mode that ends the resets, as ImpactStop's "
+                "rest\n", c ? c->name : "?", instance_name(s, c ? c->instance : NULL), f->h);
+        return;
+    }
     case RT_FAILKIND_IO:
         lead(s, NULL, f);
         fprintf(stderr, "cannot write '%s'\n", f->name ? f->name : "output");
