@@ -773,6 +773,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg.p.var = emit_var;
     cg.p.var_ctx = &cg;
     cg.p.modes_of = &pl->rel_index;
+    cg.p.delays_of = &pl->delay_index;
     Dae *d = cg.d;
     Structure *s = cg.s;
 
@@ -794,6 +795,7 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_columns(&cg);
     emit_targets(&cg);
     emit_relations(&cg);
+    cg_delays(&cg.p, pl);
     if (d->evars.n) {
         cg_evar_start(&cg.p, d);
         cg_update(&cg.p, d);
@@ -824,6 +826,7 @@ char *cg_generate(const Plan *pl, const char *model)
             "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
     cg_discrete_fields(&cg.p, d);
+    cg_delay_fields(&cg.p, pl);
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
                 "    .jac_rows = jac_rows,\n", pl->ncolors);

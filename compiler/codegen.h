@@ -25,5 +25,9 @@ void cg_update(struct CPrint *p, const Dae *d);
 void cg_reset(struct CPrint *p, const Plan *pl);
 void cg_charts(struct CPrint *p, const Dae *d);
 void cg_discrete_fields(struct CPrint *p, const Dae *d);
+/* The delays' table, arguments and bounds, and their descriptor lines
+   (after cg_discrete_fields). */
+void cg_delays(struct CPrint *p, const Plan *pl);
+void cg_delay_fields(struct CPrint *p, const Plan *pl);
 
 #endif

@@ -291,3 +291,73 @@ void cg_reset(CPrint *p, const Plan *pl)
     p->modes = modes;
     cp_emit(p, "    default: break;\n    }\n}\n\n");
 }
+
+/* ---- delays ------------------------------------------------------------- */
+
+/* The delays: where each was written, the value of each argument u at an
+   evaluated point (what the runtime's history keeps), and each one's
+   bound (MaximumDelay, or its parametric tau) and History (NAN: u's
+   value at the start). */
+void cg_delays(CPrint *p, const Plan *pl)
+{
+    const Dae *d = pl->d;
+    if (pl->delays.n == 0)
+        return;
+    cp_emit(p, "static const RtDelayInfo delays[] = {\n");
+    for (int k = 0; k < pl->delays.n; k++) {
+        const DaeDelay *dl = ptrmap_get(&d->t.delays, pl->delays.items[k]);
+        cp_emit(p, "    {");
+        cp_str(p, dl ? dl->instance : "");
+        cp_emit(p, ", ");
+        if (dl)
+            cp_location(p, dl->span);
+        else
+            cp_str(p, "");
+        cp_emit(p, "},\n");
+    }
+    cp_emit(p, "};\n\n");
+    bool modes = p->modes;
+    p->modes = true;
+    CpChunk c = {.name = "delay_args", .params = "const RtEval *e, double *u", .args = "e, u",
+                 .prologue = RO_LOCALS};
+    cp_chunk_begin(p, &c);
+    for (int k = 0; k < pl->delays.n; k++) {
+        const DaeExpr *n = pl->delays.items[k];
+        cp_chunk_item(p, &c);
+        cp_reset(p);
+        cp_emit(p, "    u[%d] = ", k);
+        cp_expr(p, n->u.cond.c);
+        cp_emit(p, ";\n");
+    }
+    cp_chunk_end(p, &c);
+    p->modes = modes;
+    CpChunk cb = {.name = "delay_params", .params = "const double *p, double *tmax, double *hist",
+                  .args = "p, tmax, hist", .prologue = "    (void)p;\n"};
+    cp_chunk_begin(p, &cb);
+    for (int k = 0; k < pl->delays.n; k++) {
+        const DaeExpr *n = pl->delays.items[k];
+        const DaeDelay *dl = ptrmap_get(&d->t.delays, n);
+        cp_chunk_item(p, &cb);
+        cp_reset(p);
+        cp_emit(p, "    tmax[%d] = ", k);
+        if (dl && dl->max)
+            cp_expr(p, dl->max);
+        else
+            cp_emit(p, "INFINITY");
+        cp_emit(p, ";\n    hist[%d] = ", k);
+        if (n->u.cond.b)
+            cp_expr(p, n->u.cond.b);
+        else
+            cp_emit(p, "NAN");
+        cp_emit(p, ";\n");
+    }
+    cp_chunk_end(p, &cb);
+}
+
+void cg_delay_fields(CPrint *p, const Plan *pl)
+{
+    if (pl->delays.n == 0)
+        return;
+    cp_emit(p, "    .n_delays = %d, .delays = delays, .delay_args = delay_args,\n"
+               "    .delay_params = delay_params,\n", pl->delays.n);
+}

@@ -159,6 +159,12 @@ void cp_raw(CPrint *cg, DaeExpr *e)
     case DX_TIME: cp_emit(cg, "t"); return;
     case DX_EVAR: cp_emit(cg, "e->ev[%d]", e->u.evar.index); return;
     case DX_INITIAL: cp_emit(cg, "initial"); return;
+    case DX_DELAY:
+        /* the runtime interpolates the history of u at t - tau */
+        cp_emit(cg, "rt_delay(e, %d, ", (int)(intptr_t)ptrmap_get(cg->delays_of, e) - 1);
+        cp_expr(cg, e->u.cond.a);
+        cp_emit(cg, ")");
+        return;
     case DX_EDGE: {
         /* b now and not at the previous iteration; no temporaries are
            made in the update function, so both read their own modes */

@@ -29,6 +29,7 @@ struct CPrint {
     CpVarFn var;            /* prints variable leaves */
     void *var_ctx;          /* for var */
     const PtrMap *modes_of; /* relation node -> 1 + its mode index */
+    const PtrMap *delays_of; /* DX_DELAY node -> 1 + its history buffer */
     bool modes;             /* relations read md[] (true) or are evaluated */
     const char *md;         /* the modes array relations read: "md" when
                                NULL; edge(b) prints b twice, with md and

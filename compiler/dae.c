@@ -52,6 +52,7 @@ void dae_table_init(DaeExprTable *t, Arena *a)
 void dae_table_free(DaeExprTable *t)
 {
     ptrmap_free(&t->origin);
+    ptrmap_free(&t->delays);
     free(t->mark);
     t->mark = NULL;
     t->nmark = 0;
@@ -90,7 +91,8 @@ static bool same(const DaeExpr *x, const DaeExpr *y)
     case DX_TIME: case DX_INITIAL: return true;
     case DX_EVAR: return x->u.evar.index == y->u.evar.index;
     case DX_FUNC: return x->u.fn.fn == y->u.fn.fn && x->u.fn.a == y->u.fn.a && x->u.fn.b == y->u.fn.b;
-    case DX_IF: return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
+    case DX_IF: case DX_DELAY:
+        return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
     default: return x->u.bin.a == y->u.bin.a && x->u.bin.b == y->u.bin.b;
     }
 }
@@ -108,10 +110,10 @@ static uint32_t hash_of(const DaeExpr *x)
         h = mix(h, (uint64_t)x->u.fn.fn);
         h = mix(h, x->u.fn.a->id);
         return mix(h, x->u.fn.b ? x->u.fn.b->id + 1u : 0);
-    case DX_IF:
+    case DX_IF: case DX_DELAY:
         h = mix(h, x->u.cond.c->id);
         h = mix(h, x->u.cond.a->id);
-        return mix(h, x->u.cond.b->id);
+        return mix(h, x->u.cond.b ? x->u.cond.b->id + 1u : 0);
     default:
         h = mix(h, x->u.bin.a->id);
         return mix(h, x->u.bin.b ? x->u.bin.b->id + 1u : 0);
@@ -208,6 +210,15 @@ DaeExpr *dae_evar(DaeExprTable *t, int index, double start)
 DaeExpr *dae_initial(DaeExprTable *t)
 {
     DaeExpr p = {.kind = DX_INITIAL};
+    return intern(t, &p);
+}
+
+DaeExpr *dae_delay(DaeExprTable *t, DaeExpr *u, DaeExpr *tau, DaeExpr *history)
+{
+    DaeExpr p = {.kind = DX_DELAY};
+    p.u.cond.c = u;
+    p.u.cond.a = tau;
+    p.u.cond.b = history;
     return intern(t, &p);
 }
 
@@ -416,6 +427,16 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
     case DX_EDGE:
         r = dae_edge(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
         break;
+    case DX_DELAY:
+        r = dae_delay(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
+                      dae_substitute(t, e->u.cond.a, map, ctx, memo),
+                      e->u.cond.b ? dae_substitute(t, e->u.cond.b, map, ctx, memo) : NULL);
+        if (r != e && !ptrmap_get(&t->delays, r)) {
+            void *o = ptrmap_get(&t->delays, e);
+            if (o)
+                ptrmap_put(&t->delays, r, o);
+        }
+        break;
     case DX_FUNC:
         r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
                      e->u.fn.b ? dae_substitute(t, e->u.fn.b, map, ctx, memo) : NULL);
@@ -593,6 +614,13 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     case DX_CONST: case DX_PARAM: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
         r = dae_const(t, 0);    /* event variables: piecewise constant */
         break;
+    case DX_DELAY:
+        /* Partial derivatives: the delayed value is history, a known
+           input now (tau's own dependence is not followed).  The time
+           derivative is not supported (NAN): a delay in an equation that
+           index reduction differentiates is an error (plan.c). */
+        r = dae_const(t, d->index < 0 ? NAN : 0);
+        break;
     case DX_TIME:
         r = dae_const(t, d->index < 0 ? 1 : 0);
         break;
@@ -671,6 +699,11 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
         kids[1] = e->u.cond.a;
         kids[2] = e->u.cond.b;
         return 3;
+    case DX_DELAY:
+        kids[0] = e->u.cond.c;
+        kids[1] = e->u.cond.a;
+        kids[2] = e->u.cond.b;
+        return e->u.cond.b ? 3 : 2;
     default:
         kids[0] = e->u.bin.a;
         kids[1] = e->u.bin.b;
@@ -758,6 +791,8 @@ static void set_flags(DaeExpr *e)
         e->flags |= DXF_TIME;
     } else if (e->kind == DX_EVAR || e->kind == DX_INITIAL || e->kind == DX_EDGE) {
         e->flags |= DXF_EVAR;
+    } else if (e->kind == DX_DELAY) {
+        e->flags |= DXF_TIME;   /* its value moves with time, whatever u is */
     } else if (dae_is_relation(e)) {
         e->flags |= DXF_REL;
     }
@@ -828,6 +863,8 @@ double dae_eval(const DaeExpr *e, const double *p, const double *vars, double ti
     case DX_TIME: return vars ? time : NAN;
     case DX_EVAR: return e->u.evar.start;
     case DX_INITIAL: case DX_EDGE: return 0;
+    case DX_DELAY:  /* at the start: its history */
+        return dae_eval(e->u.cond.b ? e->u.cond.b : e->u.cond.c, p, vars, time);
     case DX_VAR:
         if (!vars)
             return NAN;
@@ -886,6 +923,17 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
             fprintf(fp, "ev[%d]", e->u.evar.index);
         break;
     case DX_INITIAL: fputs("initialevent", fp); break;
+    case DX_DELAY:
+        fputs("delay(", fp);
+        print_at(fp, e->u.cond.c, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        if (e->u.cond.b) {
+            fputs(", History = ", fp);
+            print_at(fp, e->u.cond.b, n, 0, false);
+        }
+        fputc(')', fp);
+        break;
     case DX_EDGE:
         fputs("edge(", fp);
         print_at(fp, e->u.bin.a, n, 0, false);

@@ -60,7 +60,11 @@
                                         only (when predicates): none */    \
     X(DX_EDGE, "edge", 1, NULL, 9)   /* edge(b): b turned true at this      \
                                         event iteration (when predicates): \
-                                        u.bin.a */
+                                        u.bin.a */                         \
+    X(DX_DELAY, "delay", 3, NULL, 9) /* delay(u, tau): u at time - tau, from \
+                                        the runtime's history: u.cond     \
+                                        {c = u, a = tau, b = History or   \
+                                        NULL} (DaeDelay: its bound) */
 
 #define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
@@ -109,6 +113,7 @@ typedef struct DaeExprTable {
     size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
+    PtrMap delays;          /* DX_DELAY node -> DaeDelay* (issue 12) */
     uint32_t *mark;         /* per node id: visit stamp of the last walk */
     size_t nmark;           /* entries in mark */
     uint32_t stamp;         /* the current walk's stamp */
@@ -147,6 +152,15 @@ static inline bool dae_is_leaf(const DaeExpr *e)
 DaeExpr *dae_evar(DaeExprTable *t, int index, double start);
 DaeExpr *dae_initial(DaeExprTable *t);
 DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b);
+DaeExpr *dae_delay(DaeExprTable *t, DaeExpr *u, DaeExpr *tau, DaeExpr *history);
+
+/* Where a delay was written and its bound (DaeExprTable.delays). */
+typedef struct DaeDelay {
+    const char *instance;   /* instance path */
+    SrcSpan span;           /* the call */
+    DaeExpr *max;           /* MaximumDelay (parameters only); for a
+                               parametric tau without one, tau itself */
+} DaeDelay;
 
 /* Rebuilds e with every DX_VAR mapped through `map` (which returns the
    replacement node for a variable leaf). */

@@ -81,6 +81,15 @@ DaeExpr *dae_subst_evar(DaeExprTable *t, DaeExpr *e, int evar, double value, Ptr
     case DX_NEG: r = dae_neg(t, SUB(e->u.bin.a)); break;
     case DX_NOT: r = dae_not(t, SUB(e->u.bin.a)); break;
     case DX_EDGE: r = dae_edge(t, SUB(e->u.bin.a)); break;
+    case DX_DELAY:
+        r = dae_delay(t, SUB(e->u.cond.c), SUB(e->u.cond.a),
+                      e->u.cond.b ? SUB(e->u.cond.b) : NULL);
+        if (r != e && !ptrmap_get(&t->delays, r)) {
+            void *o = ptrmap_get(&t->delays, e);
+            if (o)
+                ptrmap_put(&t->delays, r, o);
+        }
+        break;
     default:
         r = dae_binary(t, (DaeExprKind)e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
         if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {

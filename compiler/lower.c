@@ -149,12 +149,56 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     }
 }
 
+/* delay(u, tau, History = h, MaximumDelay = m) (issue 12): a DX_DELAY
+   node and its DaeDelay (where, and the bound: MaximumDelay, else a
+   parametric tau itself; a tau that reads variables needs one). */
+static DaeExpr *lower_delay(Model *m, ElabInst *in, AstExpr *e)
+{
+    DaeExprTable *t = m->t;
+    AstExpr *pos[2] = {NULL, NULL}, *hist = NULL, *max = NULL;
+    int np = 0;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind == EXPR_RECORD && a->u.record.n == 1) {
+            const AstField *f = &a->u.record.fields[0];
+            if (!strcmp(f->name->name, "History"))
+                hist = f->value;
+            else if (!strcmp(f->name->name, "MaximumDelay"))
+                max = f->value;
+        } else if (np < 2) {
+            pos[np++] = a;
+        }
+    }
+    if (np < 2)
+        return dae_const(t, 0);     /* reported by resolution */
+    DaeExpr *u = lower_expr(m, in, pos[0]);
+    DaeExpr *tau = lower_expr(m, in, pos[1]);
+    DaeExpr *h = hist ? lower_expr(m, in, hist) : NULL;
+    DaeExpr *node = dae_delay(t, u, tau, h);
+    if (ptrmap_get(&t->delays, node))
+        return node;
+    DaeDelay *dl = arena_alloc(t->arena, sizeof *dl);
+    dl->instance = in->dae_path;
+    dl->span = e->span;
+    if (max)
+        dl->max = lower_expr(m, in, max);
+    else if (!dae_depends_on_state(tau))
+        dl->max = tau;
+    else
+        diag_error(pos[1]->span, "this delay's tau depends on variables, so delay needs "
+                   "a parametric bound: delay(u, tau, MaximumDelay = tmax)");
+    ptrmap_put(&t->delays, node, dl);
+    return node;
+}
+
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
 {
     DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
     if (!strcmp(e->u.call.func->name, "edge") && n == 1)
         return dae_edge(t, lower_expr(m, in, e->u.call.args.items[0]));
+    if (!strcmp(e->u.call.func->name, "delay"))
+        return lower_delay(m, in, e);
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
     int k = builtin_find(e->u.call.func->name);

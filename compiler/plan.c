@@ -687,7 +687,7 @@ Plan *plan_make(Dae *d, Structure *s)
     plan_crossings(p);
     plan_sparsity(p);
     plan_outputs(p);
-    if (!plan_modes(p)) {
+    if (!plan_modes(p) || !plan_delays(p)) {
         plan_free(p);
         return NULL;
     }
@@ -699,6 +699,7 @@ void plan_free(Plan *p)
     if (!p)
         return;
     ptrmap_free(&p->rel_index);
+    ptrmap_free(&p->delay_index);
     arena_free(&p->arena);
     free(p);
 }

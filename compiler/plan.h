@@ -123,6 +123,9 @@ typedef struct Plan {
     int *evar_column;       /* per DaeEvar: its column, or -1 (hidden) */
     PlanTarget *targets;    /* variables with a target, in variable order */
     int ntargets;           /* entries in targets */
+    PtrVec delays;          /* DX_DELAY nodes, each a history buffer of the
+                               runtime, in order of discovery (issue 12) */
+    PtrMap delay_index;     /* DX_DELAY node -> 1 + its index in delays */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */
     int *norders;           /* per DaeVar: entries in stvar[v] */
 } Plan;
@@ -136,6 +139,9 @@ void plan_free(Plan *p);
    state and value, and every block checked in every combination of the
    modes it involves; false after a reported error. */
 bool plan_modes(Plan *p);
+/* The delays the computation reads (plan_modes.c): Plan.delays; false
+   after a reported error (a delay in a differentiated equation). */
+bool plan_delays(Plan *p);
 
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */

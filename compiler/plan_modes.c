@@ -164,7 +164,8 @@ static void incidence(const Plan *p, const PlanBlock *b, const DaeExpr *e, PtrMa
     if (dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR || e->kind == DX_NOT)
         return;
     DaeExpr *kids[3];
-    for (int i = e->kind == DX_IF ? 1 : 0, nk = dae_children(e, kids); i < nk; i++)
+    for (int i = e->kind == DX_IF || e->kind == DX_DELAY ? 1 : 0, nk = dae_children(e, kids);
+         i < nk; i++)
         incidence(p, b, kids[i], seen, row);
 }
 
@@ -313,5 +314,80 @@ bool plan_modes(Plan *p)
     for (int k = 0; k < p->nblocks; k++)
         ok &= check_block(p, k, reported);
     free(reported);
+    return ok;
+}
+
+/* ---- delays ------------------------------------------------------------- */
+
+static void find_delays(Plan *p, DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_depends_on_state(e) || ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_DELAY && !ptrmap_get(&p->delay_index, e)) {
+        ptrvec_push(&p->arena, &p->delays, e);
+        ptrmap_put(&p->delay_index, e, (void *)(intptr_t)p->delays.n);
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        find_delays(p, kids[i], seen);
+}
+
+static bool contains_delay(const DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_depends_on_state(e) || ptrmap_get(seen, e))
+        return false;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_DELAY)
+        return true;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (contains_delay(kids[i], seen))
+            return true;
+    return false;
+}
+
+typedef struct DelayWalk {
+    Plan *p;                /* the plan */
+    PtrMap *seen;           /* nodes visited */
+} DelayWalk;
+
+static DaeExpr *visit_delays(void *ctx, DaeExpr *e)
+{
+    DelayWalk *w = ctx;
+    find_delays(w->p, e, w->seen);
+    return e;
+}
+
+bool plan_delays(Plan *p)
+{
+    Dae *d = p->d;
+    bool ok = true;
+    PtrMap seen = {0};
+    for (int i = 0; i < p->s->eqs.n; i++) {
+        StEq *q = p->s->eqs.items[i];
+        if (q->level > 0) {
+            PtrMap s2 = {0};
+            bool has = contains_delay(((DaeEq *)d->eqs.items[q->base])->lhs, &s2)
+                       || contains_delay(((DaeEq *)d->eqs.items[q->base])->rhs, &s2);
+            ptrmap_free(&s2);
+            if (has) {
+                DaeEq *o = d->eqs.items[q->base];
+                diag_error(o->span, "this equation holds a delay() and the index "
+                           "reduction differentiates it, which is not supported: write "
+                           "the model so that this equation is not a constraint");
+                ok = false;
+                continue;
+            }
+        }
+        find_delays(p, q->res, &seen);
+    }
+    for (int i = 0; i < d->asserts.n; i++)
+        find_delays(p, ((DaeAssert *)d->asserts.items[i])->cond, &seen);
+    for (int i = 0; i < p->nrels; i++)
+        find_delays(p, p->rels[i].crossing, &seen);
+    DelayWalk w = {p, &seen};
+    dae_discrete_map(d, visit_delays, &w);
+    ptrmap_free(&seen);
     return ok;
 }

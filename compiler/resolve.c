@@ -576,6 +576,82 @@ static void check_name(Checker *c, AstExpr *e)
     }
 }
 
+static bool has_delay(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_CALL:
+        if (!strcmp(e->u.call.func->name, "delay"))
+            return true;
+        for (int i = 0; i < e->u.call.args.n; i++)
+            if (has_delay(e->u.call.args.items[i]))
+                return true;
+        return false;
+    case EXPR_DER: return has_delay(e->u.der.arg);
+    case EXPR_UNARY: return has_delay(e->u.unary.arg);
+    case EXPR_BINARY: return has_delay(e->u.binary.lhs) || has_delay(e->u.binary.rhs);
+    case EXPR_IF:
+        return has_delay(e->u.cond.cond) || has_delay(e->u.cond.then) || has_delay(e->u.cond.els);
+    case EXPR_QUANTITY: return has_delay(e->u.quantity.value);
+    default: return false;
+    }
+}
+
+static bool has_der(const AstExpr *e);
+
+/* delay(u, tau) and delay(u, tau, History = h, MaximumDelay = m) (issue
+   12): u and tau any expressions without der() or delay(); History and
+   MaximumDelay parametric.  Whether tau is parametric (else MaximumDelay
+   is required) is elaboration's question (lower.c). */
+static void check_delay(Checker *c, AstExpr *e)
+{
+    int npos = 0;
+    const AstField *seen[2] = {NULL, NULL};
+    static const char *const names[] = {"History", "MaximumDelay"};
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        bool named = a->kind == EXPR_RECORD && a->u.record.n == 1;
+        if (!named) {
+            if (seen[0] || seen[1]) {
+                diag_error(a->span, "delay's u and tau come before History = and "
+                           "MaximumDelay =");
+                return;
+            }
+            npos++;
+            RefMode mode = c->mode;
+            check_expr(c, a);
+            c->mode = mode;
+            if (has_der(a) || has_delay(a))
+                diag_error(a->span, "delay's %s cannot contain der() or delay()",
+                           npos == 1 ? "u" : "tau");
+            continue;
+        }
+        const AstField *fl = &a->u.record.fields[0];
+        int which = !strcmp(fl->name->name, "History") ? 0
+                    : !strcmp(fl->name->name, "MaximumDelay") ? 1 : -1;
+        if (which < 0) {
+            const char *sug = diag_closest(fl->name->name, names, 2);
+            diag_error(fl->name_span, "delay takes History = and MaximumDelay =, not "
+                       "'%s'%s", fl->name->name, sema_did_you_mean(sug).text);
+            continue;
+        }
+        if (seen[which]) {
+            diag_error(fl->name_span, "%s is given twice", names[which]);
+            continue;
+        }
+        seen[which] = fl;
+        RefMode mode = c->mode;
+        const char *what = c->what;
+        c->mode = REF_CONDITION;
+        c->what = which ? "delay's MaximumDelay" : "delay's History";
+        check_expr(c, fl->value);
+        c->mode = mode;
+        c->what = what;
+    }
+    if (npos != 2)
+        diag_error(e->span, "delay takes u and tau (then History = and MaximumDelay = "
+                   "if needed), not %d argument%s", npos, npos == 1 ? "" : "s");
+}
+
 static void check_call(Checker *c, AstExpr *e)
 {
     const char *f = e->u.call.func->name;
@@ -592,6 +668,18 @@ static void check_call(Checker *c, AstExpr *e)
             check_expr(c, e->u.call.args.items[i]);
         c->in_when = was;
         return;
+    }
+    if (!strcmp(f, "delay")) {
+        check_delay(c, e);
+        return;
+    }
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind == EXPR_RECORD && a->u.record.n == 1 && a->span.begin == a->u.record.fields[0].name_span.begin) {
+            diag_error(a->span, "'%s' takes no named arguments (NAME = value is for "
+                       "delay's History and MaximumDelay)", f);
+            return;
+        }
     }
     int k = builtin_find(f);
     int arity = k >= 0 ? builtin_arity[k] : -1;

@@ -160,12 +160,50 @@ static DimInfo need_bool(DimInfo a, AstExpr *e, const char *what)
     return a;
 }
 
+/* delay(u, tau, ...): u's unit; tau and MaximumDelay in time, History
+   in u's unit (issue 12). */
+static DimInfo delay_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
+{
+    char x[64], y[64];
+    Dim s = dim_none();
+    s.e[2] = 1;
+    DimInfo u = failed();
+    int np = 0;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        bool named = a->kind == EXPR_RECORD && a->u.record.n == 1;
+        AstExpr *v = named ? a->u.record.fields[0].value : a;
+        DimInfo d = need_number(dim_of(m, in, v, depth), v, "delay");
+        if (!d.ok)
+            return failed();
+        bool is_time = named ? !strcmp(a->u.record.fields[0].name->name, "MaximumDelay")
+                             : np == 1;
+        if (!named && np++ == 0) {
+            u = d;
+            continue;
+        }
+        if (is_time && !d.zero && !dim_eq(d.dim, s)) {
+            diag_error(v->span, "%s is a time, but this is %s",
+                       named ? "delay's MaximumDelay" : "delay's tau", dtext(d.dim, x));
+            return failed();
+        }
+        if (!is_time && u.ok && !d.zero && !same_dim(u, d)) {
+            diag_error(v->span, "delay's History has u's unit, %s, but this is %s",
+                       dtext(u.dim, x), dtext(d.dim, y));
+            return failed();
+        }
+    }
+    return u;
+}
+
 static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     const char *f = e->u.call.func->name;
     int n = e->u.call.args.n;
     if (n < 1)
         return failed();
+    if (!strcmp(f, "delay"))
+        return delay_dim(m, in, e, depth);
     if (!strcmp(f, "edge")) {
         AstExpr *b = e->u.call.args.items[0];
         return need_bool(dim_of(m, in, b, depth), b, "edge").ok ? ok_bool() : failed();

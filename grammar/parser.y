@@ -167,7 +167,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <kind> decl_keyword
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
-%type <expr> expr primary name endpoint if_tail
+%type <expr> expr primary name endpoint if_tail named_arg
 %type <vec> attrs whens when_clauses assigns charts modes transitions initials
 %type <ptr> attr assign chart chart_body mode mode_body transition mode_path initial
 %type <stmt> when_stmt
@@ -412,6 +412,8 @@ call_args:
     %empty                      { $$ = (PtrVec){0}; }
   | expr                        { $$ = vec1(A, $1); }
   | call_args ',' expr          { $$ = vecadd(A, $1, $3); }
+  | named_arg                   { $$ = vec1(A, $1); }   /* issue 12, below */
+  | call_args ',' named_arg     { $$ = vecadd(A, $1, $3); }
     ;
 
 fields:
@@ -429,6 +431,12 @@ name:
     ;
 
 /* ---- issue 12: section attributes, events and mode charts -------------- */
+
+/* delay(u, tau, History = h, MaximumDelay = m): a named argument is a
+   one-field record (resolve.c accepts it only in delay). */
+named_arg:
+    IDENT '=' expr              { $$ = ast_record(A, @$, vec1(A, ast_field(A, @1, $1, $3))); }
+    ;
 
 /* `variables (Event = true, Access = private)` (checked by
    sema_section_attrs, resolve.c, the one place that knows them), and the

@@ -38,6 +38,7 @@ RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
     e.fail_block = -1;
     e.rt = s->blocks;
     e.ev = s->ev;
+    e.delays = s->delays;
     return e;
 }
 
@@ -74,6 +75,8 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
         }
     }
     int rc = m->eval(&e);
+    if (rt_delays_check(s, t, f) != 0)
+        return -1;  /* a delay out of its range, whatever followed */
     if (rc != RT_OK) {
         rt_fail_eval(f, t, rc, e.fail_block);
         return -1;

@@ -110,6 +110,7 @@ void rt_events_alloc(RtSim *s)
 
 void rt_events_free(RtSim *s)
 {
+    rt_delays_free(s);
     void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -742,7 +743,8 @@ static int handle_event(RtSim *s, const Bracket *br)
     const RtModel *m = s->m;
     int nr = m->n_relations;
     double te = br->R.t;
-    if (left_row(s, &br->L, te) != 0)
+    if (left_row(s, &br->L, te) != 0
+        || rt_delays_sample(s, te, br->L.x, s->dxt, s->alg) != 0)
         return -1;
     move_to(s, &br->R);
     memcpy(s->md_old, s->modes, nrel(s) * sizeof *s->md_old);
@@ -770,6 +772,9 @@ static int handle_event(RtSim *s, const Bracket *br)
         rc = rt_check_asserts(s);
     if (rc == 0)
         rc = rt_csv_row(s, te, s->x, s->dx, s->alg);
+    if (rc == 0)
+        rc = rt_delays_sample(s, te, s->x, s->dx, s->alg);
+    rt_delays_event(s, te);
     s->event_row_t = te;
     rt_solver_reset(s);
     return rc;

@@ -539,6 +539,8 @@ static int init_states(RtSim *s)
 int rt_init(RtSim *s)
 {
     const RtModel *m = s->m;
+    if (!s->delays)
+        rt_delays_setup(s);
     if (m->evar_start && m->n_evars > 0)
         m->evar_start(s->p, s->ev);
     if (init_states(s) != 0)

@@ -325,6 +325,9 @@ static int step(RtSim *s, double *t, double t1, double *h, double *x)
     double t_before = *t;
     if (s->opt.max_step > 0 && *h > s->opt.max_step)
         *h = s->opt.max_step;   /* --max-step (CVODE: CVodeSetMaxStep) */
+    double lim = rt_delays_step_limit(s);
+    if (lim > 0 && t1 > *t + lim)
+        t1 = *t + lim;          /* a step reads only accepted history */
     if (s->opt.backend->step(s, t, t1, h, x) != 0)
         return -1;
     return collapsing(s, *t - t_before);
@@ -369,11 +372,16 @@ static int run_ode(RtSim *s, long n_rows)
                ratio, and a tiny last step followed by a full one costs
                msbdf two orders of magnitude in accuracy (measured on the
                oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
-            double rem = tout - s->t;
+            /* a breakpoint of a delayed jump ends a step like an output
+               time, and the stepper restarts there */
+            double bp = rt_delays_breakpoint(s, s->t);
+            double t1 = bp < tout ? bp : tout;
+            double rem = t1 - s->t;
             if (rem > s->h && rem < 2 * s->h)
                 s->h = 0.5 * rem;
-            if (step(s, &s->t, tout, &s->h, s->x) != 0)
+            if (step(s, &s->t, t1, &s->h, s->x) != 0)
                 return -1;
+            int at_bp = s->t == bp;
             /* the accepted end may lie past a crossing: evaluated like a
                trial point, and the event code takes it from there */
             if (eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail) != 0)
@@ -383,6 +391,10 @@ static int run_ode(RtSim *s, long n_rows)
                 return -1;
             if (rt_check_asserts(s) != 0)
                 return -1;
+            if (rt_delays_sample(s, s->t, s->x, s->dx, s->alg) != 0)
+                return -1;
+            if (at_bp)
+                rt_solver_reset(s);
             rt_progress_update(s->progress, s->t);
         }
         /* an event at tout wrote its two rows there already */
@@ -400,11 +412,17 @@ static int run_algebraic(RtSim *s, long n_rows)
            the chattering guard bounds the number of events. */
         while (s->t < tout) {
             double t0 = s->t;
-            s->t = tout;
-            if (eval_trial(s, tout, s->x, NULL, s->alg, &s->fail) != 0)
+            /* with delays, sub-steps of an eighth of the shortest tau,
+               so that their history is sampled finely enough */
+            double lim = rt_delays_step_limit(s);
+            double t1 = lim > 0 && t0 + lim / 8 < tout ? t0 + lim / 8 : tout;
+            s->t = t1;
+            if (eval_trial(s, t1, s->x, NULL, s->alg, &s->fail) != 0)
                 return -1;
             rt_accept_alg(s);
             if (rt_events_after_step(s, t0, NULL, NULL) != 0)
+                return -1;
+            if (rt_delays_sample(s, s->t, s->x, NULL, s->alg) != 0)
                 return -1;
         }
         if (rt_check_asserts(s) != 0)
@@ -420,6 +438,8 @@ int rt_run(RtSim *s)
 {
     long n_rows;
     rt_output_time(&s->opt, 0, &n_rows);
+    if (rt_delays_start(s) != 0)
+        return -1;
     if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
         return -1;
     return s->m->n_states > 0 ? run_ode(s, n_rows) : run_algebraic(s, n_rows);

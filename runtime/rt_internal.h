@@ -102,6 +102,8 @@ typedef enum RtFailKind {
     RT_FAILKIND_CHATTER,    /* too many events: index = last relation */
     RT_FAILKIND_MODES,      /* modes never settle: index = a relation */
     RT_FAILKIND_IO,         /* writing a file failed: name = the file */
+    RT_FAILKIND_DELAY,      /* a delay read out of its range: index = the
+                               delay, h = its tau */
     RT_FAILKIND_ZENO,       /* a mode chart's compound transitions (resets)
                                accumulate: index = the chart, h = the
                                interval between the last two */
@@ -133,6 +135,7 @@ typedef struct RtOutput RtOutput;         /* rt_csv.c */
 typedef struct RtMat RtMat;               /* rt_mat.c */
 
 typedef struct RtCvode RtCvode;           /* rt_cvode.c */
+typedef struct RtDelays RtDelays;         /* rt_delay.c */
 
 struct RtSim {
     const RtModel *m;           /* the model (&rt_model, or a test's) */
@@ -188,6 +191,7 @@ struct RtSim {
     double *gdip;               /* scratch: 4 x n_relations crossing values
                                    for the dip check of a step */
     double *ev;                 /* event variables (issue 12) */
+    RtDelays *delays;           /* the delays' histories, or NULL */
     double *ev_next;            /* scratch: their next values */
     int *md_pre;                /* scratch: the relations' values at the
                                    previous event iteration */
@@ -292,6 +296,25 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
+
+/* rt_delay.c: the histories of delay(u, tau).  setup (once the
+   parameters are final; idempotent), free; sample: a point of the
+   trajectory (the start, accepted steps, both limits of an event); check:
+   a read out of range since the last check fails f; step_limit: the
+   shortest tau read lately (steps are clipped to it), 0 if none;
+   start: u(0) as the history, initialization again if it was off, and
+   the first sample; event: the breakpoints te + tau an event makes;
+   breakpoint: the next one after t (INFINITY if none). */
+void rt_delays_setup(RtSim *s);
+void rt_delays_free(RtSim *s);
+int rt_delays_sample(RtSim *s, double t, const double *x, const double *dx,
+                     const double *alg);
+int rt_delays_check(RtSim *s, double t, RtFailure *f);
+double rt_delays_tmax(const RtSim *s, int k);
+double rt_delays_step_limit(const RtSim *s);
+int rt_delays_start(RtSim *s);
+void rt_delays_event(RtSim *s, double te);
+double rt_delays_breakpoint(RtSim *s, double t);
 
 /* rt_init.c: consistent initial state, modes and targets. */
 int rt_init(RtSim *s);

@@ -46,6 +46,7 @@ typedef struct RtEval {
     void *rt;           /* runtime-private workspace */
     const double *ev;   /* event variables, m->n_evars (issue 12): known
                            inputs of the equations, changed only at events */
+    void *delays;       /* runtime-private: the delays' histories */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -117,6 +118,17 @@ typedef struct RtAssertInfo {
     const int *params;      /* ... their indices, shown with a failure */
     unsigned char params_only; /* reads nothing but parameters */
 } RtAssertInfo;
+
+/* The value of delay k's argument at time e->t - tau, interpolated in
+   the history the runtime keeps (issue 12); generated eval code calls it
+   for every delay(u, tau).  A tau that is negative or beyond the delay's
+   bound fails the evaluation (NAN, and the runtime reports it). */
+double rt_delay(const RtEval *e, int k, double tau);
+
+typedef struct RtDelayInfo {
+    const char *instance;   /* instance path */
+    const char *location;   /* "file:line:col" of the delay() call */
+} RtDelayInfo;
 
 /* A mode chart: its active mode is event variable `evar` (the 1-based
    index of the mode, in declaration order). */
@@ -216,6 +228,13 @@ struct RtModel {
     /* The state resets of chart c's active mode (in e->ev), applied when
        it is entered: writes the states into x (holding e->x on entry). */
     void (*reset)(const RtEval *e, int chart, double *x);
+    /* Delays: their arguments u at an evaluated point (into u), and their
+       bounds (MaximumDelay) and History values (NAN: u's value at the
+       start), given the parameters. */
+    int n_delays;
+    const RtDelayInfo *delays;
+    void (*delay_args)(const RtEval *e, double *u);
+    void (*delay_params)(const double *p, double *tmax, double *hist);
 
     /* The sparsity of d(dx/dt)/dx, for the implicit steppers' Jacobian by
        finite differences: column j (state j) may only change the rows

@@ -263,6 +263,19 @@ void rt_report_failure(const RtSim *s)
               : " keeps changing its value when the others change theirs\n", stderr);
         return;
     }
+    case RT_FAILKIND_DELAY: {
+        const RtDelayInfo *dl = f->index >= 0 && f->index < m->n_delays ? &m->delays[f->index]
+                                                                       : NULL;
+        lead(s, dl ? dl->location : NULL, f);
+        if (!(f->h >= 0))
+            fprintf(stderr, "delay in %s: its tau is %.10g s; a delay must not be "
+                    "negative\n", instance_name(s, dl ? dl->instance : NULL), f->h);
+        else
+            fprintf(stderr, "delay in %s: its tau of %.10g s exceeds its MaximumDelay "
+                    "of %.10g s\n", instance_name(s, dl ? dl->instance : NULL), f->h,
+                    rt_delays_tmax(s, f->index));
+        return;
+    }
     case RT_FAILKIND_ZENO: {
         const RtChartInfo *c = f->index >= 0 && f->index < m->n_charts ? &m->charts[f->index]
                                                                        : NULL;
