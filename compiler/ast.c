@@ -440,6 +440,16 @@ static void dump_at(FILE *fp, SrcSpan sp)
     fprintf(fp, " @%d:%d", line, col);
 }
 
+void ast_dump_indent(FILE *fp, int depth)
+{
+    indent(fp, depth);
+}
+
+void ast_dump_at(FILE *fp, SrcSpan sp)
+{
+    dump_at(fp, sp);
+}
+
 static void dump_stmts(FILE *fp, const PtrVec *v, int depth);
 
 static void dump_stmt(FILE *fp, const AstStmt *s, int depth)

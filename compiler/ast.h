@@ -344,7 +344,10 @@ AstModeChart *ast_chart_finish(AstModeChart *c, SrcSpan sp, SrcSpan name_sp, Sym
 AstTransition *ast_path_new(Arena *a, SrcSpan sp, Sym *first);
 AstTransition *ast_path_add(Arena *a, AstTransition *t, SrcSpan sp, Sym *next);
 AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred);
-/* For ast_dump_file: a when statement's clauses and a chart. */
+/* For ast_dump_file: a when statement's clauses and a chart; the dump's
+   indentation and " @line:col" (ast.c). */
+void ast_dump_indent(FILE *fp, int depth);
+void ast_dump_at(FILE *fp, SrcSpan sp);
 void ast_dump_when(FILE *fp, const AstStmt *s, int depth);
 void ast_dump_chart(FILE *fp, const AstModeChart *c, int depth);
 

@@ -18,10 +18,8 @@ bool ast_section_is_decls(AstSectionKind k)
 
 AstStmt *ast_when(Arena *a, SrcSpan sp, PtrVec clauses)
 {
-    AstStmt *s = arena_alloc(a, sizeof *s);
+    AstStmt *s = ast_stmt_if(a, sp, clauses);   /* the same clauses */
     s->kind = STMT_WHEN;
-    s->span = sp;
-    s->u.if_.clauses = clauses;
     return s;
 }
 
@@ -126,18 +124,8 @@ AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred)
 
 /* ---- the dump ------------------------------------------------------------ */
 
-static void indent(FILE *fp, int depth)
-{
-    for (int i = 0; i < depth; i++)
-        fputs("  ", fp);
-}
-
-static void at(FILE *fp, SrcSpan sp)
-{
-    int line, col;
-    src_linecol(sp, &line, &col);
-    fprintf(fp, " @%d:%d", line, col);
-}
+#define indent ast_dump_indent
+#define at ast_dump_at
 
 static void dump_assigns(FILE *fp, const PtrVec *v, int depth)
 {

@@ -380,6 +380,12 @@ typedef struct DaeChart {
     int neqs;               /* equations of each mode */
 } DaeChart;
 
+/* Calls fn once for every distinct node of the equations' sides; fn
+   returns whether to visit the node's children (dae_discrete.c). */
+typedef bool (*DaeNodeFn)(void *ctx, DaeExpr *e);
+struct Dae;
+void dae_each_eq_node(struct Dae *d, DaeNodeFn fn, void *ctx);
+
 /* Every expression of the discrete part, mapped through fn (simplify's
    substitution of eliminated variables). */
 typedef DaeExpr *(*DaeExprMap)(void *ctx, DaeExpr *e);

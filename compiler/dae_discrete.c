@@ -19,6 +19,29 @@ const char *dae_evar_name(void *dae, int index)
     return ((DaeEvar *)d->evars.items[index])->name;
 }
 
+void dae_each_eq_node(Dae *d, DaeNodeFn fn, void *ctx)
+{
+    PtrMap seen = {0};
+    PtrVec stack = {0};
+    for (int i = 0; i < d->eqs.n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        ptrvec_push(&d->arena, &stack, q->lhs);
+        ptrvec_push(&d->arena, &stack, q->rhs);
+    }
+    while (stack.n) {
+        DaeExpr *e = stack.items[--stack.n];
+        if (ptrmap_get(&seen, e))
+            continue;
+        ptrmap_put(&seen, e, e);
+        if (!fn(ctx, e))
+            continue;
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(&d->arena, &stack, kids[i]);
+    }
+    ptrmap_free(&seen);
+}
+
 static void map_assigns(PtrVec *v, DaeExprMap fn, void *ctx)
 {
     for (int i = 0; i < v->n; i++) {

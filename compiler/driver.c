@@ -59,28 +59,17 @@ static int exit_status(void)
 
 /* Zero-crossing relations: distinct relation nodes that depend on the
    state, in the remaining equations. */
+static bool count_relation(void *ctx, DaeExpr *e)
+{
+    if (dae_is_relation(e) && dae_depends_on_state(e))
+        ++*(int *)ctx;
+    return true;
+}
+
 static int count_relations(Dae *d)
 {
-    PtrMap seen = {0};
-    PtrVec stack = {0};
     int n = 0;
-    for (int i = 0; i < d->eqs.n; i++) {
-        DaeEq *q = d->eqs.items[i];
-        ptrvec_push(&d->arena, &stack, q->lhs);
-        ptrvec_push(&d->arena, &stack, q->rhs);
-    }
-    while (stack.n) {
-        DaeExpr *e = stack.items[--stack.n];
-        if (ptrmap_get(&seen, e))
-            continue;
-        ptrmap_put(&seen, e, e);
-        if (dae_is_relation(e) && dae_depends_on_state(e))
-            n++;
-        DaeExpr *kids[3];
-        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-            ptrvec_push(&d->arena, &stack, kids[i]);
-    }
-    ptrmap_free(&seen);
+    dae_each_eq_node(d, count_relation, &n);
     return n;
 }
 

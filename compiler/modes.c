@@ -37,30 +37,17 @@
 enum { MODES_MAX_DIFF = 3 };    /* differentiations of one constraint */
 
 /* The highest derivative order of every variable in the equations. */
+static bool note_order(void *ctx, DaeExpr *e)
+{
+    int *maxord = ctx;
+    if (e->kind == DX_VAR && e->u.var.order > maxord[e->u.var.index])
+        maxord[e->u.var.index] = e->u.var.order;
+    return dae_has_var(e);
+}
+
 static void max_orders(Dae *d, int *maxord)
 {
-    PtrMap seen = {0};
-    PtrVec stack = {0};
-    for (int i = 0; i < d->eqs.n; i++) {
-        DaeEq *q = d->eqs.items[i];
-        ptrvec_push(&d->arena, &stack, q->lhs);
-        ptrvec_push(&d->arena, &stack, q->rhs);
-    }
-    while (stack.n) {
-        DaeExpr *e = stack.items[--stack.n];
-        if (!dae_has_var(e) || ptrmap_get(&seen, e))
-            continue;
-        ptrmap_put(&seen, e, e);
-        if (e->kind == DX_VAR) {
-            if (e->u.var.order > maxord[e->u.var.index])
-                maxord[e->u.var.index] = e->u.var.order;
-            continue;
-        }
-        DaeExpr *kids[3];
-        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-            ptrvec_push(&d->arena, &stack, kids[i]);
-    }
-    ptrmap_free(&seen);
+    dae_each_eq_node(d, note_order, maxord);
 }
 
 /* Every variable r mentions is differentiated further in the system. */

@@ -66,6 +66,17 @@ static DaeExpr *zero_one(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
     return (DaeExpr *)leaf;
 }
 
+/* "der(m.v)": a variable of an order as messages show it. */
+static void var_text(const Dae *d, int var, int order, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *fp = fmemopen(buf, len, "w");
+    if (fp) {
+        dae_fput_var(fp, dae_shown_name(d->vars.items[var]), order);
+        fclose(fp);
+    }
+}
+
 static const char *where_of(const DaeChart *c)
 {
     return c->instance[0] ? c->instance : "the top model";
@@ -117,12 +128,8 @@ static bool plan_resets(Plan *p)
                 DaeExpr *a = dae_diff_var(t, r->res, x->var, x->order, &memo);
                 ptrmap_free(&memo);
                 if (dae_is_const(a, 0) || dae_mentions_var(t, a, x->var, x->order)) {
-                    char name[160] = "";
-                    FILE *fp = fmemopen(name, sizeof name, "w");
-                    if (fp) {
-                        dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
-                        fclose(fp);
-                    }
+                    char name[160];
+                    var_text(d, x->var, x->order, name, sizeof name);
                     diag_error(r->span, "in mode '%s' of mode chart '%s' (%s), this "
                                "equation constrains the state %s, but it is not linear in "
                                "it: a reset solves it for %s when the mode is entered",
@@ -287,12 +294,8 @@ static bool check_block(Plan *p, int k, bool *reported)
         if (key < 64 * 64)
             reported[key] = true;
         StVar *x = stv(p, b->vars[lost]);
-        char name[160] = "";
-        FILE *fp = fmemopen(name, sizeof name, "w");
-        if (fp) {
-            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
-            fclose(fp);
-        }
+        char name[160];
+        var_text(d, x->var, x->order, name, sizeof name);
         diag_error(m->span, "mode '%s' of mode chart '%s' (%s) makes the system "
                    "singular: with its equations, %s cannot be determined (in block %d, "
                    "%d equation%s)", m->name, c->name, where_of(c), name, k, n,
