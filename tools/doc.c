@@ -73,6 +73,18 @@ typedef struct DocRow {
     const char *cond;       /* condition for it to exist, or NULL */
 } DocRow;
 
+/* A variables section with Event = true. */
+static bool is_event_section(const AstItem *it)
+{
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        const AstField *f = it->u.section.attrs.items[i];
+        if (!strcmp(f->name->name, "Event") && f->value->kind == EXPR_BOOL
+            && f->value->u.boolean)
+            return true;
+    }
+    return false;
+}
+
 static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
 {
     for (int i = 0; i < items->n; i++) {
@@ -102,6 +114,10 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                     r->name = d->name->name;
                     r->value = text_of(a, d->value->span);
                     r->comment = d->comment;
+                    if (is_event_section(it))   /* issue 12 */
+                        r->comment = arena_printf(a, "event variable%s%s",
+                                                  d->comment ? ": " : "",
+                                                  d->comment ? d->comment : "");
                 }
                 ptrvec_push(a, rows, r);
             }
