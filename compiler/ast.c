@@ -700,6 +700,16 @@ static void dump_at(FILE *fp, SrcSpan sp)
     fprintf(fp, " @%d:%d", line, col);
 }
 
+void ast_dump_indent(FILE *fp, int depth)
+{
+    indent(fp, depth);
+}
+
+void ast_dump_at(FILE *fp, SrcSpan sp)
+{
+    dump_at(fp, sp);
+}
+
 static void dump_stmts(FILE *fp, const PtrVec *v, int depth);
 static void dump_decl(FILE *fp, const AstDecl *d, int depth);
 
@@ -864,6 +874,12 @@ static void dump_section(FILE *fp, const AstItem *it, int depth)
         }
         case SEC_EQUATIONS:
             dump_stmt(fp, v->items[i], depth + 1);
+            break;
+        case SEC_EVENTS:
+            ast_dump_when(fp, v->items[i], depth + 1);
+            break;
+        case SEC_MODECHARTS:
+            ast_dump_chart(fp, v->items[i], depth + 1);
             break;
         default:
             dump_decl(fp, v->items[i], depth + 1);

@@ -175,7 +175,10 @@ typedef struct AstConnect {
     X(STMT_ASSERT, "assert")     /* assert(cond, 'msg'): u.assert_ */     \
     X(STMT_IF, "if")             /* if-equation: u.if_ */                 \
     X(STMT_LET, "let")           /* let defs in stmts end: u.let_ */ \
-    X(STMT_FOR, "for")           /* for-loop of equations: u.for_ */
+    X(STMT_FOR, "for")           /* for-loop of equations: u.for_ */      \
+    X(STMT_WHEN, "when")         /* when P ... elsewhen Q ... end (events \
+                                    section): u.if_, each clause's body   \
+                                    AstDecl* assignments NAME = expr; */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
 
@@ -258,8 +261,12 @@ typedef struct AstStmt {
       "connection", "Connections", NULL, NULL, 8) /* AstConnect* */       \
     X(SEC_EQUATIONS, "equations", EQUATIONS, -1, SEC_IN_BOTH, "equation",  \
       "Equations", NULL, NULL, 9) /* AstStmt* */                          \
+    X(SEC_EVENTS, "events", EVENTS, -1, SEC_IN_COMPONENT, "assignment",    \
+      "Events", NULL, NULL, 10) /* AstStmt* (STMT_WHEN) */                \
+    X(SEC_MODECHARTS, "modecharts", MODECHARTS, -1, SEC_IN_COMPONENT,      \
+      "mode chart", "Mode charts", NULL, NULL, 11) /* AstModeChart* */    \
     X(SEC_ANNOTATIONS, "annotations", ANNOTATIONS, -1, SEC_IN_BOTH,        \
-      "annotation", "Annotations", NULL, NULL, 10) /* none: the scanner    \
+      "annotation", "Annotations", NULL, NULL, 12) /* none: the scanner    \
       skips its body, which is ignored */
 
 enum { SEC_IN_COMPONENT = 1, SEC_IN_DOMAIN = 2, SEC_IN_BOTH = 3 };
@@ -281,7 +288,8 @@ typedef struct AstItem {
         struct {
             AstSectionKind kind;    /* which section */
             PtrVec entries;         /* by kind: see AST_SECTION_KINDS */
-            PtrVec attrs;           /* AstArg*: parameters(Access = private) */
+            PtrVec attrs;           /* AstArg*: variables(Event = true),
+                                       parameters(Access = private) */
         } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
         AstFor for_;                     /* ITEM_FOR: a body of AstItem* */
@@ -398,6 +406,64 @@ AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
 /* The positional arguments of a call (its NAME = value options left
    out): up to cap of them to out; returns how many there are. */
 int ast_call_positional(const AstExpr *call, AstExpr **out, int cap);
+
+/* ---- events and mode charts (issue 12) ---------------------------------- */
+
+/* `mode NAME ... end` in a mode chart's modes section. */
+typedef struct AstMode {
+    Sym *name;              /* the mode */
+    SrcSpan name_span;      /* where the name is written */
+    SrcSpan span;           /* `mode` to its `end` */
+    PtrVec entry;           /* AstDecl*: entry actions NAME = expr; */
+    PtrVec eqs;             /* AstStmt*: its equations */
+    SrcSpan eqs_span;       /* its (first) equations section, for messages */
+} AstMode;
+
+/* `A -> B -> C : pred;` (transitions) or `A : pred;` (initial). */
+typedef struct AstTransition {
+    AstNamePart *path;      /* the modes, in order */
+    int n;                  /* entries in path (1 in initial) */
+    AstExpr *pred;          /* the predicate */
+    SrcSpan span;           /* the whole statement */
+} AstTransition;
+
+/* `NAME = modechart ... end` in a modecharts section. */
+typedef struct AstModeChart {
+    Sym *name;              /* the chart */
+    SrcSpan name_span;      /* where the name is written */
+    SrcSpan span;           /* the whole chart */
+    PtrVec modes;           /* AstMode*, in order */
+    PtrVec transitions;     /* AstTransition*, in order (tested in order) */
+    PtrVec initials;        /* AstTransition* with n = 1, in order */
+} AstModeChart;
+
+/* Builders (ast_events.c).  A mode and a chart are built part by part,
+   as the grammar reads their sections. */
+AstStmt *ast_when(Arena *a, SrcSpan sp, PtrVec clauses);
+AstMode *ast_mode_new(Arena *a);
+AstMode *ast_mode_entry(Arena *a, AstMode *m, PtrVec entry);
+AstMode *ast_mode_equations(Arena *a, AstMode *m, SrcSpan sp, PtrVec eqs);
+AstMode *ast_mode_finish(AstMode *m, SrcSpan sp, SrcSpan name_sp, Sym *name);
+AstModeChart *ast_chart_new(Arena *a);
+AstModeChart *ast_chart_modes(Arena *a, AstModeChart *c, PtrVec modes);
+AstModeChart *ast_chart_transitions(Arena *a, AstModeChart *c, PtrVec ts);
+AstModeChart *ast_chart_initials(Arena *a, AstModeChart *c, PtrVec ts);
+AstModeChart *ast_chart_finish(AstModeChart *c, SrcSpan sp, SrcSpan name_sp, Sym *name);
+/* A path A -> B -> C, grown one mode at a time. */
+AstTransition *ast_path_new(Arena *a, SrcSpan sp, Sym *first);
+AstTransition *ast_path_add(Arena *a, AstTransition *t, SrcSpan sp, Sym *next);
+AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred);
+/* For ast_dump_file: a when statement's clauses and a chart; the dump's
+   indentation and " @line:col" (ast.c). */
+void ast_dump_indent(FILE *fp, int depth);
+void ast_dump_at(FILE *fp, SrcSpan sp);
+void ast_dump_when(FILE *fp, const AstStmt *s, int depth);
+void ast_dump_chart(FILE *fp, const AstModeChart *c, int depth);
+
+/* Whether a section's entries are AstDecl (nodes, inputs, outputs,
+   parameters, variables, intermediates, across, through): every other
+   section holds instances, branches, connections or statements. */
+bool ast_section_is_decls(AstSectionKind k);
 
 /* Name helpers. */
 bool ast_is_simple_name(const AstExpr *e);

@@ -95,7 +95,12 @@ typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
                                    the number of x in that unit */          \
     X(SF_INTEG, "integ", 1, 2)  /* integ(e): the time integral of e from the \
                                    start, a new state (integ(e, t_L) is   \
-                                   refused) */
+                                   refused) */                              \
+    X(SF_EDGE, "edge", 1, 1)    /* edge(b): the event of b turning true, in \
+                                   a when predicate only (DX_EDGE) */      \
+    X(SF_DELAY, "delay", 2, 4)  /* delay(u, tau[, History = h][,          \
+                                   MaximumDelay = m]): u at t - tau       \
+                                   (DX_DELAY, a DaeDelay) */
 
 #define X_SF_ENUM(id, name, lo, hi) id,
 typedef enum SpecialForm { LMDL_SPECIAL_FORMS(X_SF_ENUM) SF_COUNT } SpecialForm;

@@ -563,12 +563,13 @@ static void emit_relations(Cg *cg)
             cp_str(&cg->p, "");
         int g = pl->rels[i].guard;
         const DaeExpr *r = pl->rels[i].rel;
-        cp_emit(&cg->p, ", %d, %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
+        cp_emit(&cg->p, ", %d, %d, %d, %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
                 r->kind == DX_SEGMENT ? r->u.seg.tab->index + 1 : 0,
-                r->kind == DX_SEGMENT ? r->u.seg.axis : 0);
+                r->kind == DX_SEGMENT ? r->u.seg.axis : 0,
+                pl->rels[i].assert_only ? 1 : 0, pl->rels[i].reads_alg ? 1 : 0);
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.modes = false;
     CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
@@ -817,6 +818,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg.p.var = emit_var;
     cg.p.var_ctx = &cg;
     cg.p.modes_of = &pl->rel_index;
+    cg.p.delays_of = &pl->delay_index;
     Dae *d = cg.d;
     Structure *s = cg.s;
 
@@ -839,6 +841,13 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_columns(&cg);
     emit_targets(&cg);
     emit_relations(&cg);
+    cg_delays(&cg.p, pl);
+    if (d->evars.n) {
+        cg_evar_start(&cg.p, d);
+        cg_update(&cg.p, d);
+        cg_reset(&cg.p, pl);
+        cg_charts(&cg.p, d);
+    }
     emit_asserts(&cg);
     emit_blocks(&cg);
     emit_sparsity(&cg);
@@ -867,6 +876,8 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
     if (d->t.tables.n)
         cp_emit(&cg.p, "    .n_tables = %d, .tables = tables,\n", d->t.tables.n);
+    cg_discrete_fields(&cg.p, d);
+    cg_delay_fields(&cg.p, pl);
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
                 "    .jac_rows = jac_rows,\n", pl->ncolors);

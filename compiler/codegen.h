@@ -15,4 +15,19 @@
    string (the caller frees it), or NULL on an internal error. */
 char *cg_generate(const Plan *p, const char *model);
 
+/* The discrete part's C (codegen_discrete.c, issue 12), printed by
+   cg_generate: the event variables' start values, the update function,
+   the modes' state resets, the charts' table, and their lines of the
+   RtModel descriptor. */
+struct CPrint;
+void cg_evar_start(struct CPrint *p, const Dae *d);
+void cg_update(struct CPrint *p, const Dae *d);
+void cg_reset(struct CPrint *p, const Plan *pl);
+void cg_charts(struct CPrint *p, const Dae *d);
+void cg_discrete_fields(struct CPrint *p, const Dae *d);
+/* The delays' table, arguments and bounds, and their descriptor lines
+   (after cg_discrete_fields). */
+void cg_delays(struct CPrint *p, const Plan *pl);
+void cg_delay_fields(struct CPrint *p, const Plan *pl);
+
 #endif

@@ -169,6 +169,27 @@ void cp_raw(CPrint *cg, DaeExpr *e)
     case DX_CONST: cp_num(cg, e->u.value); return;
     case DX_PARAM: cp_emit(cg, "p[%d]", e->u.index); return;
     case DX_TIME: cp_emit(cg, "t"); return;
+    case DX_EVAR: cp_emit(cg, "e->ev[%d]", e->u.evar.index); return;
+    case DX_INITIAL: cp_emit(cg, "initial"); return;
+    case DX_DELAY:
+        /* the runtime interpolates the history of u at t - tau */
+        cp_emit(cg, "rt_delay(e, %d, ", (int)(intptr_t)ptrmap_get(cg->delays_of, e) - 1);
+        cp_expr(cg, e->u.cond.a);
+        cp_emit(cg, ")");
+        return;
+    case DX_EDGE: {
+        /* b now and not at the previous iteration; no temporaries are
+           made in the update function, so both read their own modes */
+        const char *md = cg->md;
+        cp_emit(cg, "(");
+        cp_expr(cg, e->u.bin.a);
+        cg->md = "pre";
+        cp_emit(cg, " && !");
+        cp_expr(cg, e->u.bin.a);
+        cg->md = md;
+        cp_emit(cg, ")");
+        return;
+    }
     case DX_VAR: cg->var(cg->var_ctx, cg, e->u.var.index, e->u.var.order); return;
     case DX_NEG: cp_emit(cg, "(-"); cp_expr(cg, e->u.bin.a); cp_emit(cg, ")"); return;
     case DX_NOT: cp_emit(cg, "(!"); cp_expr(cg, e->u.bin.a); cp_emit(cg, ")"); return;
@@ -192,7 +213,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         if (cg->modes) {
             void *k = ptrmap_get(cg->modes_of, e);
             if (k) {
-                cp_emit(cg, "md[%d]", (int)(intptr_t)k - 1);
+                cp_emit(cg, "%s[%d]", cg->md ? cg->md : "md", (int)(intptr_t)k - 1);
                 return;
             }
         }
@@ -234,7 +255,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         if (cg->modes) {
             void *k = ptrmap_get(cg->modes_of, e);
             if (k) {
-                cp_emit(cg, "md[%d]", (int)(intptr_t)k - 1);
+                cp_emit(cg, "%s[%d]", cg->md ? cg->md : "md", (int)(intptr_t)k - 1);
                 return;
             }
         }

@@ -29,10 +29,14 @@ struct CPrint {
     CpVarFn var;            /* prints variable leaves */
     void *var_ctx;          /* for var */
     const PtrMap *modes_of; /* relation node -> 1 + its mode index */
+    const PtrMap *delays_of; /* DX_DELAY node -> 1 + its history buffer */
     bool modes;             /* relations read md[] (true) or are evaluated */
     bool eval_ctx;          /* a function with a writable RtEval *e (eval, the
                                loop functions): tables report a query outside
                                their grid through it (rt_lookup) */
+    const char *md;         /* the modes array relations read: "md" when
+                               NULL; edge(b) prints b twice, with md and
+                               with "pre" (the update function) */
     /* per-function common subexpressions */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */

@@ -88,6 +88,7 @@ void dae_table_free(DaeExprTable *t)
     t->npvalue = t->cap_pvalue = 0;
     dae_table_forget_values(t);
     ptrmap_free(&t->origin);
+    ptrmap_free(&t->delays);
     free(t->mark);
     t->mark = NULL;
     t->nmark = 0;
@@ -156,9 +157,11 @@ static bool same(const DaeExpr *x, const DaeExpr *y)
     case DX_CONST: return dbits(x->u.value) == dbits(y->u.value);
     case DX_PARAM: return x->u.index == y->u.index;
     case DX_VAR: return x->u.var.index == y->u.var.index && x->u.var.order == y->u.var.order;
-    case DX_TIME: return true;
+    case DX_TIME: case DX_INITIAL: return true;
+    case DX_EVAR: return x->u.evar.index == y->u.evar.index;
     case DX_FUNC: return x->u.fn.fn == y->u.fn.fn && x->u.fn.a == y->u.fn.a && x->u.fn.b == y->u.fn.b;
-    case DX_IF: return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
+    case DX_IF: case DX_DELAY:
+        return x->u.cond.c == y->u.cond.c && x->u.cond.a == y->u.cond.a && x->u.cond.b == y->u.cond.b;
     case DX_SEGMENT:
         return x->u.seg.tab == y->u.seg.tab && x->u.seg.axis == y->u.seg.axis
                && x->u.seg.x == y->u.seg.x;
@@ -176,15 +179,16 @@ static uint32_t hash_of(const DaeExpr *x)
     case DX_CONST: return mix(h, dbits(x->u.value));
     case DX_PARAM: return mix(h, (uint64_t)x->u.index);
     case DX_VAR: return mix(mix(h, (uint64_t)x->u.var.index), (uint64_t)x->u.var.order);
-    case DX_TIME: return h;
+    case DX_TIME: case DX_INITIAL: return h;
+    case DX_EVAR: return mix(h, (uint64_t)x->u.evar.index);
     case DX_FUNC:
         h = mix(h, (uint64_t)x->u.fn.fn);
         h = mix(h, x->u.fn.a->id);
         return mix(h, x->u.fn.b ? x->u.fn.b->id + 1u : 0);
-    case DX_IF:
+    case DX_IF: case DX_DELAY:
         h = mix(h, x->u.cond.c->id);
         h = mix(h, x->u.cond.a->id);
-        return mix(h, x->u.cond.b->id);
+        return mix(h, x->u.cond.b ? x->u.cond.b->id + 1u : 0);
     case DX_SEGMENT:
         h = mix(h, (uint64_t)x->u.seg.tab->index);
         h = mix(h, (uint64_t)x->u.seg.axis);
@@ -282,6 +286,37 @@ DaeExpr *dae_var(DaeExprTable *t, int index, int order)
 DaeExpr *dae_time(DaeExprTable *t)
 {
     DaeExpr p = {.kind = DX_TIME};
+    return intern(t, &p);
+}
+
+DaeExpr *dae_evar(DaeExprTable *t, int index, double start)
+{
+    DaeExpr p = {.kind = DX_EVAR};
+    p.u.evar.index = index;
+    p.u.evar.start = start;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_initial(DaeExprTable *t)
+{
+    DaeExpr p = {.kind = DX_INITIAL};
+    return intern(t, &p);
+}
+
+DaeExpr *dae_delay(DaeExprTable *t, DaeExpr *u, DaeExpr *tau, DaeExpr *history)
+{
+    DaeExpr p = {.kind = DX_DELAY};
+    p.u.cond.c = u;
+    p.u.cond.a = tau;
+    p.u.cond.b = history;
+    return intern(t, &p);
+}
+
+DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b)
+{
+    DaeExpr p = {.kind = DX_EDGE};
+    p.u.bin.a = b;
+    p.u.bin.b = NULL;
     return intern(t, &p);
 }
 
@@ -581,11 +616,24 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         return done;
     DaeExpr *r;
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_TIME:
+    case DX_CONST: case DX_PARAM: case DX_TIME: case DX_EVAR: case DX_INITIAL:
         r = e;
         break;
     case DX_VAR:
         r = map(ctx, t, e);
+        break;
+    case DX_EDGE:
+        r = dae_edge(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        break;
+    case DX_DELAY:
+        r = dae_delay(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
+                      dae_substitute(t, e->u.cond.a, map, ctx, memo),
+                      e->u.cond.b ? dae_substitute(t, e->u.cond.b, map, ctx, memo) : NULL);
+        if (r != e && !ptrmap_get(&t->delays, r)) {
+            void *o = ptrmap_get(&t->delays, e);
+            if (o)
+                ptrmap_put(&t->delays, r, o);
+        }
         break;
     case DX_FUNC:
         r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
@@ -787,8 +835,15 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     DaeExprTable *t = d->t;
     DaeExpr *r, *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM:
-        r = dae_const(t, 0);
+    case DX_CONST: case DX_PARAM: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
+        r = dae_const(t, 0);    /* event variables: piecewise constant */
+        break;
+    case DX_DELAY:
+        /* Partial derivatives: the delayed value is history, a known
+           input now (tau's own dependence is not followed).  The time
+           derivative is not supported (NAN): a delay in an equation that
+           index reduction differentiates is an error (plan.c). */
+        r = dae_const(t, d->index < 0 ? NAN : 0);
         break;
     case DX_TIME:
         r = dae_const(t, d->index < 0 ? 1 : 0);
@@ -867,7 +922,7 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap 
 int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 {
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME:
+    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: case DX_EVAR: case DX_INITIAL:
         return 0;
     case DX_FUNC:
         kids[0] = e->u.fn.a;
@@ -885,6 +940,11 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
         kids[0] = e->u.look.s1;
         kids[1] = e->u.look.s2;
         return e->u.look.s2 ? 2 : 1;
+    case DX_DELAY:
+        kids[0] = e->u.cond.c;
+        kids[1] = e->u.cond.a;
+        kids[2] = e->u.cond.b;
+        return e->u.cond.b ? 3 : 2;
     default:
         kids[0] = e->u.bin.a;
         kids[1] = e->u.bin.b;
@@ -985,6 +1045,10 @@ static void set_flags(DaeExpr *e)
         e->vars |= var_bit(e->u.var.index, e->u.var.order);
     } else if (e->kind == DX_TIME) {
         e->flags |= DXF_TIME;
+    } else if (e->kind == DX_EVAR || e->kind == DX_INITIAL || e->kind == DX_EDGE) {
+        e->flags |= DXF_EVAR;
+    } else if (e->kind == DX_DELAY) {
+        e->flags |= DXF_TIME;   /* its value moves with time, whatever u is */
     } else if (dae_is_mode(e)) {
         e->flags |= DXF_REL;
     }
@@ -1130,6 +1194,10 @@ double dae_eval(const DaeExpr *e, const double *p, const double *vars, double ti
     case DX_CONST: return e->u.value;
     case DX_PARAM: return p[e->u.index];
     case DX_TIME: return vars ? time : NAN;
+    case DX_EVAR: return e->u.evar.start;
+    case DX_INITIAL: case DX_EDGE: return 0;
+    case DX_DELAY:  /* at the start: its history */
+        return dae_eval(e->u.cond.b ? e->u.cond.b : e->u.cond.c, p, vars, time);
     case DX_VAR:
         if (!vars)
             return NAN;
@@ -1203,6 +1271,29 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     case DX_TIME: fputs("time", fp); break;
     case DX_VAR:
         dae_fput_var(fp, n->var(n->ctx, e->u.var.index), e->u.var.order);
+        break;
+    case DX_EVAR:
+        if (n->evar)
+            fputs(n->evar(n->ctx, e->u.evar.index), fp);
+        else
+            fprintf(fp, "ev[%d]", e->u.evar.index);
+        break;
+    case DX_INITIAL: fputs("initialevent", fp); break;
+    case DX_DELAY:
+        fputs("delay(", fp);
+        print_at(fp, e->u.cond.c, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        if (e->u.cond.b) {
+            fputs(", History = ", fp);
+            print_at(fp, e->u.cond.b, n, 0, false);
+        }
+        fputc(')', fp);
+        break;
+    case DX_EDGE:
+        fputs("edge(", fp);
+        print_at(fp, e->u.bin.a, n, 0, false);
+        fputc(')', fp);
         break;
     case DX_NEG:
         fputc('-', fp);
@@ -1323,6 +1414,6 @@ const char *dae_param_name(void *dae, int index)
 
 DaeNames dae_names(Dae *d)
 {
-    DaeNames n = {dae_param_name, dae_var_name, d};
+    DaeNames n = {dae_param_name, dae_var_name, d, dae_evar_name};
     return n;
 }

@@ -78,7 +78,20 @@
     X(DX_LOOKUP, "tablelookup", -1, NULL, 9) /* a table's value (orders 0) \
                                         or partial derivative of orders   \
                                         u.look.d1, d2 in the segments     \
-                                        u.look.s1, s2 (s2 NULL in 1-D) */
+                                        u.look.s1, s2 (s2 NULL in 1-D) */ \
+    /* issue 12: the discrete part */                                      \
+    X(DX_EVAR, "evar", 0, NULL, 9)   /* event variable u.evar.index:        \
+                                        piecewise constant, a known input  \
+                                        of the continuous equations */     \
+    X(DX_INITIAL, "initialevent", 0, NULL, 9) /* true in the initial event \
+                                        only (when predicates): none */    \
+    X(DX_EDGE, "edge", 1, NULL, 9)   /* edge(b): b turned true at this      \
+                                        event iteration (when predicates): \
+                                        u.bin.a */                         \
+    X(DX_DELAY, "delay", 3, NULL, 9) /* delay(u, tau): u at time - tau, from \
+                                        the runtime's history: u.cond     \
+                                        {c = u, a = tau, b = History or   \
+                                        NULL} (DaeDelay: its bound) */
 
 #define X_DXENUM(k, s, n, c, p) k,
 typedef enum DaeExprKind { DAE_EXPR_KINDS(X_DXENUM) DX_KIND_COUNT } DaeExprKind;
@@ -95,6 +108,7 @@ enum {
     DXF_VAR = 1,            /* mentions a variable (any derivative order) */
     DXF_TIME = 2,           /* mentions time */
     DXF_REL = 4,            /* contains a relation (a zero crossing) */
+    DXF_EVAR = 8,           /* mentions an event variable (or an event) */
 };
 
 typedef struct DaeExpr DaeExpr;
@@ -133,6 +147,9 @@ struct DaeExpr {
         struct { DaeExpr *c, *a, *b; } cond;    /* DX_IF */
         struct { const DaeTable *tab; DaeExpr *x; int axis; } seg; /* DX_SEGMENT */
         struct { DaeExpr *s1, *s2; int d1, d2; } look;   /* DX_LOOKUP */
+        struct { int index; double start; } evar; /* DX_EVAR: start is its
+                                    value before the first event at the
+                                    parameters' defaults (dae_eval) */
     } u;
 };
 
@@ -143,6 +160,7 @@ typedef struct DaeExprTable {
     size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
+    PtrMap delays;          /* DX_DELAY node -> DaeDelay* (issue 12) */
     uint32_t *mark;         /* per node id: visit stamp of the last walk */
     size_t nmark;           /* entries in mark */
     uint32_t stamp;         /* the current walk's stamp */
@@ -199,8 +217,20 @@ bool dae_is_relation(const DaeExpr *e);
 static inline bool dae_is_leaf(const DaeExpr *e)
 {
     return e->kind == DX_CONST || e->kind == DX_PARAM || e->kind == DX_VAR
-           || e->kind == DX_TIME;
+           || e->kind == DX_TIME || e->kind == DX_EVAR || e->kind == DX_INITIAL;
 }
+DaeExpr *dae_evar(DaeExprTable *t, int index, double start);
+DaeExpr *dae_initial(DaeExprTable *t);
+DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b);
+DaeExpr *dae_delay(DaeExprTable *t, DaeExpr *u, DaeExpr *tau, DaeExpr *history);
+
+/* Where a delay was written and its bound (DaeExprTable.delays). */
+typedef struct DaeDelay {
+    const char *instance;   /* instance path */
+    SrcSpan span;           /* the call */
+    DaeExpr *max;           /* MaximumDelay (parameters only); for a
+                               parametric tau without one, tau itself */
+} DaeDelay;
 
 /* Rebuilds e with every DX_VAR mapped through `map` (which returns the
    replacement node for a variable leaf). */
@@ -218,8 +248,16 @@ DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
    condition, then, else; an operator's operands); returns how many. */
 int dae_children(const DaeExpr *e, DaeExpr *kids[3]);
 
-/* Whether e mentions a variable or time (the cached flags: O(1)). */
+/* Whether e mentions a variable, time or an event variable: whether it
+   can change during a run (the cached flags: O(1)). */
 static inline bool dae_depends_on_state(const DaeExpr *e)
+{
+    return (e->flags & (DXF_VAR | DXF_TIME | DXF_EVAR)) != 0;
+}
+/* Whether e can change between events: it mentions a variable or time.
+   A relation only on event variables changes at events only, and needs
+   no mode or zero crossing. */
+static inline bool dae_is_continuous(const DaeExpr *e)
 {
     return (e->flags & (DXF_VAR | DXF_TIME)) != 0;
 }
@@ -253,6 +291,7 @@ typedef struct DaeNames {
     const char *(*param)(void *ctx, int index);
     const char *(*var)(void *ctx, int index);
     void *ctx;
+    const char *(*evar)(void *ctx, int index); /* or NULL: ev[k] */
 } DaeNames;
 void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names);
 
@@ -315,6 +354,7 @@ typedef enum DaeEqKind {
 typedef struct DaeEq DaeEq;
 struct DaeEq {
     DaeExpr *lhs, *rhs;     /* lhs == rhs */
+    int chart;              /* a mode chart's position: the chart, else -1 */
     DaeEqKind kind;         /* origin kind */
     const char *instance;   /* instance path ("" for the top model) */
     SrcSpan span;           /* source of the equation */
@@ -386,6 +426,103 @@ typedef struct DaeObserved {
     DaeExpr *expr;          /* its value (substituted by simplification) */
     Dim dim;                /* its dimension */
 } DaeObserved;
+/* ---- the discrete part (issue 12) -----------------------------------------
+
+   Event variables are piecewise constant: the continuous equations read
+   them as known inputs (DX_EVAR), like parameters that change at events,
+   and only the discrete updates of the event iteration change them: when
+   clauses, and the mode charts, whose active mode is an event variable
+   too (the mode's 1-based index).  A mode chart's equations are, per
+   position, if-expressions over its mode. */
+typedef struct DaeEvar {
+    const char *name;       /* instance path ("sh.y_held"; a chart: "fr.mc") */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* declaration */
+    Dim dim;                /* dimension */
+    DaeExpr *start;         /* value before the first event (parameters only;
+                               a chart: its initial mode) */
+    const char *description;/* the declaration's trailing comment, or NULL */
+    int chart;              /* the chart whose mode it is, or -1 */
+    bool hidden;            /* no column: a chart's pending target mode */
+    bool unseen;            /* its column is never written: it is under
+                               ExternalAccess = none */
+} DaeEvar;
+
+/* NAME = expr in a when branch or an entry action. */
+typedef struct DaeAssign {
+    int evar;               /* the event variable */
+    DaeExpr *value;         /* its new value */
+    SrcSpan span;           /* the assignment */
+} DaeAssign;
+
+/* One branch (when or elsewhen) of a when statement. */
+typedef struct DaeBranch {
+    DaeExpr *pred;          /* the event predicate (DX_EDGE, DX_INITIAL) */
+    PtrVec assigns;         /* DaeAssign*, simultaneous */
+    SrcSpan span;           /* the branch */
+} DaeBranch;
+
+typedef struct DaeWhen {
+    PtrVec branches;        /* DaeBranch*, tried in order */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* the statement */
+} DaeWhen;
+
+/* A state reset: at the entry into a mode, state `var` (order `order`)
+   takes the value that makes `res` zero (the mode's equation that
+   constrains only states; structure.c differentiates it for the
+   integration). */
+typedef struct DaeReset {
+    DaeExpr *res;           /* the constraint's residual, as written */
+    int var, order;         /* the state it sets (set by the mode analysis) */
+    DaeExpr *value;         /* that state's new value (linear solve) */
+    SrcSpan span;           /* the equation */
+} DaeReset;
+
+typedef struct DaeMode {
+    const char *name;       /* the mode */
+    SrcSpan span;           /* its declaration */
+    PtrVec entry;           /* DaeAssign*: entry actions */
+    PtrVec resets;          /* DaeReset*: constraints enforced at entry */
+    PtrVec eqs;             /* DaeEq*: its equations' positions (one DaeEq
+                               per position holds every mode's) */
+} DaeMode;
+
+typedef struct DaeTransition {
+    int path[3];            /* modes (0-based): from, [instant,] to */
+    int n;                  /* 2 or 3 */
+    DaeExpr *pred;          /* level-triggered predicate */
+    SrcSpan span;           /* the statement */
+} DaeTransition;
+
+typedef struct DaeChart {
+    const char *name;       /* the chart's name */
+    const char *instance;   /* its component */
+    SrcSpan span;           /* the chart */
+    int evar;               /* the event variable holding its mode */
+    int next;               /* the hidden event variable holding the mode a
+                               compound transition goes on to after its
+                               instantaneous mode (1-based), or 0 */
+    PtrVec modes;           /* DaeMode* */
+    PtrVec transitions;     /* DaeTransition*, tested in order */
+    int neqs;               /* equations of each mode */
+} DaeChart;
+
+/* Calls fn once for every distinct node of the equations' sides; fn
+   returns whether to visit the node's children (dae_discrete.c). */
+typedef bool (*DaeNodeFn)(void *ctx, DaeExpr *e);
+struct Dae;
+void dae_each_eq_node(struct Dae *d, DaeNodeFn fn, void *ctx);
+
+/* Every expression of the discrete part, mapped through fn (simplify's
+   substitution of eliminated variables). */
+typedef DaeExpr *(*DaeExprMap)(void *ctx, DaeExpr *e);
+struct Dae;
+void dae_discrete_map(struct Dae *d, DaeExprMap fn, void *ctx);
+const char *dae_evar_name(void *dae, int index);
+/* e with event variable `evar` replaced by `value` (folded: a mode
+   chart's if-expressions over its mode reduce to one mode's branch). */
+DaeExpr *dae_subst_evar(DaeExprTable *t, DaeExpr *e, int evar, double value, PtrMap *memo);
 
 typedef struct Dae {
     Arena arena;            /* everything below, strings included */
@@ -407,6 +544,9 @@ typedef struct Dae {
     DaePort *ports;         /* every set's ports, set after set */
     DaeConnect *connects;   /* every connect() of nodes */
     int nconnects;          /* entries in connects */
+    PtrVec evars;           /* DaeEvar*: event variables (issue 12) */
+    PtrVec whens;           /* DaeWhen* */
+    PtrVec charts;          /* DaeChart* */
 } Dae;
 
 /* A DAE that takes over an arena and the expression table built in it

@@ -180,6 +180,83 @@ static void print_var(FILE *fp, DaeVar *v, DaeNames *nm)
     fputc('\n', fp);
 }
 
+static void print_assigns(FILE *fp, const PtrVec *v, DaeNames *nm, const char *indent)
+{
+    for (int i = 0; i < v->n; i++) {
+        DaeAssign *a = v->items[i];
+        fprintf(fp, "%s%s = ", indent, dae_evar_name(nm->ctx, a->evar));
+        dae_print_expr(fp, a->value, nm);
+        fputc('\n', fp);
+    }
+}
+
+/* The discrete part (issue 12): event variables, when statements, mode
+   charts with their entry actions, resets and transitions. */
+static void print_discrete(FILE *fp, Dae *d, DaeNames *nm)
+{
+    int shown = 0;
+    for (int i = 0; i < d->evars.n; i++)
+        shown += !((DaeEvar *)d->evars.items[i])->hidden;
+    if (shown) {
+        fprintf(fp, "\nevent variables (%d):\n", shown);
+        for (int i = 0; i < d->evars.n; i++) {
+            DaeEvar *v = d->evars.items[i];
+            if (v->hidden)
+                continue;
+            char u[64];
+            fprintf(fp, "  %s [%s]  start ", v->name, unit_of(v->dim, u));
+            dae_print_expr(fp, v->start, nm);
+            fputc('\n', fp);
+        }
+    }
+    if (d->whens.n)
+        fprintf(fp, "\nwhen (%d):\n", d->whens.n);
+    for (int i = 0; i < d->whens.n; i++) {
+        DaeWhen *w = d->whens.items[i];
+        for (int j = 0; j < w->branches.n; j++) {
+            DaeBranch *b = w->branches.items[j];
+            fputs(j ? "  elsewhen " : "  when ", fp);
+            dae_print_expr(fp, b->pred, nm);
+            fputc('\n', fp);
+            print_assigns(fp, &b->assigns, nm, "    ");
+        }
+        print_origin(fp, w->span, EQ_COMPONENT, w->instance, NULL);
+    }
+    if (d->charts.n)
+        fprintf(fp, "\nmode charts (%d):\n", d->charts.n);
+    for (int i = 0; i < d->charts.n; i++) {
+        DaeChart *c = d->charts.items[i];
+        fprintf(fp, "  %s: %d modes, %d equations each, mode in %s, start ", c->name,
+                c->modes.n, c->neqs, dae_evar_name(d, c->evar));
+        dae_print_expr(fp, ((DaeEvar *)d->evars.items[c->evar])->start, nm);
+        fputc('\n', fp);
+        print_origin(fp, c->span, EQ_COMPONENT, c->instance, NULL);
+        for (int j = 0; j < c->modes.n; j++) {
+            DaeMode *m = c->modes.items[j];
+            fprintf(fp, "    mode %d %s\n", j + 1, m->name);
+            if (m->entry.n)
+                fputs("      entry:\n", fp);
+            print_assigns(fp, &m->entry, nm, "        ");
+            for (int k = 0; k < m->resets.n; k++) {
+                DaeReset *r = m->resets.items[k];
+                /* the state it sets is the plan's choice (plan_modes.c) */
+                fputs("      reset on entry: ", fp);
+                dae_print_expr(fp, r->res, nm);
+                fputs(" == 0\n", fp);
+            }
+        }
+        for (int j = 0; j < c->transitions.n; j++) {
+            DaeTransition *t = c->transitions.items[j];
+            fputs("    ", fp);
+            for (int k = 0; k < t->n; k++)
+                fprintf(fp, "%s%s", k ? " -> " : "", ((DaeMode *)c->modes.items[t->path[k]])->name);
+            fputs(" : ", fp);
+            dae_print_expr(fp, t->pred, nm);
+            fputc('\n', fp);
+        }
+    }
+}
+
 void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
 {
     DaeNames nm = dae_names(d);
@@ -242,6 +319,7 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
             print_origin(fp, a->span, EQ_COMPONENT, a->instance, NULL);
         }
     }
+    print_discrete(fp, d, &nm);
     fprintf(fp, "\ncounts: %d equations, %d variables", d->eqs.n,
             simplified ? left : d->vars.n);
     if (simplified)

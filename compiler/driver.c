@@ -23,6 +23,7 @@
 #include "plan.h"
 #include "sema.h"
 #include "simplify.h"
+#include "modes.h"
 #include "structure.h"
 #include "units_check.h"
 
@@ -57,30 +58,19 @@ static int exit_status(void)
     return diag_error_count() ? 2 : 0;
 }
 
-/* Zero-crossing relations: distinct relation nodes that depend on the
-   state, in the remaining equations. */
+/* Zero-crossing modes: distinct relation and table-segment nodes that
+   depend on the state, in the remaining equations. */
+static bool count_relation(void *ctx, DaeExpr *e)
+{
+    if (dae_is_mode(e) && dae_depends_on_state(e))
+        ++*(int *)ctx;
+    return true;
+}
+
 static int count_relations(Dae *d)
 {
-    PtrMap seen = {0};
-    PtrVec stack = {0};
     int n = 0;
-    for (int i = 0; i < d->eqs.n; i++) {
-        DaeEq *q = d->eqs.items[i];
-        ptrvec_push(&d->arena, &stack, q->lhs);
-        ptrvec_push(&d->arena, &stack, q->rhs);
-    }
-    while (stack.n) {
-        DaeExpr *e = stack.items[--stack.n];
-        if (ptrmap_get(&seen, e))
-            continue;
-        ptrmap_put(&seen, e, e);
-        if (dae_is_mode(e) && dae_depends_on_state(e))
-            n++;
-        DaeExpr *kids[3];
-        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-            ptrvec_push(&d->arena, &stack, kids[i]);
-    }
-    ptrmap_free(&seen);
+    dae_each_eq_node(d, count_relation, &n);
     return n;
 }
 
@@ -207,6 +197,11 @@ int driver_run(const DriverOptions *o)
     /* simplify: constants, aliases */
     simplify_dae(dae);
     pass_done(o, "simplify", &t0);
+    if (diag_error_count())
+        goto done;
+    /* modes: a mode's constraints on states differentiated, kept as resets */
+    modes_analyze(dae);
+    pass_done(o, "modes", &t0);
     if (diag_error_count())
         goto done;
     if (cmd->output == OUT_DAE)

@@ -419,7 +419,19 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     s->vec = n != 1 || start.rows != 1;
     s->rows = start.rows;
     s->cols = start.cols;
-    s->var = m->vars.n;
+    /* an event variable is no unknown: it goes to the discrete part, and
+       it is a scalar */
+    bool event = s->m->event;
+    if (event && s->vec) {
+        diag_error(d->name_span, "an event variable is a scalar, and '%s' is "
+                   "declared with a %dx%d value", d->name->name, start.rows, start.cols);
+        s->vec = false;
+        s->rows = s->cols = 1;
+        s->var = -1;
+        return;
+    }
+    PtrVec *to = event ? &m->evars : &m->vars;
+    s->var = to->n;
     const char *name = elab_qualify(m, in, d->name->name);
     ElabVar **vs = arena_alloc(m->arena, sizeof(ElabVar *) * (size_t)(n + 1));
     for (int k = 0; k < n; k++) {
@@ -435,7 +447,7 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
         v->dim = s->dim;
         v->start = start.el ? start.el[k] : dae_const(m->t, 0);
         vs[k] = v;
-        ptrvec_push(m->arena, &m->vars, v);
+        ptrvec_push(m->arena, to, v);
     }
     s->untyped = d->untyped;
     if (n == 0)
@@ -541,7 +553,7 @@ static void declare_section(Model *m, ElabInst *in, AstItem *it)
                 in->slots[mm->order].active = true;
             continue;
         }
-        if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS)
+        if (!ast_section_is_decls(k))
             continue;
         AstDecl *d = v->items[j];
         SemaMember *mm = member_of_decl(in->def, d->name, d);
@@ -1141,12 +1153,41 @@ static int count_stmts(PtrVec *v, Count *c)
     return n;
 }
 
+/* A mode chart counts as the equations of one mode; every mode has as
+   many (asserts excluded), as the branches of an if-equation. */
+static int count_chart(AstModeChart *mc, Count *c)
+{
+    int first = -1;
+    AstMode *m0 = NULL;
+    for (int i = 0; i < mc->modes.n; i++) {
+        AstMode *mo = mc->modes.items[i];
+        int k = count_stmts(&mo->eqs, c);
+        if (first < 0) {
+            first = k;
+            m0 = mo;
+        } else if (k != first) {
+            if (!c->bad) {
+                diag_error(mo->name_span, "mode '%s' of mode chart '%s' has %d "
+                           "equation%s, but mode '%s' has %d; every mode has the same "
+                           "number of equations (asserts excluded)", mo->name->name,
+                           mc->name->name, k, k == 1 ? "" : "s", m0->name->name, first);
+                diag_note(m0->name_span, "mode '%s' is here", m0->name->name);
+            }
+            c->bad = true;
+        }
+    }
+    return first < 0 ? 0 : first;
+}
+
 static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
     (void)m;
     (void)in;
     if (it->u.section.kind == SEC_EQUATIONS)
         ((Count *)ctx)->eqs += count_stmts(&it->u.section.entries, ctx);
+    if (it->u.section.kind == SEC_MODECHARTS)
+        for (int i = 0; i < it->u.section.entries.n; i++)
+            ((Count *)ctx)->eqs += count_chart(it->u.section.entries.items[i], ctx);
 }
 
 static void check_balance(Model *m, ElabInst *in, SymMap *seen)
@@ -1168,8 +1209,9 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
     char names[512] = "";
     for (int i = 0; i < in->def->member_list.n; i++) {
         ElabSlot *s = &in->slots[i];
-        if (!s->active || (s->m->kind != MEM_VARIABLE && s->m->kind != MEM_OUTPUT))
-            continue;
+        if (!s->active || (s->m->kind != MEM_VARIABLE && s->m->kind != MEM_OUTPUT)
+            || s->m->event)
+            continue;   /* event variables are no unknowns */
         /* arrays: a vector counts its elements */
         int count = s->vec ? s->rows * s->cols : 1;
         if (s->m->kind == MEM_VARIABLE)

@@ -42,6 +42,7 @@ static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *in
     DaeEq *q = arena_alloc(&d->arena, sizeof *q);
     q->lhs = l;
     q->rhs = r;
+    q->chart = -1;
     q->kind = k;
     q->instance = inst;
     q->span = sp;
@@ -241,10 +242,170 @@ static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
     fc->tails[set] = t;
 }
 
+/* ---- the discrete part (issue 12) ------------------------------------------
+
+   Event variables become DaeEvars; a when statement a DaeWhen of
+   branches; a mode chart a DaeChart with an event variable for its mode
+   (the 1-based index of the active mode, starting at the first initial
+   statement whose parametric predicate holds, else at the first mode),
+   and its equations one equation per position, an if-expression over
+   the mode, like an if-equation's.  An assert in a mode holds only while
+   the mode is active. */
+
+static void make_evars(Model *m, Dae *d)
+{
+    for (int i = 0; i < m->evars.n; i++) {
+        ElabVar *e = m->evars.items[i];
+        DaeEvar *v = arena_alloc(&d->arena, sizeof *v);
+        v->name = arena_strdup(&d->arena, e->name);
+        v->instance = e->owner->dae_path;
+        v->span = e->span;
+        v->dim = e->dim;
+        v->start = e->start;
+        v->description = e->description ? arena_strdup(&d->arena, e->description) : NULL;
+        v->chart = -1;
+        v->unseen = e->hidden.n > 0;
+        ptrvec_push(&d->arena, &d->evars, v);
+    }
+}
+
+static void lower_assigns(Model *m, Dae *d, ElabInst *in, PtrVec *from, PtrVec *to)
+{
+    for (int i = 0; i < from->n; i++) {
+        AstDecl *a = from->items[i];
+        ElabSlot *s = a ? elab_slot(in, a->name) : NULL;
+        if (!s || !s->m->event || s->var < 0)
+            continue;
+        DaeAssign *x = arena_alloc(&d->arena, sizeof *x);
+        x->evar = s->var;
+        x->value = lower_expr(m, in, a->value);
+        x->span = a->span;
+        ptrvec_push(&d->arena, to, x);
+    }
+}
+
+static void flatten_when(Model *m, Dae *d, ElabInst *in, AstStmt *st)
+{
+    DaeWhen *w = arena_alloc(&d->arena, sizeof *w);
+    w->instance = in->dae_path;
+    w->span = st->span;
+    for (int i = 0; i < st->u.if_.clauses.n; i++) {
+        AstClause *c = st->u.if_.clauses.items[i];
+        DaeBranch *b = arena_alloc(&d->arena, sizeof *b);
+        b->pred = lower_expr(m, in, c->cond);
+        b->span = c->span;
+        lower_assigns(m, d, in, &c->body, &b->assigns);
+        ptrvec_push(&d->arena, &w->branches, b);
+    }
+    ptrvec_push(&d->arena, &d->whens, w);
+}
+
+static int mode_of(const AstModeChart *mc, const Sym *name)
+{
+    for (int i = 0; i < mc->modes.n; i++)
+        if (((AstMode *)mc->modes.items[i])->name == name)
+            return i;
+    return 0;
+}
+
+static void flatten_chart(Model *m, FlatCtx *fc, ElabInst *in, AstModeChart *mc)
+{
+    Dae *d = fc->d;
+    DaeExprTable *t = m->t;
+    int nm = mc->modes.n;
+    if (nm == 0)
+        return;
+    DaeChart *c = arena_alloc(&d->arena, sizeof *c);
+    c->name = arena_strdup(&d->arena, mc->name->name);
+    c->instance = in->dae_path;
+    c->span = mc->span;
+    int ci = d->charts.n;
+    ptrvec_push(&d->arena, &d->charts, c);
+    /* the mode: initial statements in order, else the first mode */
+    DaeExpr *start = dae_const(t, 1);
+    for (int i = mc->initials.n - 1; i >= 0; i--) {
+        AstTransition *it = mc->initials.items[i];
+        if (it)
+            start = dae_if(t, lower_expr(m, in, it->pred),
+                           dae_const(t, mode_of(mc, it->path[0].sym) + 1), start);
+    }
+    DaeEvar *ev = arena_alloc(&d->arena, sizeof *ev);
+    ev->name = arena_strdup(&d->arena, elab_qualify(m, in, mc->name->name));
+    ev->instance = in->dae_path;
+    ev->span = mc->name_span;
+    ev->dim = dim_none();
+    ev->start = start;
+    ev->description = "the active mode (1-based, in declaration order)";
+    ev->chart = ci;
+    c->evar = d->evars.n;
+    ptrvec_push(&d->arena, &d->evars, ev);
+    DaeEvar *nx = arena_alloc(&d->arena, sizeof *nx);
+    *nx = *ev;
+    nx->name = arena_printf(&d->arena, "%s.next", ev->name);
+    nx->start = dae_const(t, 0);
+    nx->description = NULL;
+    nx->hidden = true;
+    c->next = d->evars.n;
+    ptrvec_push(&d->arena, &d->evars, nx);
+    DaeExpr *mv = dae_evar(t, c->evar, dae_eval_params(start, elab_param_values(m)));
+    EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)nm);
+    for (int j = 0; j < nm; j++) {
+        AstMode *mo = mc->modes.items[j];
+        DaeMode *dm = arena_alloc(&d->arena, sizeof *dm);
+        dm->name = arena_strdup(&d->arena, mo->name->name);
+        dm->span = mo->name_span;
+        lower_assigns(m, d, in, &mo->entry, &dm->entry);
+        ptrvec_push(&d->arena, &c->modes, dm);
+        int na = d->asserts.n;
+        lower_stmts(m, fc, in, &mo->eqs, &arms[j]);
+        DaeExpr *away = dae_binary(t, DX_NE, mv, dae_const(t, j + 1));
+        for (int k = na; k < d->asserts.n; k++) {
+            DaeAssert *a = d->asserts.items[k];
+            a->cond = dae_binary(t, DX_OR, away, a->cond);
+        }
+    }
+    int n = arms[0].lhs.n;
+    for (int j = 1; j < nm; j++)
+        if (arms[j].lhs.n != n)
+            return; /* reported by the balance check */
+    c->neqs = n;
+    for (int k = 0; k < n; k++) {
+        DaeExpr *l = arms[nm - 1].lhs.items[k], *r = arms[nm - 1].rhs.items[k];
+        for (int j = nm - 2; j >= 0; j--) {
+            DaeExpr *is = dae_binary(t, DX_EQ, mv, dae_const(t, j + 1));
+            l = dae_if(t, is, arms[j].lhs.items[k], l);
+            r = dae_if(t, is, arms[j].rhs.items[k], r);
+        }
+        DaeEq *q = new_eq(d, l, r, EQ_COMPONENT, in->dae_path, *(SrcSpan *)arms[0].spans.items[k]);
+        q->chart = ci;
+    }
+    for (int i = 0; i < mc->transitions.n; i++) {
+        AstTransition *at = mc->transitions.items[i];
+        if (!at || at->n > 3)
+            continue;
+        DaeTransition *tr = arena_alloc(&d->arena, sizeof *tr);
+        tr->n = at->n;
+        for (int k = 0; k < at->n; k++)
+            tr->path[k] = mode_of(mc, at->path[k].sym);
+        tr->pred = lower_expr(m, in, at->pred);
+        tr->span = at->span;
+        ptrvec_push(&d->arena, &c->transitions, tr);
+    }
+}
+
 static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
     FlatCtx *fc = ctx;
     PtrVec *v = &it->u.section.entries;
+    if (it->u.section.kind == SEC_EVENTS) {
+        for (int i = 0; i < v->n; i++)
+            if (v->items[i])
+                flatten_when(m, fc->d, in, v->items[i]);
+    } else if (it->u.section.kind == SEC_MODECHARTS) {
+        for (int i = 0; i < v->n; i++)
+            if (v->items[i])
+                flatten_chart(m, fc, in, v->items[i]);
+    }
     if (it->u.section.kind == SEC_EQUATIONS) {
         EqList out = {{0}, {0}, {0}};
         lower_stmts(m, fc, in, v, &out);
@@ -440,6 +601,7 @@ Dae *flatten_model(Model *m)
     d->ncomponents = m->insts.n;
     make_vars(m, d);
     make_places(m, d);
+    make_evars(m, d);
     FlatCtx fc;
     fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));

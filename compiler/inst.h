@@ -38,7 +38,8 @@ typedef struct ElabSlot {
     bool is_bool;           /* a true/false parameter */
     int param;              /* MEM_PARAMETER: DAE parameter index */
     int var;                /* MEM_VARIABLE, MEM_OUTPUT: variable index
-                               (Model.vars, and the DaeVar flatten makes) */
+                               (Model.vars, and the DaeVar flatten makes);
+                               an event variable's: Model.evars */
     DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default) */
     SrcSpan bound_at;       /* MEM_INPUT: where it was bound or connected */
     int node;               /* MEM_NODE: node id */
@@ -182,6 +183,8 @@ typedef struct Model {
     PtrVec *plist;          /* where parameters are: &params, then the Dae's
                                (tables' hidden parameters are made in flatten) */
     PtrVec vars;            /* ElabVar*, indexed like the DAE's variables */
+    PtrVec evars;           /* ElabVar*: event variables, indexed like the
+                               DAE's (issue 12) */
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */

@@ -163,6 +163,9 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
         return dae_const(t, 3.14159265358979323846);
+    if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
+        && strcmp(e->u.name.parts[0].sym->name, "initialevent") == 0)
+        return dae_initial(t);
     ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
     if (!s)
         return dae_const(t, 0);
@@ -174,6 +177,11 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_PARAMETER:
         return dae_param(t, s->param);
     case MEM_VARIABLE: case MEM_OUTPUT: case MEM_ACROSS:
+        if (s->m->event && s->var >= 0 && s->var < m->evars.n) {
+            /* a known input of the equations, changed only at events */
+            ElabVar *v = m->evars.items[s->var];
+            return dae_evar(t, s->var, dae_eval_params(v->start, elab_param_values(m)));
+        }
         return s->var >= 0 ? dae_var(t, s->var, 0) : dae_const(t, 0);
     case MEM_INPUT:
         return s->input ? s->input : dae_const(t, 0);
@@ -249,11 +257,59 @@ static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
     return dae_var(t, q->var, 0);
 }
 
-/* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state. */
+/* delay(u, tau, History = h, MaximumDelay = m) (issue 12): a DX_DELAY
+   node and its DaeDelay (where, and the bound: MaximumDelay, else a
+   parametric tau itself; a tau that reads variables needs one). */
+static DaeExpr *lower_delay(Model *m, ElabInst *in, AstExpr *e)
+{
+    DaeExprTable *t = m->t;
+    AstExpr *pos[2] = {NULL, NULL}, *hist = NULL, *max = NULL;
+    int np = 0;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind == EXPR_OPTION) {
+            if (!strcmp(a->u.option.name->name, "History"))
+                hist = a->u.option.value;
+            else if (!strcmp(a->u.option.name->name, "MaximumDelay"))
+                max = a->u.option.value;
+        } else if (np < 2) {
+            pos[np++] = a;
+        }
+    }
+    if (np < 2)
+        return dae_const(t, 0);     /* reported by resolution */
+    DaeExpr *u = lower_expr(m, in, pos[0]);
+    DaeExpr *tau = lower_expr(m, in, pos[1]);
+    DaeExpr *h = hist ? lower_expr(m, in, hist) : NULL;
+    DaeExpr *node = dae_delay(t, u, tau, h);
+    if (ptrmap_get(&t->delays, node))
+        return node;
+    DaeDelay *dl = arena_alloc(t->arena, sizeof *dl);
+    dl->instance = in->dae_path;
+    dl->span = e->span;
+    if (max)
+        dl->max = lower_expr(m, in, max);
+    else if (!dae_depends_on_state(tau))
+        dl->max = tau;
+    else
+        diag_error(pos[1]->span, "this delay's tau depends on variables, so delay needs "
+                   "a parametric bound: delay(u, tau, MaximumDelay = tmax)");
+    ptrmap_put(&t->delays, node, dl);
+    return node;
+}
+
+/* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state;
+   edge(b) and delay(...) their nodes (issue 12). */
 static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
 {
     DaeExprTable *t = m->t;
+    if (sf == SF_DELAY)
+        return lower_delay(m, in, e);
+    if (e->u.call.args.n < 1)
+        return dae_const(t, 0);     /* reported by resolution */
     DaeExpr *a = lower_expr(m, in, e->u.call.args.items[0]);
+    if (sf == SF_EDGE)
+        return dae_edge(t, a);
     if (sf == SF_INTEG)
         return lower_integ(m, in, e, a);
     if (sf == SF_VALUE) {

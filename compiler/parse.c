@@ -139,8 +139,7 @@ static void attach_comments_items(Arena *a, SrcFile *f, PtrVec *items)
             if (k == SEC_COMPONENTS) {
                 AstInstance *in = v->items[j];
                 in->comment = trailing_comment(a, f, in->span.end);
-            } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS
-                       && k != SEC_EQUATIONS) {
+            } else if (ast_section_is_decls(k)) {
                 AstDecl *d = v->items[j];
                 d->comment = trailing_comment(a, f, d->span.end);
             }
@@ -296,6 +295,13 @@ static void limit_stmts(DepthWalk *w, PtrVec *stmts)
             limit_expr(w, &s->u.for_.range);
             limit_stmts(w, &s->u.for_.body);
             break;
+        case STMT_WHEN:
+            for (int j = 0; j < s->u.if_.clauses.n; j++) {
+                AstClause *c = s->u.if_.clauses.items[j];
+                limit_expr(w, &c->cond);
+                limit_decls(w, &c->body);
+            }
+            break;
         default:
             break;
         }
@@ -306,6 +312,20 @@ static void limit_index(DepthWalk *w, PtrVec *index)
 {
     for (int k = 0; k < index->n; k++)
         limit_expr(w, (AstExpr **)&index->items[k]);
+}
+
+/* The expressions of a mode chart (issue 12). */
+static void limit_chart(DepthWalk *w, AstModeChart *mc)
+{
+    for (int i = 0; i < mc->modes.n; i++) {
+        AstMode *m = mc->modes.items[i];
+        limit_decls(w, &m->entry);
+        limit_stmts(w, &m->eqs);
+    }
+    PtrVec *lists[] = {&mc->transitions, &mc->initials};
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < lists[l]->n; i++)
+            limit_expr(w, &((AstTransition *)lists[l]->items[i])->pred);
 }
 
 static void limit_items(DepthWalk *w, PtrVec *items)
@@ -327,8 +347,12 @@ static void limit_items(DepthWalk *w, PtrVec *items)
         }
         PtrVec *v = &it->u.section.entries;
         switch (it->u.section.kind) {
-        case SEC_EQUATIONS:
+        case SEC_EQUATIONS: case SEC_EVENTS:
             limit_stmts(w, v);
+            break;
+        case SEC_MODECHARTS:
+            for (int j = 0; j < v->n; j++)
+                limit_chart(w, v->items[j]);
             break;
         case SEC_COMPONENTS:
             for (int j = 0; j < v->n; j++) {

@@ -329,7 +329,7 @@ static void find_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
     if (ptrmap_get(seen, e) || dae_is_leaf(e))
         return;
     ptrmap_put(seen, e, e);
-    if (dae_is_mode(e) && dae_depends_on_state(e) && !ptrmap_get(&p->rel_index, e)) {
+    if (dae_is_mode(e) && dae_is_continuous(e) && !ptrmap_get(&p->rel_index, e)) {
         ptrvec_push(&p->arena, rels, e);
         ptrmap_put(&p->rel_index, e, (void *)(intptr_t)rels->n);
     }
@@ -397,6 +397,28 @@ static void plan_relations(Plan *p)
     PtrVec rels = {0};
     for (int i = 0; i < s->eqs.n; i++)
         find_relations(p, ((StEq *)s->eqs.items[i])->res, &seen, &rels);
+    /* Then those of the discrete part's predicates (when, transitions):
+       events too.  Assignments and entry actions evaluate theirs. */
+    Dae *d = p->d;
+    for (int i = 0; i < d->whens.n; i++) {
+        DaeWhen *w = d->whens.items[i];
+        for (int j = 0; j < w->branches.n; j++)
+            find_relations(p, ((DaeBranch *)w->branches.items[j])->pred, &seen, &rels);
+    }
+    for (int i = 0; i < d->charts.n; i++) {
+        DaeChart *c = d->charts.items[i];
+        for (int j = 0; j < c->transitions.n; j++)
+            find_relations(p, ((DaeTransition *)c->transitions.items[j])->pred, &seen,
+                           &rels);
+    }
+    /* Then those of the assertions: zero crossings too, so a failure is
+       found at its crossing time, whatever the steps (assert_only). */
+    int from_eqs = rels.n;
+    for (int i = 0; i < p->d->asserts.n; i++) {
+        DaeAssert *a = p->d->asserts.items[i];
+        if (dae_depends_on_state(a->cond))
+            find_relations(p, a->cond, &seen, &rels);
+    }
     ptrmap_free(&seen);
     p->nrels = rels.n;
     p->rels = arena_alloc(&p->arena, sizeof(PlanRelation) * (size_t)(rels.n + 1));
@@ -404,6 +426,7 @@ static void plan_relations(Plan *p)
         p->rels[i].rel = rels.items[i];
         p->rels[i].guard = -2;
         p->rels[i].origin = dae_rel_origin(&p->d->t, rels.items[i]);
+        p->rels[i].assert_only = i >= from_eqs;
     }
     for (int i = 0; i < s->eqs.n; i++)
         walk_guards(p, &seen, ((StEq *)s->eqs.items[i])->res, -1, 0);
@@ -416,12 +439,33 @@ static void plan_relations(Plan *p)
             p->rels[i].guard = -1;
 }
 
+/* Whether e reads an unknown that is not a state (the runtime's probes
+   then need an evaluation of the model). */
+static bool reads_alg(const Plan *p, const DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_has_var(e) || ptrmap_get(seen, e))
+        return false;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_VAR) {
+        int sv = plan_stvar(p, e->u.var.index, e->u.var.order);
+        return sv < 0 || !stv(p, sv)->state;
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (reads_alg(p, kids[i], seen))
+            return true;
+    return false;
+}
+
 /* The zero-crossing functions: g > 0 exactly when the relation holds. */
 static void plan_crossings(Plan *p)
 {
     DaeExprTable *t = &p->d->t;
     for (int i = 0; i < p->nrels; i++) {
         DaeExpr *r = p->rels[i].rel;
+        PtrMap seen = {0};
+        p->rels[i].reads_alg = reads_alg(p, r, &seen);
+        ptrmap_free(&seen);
         if (r->kind == DX_SEGMENT) {
             /* a table's segment mode: the runtime measures the query against
                the frozen segment's bounds (rt_grid_crossing) */
@@ -614,7 +658,7 @@ static void add_column(Plan *p, const char *name, int var, DaeExpr *expr, Dim di
 static void plan_outputs(Plan *p)
 {
     Dae *d = p->d;
-    int total = d->observed.n;
+    int total = d->observed.n + d->evars.n;
     for (int i = 0; i < d->vars.n; i++)
         total += ((DaeVar *)d->vars.items[i])->names.n;
     p->columns = arena_alloc(&p->arena, sizeof(PlanColumn) * (size_t)(total + 1));
@@ -630,6 +674,15 @@ static void plan_outputs(Plan *p)
                 int g = hidden ? 2 : v->on_request ? 1 : 0;
                 if (g == group)
                     add_column(p, v->names.items[k], i, NULL, v->dim);
+            }
+        }
+        /* the event variables after the variables (issue 12), but a
+           chart's pending target mode, which has no column */
+        for (int i = 0; i < d->evars.n; i++) {
+            DaeEvar *v = d->evars.items[i];
+            if (!v->hidden && (v->unseen ? 2 : 0) == group) {
+                add_column(p, v->name, -1, dae_evar(&d->t, i, 0), v->dim);
+                p->columns[p->ncolumns - 1].description = v->description;
             }
         }
         if (group == 1) {
@@ -711,6 +764,10 @@ Plan *plan_make(Dae *d, Structure *s)
     plan_crossings(p);
     plan_sparsity(p);
     plan_outputs(p);
+    if (!plan_modes(p) || !plan_delays(p)) {
+        plan_free(p);
+        return NULL;
+    }
     dae_table_forget_values(&d->t); /* folding's memo: not needed by codegen */
     return p;
 }
@@ -720,6 +777,7 @@ void plan_free(Plan *p)
     if (!p)
         return;
     ptrmap_free(&p->rel_index);
+    ptrmap_free(&p->delay_index);
     arena_free(&p->arena);
     free(p);
 }
@@ -789,6 +847,8 @@ void plan_dump(FILE *fp, const Plan *p)
         if (r->guard >= 0)
             fprintf(fp, "  (matters only while relation %d is %s)", r->guard,
                     r->guard_value ? "true" : "false");
+        if (r->assert_only)
+            fputs("  (in assertions only)", fp);
         fputc('\n', fp);
     }
     if (p->ncolors)

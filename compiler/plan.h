@@ -16,7 +16,8 @@
  *  - which blocks go into which part of eval (bounded parts keep the C
  *    compiler linear);
  *  - the relations that get a mode (a zero crossing), their guards and
- *    crossing functions;
+ *    crossing functions; those of assertion conditions too, so that a
+ *    failing assertion is located like an event;
  *  - the sparsity of d(dx/dt)/dx and its column coloring;
  *  - the output columns and the targets.
  *
@@ -85,6 +86,9 @@ typedef struct PlanRelation {
     int guard;              /* the relation it only matters under, or -1 */
     int guard_value;        /* the guard's value under which it matters */
     DaeRelOrigin *origin;   /* where it was written, or NULL */
+    bool assert_only;       /* found only in assertion conditions: located
+                               like the others, but no event */
+    bool reads_alg;         /* its operands read an unknown that is no state */
 } PlanRelation;
 
 /* One output column: a name of a variable, or an intermediate. */
@@ -128,10 +132,11 @@ typedef struct Plan {
     int *color;             /* per state */
     int *jac_colptr;        /* nstates + 1 */
     int *jac_rows;          /* jac_colptr[nstates] */
-    int ncolumns;           /* output columns: every name of every variable,
-                               then the intermediates and the integ()
-                               states (n_on_request), then the names hidden
-                               by ExternalAccess = none (n_hidden) */
+    int ncolumns;           /* output columns: every name of every variable
+                               and the event variables, then the
+                               intermediates and the integ() states
+                               (n_on_request), then the names hidden by
+                               ExternalAccess = none (n_hidden) */
     PlanColumn *columns;    /* ncolumns, in that order */
     int n_on_request;       /* columns written only when --vars names them */
     int n_hidden;           /* columns never written (targets may read them) */
@@ -140,6 +145,9 @@ typedef struct Plan {
     int *first_column;      /* per DaeVar: the column that computes it */
     PlanTarget *targets;    /* variables with a target, in variable order */
     int ntargets;           /* entries in targets */
+    PtrVec delays;          /* DX_DELAY nodes, each a history buffer of the
+                               runtime, in order of discovery (issue 12) */
+    PtrMap delay_index;     /* DX_DELAY node -> 1 + its index in delays */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */
     int *norders;           /* per DaeVar: entries in stvar[v] */
 } Plan;
@@ -148,6 +156,14 @@ typedef struct Plan {
    unknown cancels out) through diag and returns NULL then. */
 Plan *plan_make(Dae *d, Structure *s);
 void plan_free(Plan *p);
+
+/* The plan's part of mode charts (plan_modes.c, issue 12): each reset's
+   state and value, and every block checked in every combination of the
+   modes it involves; false after a reported error. */
+bool plan_modes(Plan *p);
+/* The delays the computation reads (plan_modes.c): Plan.delays; false
+   after a reported error (a delay in a differentiated equation). */
+bool plan_delays(Plan *p);
 
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */

@@ -671,9 +671,12 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
 
 /* ---- section attributes ------------------------------------------------------
 
-   parameters(Access = private), variables(Access = private, Event = ...),
+   parameters(Access = private), variables(Access = private, Event = true),
    intermediates(Access = private), components(ExternalAccess = modify |
-   observe | none).  Anything else is an error at the attribute. */
+   observe | none).  Anything else is an error at the attribute.  Event =
+   true makes the variables of the section event variables (issue 12):
+   piecewise constant, changed only by when clauses and mode chart entry
+   actions. */
 
 /* X(name, its values, the sections that take it) */
 #define SECTION_ATTRIBUTES(X)                                                \
@@ -685,6 +688,8 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
 typedef struct SectionAttrs {
     SemaAccess access;      /* Access */
     SemaExternal external;  /* ExternalAccess */
+    bool event;             /* Event = true: the section's variables are
+                               event variables (issue 12) */
 } SectionAttrs;
 
 static SectionAttrs section_attrs(Program *p, AstItem *it)
@@ -696,7 +701,7 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
     static const char *const values[] = {SECTION_ATTRIBUTES(X_ATTRVALS)};
     static const unsigned where[] = {SECTION_ATTRIBUTES(X_ATTRWHERE)};
     enum { NATTR = sizeof names / sizeof names[0] };
-    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY};
+    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY, false};
     AstSectionKind k = it->u.section.kind;
     for (int i = 0; i < it->u.section.attrs.n; i++) {
         AstArg *g = it->u.section.attrs.items[i];
@@ -733,8 +738,7 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
                          : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
         } else {
             ok = !strcmp(word, "true") || !strcmp(word, "false");
-            if (!strcmp(word, "true"))
-                diag_error(v->span, "event variables are not supported yet");
+            r.event = !strcmp(word, "true");
         }
         if (!ok)
             diag_error(v->span, "%s is %s", n, values[a]);
@@ -815,12 +819,13 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             if (t && t->ast->kind == DEF_COMPONENT && t != d)
                 m->type = t;
         }
-    } else if (k != SEC_BRANCHES && k != SEC_CONNECTIONS && k != SEC_EQUATIONS) {
+    } else if (ast_section_is_decls(k)) {
         for (int j = 0; j < v->n; j++) {
             AstDecl *dc = v->items[j];
             SemaMember *m = declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc,
                                     NULL, scope);
             m->access = at.access;
+            m->event = at.event;
             if (k == SEC_NODES)
                 m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
             else if (dc->index.n)
@@ -915,6 +920,8 @@ typedef struct Checker {
     const char *what;   /* "a parameter value", for messages */
     ResolveLocal *locals; /* let and function names in scope, or NULL */
     PtrVec loops;       /* Sym*: the variables of the enclosing for-loops */
+    bool in_when;       /* in a when predicate: edge() and initialevent */
+    PtrVec assigned;    /* EvAssign*: event variables assigned so far */
 } Checker;
 
 static void check_expr(Checker *c, AstExpr *e);
@@ -1138,6 +1145,11 @@ static void check_name(Checker *c, AstExpr *e)
     if (!m) {
         if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
             return;
+        if (e->u.name.n == 1 && strcmp(first->sym->name, "initialevent") == 0) {
+            if (!c->in_when)
+                diag_error(e->span, "initialevent is only true in a when predicate");
+            return;
+        }
         unknown_member(c, c->d, first, NULL, false);
         return;
     }
@@ -1218,13 +1230,119 @@ static AstExpr *find_der_or_integ(AstExpr *e)
     return NULL;
 }
 
-/* value(x, 'unit'[, 'linear'|'affine']) and integ(e); false when e is
-   not a special form.  The unit string is read by the unit check. */
+/* ---- special forms of issue 12: edge(), delay() ---- */
+
+static bool has_delay(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_CALL:
+        if (special_find(e->u.call.func->name) == SF_DELAY)
+            return true;
+        for (int i = 0; i < e->u.call.args.n; i++)
+            if (has_delay(e->u.call.args.items[i]))
+                return true;
+        return false;
+    case EXPR_DER: return has_delay(e->u.der.arg);
+    case EXPR_UNARY: return has_delay(e->u.unary.arg);
+    case EXPR_BINARY: return has_delay(e->u.binary.lhs) || has_delay(e->u.binary.rhs);
+    case EXPR_IF:
+        return has_delay(e->u.cond.cond) || has_delay(e->u.cond.then) || has_delay(e->u.cond.els);
+    case EXPR_QUANTITY: return has_delay(e->u.quantity.value);
+    default: return false;
+    }
+}
+
+static bool has_der(const AstExpr *e);
+
+/* delay(u, tau) and delay(u, tau, History = h, MaximumDelay = m): u and
+   tau any expressions without der() or delay(); History and MaximumDelay
+   (EXPR_OPTION arguments) parametric.  Whether tau is parametric (else
+   MaximumDelay is required) is elaboration's question (lower.c). */
+static void check_delay(Checker *c, AstExpr *e)
+{
+    if (c->mode != REF_EQUATION || c->d->ast->kind != DEF_COMPONENT) {
+        diag_error(e->span, "delay() cannot appear in %s; it belongs in a "
+                   "component's equations or intermediates", c->what);
+        return;
+    }
+    int npos = 0;
+    const AstExpr *seen[2] = {NULL, NULL};
+    static const char *const names[] = {"History", "MaximumDelay"};
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind != EXPR_OPTION) {
+            if (seen[0] || seen[1]) {
+                diag_error(a->span, "delay's u and tau come before History = and "
+                           "MaximumDelay =");
+                return;
+            }
+            npos++;
+            RefMode mode = c->mode;
+            check_expr(c, a);
+            c->mode = mode;
+            if (has_der(a) || has_delay(a))
+                diag_error(a->span, "delay's %s cannot contain der() or delay()",
+                           npos == 1 ? "u" : "tau");
+            continue;
+        }
+        const char *n = a->u.option.name->name;
+        int which = !strcmp(n, "History") ? 0 : !strcmp(n, "MaximumDelay") ? 1 : -1;
+        if (which < 0) {
+            const char *sug = diag_closest(n, names, 2);
+            diag_error(a->u.option.name_span, "delay takes History = and "
+                       "MaximumDelay =, not '%s'%s", n, sema_did_you_mean(sug).text);
+            continue;
+        }
+        if (seen[which]) {
+            diag_error(a->u.option.name_span, "%s is given twice", names[which]);
+            continue;
+        }
+        seen[which] = a;
+        RefMode mode = c->mode;
+        const char *what = c->what;
+        c->mode = REF_CONDITION;
+        c->what = which ? "delay's MaximumDelay" : "delay's History";
+        check_expr(c, a->u.option.value);
+        c->mode = mode;
+        c->what = what;
+    }
+    if (npos != 2)
+        diag_error(e->span, "delay takes u and tau (then History = and MaximumDelay = "
+                   "if needed), not %d argument%s", npos, npos == 1 ? "" : "s");
+}
+
+/* edge(b): true only at the instant b turns true; an event, for a when
+   predicate. */
+static void check_edge(Checker *c, AstExpr *e)
+{
+    if (!c->in_when)
+        diag_error(e->span, "edge() is an event and only has a meaning in a "
+                   "when predicate");
+    else if (e->u.call.args.n != 1)
+        diag_error(e->span, "'edge' takes 1 argument, not %d", e->u.call.args.n);
+    bool was = c->in_when;
+    c->in_when = false;
+    for (int i = 0; i < e->u.call.args.n; i++)
+        check_expr(c, e->u.call.args.items[i]);
+    c->in_when = was;
+}
+
+/* value(x, 'unit'[, 'linear'|'affine']), integ(e), edge(b) and delay(...);
+   false when e is not a special form.  The unit string is read by the
+   unit check. */
 static bool check_special_call(Checker *c, AstExpr *e)
 {
     int k = special_find(e->u.call.func->name);
     if (k < 0)
         return false;
+    if (k == SF_EDGE) {
+        check_edge(c, e);
+        return true;
+    }
+    if (k == SF_DELAY) {
+        check_delay(c, e);
+        return true;
+    }
     const char *f = special_names[k];
     int n = e->u.call.args.n, lo = special_min_args[k], hi = special_max_args[k];
     AstExpr **a = (AstExpr **)e->u.call.args.items;
@@ -1410,10 +1528,16 @@ static void check_call(Checker *c, AstExpr *e)
         check_array_call(c, e, af);
         return;
     }
-    for (int i = 0; i < e->u.call.args.n; i++)
-        if (((AstExpr *)e->u.call.args.items[i])->kind == EXPR_OPTION)
+    /* NAME = value belongs to tablelookup and delay only: reported once,
+       and the call is not checked further */
+    int sf = e->u.call.qual ? -1 : special_find(f);
+    for (int i = 0; sf != SF_DELAY && i < e->u.call.args.n; i++) {
+        if (((AstExpr *)e->u.call.args.items[i])->kind == EXPR_OPTION) {
             diag_error(((AstExpr *)e->u.call.args.items[i])->span, "'%s' takes no "
                        "NAME = value arguments", f);
+            return;
+        }
+    }
     int arity = k >= 0 ? builtin_arity[k] : -1;
     if (k < 0 && !e->u.call.qual && check_special_call(c, e))
         return;
@@ -1455,6 +1579,12 @@ static void check_expr(Checker *c, AstExpr *e)
     case EXPR_DER:
         if (c->mode != REF_EQUATION)
             diag_error(e->span, "der() cannot appear in %s", c->what);
+        if (ast_is_simple_name(e->u.der.arg)) {
+            SemaMember *m = visible(c->d, e->u.der.arg->u.name.parts[0].sym, c->scope);
+            if (m && m->event)
+                diag_error(e->span, "'%s' is an event variable, piecewise constant: "
+                           "der() of it is zero", m->name->name);
+        }
         check_expr(c, e->u.der.arg);
         break;
     case EXPR_CALL:
@@ -1500,7 +1630,7 @@ static void check_expr(Checker *c, AstExpr *e)
         check_expr(c, e->u.range.last);
         break;
     case EXPR_OPTION:
-        diag_error(e->span, "NAME = value is an argument of tablelookup, "
+        diag_error(e->span, "NAME = value is an argument of tablelookup or delay, "
                    "not a value");
         break;
     default:
@@ -1782,6 +1912,8 @@ static void check_connect(Checker *c, AstConnect *cn)
 
 static void check_stmts(Checker *c, PtrVec *v);
 static void check_let(Checker *c, AstStmt *s);
+static void check_when(Checker *c, AstStmt *s);
+static void check_chart(Checker *c, AstModeChart *mc);
 
 static void check_stmt(Checker *c, AstStmt *s)
 {
@@ -1843,6 +1975,8 @@ static void check_items(Checker *c, PtrVec *items, int scope)
             case SEC_BRANCHES: check_branch(c, v->items[j]); break;
             case SEC_CONNECTIONS: check_connect(c, v->items[j]); break;
             case SEC_EQUATIONS: check_stmt(c, v->items[j]); break;
+            case SEC_EVENTS: check_when(c, v->items[j]); break;
+            case SEC_MODECHARTS: check_chart(c, v->items[j]); break;
             default: {
                 AstDecl *dc = v->items[j];
                 SemaMember *m = member_in_scope(c, dc->name);
@@ -2013,7 +2147,7 @@ static void check_let(Checker *c, AstStmt *s)
 static void resolve_function(Program *p, SemaDef *d)
 {
     AstDef *ad = d->ast;
-    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL, {0}};
+    Checker c = {p, d, 0, REF_FUNCTION, 0, "a function", NULL, {0}, false, {0}};
     ResolveLocal *floor = push_local(&c, NULL, ad->name_span);
     ptrvec_push(p->arena, &p->fn_stack, d);
     if (builtin_find(ad->name->name) >= 0 || special_find(ad->name->name) >= 0)
@@ -2091,6 +2225,228 @@ static int count_entries(const SemaDef *d, AstSectionKind k)
     return n;
 }
 
+/* ---- events and mode charts (issue 12) ------------------------------------
+
+   A when predicate is an event (initialevent, edge(b), combined with &&
+   and ||); the branches of a when and the entry actions of a mode
+   assign event variables of this component, each at most once per
+   branch.  Two when statements, or a when and a mode chart's entry
+   actions, that assign one variable are an error unless they sit in
+   exclusive arms of a conditional section (they could act at the same
+   event, and which one wins would be arbitrary).  A mode chart's modes
+   have distinct names; transitions name its modes, through at most three
+   (FROM -> INSTANT -> TO); initial predicates read parameters only. */
+
+/* One event variable assigned by one when statement or mode chart. */
+typedef struct EvAssign {
+    SemaMember *var;        /* the event variable */
+    SrcSpan at;             /* the first assignment of it there */
+    int scope;              /* the arm it is in */
+    const void *owner;      /* the when statement or the mode chart */
+} EvAssign;
+
+static bool has_der(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_DER: return true;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.n; i++)
+            if (has_der(e->u.call.args.items[i]))
+                return true;
+        return false;
+    case EXPR_UNARY: return has_der(e->u.unary.arg);
+    case EXPR_BINARY: return has_der(e->u.binary.lhs) || has_der(e->u.binary.rhs);
+    case EXPR_IF:
+        return has_der(e->u.cond.cond) || has_der(e->u.cond.then) || has_der(e->u.cond.els);
+    case EXPR_QUANTITY: return has_der(e->u.quantity.value);
+    default: return false;
+    }
+}
+
+/* Whether a when predicate is an event: true only at instants. */
+static bool is_event(const AstExpr *e)
+{
+    switch (e->kind) {
+    case EXPR_NAME:
+        return e->u.name.n == 1 && !strcmp(e->u.name.parts[0].sym->name, "initialevent");
+    case EXPR_CALL:
+        return !strcmp(e->u.call.func->name, "edge");
+    case EXPR_BINARY:
+        if (e->u.binary.op == OP_OR)
+            return is_event(e->u.binary.lhs) && is_event(e->u.binary.rhs);
+        if (e->u.binary.op == OP_AND)
+            return is_event(e->u.binary.lhs) || is_event(e->u.binary.rhs);
+        return false;
+    default:
+        return false;
+    }
+}
+
+static const char *a_or_an(SemaMemberKind k)
+{
+    return k == MEM_INPUT || k == MEM_OUTPUT || k == MEM_INTERMEDIATE ? "an" : "a";
+}
+
+/* Assignments NAME = expr; of one when branch or one mode's entry. */
+static void check_assigns(Checker *c, PtrVec *v, const void *owner, const char *where)
+{
+    for (int i = 0; i < v->n; i++) {
+        AstDecl *a = v->items[i];
+        if (!a)
+            continue;
+        c->mode = REF_EQUATION;
+        c->what = "an event assignment";
+        check_expr(c, a->value);
+        if (has_der(a->value))
+            diag_error(a->value->span, "der() cannot appear in an event assignment");
+        SemaMember *m = visible(c->d, a->name, c->scope);
+        if (!m) {
+            AstNamePart part = {.sym = a->name, .span = a->name_span};
+            unknown_member(c, c->d, &part, NULL, false);
+            continue;
+        }
+        if (m->kind != MEM_VARIABLE || !m->event) {
+            diag_error(a->name_span, "'%s' is %s %s, not an event variable: %s assigns "
+                       "only event variables (declared in 'variables (Event = true)')",
+                       a->name->name, m->kind == MEM_VARIABLE ? "a" : a_or_an(m->kind),
+                       m->kind == MEM_VARIABLE ? "continuous variable"
+                                               : sema_member_kind_names[m->kind], where);
+            continue;
+        }
+        bool twice = false;
+        for (int j = 0; j < i && !twice; j++) {
+            AstDecl *b = v->items[j];
+            if (b && b->name == a->name) {
+                diag_error(a->name_span, "'%s' is assigned twice in %s; its "
+                           "assignments happen at once, so each variable is assigned "
+                           "once", a->name->name, where);
+                diag_note(b->name_span, "the first assignment is here");
+                twice = true;
+            }
+        }
+        bool known = false;
+        for (int j = 0; j < c->assigned.n && !known; j++) {
+            EvAssign *x = c->assigned.items[j];
+            known = x->var == m && x->owner == owner;
+        }
+        if (!twice && !known) {
+            EvAssign *x = arena_alloc(c->p->arena, sizeof *x);
+            *x = (EvAssign){m, a->name_span, c->scope, owner};
+            ptrvec_push(c->p->arena, &c->assigned, x);
+        }
+    }
+}
+
+static void check_when(Checker *c, AstStmt *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->u.if_.clauses.n; i++) {
+        AstClause *cl = s->u.if_.clauses.items[i];
+        c->mode = REF_EQUATION;
+        c->what = "a when predicate";
+        c->in_when = true;
+        check_expr(c, cl->cond);
+        c->in_when = false;
+        if (!is_event(cl->cond))
+            diag_error(cl->cond->span, "a when predicate is an event: initialevent, "
+                       "edge(b), or events combined with && and ||");
+        check_assigns(c, &cl->body, s, "a when clause");
+    }
+    c->mode = REF_EQUATION;
+    c->what = "an equation";
+}
+
+static int mode_index(const AstModeChart *mc, const Sym *name)
+{
+    for (int i = 0; i < mc->modes.n; i++)
+        if (((AstMode *)mc->modes.items[i])->name == name)
+            return i;
+    return -1;
+}
+
+/* A mode named in a transition or an initial statement. */
+static void check_mode_name(Checker *c, const AstModeChart *mc, const AstNamePart *part)
+{
+    if (mode_index(mc, part->sym) >= 0)
+        return;
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; i < mc->modes.n && n < 64; i++)
+        names[n++] = ((AstMode *)mc->modes.items[i])->name->name;
+    const char *sug = diag_closest(part->sym->name, names, n);
+    diag_error(part->span, "unknown mode '%s' in mode chart '%s'%s", part->sym->name,
+               mc->name->name, sema_did_you_mean(sug).text);
+    (void)c;
+}
+
+static void check_chart(Checker *c, AstModeChart *mc)
+{
+    if (!mc)
+        return;
+    if (mc->modes.n == 0)
+        diag_error(mc->name_span, "mode chart '%s' has no modes", mc->name->name);
+    for (int i = 0; i < mc->modes.n; i++) {
+        AstMode *m = mc->modes.items[i];
+        int first = mode_index(mc, m->name);
+        if (first < i) {
+            diag_error(m->name_span, "mode '%s' is declared twice in mode chart '%s'",
+                       m->name->name, mc->name->name);
+            diag_note(((AstMode *)mc->modes.items[first])->name_span,
+                      "the first mode '%s' is here", m->name->name);
+        }
+        check_assigns(c, &m->entry, mc, "an entry action");
+        c->mode = REF_EQUATION;
+        c->what = "an equation";
+        check_stmts(c, &m->eqs);
+    }
+    for (int i = 0; i < mc->transitions.n; i++) {
+        AstTransition *t = mc->transitions.items[i];
+        if (!t)
+            continue;
+        if (t->n > 3)
+            diag_error(t->path[3].span, "a transition passes through at most three "
+                       "modes (FROM -> INSTANT -> TO), and this one names %d", t->n);
+        for (int k = 0; k < t->n; k++)
+            check_mode_name(c, mc, &t->path[k]);
+        c->mode = REF_EQUATION;
+        c->what = "a transition predicate";
+        check_expr(c, t->pred);
+    }
+    for (int i = 0; i < mc->initials.n; i++) {
+        AstTransition *t = mc->initials.items[i];
+        if (!t)
+            continue;
+        check_mode_name(c, mc, &t->path[0]);
+        c->mode = REF_CONDITION;
+        c->what = "an initial predicate of a mode chart";
+        check_expr(c, t->pred);
+    }
+    c->mode = REF_EQUATION;
+    c->what = "an equation";
+}
+
+/* Two when statements (or a when and a chart's entry actions) that
+   assign one event variable. */
+static void check_assigned_once(Checker *c)
+{
+    for (int i = 0; i < c->assigned.n; i++) {
+        EvAssign *a = c->assigned.items[i];
+        for (int j = 0; j < i; j++) {
+            EvAssign *b = c->assigned.items[j];
+            if (b->var != a->var || b->owner == a->owner
+                || exclusive(c->d, a->scope, b->scope))
+                continue;
+            diag_error(a->at, "event variable '%s' is assigned by two when clauses "
+                       "or mode charts, which could act at the same event; assign it "
+                       "in one place (elsewhen branches are tried in order)",
+                       a->var->name->name);
+            diag_note(b->at, "it is also assigned here");
+            break;
+        }
+    }
+}
+
 void sema_resolve_def(Program *p, SemaDef *d)
 {
     if (d->resolved)
@@ -2102,8 +2458,9 @@ void sema_resolve_def(Program *p, SemaDef *d)
     }
     new_scope(p, d, -1, NULL);
     collect_members(p, d, &d->ast->items, 0);
-    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}};
+    Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}, false, {0}};
     check_items(&c, &d->ast->items, 0);
+    check_assigned_once(&c);
     if (d->ast->kind == DEF_DOMAIN) {
         int na = count_entries(d, SEC_ACROSS), nt = count_entries(d, SEC_THROUGH);
         int ne = count_entries(d, SEC_EQUATIONS);

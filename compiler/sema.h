@@ -59,6 +59,7 @@ typedef struct SemaMember {
     int rank;               /* indices of an array of components or nodes
                                declared in a for-loop (`m(i) = ...`): 1;
                                0 for every other member */
+    bool event;             /* an event variable (variables(Event = true)) */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 

@@ -67,6 +67,11 @@ static DaeExpr *subst(Simp *s, DaeExpr *e)
 
 /* The definition of eliminated variable i in terms of remaining ones;
    stored back (path compression). */
+static DaeExpr *subst_map(void *ctx, DaeExpr *e)
+{
+    return subst(ctx, e);
+}
+
 static DaeExpr *resolve_var(Simp *s, int i)
 {
     DaeVar *v = s->d->vars.items[i];
@@ -335,6 +340,7 @@ void simplify_dae(Dae *d)
         DaeObserved *o = d->observed.items[i];
         o->expr = subst(&s, o->expr);
     }
+    dae_discrete_map(d, subst_map, &s);
     d->nvars_left = 0;
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];

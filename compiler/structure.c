@@ -80,8 +80,10 @@ static void collect(St *t, DaeExpr *e, PtrVec *out)
     if (dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR || e->kind == DX_NOT)
         return;
     DaeExpr *kids[3];
-    /* an if's condition (kids[0]) is read as a frozen mode */
-    for (int i = e->kind == DX_IF ? 1 : 0, nk = dae_children(e, kids); i < nk; i++)
+    /* an if's condition (kids[0]) is read as a frozen mode; a delay's u
+       (kids[0]) is history, not an unknown now */
+    for (int i = e->kind == DX_IF || e->kind == DX_DELAY ? 1 : 0, nk = dae_children(e, kids);
+         i < nk; i++)
         collect(t, kids[i], out);
 }
 

@@ -305,11 +305,53 @@ static DimInfo need_bool(DimInfo a, AstExpr *e, const char *what)
     return a;
 }
 
+/* delay(u, tau, ...): u's unit; tau and MaximumDelay in time, History
+   in u's unit (issue 12). */
+static DimInfo delay_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
+{
+    char x[64], y[64];
+    Dim s = dim_none();
+    s.e[2] = 1;
+    DimInfo u = failed();
+    int np = 0;
+    for (int i = 0; i < e->u.call.args.n; i++) {
+        AstExpr *a = e->u.call.args.items[i];
+        bool named = a->kind == EXPR_OPTION;
+        AstExpr *v = named ? a->u.option.value : a;
+        DimInfo d = need_number(dim_of(m, in, v, depth), v, "delay");
+        if (!d.ok)
+            return failed();
+        bool is_time = named ? !strcmp(a->u.option.name->name, "MaximumDelay") : np == 1;
+        if (!named && np++ == 0) {
+            u = d;
+            continue;
+        }
+        if (d.unknown)
+            continue;   /* checked once the unit is inferred */
+        if (is_time && !d.zero && !dim_eq(d.dim, s)) {
+            diag_error(v->span, "%s is a time, but this is %s",
+                       named ? "delay's MaximumDelay" : "delay's tau", dtext(d.dim, x));
+            return failed();
+        }
+        if (!is_time && u.ok && !u.unknown && !d.zero && !same_dim(u, d)) {
+            diag_error(v->span, "delay's History has u's unit, %s, but this is %s",
+                       dtext(u.dim, x), dtext(d.dim, y));
+            return failed();
+        }
+    }
+    return u;
+}
+
 /* value(x, 'unit') is dimensionless, x in that unit's dimension;
-   integ(e) has e's unit times s. */
+   integ(e) has e's unit times s; edge(b) is true/false, b too; delay(...)
+   has u's unit. */
 static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth)
 {
     AstExpr *a0 = e->u.call.args.items[0];
+    if (sf == SF_DELAY)
+        return delay_dim(m, in, e, depth);
+    if (sf == SF_EDGE)
+        return need_bool(dim_of(m, in, a0, depth), a0, "edge").ok ? ok_bool() : failed();
     DimInfo a = need_number(dim_of(m, in, a0, depth), a0, special_names[sf]);
     if (!a.ok)
         return a;
@@ -698,7 +740,11 @@ static DimInfo dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         s.e[2] = 1;
         return ok_dim(s);
     }
-    case EXPR_NAME: return name_dim(m, in, e, depth);
+    case EXPR_NAME:
+        if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
+            && !strcmp(e->u.name.parts[0].sym->name, "initialevent"))
+            return ok_bool();
+        return name_dim(m, in, e, depth);
     case EXPR_DER: {
         DimInfo a = need_number(dim_of(m, in, e->u.der.arg, depth + 1), e->u.der.arg, "der");
         if (!a.ok || a.unknown)
@@ -880,6 +926,58 @@ static void check_branch(Model *m, ElabInst *in, AstBranch *b)
     }
 }
 
+/* Event assignments NAME = expr: the value has the variable's unit
+   (issue 12). */
+static void check_assigns(Model *m, ElabInst *in, PtrVec *v)
+{
+    char x[64], y[64];
+    for (int i = 0; i < v->n; i++) {
+        AstDecl *a = v->items[i];
+        ElabSlot *s = a ? elab_slot(in, a->name) : NULL;
+        if (!s || !s->active)
+            continue;
+        DimInfo d = dim_of(m, in, a->value, 0);
+        if (!d.ok || d.unknown)
+            continue;
+        if (d.is_bool != s->is_bool || (!d.is_bool && !d.zero && !dim_eq(d.dim, s->dim)))
+            diag_error(a->value->span, "event variable '%s' is %s, but this value is %s",
+                       a->name->name, s->is_bool ? "true/false" : dim_phrase(s->dim, x, sizeof x),
+                       d.is_bool ? "true/false" : dim_phrase(d.dim, y, sizeof y));
+    }
+}
+
+static void check_events(Model *m, ElabInst *in, AstItem *it)
+{
+    PtrVec *v = &it->u.section.entries;
+    for (int i = 0; i < v->n; i++) {
+        AstStmt *st = v->items[i];
+        if (it->u.section.kind == SEC_EVENTS && st) {
+            for (int j = 0; j < st->u.if_.clauses.n; j++) {
+                AstClause *c = st->u.if_.clauses.items[j];
+                need_bool(dim_of(m, in, c->cond, 0), c->cond, "a when predicate");
+                check_assigns(m, in, &c->body);
+            }
+            continue;
+        }
+        AstModeChart *mc = v->items[i];
+        if (!mc)
+            continue;
+        for (int j = 0; j < mc->modes.n; j++) {
+            AstMode *mo = mc->modes.items[j];
+            check_assigns(m, in, &mo->entry);
+            check_stmts(m, in, &mo->eqs);
+        }
+        PtrVec *lists[] = {&mc->transitions, &mc->initials};
+        for (int l = 0; l < 2; l++)
+            for (int j = 0; j < lists[l]->n; j++) {
+                AstTransition *t = lists[l]->items[j];
+                if (t)
+                    need_bool(dim_of(m, in, t->pred, 0), t->pred,
+                              l ? "an initial predicate" : "a transition predicate");
+            }
+    }
+}
+
 static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
     (void)ctx;
@@ -887,6 +985,9 @@ static void check_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     switch (it->u.section.kind) {
     case SEC_EQUATIONS:
         check_stmts(m, in, v);
+        break;
+    case SEC_EVENTS: case SEC_MODECHARTS:
+        check_events(m, in, it);
         break;
     case SEC_BRANCHES:
         for (int i = 0; i < v->n; i++)

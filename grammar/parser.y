@@ -264,6 +264,14 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
 %token IMPORT "import"
+/* Events and mode charts (issue 12).  EVENTS and MODECHARTS are section
+   keywords (the section table); the others are keywords only where they
+   can appear (grammar/lexer.l, contextual keywords): `initial` and
+   `mode` stay ordinary names elsewhere. */
+%token EVENTS "events" MODECHARTS "modecharts"
+%token WHEN "when" ELSEWHEN "elsewhen" INITIALEVENT "initialevent"
+%token MODECHART "modechart" MODES "modes" MODE "mode"
+%token TRANSITIONS "transitions" INITIALS "initial" ENTRY "entry"
 
 %left OROR
 %left ANDAND
@@ -278,7 +286,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <expr> qualname
 %type <vec> defs items decls instances args branches connects ends stmts
 %type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args
-%type <item> item attributed_section
+%type <item> item attributed_section discrete_item
 %type <kind> decl_keyword
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
@@ -286,6 +294,9 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <expr> expr primary name endpoint if_tail
 %type <vec> matrix_rows
 %type <ptr> matrix_row
+%type <vec> whens when_clauses assigns charts modes transitions initials
+%type <ptr> assign chart chart_body mode mode_body transition mode_path initial
+%type <stmt> when_stmt
 
 %start file
 
@@ -338,6 +349,7 @@ item:
   | attributed_section          { $$ = $1; }
   | ANNOTATIONS END             { $$ = ast_section(A, @$, SEC_ANNOTATIONS, (PtrVec){0}); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
+  | discrete_item               { $$ = $1; } /* issue 12, rules below */
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
@@ -562,6 +574,7 @@ primary:
   | '[' ']'                     { $$ = ast_matrix(A, @$, (PtrVec){0}); }
   | '[' matrix_rows ']'         { $$ = ast_matrix(A, @$, $2); }
   | '{' expr STRING '}'         { $$ = ast_quantity(A, @$, $2, $3); }
+  | INITIALEVENT                { $$ = ast_name(A, @1, sym_cstr("initialevent")); }
     ;
 
 /* arrays: rows of a matrix literal, separated by ';' (or a line break) */
@@ -704,6 +717,108 @@ multi_decl:
     '[' idents ']' '=' expr ';' { $$ = ast_multi_decl(A, @$, $2, $5); }
     ;
 
+/* ---- issue 12: events and mode charts --------------------------------
+
+   The events and modecharts sections (`variables(Event = true)` is an
+   attributed_section above). */
+discrete_item:
+    EVENTS whens END            { $$ = ast_section(A, @$, SEC_EVENTS, $2); }
+  | MODECHARTS charts END       { $$ = ast_section(A, @$, SEC_MODECHARTS, $2); }
+    ;
+
+/* events: when P ... elsewhen Q ... end; each branch assigns event
+   variables, NAME = expr; (the predicate ends at the end of its line,
+   like an if-condition). */
+whens:
+    %empty                      { $$ = (PtrVec){0}; }
+  | whens when_stmt             { $$ = vecadd(A, $1, $2); }
+    ;
+
+when_stmt:
+    when_clauses END            { $$ = ast_when(A, @$, $1); }
+  | error END                   { $$ = NULL; yyerrok; }
+    ;
+
+when_clauses:
+    WHEN expr COND_END assigns  { $$ = vec1(A, ast_clause(A, @$, $2, $4)); }
+  | when_clauses ELSEWHEN expr COND_END assigns {
+        $$ = vecadd(A, $1, ast_clause(A, src_join(@2, @5), $3, $5));
+    }
+    ;
+
+assigns:
+    %empty                      { $$ = (PtrVec){0}; }
+  | assigns assign              { $$ = vecadd(A, $1, $2); }
+    ;
+
+assign:
+    IDENT '=' expr ';'          { $$ = ast_decl(A, @$, @1, $1, $3); }
+  | IDENT '=' expr error        { MISSING_SEMI(); $$ = ast_decl(A, src_join(@1, @3), @1, $1, $3); }
+  | error ';'                   { $$ = NULL; yyerrok; }
+    ;
+
+/* modecharts: NAME = modechart (modes | transitions | initial)* end */
+charts:
+    %empty                      { $$ = (PtrVec){0}; }
+  | charts chart                { $$ = vecadd(A, $1, $2); }
+    ;
+
+chart:
+    IDENT '=' MODECHART chart_body END { $$ = ast_chart_finish($4, @$, @1, $1); }
+    ;
+
+chart_body:
+    %empty                      { $$ = ast_chart_new(A); }
+  | chart_body MODES modes END  { $$ = ast_chart_modes(A, $1, $3); }
+  | chart_body TRANSITIONS transitions END { $$ = ast_chart_transitions(A, $1, $3); }
+  | chart_body INITIALS initials END { $$ = ast_chart_initials(A, $1, $3); }
+    ;
+
+modes:
+    %empty                      { $$ = (PtrVec){0}; }
+  | modes mode                  { $$ = vecadd(A, $1, $2); }
+    ;
+
+mode:
+    MODE IDENT mode_body END    { $$ = ast_mode_finish($3, @$, @2, $2); }
+    ;
+
+mode_body:
+    %empty                      { $$ = ast_mode_new(A); }
+  | mode_body ENTRY assigns END { $$ = ast_mode_entry(A, $1, $3); }
+  | mode_body EQUATIONS stmts END { $$ = ast_mode_equations(A, $1, @2, $3); }
+    ;
+
+transitions:
+    %empty                      { $$ = (PtrVec){0}; }
+  | transitions transition      { $$ = vecadd(A, $1, $2); }
+    ;
+
+transition:
+    mode_path ':' expr ';'      { $$ = ast_path_finish($1, @$, $3); }
+  | mode_path ':' expr error    { MISSING_SEMI(); $$ = ast_path_finish($1, src_join(@1, @3), $3); }
+  | error ';'                   { $$ = NULL; yyerrok; }
+    ;
+
+mode_path:
+    IDENT ARROW IDENT           { $$ = ast_path_add(A, ast_path_new(A, @1, $1), @3, $3); }
+  | mode_path ARROW IDENT       { $$ = ast_path_add(A, $1, @3, $3); }
+    ;
+
+initials:
+    %empty                      { $$ = (PtrVec){0}; }
+  | initials initial            { $$ = vecadd(A, $1, $2); }
+    ;
+
+initial:
+    IDENT ':' expr ';'          { $$ = ast_path_finish(ast_path_new(A, @1, $1), @$, $3); }
+  | IDENT ':' expr error        {
+        MISSING_SEMI();
+        $$ = ast_path_finish(ast_path_new(A, @1, $1), src_join(@1, @3), $3);
+    }
+  | error ';'                   { $$ = NULL; yyerrok; }
+    ;
+
 %%
 
 /* ---- error reporting ---------------------------------------------------- */
@@ -718,6 +833,13 @@ const char *parse_block_name(int token)
     case DEFINITIONS: return "'definitions' block";
     case LET: case IN: return "'let'";
     case FOR: return "'for'";
+    case WHEN: return "'when'";
+    case MODECHART: return "mode chart";
+    case MODES: return "'modes' section";
+    case MODE: return "mode";
+    case TRANSITIONS: return "'transitions' section";
+    case INITIALS: return "'initial' section";
+    case ENTRY: return "'entry' section";
 #define X_SECBLOCK(k, w, t, mem, where, entry, title, col, val, rank) \
     case t: return "'" w "' section";
     AST_SECTION_KINDS(X_SECBLOCK)
@@ -733,6 +855,9 @@ static const char *entry_name(int token)
     AST_SECTION_KINDS(X_SECENTRY)
     case IF: return "equation";
     case DEFINITIONS: return "definition";
+    case WHEN: case ENTRY: return "assignment";
+    case TRANSITIONS: return "transition";
+    case INITIALS: return "initial mode";
     default: return "statement";
     }
 }
@@ -857,6 +982,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_NUMBER: case YYSYMBOL_IDENT: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_TIME: case YYSYMBOL_DER: case YYSYMBOL_IF:
+    case YYSYMBOL_INITIALEVENT:
         return true;
     default:
         return is_char(k, '-') || is_char(k, '+') || is_char(k, '(')

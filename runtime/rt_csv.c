@@ -11,7 +11,9 @@
  *
  * Event log: `time,instance,condition,value`, one line per relation that
  * changed, value true or false; for a table's segment mode, the part of
- * the grid the query entered: "[0.1, 0.2]", "before 0", "beyond 0.9".
+ * the grid the query entered: "[0.1, 0.2]", "before 0", "beyond 0.9";
+ * and one per mode a mode chart enters, with the chart's name as the
+ * condition and the mode's as the value.
  *
  * One write per line.  Every line (the header, each row, each log line)
  * is formatted into one buffer and handed to the file in a single
@@ -251,18 +253,9 @@ int rt_csv_events_header(RtSim *s)
 
 int rt_csv_event(RtSim *s, double t, int relation, int value)
 {
-    if (s->on_event)
-        s->on_event(s->on_event_ctx, t, relation, value);
-    if (!s->events)
+    if (!s->events && !s->on_event)
         return 0;
     const RtRelationInfo *r = &s->m->relations[relation];
-    Line *l = &output(s)->line;
-    line_reserve(l, RT_DTOA_SIZE);
-    line_number(l, t);
-    line_char(l, ',');
-    line_field(l, r->instance);
-    line_char(l, ',');
-    line_field(l, r->condition);
     if (r->table1 && r->table1 <= s->m->n_tables) {
         /* a segment mode: the part of the grid the query has entered */
         const RtTableInfo *tb = &s->m->tables[r->table1 - 1];
@@ -275,13 +268,29 @@ int rt_csv_event(RtSim *s, double t, int relation, int value)
             snprintf(text, sizeof text, "beyond %.10g", g[n - 1]);
         else
             snprintf(text, sizeof text, "[%.10g, %.10g]", g[value - 1], g[value]);
-        line_char(l, ',');
-        line_field(l, text);
-        line_char(l, '\n');
-    } else {
-        const char *v = value ? ",true\n" : ",false\n";
-        line_put(l, v, strlen(v));
+        return rt_csv_event_text(s, t, r->instance, r->condition, text, r->location);
     }
+    return rt_csv_event_text(s, t, r->instance, r->condition, value ? "true" : "false",
+                             r->location);
+}
+
+int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *condition,
+                      const char *value, const char *location)
+{
+    if (s->on_event)
+        s->on_event(s->on_event_ctx, t, instance, condition, value, location);
+    if (!s->events)
+        return 0;
+    Line *l = &output(s)->line;
+    line_reserve(l, RT_DTOA_SIZE);
+    line_number(l, t);
+    line_char(l, ',');
+    line_field(l, instance);
+    line_char(l, ',');
+    line_field(l, condition);
+    line_char(l, ',');
+    line_field(l, value);
+    line_char(l, '\n');
     return write_line(s, s->events, s->opt.events_path, t);
 }
 

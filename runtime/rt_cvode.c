@@ -168,7 +168,9 @@ static int cv_setup(RtSim *s)
         bad = CVodeSetErrHandlerFn(cv->mem, cv_silent, NULL) != CV_SUCCESS
               || CVodeInit(cv->mem, cv_rhs, s->t, cv->y) != CV_SUCCESS
               || CVodeSVtolerances(cv->mem, s->opt.rtol, cv->atol) != CV_SUCCESS
-              || CVodeSetUserData(cv->mem, s) != CV_SUCCESS;
+              || CVodeSetUserData(cv->mem, s) != CV_SUCCESS
+              || (s->opt.max_step > 0
+                  && CVodeSetMaxStep(cv->mem, s->opt.max_step) != CV_SUCCESS);
     }
     if (!bad && m->n_colors > 0) {
         sparse_structure(m, cv);

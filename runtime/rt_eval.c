@@ -38,6 +38,8 @@ RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
     e.modes = modes;
     e.fail_block = -1;
     e.rt = s->blocks;
+    e.ev = s->ev;
+    e.delays = s->delays;
     return e;
 }
 
@@ -62,21 +64,25 @@ static void nonfinite(RtFailure *f, double t, const char *name, int is_der)
     f->is_der = is_der;
 }
 
-int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
-                    double *alg, const int *modes, RtFailure *f)
+int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
+                double *alg, const int *modes, RtFailure *f)
 {
     const RtModel *m = s->m;
     RtEval e = rt_eval_make(s, t, x, dx, alg, modes);
     for (int i = 0; i < m->n_states; i++) {
         if (!isfinite(x[i])) {
             nonfinite(f, t, m->state_names[i], 0);
-            goto failed;
+            return -1;
         }
     }
+    if (s->table_tolerant)
+        s->table_pending.kind = RT_FAILKIND_NONE;   /* the latest evaluation's */
     int rc = m->eval(&e);
+    if (rt_delays_check(s, t, f) != 0)
+        return -1;  /* a delay out of its range, whatever followed */
     if (rc != RT_OK) {
         rt_fail_eval(f, t, rc, e.fail_block);
-        goto failed;
+        return -1;
     }
     if (e.table_error && m->tables) {
         /* a segment mode, or a query known from parameters, left the grid of
@@ -86,31 +92,40 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
         tf->axis = e.table_axis;
         tf->query = e.table_query;
         if (!s->table_tolerant)
-            goto failed;
+            return -1;
     }
     for (int i = 0; i < m->n_states; i++) {
         if (!isfinite(dx[i])) {
             nonfinite(f, t, m->state_names[i], 1);
-            goto failed;
+            return -1;
         }
     }
     for (int j = 0; j < m->n_alg; j++) {
         if (!isfinite(alg[j])) {
             nonfinite(f, t, nonfinite_column(s, &e), 0);
-            goto failed;
+            return -1;
         }
     }
     return 0;
-failed:
-    if (alg != s->alg_good && m->n_alg > 0)
-        memcpy(alg, s->alg_good, (size_t)m->n_alg * sizeof *alg);
+}
+
+int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
+                    double *alg, const int *modes, RtFailure *f)
+{
+    if (rt_eval_try(s, t, x, dx, alg, modes, f) == 0)
+        return 0;
+    if (alg != s->alg_good && s->m->n_alg > 0)
+        memcpy(alg, s->alg_good, (size_t)s->m->n_alg * sizeof *alg);
     return -1;
 }
 
 void rt_accept_alg(RtSim *s)
 {
-    if (s->m->n_alg > 0)
-        memcpy(s->alg_good, s->alg, (size_t)s->m->n_alg * sizeof *s->alg);
+    size_t n = (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
+    if (n > 0 && s->alg_prev)
+        memcpy(s->alg_prev, s->alg_good, n * sizeof *s->alg);
+    if (n > 0)
+        memcpy(s->alg_good, s->alg, n * sizeof *s->alg);
 }
 
 int rt_check_asserts(RtSim *s)

@@ -31,6 +31,7 @@
  * until the modes agree with the solution (bounded).
  *
  * Every target not met at the end is reported with its achieved value.
+ * Then the initial event (rt_init, at the end of this file).
  * An evaluation that fails at the final state, or modes that never
  * settle, fail the run (exit 3), with "initialization failed" in front.
  */
@@ -439,7 +440,7 @@ static int modes_equal(const RtSim *s, const int *old)
            || memcmp(old, s->modes, (size_t)s->m->n_relations * sizeof *old) == 0;
 }
 
-int rt_init(RtSim *s)
+static int init_states(RtSim *s)
 {
     const RtModel *m = s->m;
     int n = m->n_states;
@@ -527,5 +528,27 @@ int rt_init(RtSim *s)
         if (rc != 0)
             return -1;
     }
+    return rt_check_asserts(s);
+}
+
+/* The event variables start at their declared values; after the
+   continuous initialization comes the initial event (issue 12):
+   initialevent holds in its first iteration, every mode chart enters its
+   initial mode (entry actions, state resets), and the event iteration
+   runs to its fixed point before the first row. */
+int rt_init(RtSim *s)
+{
+    const RtModel *m = s->m;
+    if (!s->delays)
+        rt_delays_setup(s);
+    if (m->evar_start && m->n_evars > 0)
+        m->evar_start(s->p, s->ev);
+    if (init_states(s) != 0)
+        return -1;
+    if (!m->update && m->n_charts <= 0)
+        return 0;
+    if (rt_event_iterate(s, s->t, s->x, 1, 1) != 0)
+        return -1;
+    rt_accept_alg(s);
     return rt_check_asserts(s);
 }

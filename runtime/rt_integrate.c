@@ -43,9 +43,21 @@
 
 #include <gsl/gsl_errno.h>
 
+/* A trial point of the solver may lie past a crossing the step straddles:
+   rt_eval_past evaluates it with the flipped modes where the frozen ones
+   fail there (rt_events.c). */
+static int eval_trial(RtSim *s, double t, const double *y, double *f, double *alg,
+                      RtFailure *fail)
+{
+    int nr = s->m->n_relations;
+    if (nr > 0)
+        memcpy(s->md_trial, s->modes, (size_t)nr * sizeof *s->md_trial);
+    return rt_eval_past(s, t, y, f, alg, nr > 0 ? s->md_trial : s->modes, fail);
+}
+
 int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
-    if (rt_eval_checked(s, t, y, dydt, s->alg, s->modes, &s->pending) != 0) {
+    if (eval_trial(s, t, y, dydt, s->alg, &s->pending) != 0) {
         s->last_eval_failed = 1;
         return -1;
     }
@@ -65,7 +77,7 @@ static int jac_eval(RtSim *s, double t, const double *y, double *f)
     const RtModel *m = s->m;
     if (m->n_alg > 0)
         memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
-    if (rt_eval_checked(s, t, y, f, s->alg_jac, s->modes, &s->pending) != 0) {
+    if (eval_trial(s, t, y, f, s->alg_jac, &s->pending) != 0) {
         s->last_eval_failed = 1;
         return -1;
     }
@@ -311,6 +323,11 @@ static int collapsing(RtSim *s, double dt)
 static int step(RtSim *s, double *t, double t1, double *h, double *x)
 {
     double t_before = *t;
+    if (s->opt.max_step > 0 && *h > s->opt.max_step)
+        *h = s->opt.max_step;   /* --max-step (CVODE: CVodeSetMaxStep) */
+    double lim = rt_delays_step_limit(s);
+    if (lim > 0 && t1 > *t + lim)
+        t1 = *t + lim;          /* a step reads only accepted history */
     if (s->opt.backend->step(s, t, t1, h, x) != 0)
         return -1;
     return collapsing(s, *t - t_before);
@@ -354,19 +371,29 @@ static int advance_ode(RtSim *s, double tout)
            ratio, and a tiny last step followed by a full one costs
            msbdf two orders of magnitude in accuracy (measured on the
            oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
-        double rem = tout - s->t;
+        /* a breakpoint of a delayed jump ends a step like an output
+           time, and the stepper restarts there */
+        double bp = rt_delays_breakpoint(s, s->t);
+        double t1 = bp < tout ? bp : tout;
+        double rem = t1 - s->t;
         if (rem > s->h && rem < 2 * s->h)
             s->h = 0.5 * rem;
-        if (step(s, &s->t, tout, &s->h, s->x) != 0)
+        if (step(s, &s->t, t1, &s->h, s->x) != 0)
             return -1;
-        if (rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes,
-                            &s->fail) != 0)
+        int at_bp = s->t == bp;
+        /* the accepted end may lie past a crossing: evaluated like a
+           trial point, and the event code takes it from there */
+        if (eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail) != 0)
             return -1;
         rt_accept_alg(s);
         if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
             return -1;
         if (rt_check_asserts(s) != 0)
             return -1;
+        if (rt_delays_sample(s, s->t, s->x, s->dx, s->alg) != 0)
+            return -1;
+        if (at_bp)
+            rt_solver_reset(s);
         rt_progress_update(s->progress, s->t);
     }
     return 0;
@@ -379,12 +406,17 @@ static int advance_algebraic(RtSim *s, double tout)
 {
     while (s->t < tout) {
         double t0 = s->t;
-        s->t = tout;
-        if (rt_eval_checked(s, tout, s->x, NULL, s->alg, s->modes,
-                            &s->fail) != 0)
+        /* with delays, sub-steps of an eighth of the shortest tau, so
+           that their history is sampled finely enough */
+        double lim = rt_delays_step_limit(s);
+        double t1 = lim > 0 && t0 + lim / 8 < tout ? t0 + lim / 8 : tout;
+        s->t = t1;
+        if (eval_trial(s, t1, s->x, NULL, s->alg, &s->fail) != 0)
             return -1;
         rt_accept_alg(s);
         if (rt_events_after_step(s, t0, NULL, NULL) != 0)
+            return -1;
+        if (rt_delays_sample(s, s->t, s->x, NULL, s->alg) != 0)
             return -1;
     }
     if (rt_check_asserts(s) != 0)
@@ -402,12 +434,17 @@ int rt_run(RtSim *s)
 {
     long n_rows;
     rt_output_time(&s->opt, 0, &n_rows);
+    if (rt_delays_start(s) != 0)
+        return -1;
     if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
         return -1;
     for (long k = 1; k < n_rows; k++) {
         double tout = rt_output_time(&s->opt, k, NULL);
-        if (rt_advance(s, tout) != 0
-            || rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0)
+        if (rt_advance(s, tout) != 0)
+            return -1;
+        /* an event at tout wrote its two rows there already */
+        if (s->event_row_t != tout
+            && rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0)
             return -1;
     }
     return 0;

@@ -41,6 +41,16 @@ enum {
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
     RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
+    RT_CHATTER_NAMED = 4,
+    RT_ZENO_TOLS = 1000,            /* compound transitions of one chart
+                                       closer than this many event time
+                                       tolerances: the Zeno limit */           /* relations a chattering or settling
+                                       failure names, at most */
+    RT_CHANGE_RING = 4 * RT_CHATTER_EVENTS, /* logged changes kept to name
+                                       the relations of chattering */
+    RT_STEP_PROBES = 2,             /* interior points of every step where
+                                       the relations are checked on the
+                                       step's interpolant (rt_events.c) */
     RT_COLLAPSE_STEPS = 100,        /* accepted steps, each with a failed
                                        evaluation (fewer than
                                        RT_COLLAPSE_CLEAN clean ones between
@@ -49,7 +59,10 @@ enum {
 };
 #define RT_COLLAPSE_RATIO 1e-3      /* ... shrinking below this fraction of
                                        the first: the failure is reported */
-#define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time */
+#define RT_CHATTER_WINDOW 1e-6      /* ... within this fraction of stop time;
+                                       two compound transitions (resets) of
+                                       one mode chart that close: the Zeno
+                                       limit of a bouncing model */
 
 /* Without --solver, models with at least this many states and a Jacobian
    sparsity pattern get cvode, the others msbdf: measured on the lever and
@@ -70,6 +83,7 @@ typedef struct RtOptions {
                                            NULL for --solver cvode */
     const RtStepper *backend;   /* gsl_odeiv2 or CVODE; NULL: gsl_odeiv2 */
     int solver_given;           /* --solver was on the command line */
+    double max_step;            /* --max-step, s; 0: no bound */
     const char *out_path;       /* -o FILE; NULL writes stdout */
     const char *events_path;    /* --events FILE; NULL keeps no log */
     int quiet;                  /* --quiet: no progress bar, no warnings */
@@ -94,6 +108,11 @@ typedef enum RtFailKind {
     RT_FAILKIND_GRID,       /* a grid that is not strictly monotonic after
                                --param (before the start): index = the
                                table, axis, count = the element */
+    RT_FAILKIND_DELAY,      /* a delay read out of its range: index = the
+                               delay, h = its tau */
+    RT_FAILKIND_ZENO,       /* a mode chart's compound transitions (resets)
+                               accumulate: index = the chart, h = the
+                               interval between the last two */
 } RtFailKind;
 
 typedef struct RtFailure {
@@ -113,6 +132,10 @@ typedef struct RtFailure {
                                0-based element that breaks the order */
     int axis;               /* TABLE, GRID: the table's axis (0 or 1) */
     double query;           /* TABLE: the query outside the grid */
+    int culprits[RT_CHATTER_NAMED]; /* CHATTER, MODES: the relations that
+                                       kept changing, most recent first */
+    int n_culprits;         /* entries in culprits */
+    int chart;              /* MODES: a mode chart that kept switching, or -1 */
 } RtFailure;
 
 typedef struct RtBlockWork RtBlockWork;   /* rt_newton.c */
@@ -121,6 +144,7 @@ typedef struct RtOutput RtOutput;         /* rt_csv.c */
 typedef struct RtMat RtMat;               /* rt_mat.c */
 
 typedef struct RtCvode RtCvode;           /* rt_cvode.c */
+typedef struct RtDelays RtDelays;         /* rt_delay.c */
 
 struct RtSim {
     const RtModel *m;           /* the model (&rt_model, or a test's) */
@@ -135,6 +159,9 @@ struct RtSim {
     double *dx;                 /* its derivative from the last eval */
     double *alg;                /* algebraic values (and Newton guesses) */
     double *alg_good;           /* alg at the last accepted state */
+    double *alg_prev;           /* alg at the one before (rt_accept_alg
+                                   keeps it for the step's probes) */
+    double *alg_probe;          /* scratch: alg interpolated at a probe */
     double *x_start;            /* declared start values */
     double *nominal;            /* nominal magnitudes of the states (> 0) */
     int *modes;                 /* frozen relation values */
@@ -163,11 +190,41 @@ struct RtSim {
 
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
     long n_events;              /* events so far */
+    int *change_rels;           /* ring of the last RT_CHANGE_RING logged
+                                   relation changes ... */
+    double *change_times;       /* ... and their times */
+    long n_changes;             /* changes logged so far */
+    int *truth_trial;           /* scratch: relation values in
+                                   rt_eval_past */
+    double *bracket;            /* scratch: an event's bracket, 4 states */
+    double *gdip;               /* scratch: 4 x n_relations crossing values
+                                   for the dip check of a step */
+    double *ev;                 /* event variables (issue 12) */
+    RtDelays *delays;           /* the delays' histories, or NULL */
+    double *ev_next;            /* scratch: their next values */
+    int *md_pre;                /* scratch: the relations' values at the
+                                   previous event iteration */
+    int *chart_moved;           /* scratch: per chart, entered a mode in
+                                   this iteration */
+    double *chart_reset_t;      /* per chart: time of its last compound
+                                   transition (NAN: none yet) */
+    int *md_trial;              /* scratch modes: an evaluation past a
+                                   crossing (rt_eval_past) */
+    int *md_old;                /* scratch: the modes before an event */
+    int *last_change;           /* per relation: event iteration of its
+                                   last change, to name what does not
+                                   settle */
+    double event_row_t;         /* time of the last event's rows (NAN
+                                   before any): an output time equal to it
+                                   writes no third row */
 
     /* Embedding (an FMU instance, runtime/fmi/): where messages go
-       instead of stderr, and a function told of every logged event. */
+       instead of stderr, and a function told of every logged event (a
+       relation's change, a mode chart entering a mode), as the event
+       log's fields and the source location. */
     FILE *msgs;                 /* NULL: stderr */
-    void (*on_event)(void *ctx, double t, int relation, int value);
+    void (*on_event)(void *ctx, double t, const char *instance, const char *condition,
+                     const char *value, const char *location);
     void *on_event_ctx;         /* its first argument */
 
     RtFailure fail;             /* the first failure of the run */
@@ -235,7 +292,13 @@ int rt_csv_header(RtSim *s);
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg);
 int rt_csv_events_header(RtSim *s);
+/* A log line for relation `relation` taking `value` (true/false, or a
+   segment mode's part of the grid). */
 int rt_csv_event(RtSim *s, double t, int relation, int value);
+/* A log line of any text (a mode chart entering a mode), from the source
+   at `location`. */
+int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *condition,
+                      const char *value, const char *location);
 void rt_csv_close(RtSim *s);
 /* One CSV field (RFC 4180 quoting when needed) to a stdio stream. */
 void rt_csv_field(FILE *fp, const char *text);
@@ -250,11 +313,15 @@ RtMat *rt_mat_open(RtSim *s, int fd);
 int rt_mat_row(RtSim *s, RtMat *mat, double t);
 void rt_mat_free(RtMat *mat);
 
-/* rt_eval.c: evaluation with every check. */
+/* rt_eval.c: evaluation with every check.  rt_eval_try is
+   rt_eval_checked without restoring alg after a failure (the failed
+   values are what rt_eval_past reads the relations from). */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes);
 int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
+int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
+                double *alg, const int *modes, RtFailure *f);
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
@@ -266,11 +333,53 @@ int rt_check_grids(RtSim *s);
 void rt_sim_alloc(RtSim *s, const RtModel *m);
 void rt_sim_free(RtSim *s);
 
+/* rt_delay.c: the histories of delay(u, tau).  setup (once the
+   parameters are final; idempotent), free; sample: a point of the
+   trajectory (the start, accepted steps, both limits of an event); check:
+   a read out of range since the last check fails f; step_limit: the
+   shortest tau read lately (steps are clipped to it), 0 if none;
+   start: u(0) as the history, initialization again if it was off, and
+   the first sample; event: the breakpoints te + tau an event makes;
+   breakpoint: the next one after t (INFINITY if none). */
+void rt_delays_setup(RtSim *s);
+void rt_delays_free(RtSim *s);
+int rt_delays_sample(RtSim *s, double t, const double *x, const double *dx,
+                     const double *alg);
+int rt_delays_check(RtSim *s, double t, RtFailure *f);
+double rt_delays_tmax(const RtSim *s, int k);
+double rt_delays_step_limit(const RtSim *s);
+int rt_delays_start(RtSim *s);
+void rt_delays_event(RtSim *s, double te);
+double rt_delays_breakpoint(RtSim *s, double t);
+
 /* rt_init.c: consistent initial state, modes and targets, at time s->t. */
 int rt_init(RtSim *s);
 
-/* rt_events.c: modes, crossings, event location and handling. */
+/* rt_events.c: modes, crossings, event location and handling.
+   rt_events_alloc/free: the scratch the event code keeps in RtSim.
+   rt_eval_past: an evaluation at a point that may lie past a crossing
+   (a solver's trial point, a probe): tried with the modes md, and where
+   that fails and relations differ from their modes there, with those
+   modes flipped (md holds the modes used).  rt_modes_settle: the modes
+   at (t, x) to a fixed point (initialization).  rt_events_after_step:
+   after every accepted step from (t0, x0, dx0) to (s->t, s->x): crossings
+   at the end and at RT_STEP_PROBES interior points located and handled. */
+void rt_events_alloc(RtSim *s);
+void rt_events_free(RtSim *s);
+/* Back to before a run (an FMU's fmi2Reset): the delays' histories go
+   (rt_init makes them again for the parameters then), the event
+   variables and the charts' Zeno clocks start over. */
+void rt_events_reset(RtSim *s);
+int rt_eval_past(RtSim *s, double t, const double *x, double *dx,
+                 double *alg, int *md, RtFailure *f);
 int rt_modes_settle(RtSim *s, double t, const double *x, int during_init);
+/* The event iteration at (t, x): the modes, and the discrete updates
+   (when clauses, mode charts, their entry actions and state resets, which
+   change x), to a fixed point; `initial` for the initial event (after
+   initialization), when initialevent holds in the first iteration and
+   every chart enters its initial mode.  Mode entries are logged unless
+   initial.  0, or -1 with s->fail (MODES names what keeps changing). */
+int rt_event_iterate(RtSim *s, double t, double *x, int initial, int during_init);
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0);
 

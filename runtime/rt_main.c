@@ -56,12 +56,12 @@ enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
 /* The options that take a value, for parsing and for suggestions. */
 static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
-    "--param", "--vars", "--events",
+    "--param", "--vars", "--events", "--max-step",
     "--sweep", "--sweep-summary", "--sweep-row",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
-    "--param", "--vars", "--events", "--quiet", "--help", "-o",
+    "--param", "--vars", "--events", "--max-step", "--quiet", "--help", "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
     "--sweep-check",
 };
@@ -131,6 +131,15 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     }
     if (!strcmp(opt, "--rtol"))
         return parse_number(prog, opt, val, &o->rtol);
+    if (!strcmp(opt, "--max-step")) {
+        if (parse_number(prog, opt, val, &o->max_step) != 0)
+            return -1;
+        if (!(o->max_step > 0)) {
+            rt_usage_error(prog, "--max-step must be positive, not %g", o->max_step);
+            return -1;
+        }
+        return 0;
+    }
     if (!strcmp(opt, "--atol"))
         return parse_number(prog, opt, val, &o->atol);
     if (!strcmp(opt, "--solver")) {

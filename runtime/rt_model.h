@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 9
+#define RT_ABI_VERSION 10
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -49,6 +49,9 @@ typedef struct RtEval {
     const struct RtTableInfo *table_error;
     int table_axis;     /* ... the axis (0 or 1) ... */
     double table_query; /* ... and the query */
+    const double *ev;   /* event variables, m->n_evars (issue 12): known
+                           inputs of the equations, changed only at events */
+    void *delays;       /* runtime-private: the delays' histories */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -113,6 +116,12 @@ typedef struct RtRelationInfo {
     int table1;             /* a segment mode: 1 + its table (RtModel.tables);
                                0 for a relation */
     int axis;               /* a segment mode: the table's axis (0 or 1) */
+    unsigned char assert_only; /* appears only in assertions: its crossing
+                               is located and the assertions checked
+                               there, but it is no event (no rows, no log
+                               line, no restart of the equations) */
+    unsigned char reads_alg; /* its operands read algebraic values: a probe
+                               inside a step evaluates the model for it */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of
@@ -170,6 +179,31 @@ typedef struct RtAssertInfo {
     const int *params;      /* ... their indices, shown with a failure */
     unsigned char params_only; /* reads nothing but parameters */
 } RtAssertInfo;
+
+/* The value of delay k's argument at time e->t - tau, interpolated in
+   the history the runtime keeps (issue 12); generated eval code calls it
+   for every delay(u, tau).  A tau that is negative or beyond the delay's
+   bound fails the evaluation (NAN, and the runtime reports it). */
+double rt_delay(const RtEval *e, int k, double tau);
+
+typedef struct RtDelayInfo {
+    const char *instance;   /* instance path */
+    const char *location;   /* "file:line:col" of the delay() call */
+} RtDelayInfo;
+
+/* A mode chart: its active mode is event variable `evar` (the 1-based
+   index of the mode, in declaration order). */
+typedef struct RtChartInfo {
+    const char *instance;   /* instance path, "" for the top model */
+    const char *name;       /* the chart's name, for the event log */
+    const char *location;   /* "file:line:col" */
+    int evar;               /* event variable of its mode */
+    int n_modes;            /* its modes ... */
+    const char *const *mode_names; /* ... and their names */
+    int next;               /* event variable of the mode a compound
+                               transition goes on to (0 when none is
+                               under way) */
+} RtChartInfo;
 
 typedef struct RtBlockInfo {
     int size;               /* unknowns in the block */
@@ -243,6 +277,34 @@ struct RtModel {
        strictly monotonic once the parameters are set. */
     int n_tables;
     const RtTableInfo *tables;
+    /* The discrete part (issue 12; all optional).  Event variables are
+       piecewise constant: eval reads them (RtEval.ev) like parameters,
+       and only the event iteration changes them, through update. */
+    int n_evars;
+    /* Their values before the first event, given the parameters. */
+    void (*evar_start)(const double *p, double *ev);
+    /* One event iteration's discrete updates: when clauses, mode chart
+       transitions and entry actions.  From the values at this iteration
+       (e: states, algebraic values, event variables; e->modes the
+       relations' values now) and pre (the relations' values at the
+       previous iteration; at the first, before the event), with initial
+       set in the first iteration of the initial event, writes the next
+       values of the event variables into ev_next (holding e->ev on
+       entry).  All assignments of one branch read the values before any
+       of them. */
+    void (*update)(const RtEval *e, const int *pre, int initial, double *ev_next);
+    int n_charts;
+    const RtChartInfo *charts;
+    /* The state resets of chart c's active mode (in e->ev), applied when
+       it is entered: writes the states into x (holding e->x on entry). */
+    void (*reset)(const RtEval *e, int chart, double *x);
+    /* Delays: their arguments u at an evaluated point (into u), and their
+       bounds (MaximumDelay) and History values (NAN: u's value at the
+       start), given the parameters. */
+    int n_delays;
+    const RtDelayInfo *delays;
+    void (*delay_args)(const RtEval *e, double *u);
+    void (*delay_params)(const double *p, double *tmax, double *hist);
 
     /* The sparsity of d(dx/dt)/dx, for the implicit steppers' Jacobian by
        finite differences: column j (state j) may only change the rows

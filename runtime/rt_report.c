@@ -41,6 +41,7 @@ void rt_fail_simple(RtFailure *f, RtFailKind kind, double t, int index)
     f->kind = kind;
     f->t = t;
     f->index = index;
+    f->chart = -1;
 }
 
 /* Where messages go: stderr, or an embedder's stream (an FMU's). */
@@ -133,11 +134,11 @@ static void report_eval(const RtSim *s, const RtFailure *f)
 }
 
 /* A value with its unit, as the table's axis has it. */
-static void put_quantity(double v, const short *dim, int digits)
+static void put_quantity(const RtSim *s, double v, const short *dim, int digits)
 {
     char unit[96];
     rt_unit_format(dim, unit, sizeof unit);
-    fprintf(stderr, "%.*g%s%s", digits, v, strcmp(unit, "1") ? " " : "",
+    fprintf(msg_out(s), "%.*g%s%s", digits, v, strcmp(unit, "1") ? " " : "",
             strcmp(unit, "1") ? unit : "");
 }
 
@@ -150,7 +151,7 @@ static void report_table(const RtSim *s, const RtFailure *f)
                                                                    : NULL;
     if (!tb) {
         lead(s, NULL, f);
-        fputs("a table lookup failed\n", stderr);
+        fputs("a table lookup failed\n", msg_out(s));
         return;
     }
     const double *g = s->p + tb->grid[f->axis];
@@ -158,26 +159,26 @@ static void report_table(const RtSim *s, const RtFailure *f)
     const char *pname = tb->grid[f->axis] + (int)f->count < m->n_params
                         ? m->params[tb->grid[f->axis] + f->count].name : "?";
     if (f->kind == RT_FAILKIND_GRID) {
-        fprintf(stderr, "%s: error: invalid parameters: the grid of tablelookup "
+        fprintf(msg_out(s), "%s: error: invalid parameters: the grid of tablelookup "
                 "in %s is not strictly monotonic: %s = ", known(tb->location)
                 ? tb->location : s->prog, instance_name(s, tb->instance), pname);
-        put_quantity(g[f->count], tb->dim[f->axis], 10);
-        fprintf(stderr, " does not follow %s = ", m->params[tb->grid[f->axis]
+        put_quantity(s, g[f->count], tb->dim[f->axis], 10);
+        fprintf(msg_out(s), " does not follow %s = ", m->params[tb->grid[f->axis]
                 + f->count - 1].name);
-        put_quantity(g[f->count - 1], tb->dim[f->axis], 10);
-        fputc('\n', stderr);
+        put_quantity(s, g[f->count - 1], tb->dim[f->axis], 10);
+        fputc('\n', msg_out(s));
         return;
     }
     lead(s, tb->location, f);
-    fprintf(stderr, "tablelookup in %s: the query%s ", instance_name(s, tb->instance),
+    fprintf(msg_out(s), "tablelookup in %s: the query%s ", instance_name(s, tb->instance),
             tb->axes == 2 ? (f->axis ? " x2" : " x1") : "");
     /* enough digits to show a query just past the end of the grid */
-    put_quantity(f->query, tb->dim[f->axis], 15);
-    fputs(" is outside the grid [", stderr);
-    put_quantity(g[0] < g[n - 1] ? g[0] : g[n - 1], tb->dim[f->axis], 10);
-    fputs(", ", stderr);
-    put_quantity(g[0] < g[n - 1] ? g[n - 1] : g[0], tb->dim[f->axis], 10);
-    fputs("] (extrapolation = error)\n", stderr);
+    put_quantity(s, f->query, tb->dim[f->axis], 15);
+    fputs(" is outside the grid [", msg_out(s));
+    put_quantity(s, g[0] < g[n - 1] ? g[0] : g[n - 1], tb->dim[f->axis], 10);
+    fputs(", ", msg_out(s));
+    put_quantity(s, g[0] < g[n - 1] ? g[n - 1] : g[0], tb->dim[f->axis], 10);
+    fputs("] (extrapolation = error)\n", msg_out(s));
 }
 
 /* The hint to try an implicit solver is for the explicit ones only (a
@@ -216,6 +217,28 @@ static void param_values(const RtSim *s, const RtAssertInfo *a)
     }
     if (shown)
         fputc(')', msg_out(s));
+}
+
+/* "'x > 0' in relay, 'v < 0' in relay (ball.lmdl:9:5)": the relations
+   that kept changing (the first one's location leads the message). */
+static void culprits(const RtSim *s, const RtFailure *f)
+{
+    const RtModel *m = s->m;
+    int n = f->n_culprits;
+    if (n == 0 && f->index >= 0) {
+        n = 1;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = f->n_culprits ? f->culprits[k] : f->index;
+        const RtRelationInfo *r = i >= 0 && i < m->n_relations ? &m->relations[i] : NULL;
+        fprintf(msg_out(s), "%s'%s' in %s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+                r && r->condition ? r->condition : "?",
+                instance_name(s, r ? r->instance : NULL));
+        if (k > 0 && r && known(r->location))
+            fprintf(msg_out(s), " (%s)", r->location);
+    }
+    if (n == 0)
+        fputs("'?'", msg_out(s));
 }
 
 void rt_report_failure(const RtSim *s)
@@ -278,16 +301,44 @@ void rt_report_failure(const RtSim *s)
                                   ? &m->relations[f->index] : NULL;
         lead(s, r ? r->location : NULL, f);
         if (f->kind == RT_FAILKIND_CHATTER)
-            fprintf(msg_out(s), "chattering: %ld events within %.3g s, the last "
-                    "on '%s' in %s\n", f->count,
-                    RT_CHATTER_WINDOW * s->opt.stop_time,
-                    r && r->condition ? r->condition : "?",
-                    instance_name(s, r ? r->instance : NULL));
+            fprintf(msg_out(s), "chattering: %ld events within %.3g s, on ", f->count,
+                    RT_CHATTER_WINDOW * s->opt.stop_time);
         else
-            fprintf(msg_out(s), "the conditions do not settle: '%s' in %s keeps "
-                    "changing its value when the others change theirs\n",
-                    r && r->condition ? r->condition : "?",
-                    instance_name(s, r ? r->instance : NULL));
+            fputs("the conditions do not settle at one instant: ", msg_out(s));
+        if (f->kind == RT_FAILKIND_MODES && f->chart >= 0 && f->chart < m->n_charts) {
+            const RtChartInfo *c = &m->charts[f->chart];
+            fprintf(msg_out(s), "mode chart '%s' in %s keeps switching modes%s",
+                    c->name, instance_name(s, c->instance), f->n_culprits ? ", and " : "\n");
+            if (!f->n_culprits)
+                return;
+        }
+        culprits(s, f);
+        fputs(f->kind == RT_FAILKIND_CHATTER ? "\n" : f->n_culprits > 1
+              ? " keep changing each other's values\n"
+              : " keeps changing its value when the others change theirs\n", msg_out(s));
+        return;
+    }
+    case RT_FAILKIND_DELAY: {
+        const RtDelayInfo *dl = f->index >= 0 && f->index < m->n_delays ? &m->delays[f->index]
+                                                                       : NULL;
+        lead(s, dl ? dl->location : NULL, f);
+        if (!(f->h >= 0))
+            fprintf(msg_out(s), "delay in %s: its tau is %.10g s; a delay must not be "
+                    "negative\n", instance_name(s, dl ? dl->instance : NULL), f->h);
+        else
+            fprintf(msg_out(s), "delay in %s: its tau of %.10g s exceeds its MaximumDelay "
+                    "of %.10g s\n", instance_name(s, dl ? dl->instance : NULL), f->h,
+                    rt_delays_tmax(s, f->index));
+        return;
+    }
+    case RT_FAILKIND_ZENO: {
+        const RtChartInfo *c = f->index >= 0 && f->index < m->n_charts ? &m->charts[f->index]
+                                                                       : NULL;
+        lead(s, c ? c->location : NULL, f);
+        fprintf(msg_out(s), "mode chart '%s' in %s resets ever faster (the last two "
+                "compound transitions %.3g s apart), accumulating at a finite time "
+                "(a Zeno limit); give it a mode that ends the resets, as ImpactStop's "
+                "rest\n", c ? c->name : "?", instance_name(s, c ? c->instance : NULL), f->h);
         return;
     }
     case RT_FAILKIND_IO:

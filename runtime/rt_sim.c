@@ -37,6 +37,7 @@ void rt_sim_alloc(RtSim *s, const RtModel *m)
     s->cols = rt_xcalloc(nc, sizeof *s->cols);
     s->event_times = rt_xcalloc(RT_CHATTER_EVENTS, sizeof *s->event_times);
     s->blocks = rt_blockwork_new(m);
+    rt_events_alloc(s);
 }
 
 void rt_sim_free(RtSim *s)
@@ -44,6 +45,7 @@ void rt_sim_free(RtSim *s)
     rt_integrate_teardown(s);
     rt_csv_close(s);
     rt_blockwork_free(s->blocks);
+    rt_events_free(s);
     rt_progress_done(s->progress);
     void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
                     s->xt, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,

@@ -15,6 +15,7 @@
     "  --rtol R             relative tolerance [1e-6]\n"                         \
     "  --atol A             absolute tolerance, per unit of each state's "       \
     "nominal [1e-9]\n"                                                           \
+    "  --max-step H         no solver step longer than H s [none]\n"            \
     "  --solver NAME        rk2 rk4 rkf45 rkck rk8pd rk1imp rk2imp rk4imp "      \
     "bsimp\n"                                                                    \
     "                       msadams msbdf cvode [msbdf; cvode from 64 states]\n" \

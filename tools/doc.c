@@ -87,6 +87,18 @@ static const char *indexed_name(Arena *a, const Sym *name, const PtrVec *index)
     return arena_printf(a, "%s(%s)", name->name, text_of(a, sp));
 }
 
+/* A variables section with Event = true. */
+static bool is_event_section(const AstItem *it)
+{
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        const AstArg *g = it->u.section.attrs.items[i];
+        if (!strcmp(g->name->name, "Event") && g->value->kind == EXPR_BOOL
+            && g->value->u.boolean)
+            return true;
+    }
+    return false;
+}
+
 static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
 {
     for (int i = 0; i < items->n; i++) {
@@ -97,14 +109,15 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                 DocRow *r = arena_alloc(a, sizeof *r);
                 r->kind = k;
                 r->cond = cond;
-                if (k == SEC_BRANCHES || k == SEC_CONNECTIONS || k == SEC_EQUATIONS) {
-                    SrcSpan sp = k == SEC_BRANCHES
-                                     ? ((AstBranch *)it->u.section.entries.items[j])->span
-                                 : k == SEC_CONNECTIONS
-                                     ? ((AstConnect *)it->u.section.entries.items[j])->span
-                                     : ((AstStmt *)it->u.section.entries.items[j])->span;
+                if (!ast_section_is_decls(k) && k != SEC_COMPONENTS) {
+                    void *entry = it->u.section.entries.items[j];
+                    SrcSpan sp = k == SEC_BRANCHES ? ((AstBranch *)entry)->span
+                                 : k == SEC_CONNECTIONS ? ((AstConnect *)entry)->span
+                                 : k == SEC_MODECHARTS ? ((AstModeChart *)entry)->span
+                                 : ((AstStmt *)entry)->span;
                     r->name = "";
-                    r->value = k == SEC_EQUATIONS ? raw_text(a, sp) : text_of(a, sp);
+                    r->value = k == SEC_BRANCHES || k == SEC_CONNECTIONS ? text_of(a, sp)
+                                                                         : raw_text(a, sp);
                 } else if (k == SEC_COMPONENTS) {
                     AstInstance *in = it->u.section.entries.items[j];
                     r->name = indexed_name(a, in->name, &in->index);
@@ -115,6 +128,10 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                     r->name = indexed_name(a, d->name, &d->index);
                     r->value = d->untyped ? "(unit inferred)" : text_of(a, d->value->span);
                     r->comment = d->comment;
+                    if (is_event_section(it))   /* issue 12 */
+                        r->comment = arena_printf(a, "event variable%s%s",
+                                                  d->comment ? ": " : "",
+                                                  d->comment ? d->comment : "");
                 }
                 ptrvec_push(a, rows, r);
             }

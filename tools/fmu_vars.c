@@ -141,7 +141,8 @@ static KSet take(Deps *d)
     KSet k = {malloc(sizeof(int) * (size_t)(d->n + 1)), d->n};
     if (!k.k)
         abort();
-    memcpy(k.k, d->buf, sizeof(int) * (size_t)d->n);
+    if (d->n > 0)   /* no buffer yet while nothing was added */
+        memcpy(k.k, d->buf, sizeof(int) * (size_t)d->n);
     qsort(k.k, (size_t)k.n, sizeof(int), cmp_int);
     return k;
 }
@@ -249,6 +250,7 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
     make_guid(fm->guid, c_text);
     fm->nstates = s->nstates;
     fm->nrels = p->nrels;
+    fm->no_fmu_state = p->delays.n > 0;
     int ns = s->nstates;
     fm->state_var = calloc((size_t)ns + 1, sizeof(int));
     fm->der_var = calloc((size_t)ns + 1, sizeof(int));
@@ -268,7 +270,9 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         f->description = c->description;
         f->vr = (unsigned)fm->nreals++;
         f->causality = c->output ? FMU_OUTPUT : FMU_LOCAL;
-        f->variability = FMU_CONTINUOUS;
+        /* an event variable changes at events only */
+        f->variability = c->var < 0 && c->expr && c->expr->kind == DX_EVAR ? FMU_DISCRETE
+                                                                            : FMU_CONTINUOUS;
         f->dim = c->dim;
         f->kind = LMDL_FMI_COLUMN;
         f->index = k;

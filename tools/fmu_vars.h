@@ -67,6 +67,8 @@ typedef struct FmuModel {
     int *state_var;         /* per state: its variable (0-based) */
     int *der_var;           /* per state: its derivative's variable */
     int nrels;              /* event indicators */
+    bool no_fmu_state;      /* delay()s: their histories are not part of an
+                               FMU state, so it has none (docs/fmi.md) */
 } FmuModel;
 
 /* The variables of the plan's model, with their dependencies. */

@@ -28,8 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A parameter or input changed since the last step: settle the modes at
-   the current state and forget the solver's history. */
+/* A parameter or input changed since the last step: an event at the
+   current state (the simulator's event iteration: modes, event variables,
+   mode charts and their resets), and the solver's history forgotten. */
 static int resync(FmiInstance *in)
 {
     RtSim *s = &in->sim;
@@ -37,10 +38,12 @@ static int resync(FmiInstance *in)
     int *old = rt_xcalloc((size_t)nr, sizeof *old);
     if (nr > 0)
         memcpy(old, s->modes, (size_t)nr * sizeof *old);
-    int rc = rt_modes_settle(s, s->t, s->x, 0);
+    int rc = rt_event_iterate(s, s->t, s->x, 0, 0);
     if (rc == 0) {
         rt_accept_alg(s);
         fmi_log_mode_changes(in, old);
+        rt_delays_event(s, s->t);
+        rc = rt_delays_sample(s, s->t, s->x, s->dx, s->alg);
         rt_solver_reset(s);
         in->resync = 0;
     }

@@ -227,13 +227,13 @@ fmi2Status fmi_fail(FmiInstance *in, fmi2Status status, FmiState state)
     return status;
 }
 
-void fmi_log_event(void *ctx, double t, int relation, int value)
+void fmi_log_event(void *ctx, double t, const char *instance, const char *condition,
+                   const char *value, const char *location)
 {
     FmiInstance *in = ctx;
-    const RtRelationInfo *r = &FMI_MODEL->relations[relation];
     fmi_log(in, fmi2OK, FMI_LOG_EVENTS, "event at t = %.17g: %s: '%s' became %s (%s)", t,
-            r->instance && *r->instance ? r->instance : FMI_MODEL->name, r->condition,
-            value ? "true" : "false", r->location);
+            instance && *instance ? instance : FMI_MODEL->name, condition, value,
+            location ? location : "");
 }
 
 void fmi_log_mode_changes(FmiInstance *in, const int *old)
@@ -242,9 +242,12 @@ void fmi_log_mode_changes(FmiInstance *in, const int *old)
     for (int i = 0; i < m->n_relations; i++) {
         const RtRelationInfo *r = &m->relations[i];
         int g = r->guard;
-        int quiet = g >= 0 && g < m->n_relations && old[g] != r->guard_value;
+        /* as in the simulator's log: a relation whose guard was off, and
+           one of assertions only, change silently */
+        int quiet = (g >= 0 && g < m->n_relations && old[g] != r->guard_value)
+                    || r->assert_only;
         if (in->sim.modes[i] != old[i] && !quiet)
-            fmi_log_event(in, in->sim.t, i, in->sim.modes[i]);
+            rt_csv_event(&in->sim, in->sim.t, i, in->sim.modes[i]);
     }
 }
 
@@ -317,7 +320,10 @@ int fmi_initialize(FmiInstance *in)
     fmi_invalidate(in);
     s->t = in->t_start;
     s->fail.kind = RT_FAILKIND_NONE;
-    if (rt_check_param_asserts(s) != 0 || rt_init(s) != 0) {
+    /* rt_init ends with the initial event (event variables, mode
+       charts); then the delays' histories start (u(0), their first
+       sample) */
+    if (rt_check_param_asserts(s) != 0 || rt_init(s) != 0 || rt_delays_start(s) != 0) {
         fmi_fail(in, fmi2Error, FMI_ERROR);
         return -1;
     }
@@ -369,6 +375,7 @@ static void reset_run(FmiInstance *in)
     s->pending.kind = RT_FAILKIND_NONE;
     if (m->n_relations > 0)
         memset(s->modes, 0, sizeof *s->modes * (size_t)m->n_relations);
+    rt_events_reset(s);
     default_experiment(in);
     in->initialized = 0;
     in->solver_ready = 0;

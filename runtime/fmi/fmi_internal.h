@@ -133,7 +133,8 @@ void fmi_invalidate(FmiInstance *in);
 /* Whether the guard of relation i is off: its changes do not matter. */
 int fmi_relation_inert(const FmiInstance *in, int i);
 /* The event hook (RtSim.on_event): logs one event. */
-void fmi_log_event(void *ctx, double t, int relation, int value);
+void fmi_log_event(void *ctx, double t, const char *instance, const char *condition,
+                   const char *value, const char *location);
 
 /* Relation changes between modes `old` and the current ones, logged as
    events (a relation whose guard was off changes silently, as in the

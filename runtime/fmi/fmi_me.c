@@ -13,15 +13,22 @@
  * the importer sees no event for it either.  When its guard turns on,
  * that event settles every mode, and its indicator is live again.
  *
- * Event mode: fmi2NewDiscreteStates takes the relations' values at the
- * current state as the modes and iterates to a fixed point
- * (rt_modes_settle, as at the simulator's events), so one call finishes
- * the iteration: newDiscreteStatesNeeded is always false.  States never
- * jump (the language has no reinit) and there are no time events.
+ * Event mode: fmi2NewDiscreteStates runs the simulator's event iteration
+ * (rt_event_iterate): the relations' values at the current state become
+ * the modes, when clauses and mode charts update the event variables, and
+ * a mode entered applies its state resets, to a fixed point, so one call
+ * finishes the iteration: newDiscreteStatesNeeded is always false, and
+ * valuesOfContinuousStatesChanged says whether a reset moved the states.
+ * The delays' histories take both limits of the event, and a jump that
+ * will arrive through a delay with a constant tau is the next time event
+ * (nextEventTime).  Otherwise there are no time events.
  *
  * fmi2CompletedIntegratorStep accepts the state (its algebraic values
- * become the next Newton guesses) and checks the asserts: a failed one is
- * logged with its message and asks the importer to terminate.
+ * become the next Newton guesses; the delays take a sample of it) and
+ * checks the asserts: a failed one is logged with its message and asks
+ * the importer to terminate.  The importer's steps are not limited to the
+ * shortest delay, as the simulator's are: a trial point beyond a delay's
+ * last sample reads it extrapolated (docs/fmi.md).
  */
 #include "fmi_internal.h"
 
@@ -74,27 +81,43 @@ fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info)
         return fmi2Error;
     }
     RtSim *s = &in->sim;
-    int nr = s->m->n_relations;
+    int nr = s->m->n_relations, n = s->m->n_states;
     int *old = rt_xcalloc((size_t)nr, sizeof *old);
+    double *x_before = rt_xcalloc((size_t)n, sizeof *x_before);
     if (nr > 0)
         memcpy(old, s->modes, (size_t)nr * sizeof *old);
+    if (n > 0)
+        memcpy(x_before, s->x, (size_t)n * sizeof *x_before);
     fmi_invalidate(in);
-    int rc = rt_modes_settle(s, s->t, s->x, 0);
+    if (s->delays) {
+        /* the left limit, with the modes before the event (past the
+           crossing if need be) */
+        RtFailure f;
+        memcpy(s->md_trial, s->modes, (size_t)nr * sizeof *s->md_trial);
+        if (rt_eval_past(s, s->t, s->x, s->dx, s->alg, s->md_trial, &f) == 0)
+            rt_delays_sample(s, s->t, s->x, s->dx, s->alg);
+    }
+    int rc = rt_event_iterate(s, s->t, s->x, 0, 0);
     if (rc == 0) {
-        in->evaluated = 1;      /* settle ends on an evaluation with the modes */
+        in->evaluated = 1;      /* the iteration ends on an evaluation */
         rt_accept_alg(s);
         fmi_log_mode_changes(in, old);
+        rt_delays_event(s, s->t);
+        rc = rt_delays_sample(s, s->t, s->x, s->dx, s->alg);
     }
+    int moved = n > 0 && memcmp(x_before, s->x, (size_t)n * sizeof *x_before) != 0;
     free(old);
+    free(x_before);
     if (rc != 0)
         return fmi_fail(in, fmi2Error, FMI_ERROR);
+    double next = rt_delays_breakpoint(s, s->t);
     memset(info, 0, sizeof *info);
     info->newDiscreteStatesNeeded = fmi2False;
     info->terminateSimulation = fmi2False;
     info->nominalsOfContinuousStatesChanged = fmi2False;
-    info->valuesOfContinuousStatesChanged = fmi2False;
-    info->nextEventTimeDefined = fmi2False;
-    info->nextEventTime = 0;
+    info->valuesOfContinuousStatesChanged = moved ? fmi2True : fmi2False;
+    info->nextEventTimeDefined = isfinite(next) ? fmi2True : fmi2False;
+    info->nextEventTime = isfinite(next) ? next : 0;
     return fmi2OK;
 }
 
@@ -126,6 +149,7 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c,
     if (fmi_evaluate(in, 0) != 0)
         return fmi_fail(in, fmi2Error, FMI_ERROR);
     rt_accept_alg(&in->sim);
+    rt_delays_sample(&in->sim, in->sim.t, in->sim.x, in->sim.dx, in->sim.alg);
     if (rt_check_asserts(&in->sim) != 0) {
         /* the model asks to stop: the assert's message, and terminate */
         fmi_fail(in, fmi2Error, FMI_CONT);

@@ -6,8 +6,10 @@
  * modes, the parameters (and which were set), the algebraic values (the
  * Newton guesses, as computed and as last accepted), the nominals and
  * declared starts, the solver's next step, the event history that the
- * chattering guard reads, the experiment and where the state machine
- * was.  It is one block of bytes, laid out below, so that serializing it
+ * chattering guard reads, the event variables (issue 12) and the mode
+ * charts' last compound transitions, the experiment and where the state
+ * machine was.  A model with delay() has none: the delays' histories
+ * are not part of a state, and modelDescription.xml says so.  It is one block of bytes, laid out below, so that serializing it
  * is a copy and deserializing one is a check and a copy.  The header
  * carries the model's GUID, the interface (Model Exchange or
  * Co-Simulation) and the sizes, so a state of another FMU or interface
@@ -65,12 +67,15 @@ static int parts(RtSim *s, Part *out)
     const RtModel *m = s->m;
     size_t ns = (size_t)m->n_states, na = (size_t)m->n_alg, np = (size_t)m->n_params;
     size_t nr = (size_t)m->n_relations;
+    size_t nev = (size_t)(m->n_evars > 0 ? m->n_evars : 0);
+    size_t nc = (size_t)(m->n_charts > 0 ? m->n_charts : 0);
     Part p[] = {
         {s->x, sizeof(double), ns},         {s->x_start, sizeof(double), ns},
         {s->nominal, sizeof(double), ns},   {s->dx, sizeof(double), ns},
         {s->alg, sizeof(double), na},       {s->alg_good, sizeof(double), na},
         {s->p, sizeof(double), np},         {s->overridden, 1, np},
         {s->modes, sizeof(int), nr},        {s->event_times, sizeof(double), RT_CHATTER_EVENTS},
+        {s->ev, sizeof(double), nev},       {s->chart_reset_t, sizeof(double), nc},
     };
     int n = (int)(sizeof p / sizeof p[0]);
     memcpy(out, p, sizeof p);
@@ -129,11 +134,25 @@ static void snap_take(FmiInstance *in, unsigned char *bytes)
     }
 }
 
+/* A model with delay() has no FMU state (canGetAndSetFMUstate false):
+   its delays' histories, of any length, are not part of one.  Logs it. */
+static int stateless(FmiInstance *in, const char *fn)
+{
+    if (in->sim.m->n_delays <= 0)
+        return 0;
+    fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: a model with delay() has no FMU state "
+            "(canGetAndSetFMUstate is false): the delays' histories are not part of one",
+            fn);
+    return 1;
+}
+
 /* Whether bytes are a state of this FMU and interface; logs why not. */
 static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *bytes, size_t size)
 {
     const RtModel *m = in->sim.m;
     SnapHeader h;
+    if (stateless(in, fn))
+        return 0;
     if (size != snap_size(&in->sim) || size < sizeof h) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %zu bytes are not a state of this FMU "
                 "(it takes %zu)", fn, size, snap_size(&in->sim));
@@ -242,6 +261,8 @@ fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "fmi2GetFMUstate: NULL result pointer");
         return fmi2Error;
     }
+    if (stateless(in, "fmi2GetFMUstate"))
+        return fmi2Error;
     FmiSnapshot *q = NULL;
     if (*FMUstate) {
         /* overwrite the state given */

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 9,
-               "generated for runtime interface 9: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 10,
+               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -168,9 +168,9 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10", -1, 0, 1, 0},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 0},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 1},
+    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10", -1, 0, 1, 0, 0, 0},
+    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 0, 0, 0},
+    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 1, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

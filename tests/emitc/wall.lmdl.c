@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 9,
-               "generated for runtime interface 9: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 10,
+               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -202,8 +202,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0},
-    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0},
+    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 1},
+    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 1},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

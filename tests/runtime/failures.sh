@@ -15,7 +15,7 @@ singular_loop)
 chatter)
     run 3 "$sim" --stop-time 1 --events "$tmp/ev.csv"
     expect_in "$tmp/err" "chatter.lmdl:4:12: error: at t = 0.1"
-    expect_in "$tmp/err" "chattering: 100 events within 1e-06 s, the last on 'x > 0' in relay"
+    expect_in "$tmp/err" "chattering: 100 events within 1e-06 s, on 'x > 0' in relay"
     [ "$(wc -l <"$tmp/ev.csv")" -ge 100 ] || fail "events logged"
     ;;
 nonfinite)

@@ -28,6 +28,7 @@ syntax keyword lmdlFunction function let import
 syntax keyword lmdlSection nodes inputs outputs parameters variables
 syntax keyword lmdlSection intermediates components branches connections
 syntax keyword lmdlSection equations across through annotations
+syntax keyword lmdlSection events modecharts
 
 " Conditional sections, if-equations and if-expressions.
 syntax keyword lmdlConditional if elseif else

@@ -1,0 +1,342 @@
+/*
+ * rt_delay.c - the histories behind delay(u, tau) (issue 12).
+ *
+ * For every delay the runtime keeps samples (t, u, du/dt) of its argument
+ * u: at the start, at the end of every accepted step, and at both limits
+ * of every event (two samples at one time: u may jump there).  u comes
+ * from the model's delay_args at the evaluated point; du/dt by a forward
+ * difference along the trajectory, one more evaluation of the model at
+ * (t + d, x + d dx/dt) per sample, d = sqrt(eps) * max(|t|, step).  A
+ * read at time t of delay(u, tau) interpolates u at t - tau between the
+ * two samples around it with the cubic Hermite of their values and
+ * slopes, the interpolation the event location uses: accurate to the
+ * integrator's own order for smooth u (its error is the step's fourth
+ * power times u'''' / 384).  At an event time read exactly, the right
+ * limit is taken.
+ *
+ * Before the start (t - tau < 0) a delay reads its History, else u's
+ * value at the start: u(0) is not known until the initial state is, so
+ * initialization runs with the History (or 0), and again once with u(0)
+ * if it was not given and u(0) differs (rt_delays_start).
+ *
+ * The interpolation must be as accurate as the integration, whatever
+ * the steps the solver would take: from the third derivatives of the last
+ * two Hermite segments of each history, an estimate of u'''' bounds the
+ * next step to half the h with h^4 |u''''| / 384 = rtol |u| + atol (half,
+ * since the estimate lags).  Steps are
+ * also clipped to the shortest delay read at the last accepted point, so
+ * a trial point of a step reads only accepted history; a tau
+ * that shrinks within a step may still read a little past the last
+ * sample, and then the last sample's value and slope extrapolate (the
+ * only read not to the integrator's accuracy).
+ *
+ * A delay's bound: MaximumDelay, or a parametric tau itself.  A read with
+ * tau < 0 or beyond the bound fails the evaluation (RT_FAILKIND_DELAY),
+ * which at an accepted point stops the run with the delay's instance and
+ * line.  Samples older than the bound before the last one are dropped.
+ *
+ * Discontinuities: an event at te (u may jump) makes, for every delay
+ * read with a constant tau, te + tau a breakpoint: steps end there and
+ * the stepper restarts, as after an event, so the jump that arrives
+ * through the delay is not smeared over a step.  Not handled: the
+ * breakpoints of a delay whose tau varies, of breakpoints themselves
+ * (the jump's own delayed copies are found, but not those of a
+ * discontinuity in u's derivatives), and jumps that come from outside
+ * the events.
+ */
+#include "rt_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One delay's samples, oldest first from `first`. */
+typedef struct History {
+    double *t, *u, *du;     /* time, value, slope */
+    long first, n, cap;     /* live samples are first .. n-1 */
+} History;
+
+struct RtDelays {
+    int n;                  /* delays */
+    double *tmax;           /* bounds (MaximumDelay or tau) */
+    double *hist;           /* History values, or NAN */
+    double *u0;             /* the value before the start, while no sample
+                               exists (History, or the estimate of u(0)) */
+    double *tau_seen;       /* the tau of each one's latest read */
+    double *u, *ufd;        /* scratch: the arguments at a point, at t + d */
+    double *alg;            /* scratch: algebraic values at t + d */
+    History *h;             /* the histories */
+    int fail;               /* a delay read out of range since the last
+                               check, or -1 ... */
+    double fail_tau;        /* ... with this tau */
+    double hinterp;         /* the longest step whose interpolation error
+                               stays within the tolerances (0: none yet) */
+    double *bp;             /* pending breakpoints, sorted */
+    int nbp, capbp;         /* their count and room */
+};
+
+void rt_delays_setup(RtSim *s)
+{
+    const RtModel *m = s->m;
+    if (m->n_delays <= 0 || !m->delay_args)
+        return;
+    RtDelays *d = rt_xcalloc(1, sizeof *d);
+    size_t n = (size_t)m->n_delays;
+    d->n = m->n_delays;
+    d->tmax = rt_xcalloc(n, sizeof *d->tmax);
+    d->hist = rt_xcalloc(n, sizeof *d->hist);
+    d->u0 = rt_xcalloc(n, sizeof *d->u0);
+    d->tau_seen = rt_xcalloc(n, sizeof *d->tau_seen);
+    d->u = rt_xcalloc(n, sizeof *d->u);
+    d->ufd = rt_xcalloc(n, sizeof *d->ufd);
+    d->alg = rt_xcalloc((size_t)(m->n_alg > 0 ? m->n_alg : 0) + 1, sizeof *d->alg);
+    d->h = rt_xcalloc(n, sizeof *d->h);
+    d->fail = -1;
+    if (m->delay_params)
+        m->delay_params(s->p, d->tmax, d->hist);
+    for (int k = 0; k < d->n; k++) {
+        d->u0[k] = isnan(d->hist[k]) ? 0 : d->hist[k];
+        d->tau_seen[k] = NAN;
+    }
+    s->delays = d;
+}
+
+void rt_delays_free(RtSim *s)
+{
+    RtDelays *d = s->delays;
+    if (!d)
+        return;
+    for (int k = 0; k < d->n; k++) {
+        free(d->h[k].t);
+        free(d->h[k].u);
+        free(d->h[k].du);
+    }
+    void *bufs[] = {d->tmax, d->hist, d->u0, d->tau_seen, d->u, d->ufd, d->alg, d->h, d->bp};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        free(bufs[i]);
+    free(d);
+    s->delays = NULL;
+}
+
+static void push(History *h, double t, double u, double du)
+{
+    if (h->n == h->cap) {
+        if (h->first > h->n / 2) {
+            /* drop the samples no delay can read any more */
+            long keep = h->n - h->first;
+            memmove(h->t, h->t + h->first, (size_t)keep * sizeof *h->t);
+            memmove(h->u, h->u + h->first, (size_t)keep * sizeof *h->u);
+            memmove(h->du, h->du + h->first, (size_t)keep * sizeof *h->du);
+            h->n = keep;
+            h->first = 0;
+        } else {
+            h->cap = h->cap ? 2 * h->cap : 256;
+            h->t = rt_xrealloc(h->t, (size_t)h->cap * sizeof *h->t);
+            h->u = rt_xrealloc(h->u, (size_t)h->cap * sizeof *h->u);
+            h->du = rt_xrealloc(h->du, (size_t)h->cap * sizeof *h->du);
+        }
+    }
+    h->t[h->n] = t;
+    h->u[h->n] = u;
+    h->du[h->n] = du;
+    h->n++;
+}
+
+/* The third derivative of the cubic Hermite between samples i and i+1. */
+static double third(const History *h, long i)
+{
+    double dt = h->t[i + 1] - h->t[i];
+    return 6 * (2 * (h->u[i] - h->u[i + 1]) + dt * (h->du[i] + h->du[i + 1])) / (dt * dt * dt);
+}
+
+/* After a new sample: the step bound its interpolation error sets. */
+static void interp_limit(RtSim *s, RtDelays *d, const History *h)
+{
+    long j = h->n - 1;
+    if (j - 2 < h->first)
+        return;
+    double ha = h->t[j - 1] - h->t[j - 2], hb = h->t[j] - h->t[j - 1];
+    if (!(ha > 0 && hb > 0))
+        return;     /* an event's two samples: no derivative across */
+    double u4 = fabs(third(h, j - 1) - third(h, j - 2)) / (0.5 * (ha + hb));
+    double tol = s->opt.rtol * fabs(h->u[j]) + s->opt.atol;
+    if (!(u4 > 0))
+        return;
+    double hmax = 0.5 * pow(384 * tol / u4, 0.25);  /* half: the estimate lags */
+    if (d->hinterp == 0 || hmax < d->hinterp)
+        d->hinterp = hmax;
+}
+
+int rt_delays_sample(RtSim *s, double t, const double *x, const double *dx,
+                     const double *alg)
+{
+    RtDelays *d = s->delays;
+    const RtModel *m = s->m;
+    if (!d)
+        return 0;
+    RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
+    m->delay_args(&e, d->u);
+    d->hinterp = 0;     /* recomputed from the new samples */
+    /* du/dt along the trajectory */
+    int n = m->n_states;
+    double step = s->h > 0 ? s->h : s->opt.output_step;
+    double dt = sqrt(DBL_EPSILON) * fmax(fabs(t), step);
+    for (int i = 0; i < n; i++)
+        s->xj[i] = x[i] + dt * (dx ? dx[i] : 0);
+    if (m->n_alg > 0)
+        memcpy(d->alg, alg, (size_t)m->n_alg * sizeof *d->alg);
+    RtFailure f;
+    int ok = rt_eval_try(s, t + dt, s->xj, s->fj, d->alg, s->modes, &f) == 0;
+    d->fail = -1;
+    if (ok) {
+        RtEval ed = rt_eval_make(s, t + dt, s->xj, s->fj, d->alg, s->modes);
+        m->delay_args(&ed, d->ufd);
+    }
+    for (int k = 0; k < d->n; k++) {
+        History *h = &d->h[k];
+        double du = ok ? (d->ufd[k] - d->u[k]) / dt : 0;
+        if (!ok && h->n > h->first && t > h->t[h->n - 1])
+            du = (d->u[k] - h->u[h->n - 1]) / (t - h->t[h->n - 1]);
+        if (h->n > h->first && h->t[h->n - 1] == t && h->u[h->n - 1] == d->u[k]) {
+            h->du[h->n - 1] = du;
+            continue;   /* the same point again */
+        }
+        push(h, t, d->u[k], du);
+        interp_limit(s, d, h);
+        /* the samples older than the bound before the last one go */
+        double oldest = t - d->tmax[k] * (1 + 1e-9) - 1e-300;
+        while (h->first + 1 < h->n && h->t[h->first + 1] < oldest)
+            h->first++;
+    }
+    return 0;
+}
+
+double rt_delay(const RtEval *e, int k, double tau)
+{
+    RtDelays *d = e->delays;
+    if (!d || k < 0 || k >= d->n)
+        return NAN;
+    d->tau_seen[k] = tau;
+    if (!(tau >= 0) || tau > d->tmax[k] * (1 + 1e-12) + 1e-300) {
+        if (d->fail < 0) {
+            d->fail = k;
+            d->fail_tau = tau;
+        }
+        return NAN;
+    }
+    History *h = &d->h[k];
+    double ts = e->t - tau;
+    if (h->n <= h->first)
+        return d->u0[k];
+    if (ts < h->t[h->first])    /* before the start: History, else u(0) */
+        return isnan(d->hist[k]) ? h->u[h->first] : d->hist[k];
+    long last = h->n - 1;
+    if (ts >= h->t[last])
+        return h->u[last] + h->du[last] * (ts - h->t[last]);
+    /* the last sample at or before ts (the right limit at an event) */
+    long lo = h->first, hi = last;
+    while (hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        if (h->t[mid] <= ts)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    while (lo + 1 < last && h->t[lo + 1] <= ts)
+        lo++;
+    double t0 = h->t[lo], t1 = h->t[lo + 1], dt = t1 - t0;
+    if (!(dt > 0))
+        return h->u[lo + 1];
+    double u = (ts - t0) / dt, v = 1 - u;
+    return (1 + 2 * u) * v * v * h->u[lo] + u * v * v * dt * h->du[lo]
+           + u * u * (3 - 2 * u) * h->u[lo + 1] - u * u * v * dt * h->du[lo + 1];
+}
+
+int rt_delays_check(RtSim *s, double t, RtFailure *f)
+{
+    RtDelays *d = s->delays;
+    if (!d || d->fail < 0)
+        return 0;
+    rt_fail_simple(f, RT_FAILKIND_DELAY, t, d->fail);
+    f->h = d->fail_tau;
+    d->fail = -1;
+    return -1;
+}
+
+double rt_delays_tmax(const RtSim *s, int k)
+{
+    return s->delays && k >= 0 && k < s->delays->n ? s->delays->tmax[k] : NAN;
+}
+
+double rt_delays_step_limit(const RtSim *s)
+{
+    RtDelays *d = s->delays;
+    double hmax = 0;
+    for (int k = 0; d && k < d->n; k++)
+        if (d->tau_seen[k] > 0 && (hmax == 0 || d->tau_seen[k] < hmax))
+            hmax = d->tau_seen[k];
+    if (d && d->hinterp > 0 && (hmax == 0 || d->hinterp < hmax))
+        hmax = d->hinterp;
+    return hmax;
+}
+
+int rt_delays_start(RtSim *s)
+{
+    RtDelays *d = s->delays;
+    if (!d)
+        return 0;
+    /* u(0) is the history of the delays given none: initialization ran
+       with the estimate, and runs again if it was off */
+    for (int round = 0; round < 3; round++) {
+        RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);
+        s->m->delay_args(&e, d->u);
+        int again = 0;
+        for (int k = 0; k < d->n; k++) {
+            if (!isnan(d->hist[k]) || d->u[k] == d->u0[k])
+                continue;
+            d->u0[k] = d->u[k];
+            again = 1;
+        }
+        if (!again)
+            break;
+        if (rt_init(s) != 0)
+            return -1;
+    }
+    return rt_delays_sample(s, s->t, s->x, s->dx, s->alg);
+}
+
+void rt_delays_event(RtSim *s, double te)
+{
+    RtDelays *d = s->delays;
+    for (int k = 0; d && k < d->n; k++) {
+        /* a constant tau: its bound is tau itself (no MaximumDelay
+           needed), and it was read with it */
+        double tau = d->tau_seen[k];
+        if (!(tau > 0) || tau != d->tmax[k])
+            continue;
+        double b = te + tau;
+        if (b > s->opt.stop_time)
+            continue;
+        if (d->nbp == d->capbp) {
+            d->capbp = d->capbp ? 2 * d->capbp : 16;
+            d->bp = rt_xrealloc(d->bp, (size_t)d->capbp * sizeof *d->bp);
+        }
+        int i = d->nbp++;
+        while (i > 0 && d->bp[i - 1] > b) {
+            d->bp[i] = d->bp[i - 1];
+            i--;
+        }
+        d->bp[i] = b;
+    }
+}
+
+double rt_delays_breakpoint(RtSim *s, double t)
+{
+    RtDelays *d = s->delays;
+    while (d && d->nbp > 0 && d->bp[0] <= t) {
+        memmove(d->bp, d->bp + 1, (size_t)(d->nbp - 1) * sizeof *d->bp);
+        d->nbp--;
+    }
+    return d && d->nbp > 0 ? d->bp[0] : INFINITY;
+}
