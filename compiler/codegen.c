@@ -51,8 +51,10 @@ static void emit_var(void *ctx, CPrint *p, int var, int order)
         cp_emit(p, "0.0");
         return;
     }
+    if (cg->pl->copy_of[i] >= 0)
+        i = cg->pl->copy_of[i]; /* a copy reads what it copies */
     StVar *x = stv(cg, i);
-    cp_emit(p, "%s[%d]", x->state ? "x" : "a", x->slot);
+    cp_emit(p, "%s[%d]", x->state ? "x" : "a", cg->pl->slot[i]);
 }
 
 static void emit_block_comment(Cg *cg, int k, const char *indent);
@@ -126,6 +128,18 @@ static void emit_params(Cg *cg)
         cp_expr(&cg->p, p->expr);
         cp_emit(&cg->p, ";\n");
     }
+    /* then the constants eval reads, each from the parameters and the
+       constants before it (plan_eval.c) */
+    const PtrVec *k = &cg->pl->consts;
+    cg->p.consts_of = &cg->pl->const_index;
+    for (int i = 0; i < k->n; i++) {
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    p[%d] = ", cg->p.consts_base + i);
+        cp_raw(&cg->p, k->items[i]);
+        cp_emit(&cg->p, ";\n");
+    }
+    cg->p.consts_of = NULL;
     cp_chunk_end(&cg->p, &c);
 }
 
@@ -220,10 +234,10 @@ static void emit_states(Cg *cg)
         cp_chunk_item(&cg->p, &ca);
         DaeExpr *st = start_of(cg, x->var, x->order);
         if (dae_is_const(st, 0))
-            cp_emit(&cg->p, "    a[%d] = 0.0;\n", x->slot);
+            cp_emit(&cg->p, "    a[%d] = 0.0;\n", cg->pl->slot[i]);
         else {
             cp_reset(&cg->p);
-            cp_emit(&cg->p, "    a[%d] = ", x->slot);
+            cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[i]);
             cp_expr(&cg->p, st);
             cp_emit(&cg->p, ";\n");
         }
@@ -239,7 +253,7 @@ static void emit_loop_functions(Cg *cg, int k, const PlanBlock *b)
     cp_emit(&cg->p, "static int b%d_f(RtEval *e, const double *z, double *res)\n{\n", k);
     cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        cp_emit(&cg->p, "    a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", cg->pl->slot[b->vars[i]], i);
     cp_begin_function(&cg->p);
     for (int i = 0; i < n; i++)
         cp_count(&cg->p, b->res[i]);
@@ -254,7 +268,7 @@ static void emit_loop_functions(Cg *cg, int k, const PlanBlock *b)
     cp_emit(&cg->p, "static int b%d_j(RtEval *e, const double *z, double *jac)\n{\n", k);
     cp_locals(&cg->p, true);
     for (int i = 0; i < n; i++)
-        cp_emit(&cg->p, "    a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
+        cp_emit(&cg->p, "    a[%d] = z[%d];\n", cg->pl->slot[b->vars[i]], i);
     cp_begin_function(&cg->p);
     for (int i = 0; i < n * n; i++)
         cp_count(&cg->p, b->jac[i]);
@@ -267,9 +281,11 @@ static void emit_loop_functions(Cg *cg, int k, const PlanBlock *b)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
-static void count_block(Cg *cg, int k)
+/* Counts the uses of what statement st prints (its shared
+   subexpressions). */
+static void count_stmt(Cg *cg, PlanStmt st)
 {
-    const PlanBlock *b = &cg->pl->blocks[k];
+    const PlanBlock *b = &cg->pl->blocks[st.block];
     int n = b->n;
     switch (b->method) {
     case PLAN_EXPLICIT:
@@ -278,11 +294,9 @@ static void count_block(Cg *cg, int k)
         cp_count(&cg->p, b->solved);
         break;
     case PLAN_SYMBOLIC:
-        for (int i = 0; i < n; i++)
-            if (b->pivot_check[i] == CHECK_EVAL)
-                cp_count(&cg->p, b->pivots[i]);
-        for (int i = 0; i < n; i++)
-            cp_count(&cg->p, b->values[i]);
+        if (b->pivot_check[st.i] == CHECK_EVAL)
+            cp_count(&cg->p, b->pivots[st.i]);
+        cp_count(&cg->p, b->values[st.i]);
         break;
     case PLAN_LU:
         for (int i = 0; i < n * n; i++)
@@ -327,92 +341,100 @@ static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
     cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
 }
 
-/* One part of eval: the blocks of the plan's part.  A single part is
-   eval itself, which then computes dx too. */
-static void emit_eval_part(Cg *cg, int part, bool alone)
+/* One statement of eval (PlanStmt): a value, or a whole loop.  The
+   comment naming the block comes with its first statement in the part. */
+static void emit_stmt(Cg *cg, PlanStmt st, bool first_of_block, int next, int to)
 {
     const Plan *pl = cg->pl;
-    int from = pl->part_start[part], to = pl->part_start[part + 1];
-    if (alone)
-        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
-    else
-        cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
+    const PlanBlock *b = &pl->blocks[st.block];
+    int k = st.block, n = b->n;
+    if (first_of_block)
+        emit_block_comment(cg, k, "    ");
+    switch (b->method) {
+    case PLAN_EXPLICIT:
+        if (b->pivot_check[0] == CHECK_EVAL)
+            emit_pivot_check(cg, k, b->pivot);
+        cp_temps(&cg->p, b->solved);
+        cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[b->vars[0]]);
+        cp_expr(&cg->p, b->solved);
+        cp_emit(&cg->p, ";\n");
+        break;
+    case PLAN_SYMBOLIC:
+        if (b->pivot_check[st.i] == CHECK_EVAL)
+            emit_pivot_check(cg, k, b->pivots[st.i]);
+        cp_temps(&cg->p, b->values[st.i]);
+        cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[b->vars[st.i]]);
+        cp_expr(&cg->p, b->values[st.i]);
+        cp_emit(&cg->p, ";\n");
+        break;
+    case PLAN_LU:
+        for (int i = 0; i < n * n; i++)
+            cp_temps(&cg->p, b->A[i]);
+        for (int i = 0; i < n; i++)
+            cp_temps(&cg->p, b->r0[i]);
+        cp_emit(&cg->p, "    {\n        double A[%d], r[%d];\n", n * n, n);
+        for (int i = 0; i < n * n; i++) {
+            if (dae_is_const(b->A[i], 0)) {
+                cp_emit(&cg->p, "        A[%d] = 0.0;\n", i);
+                continue;
+            }
+            cp_emit(&cg->p, "        A[%d] = ", i);
+            cp_expr(&cg->p, b->A[i]);
+            cp_emit(&cg->p, ";\n");
+        }
+        for (int i = 0; i < n; i++) {
+            cp_emit(&cg->p, "        r[%d] = -(", i);
+            cp_expr(&cg->p, b->r0[i]);
+            cp_emit(&cg->p, ");\n");
+        }
+        cp_emit(&cg->p, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
+        cp_emit(&cg->p, "        if (rc) return rc;\n");
+        for (int i = 0; i < n; i++)
+            cp_emit(&cg->p, "        a[%d] = r[%d];\n", cg->pl->slot[b->vars[i]], i);
+        cp_emit(&cg->p, "    }\n");
+        break;
+    case PLAN_NEWTON:
+        cp_emit(&cg->p, "    {\n        double z[%d];\n", n);
+        for (int i = 0; i < n; i++)
+            cp_emit(&cg->p, "        z[%d] = a[%d];\n", i, cg->pl->slot[b->vars[i]]);
+        cp_emit(&cg->p, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n",
+                k, n, k, k);
+        cp_emit(&cg->p, "        if (r) return r;\n");
+        for (int i = 0; i < n; i++)
+            cp_emit(&cg->p, "        a[%d] = z[%d];\n", cg->pl->slot[b->vars[i]], i);
+        cp_emit(&cg->p, "    }\n");
+        /* later statements must not reuse temporaries computed before the
+           loop changed the unknowns they depend on */
+        cp_reset(&cg->p);
+        for (int j = next; j < to; j++)
+            count_stmt(cg, pl->stmts[j]);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Statements from .. to - 1 of eval, counted for their shared
+   subexpressions first. */
+static void emit_stmts(Cg *cg, int from, int to)
+{
+    const Plan *pl = cg->pl;
+    for (int j = from; j < to; j++)
+        count_stmt(cg, pl->stmts[j]);
+    for (int j = from; j < to; j++) {
+        bool first = j == from || pl->stmts[j - 1].block != pl->stmts[j].block;
+        emit_stmt(cg, pl->stmts[j], first, j + 1, to);
+    }
+}
+
+/* One part of eval, a function of its own. */
+static void emit_eval_part(Cg *cg, int part)
+{
+    const Plan *pl = cg->pl;
+    cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
     cp_locals(&cg->p, true);
     cp_begin_function(&cg->p);
-    for (int k = from; k < to; k++)
-        count_block(cg, k);
-    for (int k = from; k < to; k++) {
-        const PlanBlock *b = &pl->blocks[k];
-        int n = b->n;
-        emit_block_comment(cg, k, "    ");
-        switch (b->method) {
-        case PLAN_EXPLICIT:
-            if (b->pivot_check[0] == CHECK_EVAL)
-                emit_pivot_check(cg, k, b->pivot);
-            cp_temps(&cg->p, b->solved);
-            cp_emit(&cg->p, "    a[%d] = ", stv(cg, b->vars[0])->slot);
-            cp_expr(&cg->p, b->solved);
-            cp_emit(&cg->p, ";\n");
-            break;
-        case PLAN_SYMBOLIC:
-            for (int i = 0; i < n; i++)
-                if (b->pivot_check[i] == CHECK_EVAL)
-                    emit_pivot_check(cg, k, b->pivots[i]);
-            for (int i = n - 1; i >= 0; i--) {
-                cp_temps(&cg->p, b->values[i]);
-                cp_emit(&cg->p, "    a[%d] = ", stv(cg, b->vars[i])->slot);
-                cp_expr(&cg->p, b->values[i]);
-                cp_emit(&cg->p, ";\n");
-            }
-            break;
-        case PLAN_LU:
-            for (int i = 0; i < n * n; i++)
-                cp_temps(&cg->p, b->A[i]);
-            for (int i = 0; i < n; i++)
-                cp_temps(&cg->p, b->r0[i]);
-            cp_emit(&cg->p, "    {\n        double A[%d], r[%d];\n", n * n, n);
-            for (int i = 0; i < n * n; i++) {
-                if (dae_is_const(b->A[i], 0)) {
-                    cp_emit(&cg->p, "        A[%d] = 0.0;\n", i);
-                    continue;
-                }
-                cp_emit(&cg->p, "        A[%d] = ", i);
-                cp_expr(&cg->p, b->A[i]);
-                cp_emit(&cg->p, ";\n");
-            }
-            for (int i = 0; i < n; i++) {
-                cp_emit(&cg->p, "        r[%d] = -(", i);
-                cp_expr(&cg->p, b->r0[i]);
-                cp_emit(&cg->p, ");\n");
-            }
-            cp_emit(&cg->p, "        int rc = rt_solve_linear(e, %d, %d, A, r);\n", k, n);
-            cp_emit(&cg->p, "        if (rc) return rc;\n");
-            for (int i = 0; i < n; i++)
-                cp_emit(&cg->p, "        a[%d] = r[%d];\n", stv(cg, b->vars[i])->slot, i);
-            cp_emit(&cg->p, "    }\n");
-            break;
-        case PLAN_NEWTON:
-            cp_emit(&cg->p, "    {\n        double z[%d];\n", n);
-            for (int i = 0; i < n; i++)
-                cp_emit(&cg->p, "        z[%d] = a[%d];\n", i, stv(cg, b->vars[i])->slot);
-            cp_emit(&cg->p, "        int r = rt_solve_block(e, %d, %d, z, b%d_f, b%d_j);\n",
-                    k, n, k, k);
-            cp_emit(&cg->p, "        if (r) return r;\n");
-            for (int i = 0; i < n; i++)
-                cp_emit(&cg->p, "        a[%d] = z[%d];\n", stv(cg, b->vars[i])->slot, i);
-            cp_emit(&cg->p, "    }\n");
-            /* later blocks must not reuse temporaries computed before the
-               loop changed the unknowns they depend on */
-            cp_reset(&cg->p);
-            for (int j = k + 1; j < to; j++)
-                count_block(cg, j);
-            break;
-        default:
-            break;
-        }
-    }
-    if (alone)
-        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
+    emit_stmts(cg, pl->part_start[part], pl->part_start[part + 1]);
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
@@ -421,6 +443,7 @@ static void emit_eval_parts(Cg *cg);
 static void emit_eval(Cg *cg)
 {
     cg->p.eval_ctx = true; /* tables report queries outside the grid through e */
+    cg->p.consts_of = &cg->pl->const_index;
     emit_eval_parts(cg);
     cg->p.eval_ctx = false;
 }
@@ -441,23 +464,39 @@ static void emit_eval_parts(Cg *cg)
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = stv(cg, s->state_var[i]);
-        StVar *dx = stv(cg, x->deriv);
+        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
+        StVar *dx = stv(cg, d);
         cp_chunk_item(&cg->p, &c);
-        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", dx->slot);
+        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
     }
     cp_chunk_end(&cg->p, &c);
-    if (pl->nparts == 0) {
-        cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
-        cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n    return 0;\n}\n\n");
-        return;
+    /* eval: the solver's statements, then the rest unless the
+       evaluation is the solver's (RtEval.partial); a model of at most one
+       part of each is one function */
+    bool alone = pl->nparts_solver <= 1 && pl->nparts - pl->nparts_solver <= 1;
+    if (!alone)
+        for (int i = 0; i < pl->nparts; i++)
+            emit_eval_part(cg, i);
+    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
+    if (alone) {
+        cp_locals(&cg->p, true);
+        cp_begin_function(&cg->p);
+        emit_stmts(cg, 0, pl->nsolver);
+        if (pl->nstmts > pl->nsolver) {
+            cp_emit(&cg->p, "    if (e->partial)\n        goto done;\n");
+            emit_stmts(cg, pl->nsolver, pl->nstmts);
+            cp_emit(&cg->p, "done:\n");
+        }
+    } else {
+        cp_emit(&cg->p, "    int r;\n");
+        for (int i = 0; i < pl->nparts; i++) {
+            if (i == pl->nparts_solver)
+                cp_emit(&cg->p, "    if (e->partial)\n        goto done;\n");
+            cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
+        }
+        if (pl->nparts > pl->nparts_solver)
+            cp_emit(&cg->p, "done:\n");
     }
-    for (int i = 0; i < pl->nparts; i++)
-        emit_eval_part(cg, i, pl->nparts == 1);
-    if (pl->nparts == 1)
-        return;
-    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n");
-    for (int i = 0; i < pl->nparts; i++)
-        cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
     cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
@@ -484,9 +523,10 @@ static void emit_columns(Cg *cg)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", c->dim.e[j]);
         cp_emit(&cg->p, "}, ");
         cp_str(&cg->p, c->description ? c->description : "");
-        cp_emit(&cg->p, ", %s},\n", c->output ? "RT_COL_OUTPUT" : "RT_COL_VARIABLE");
+        cp_emit(&cg->p, ", %s, %d},\n", c->output ? "RT_COL_OUTPUT" : "RT_COL_VARIABLE",
+                c->complete);
     }
-    cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE}\n};\n\n");
+    cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE, 0}\n};\n\n");
     cg->p.modes = false;
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS};
@@ -603,20 +643,21 @@ static void emit_relations(Cg *cg)
                   .args = "e, truth", .prologue = RO_LOCALS "    (void)truth;\n"};
     cp_chunk_begin(&cg->p, &cr);
     for (int i = 0; i < pl->nrels; i++) {
-        DaeExpr *r = pl->rels[i].rel;
+        DaeExpr *r = pl->rels[i].live;
         cp_chunk_item(&cg->p, &cr);
         cp_reset(&cg->p);
         if (r->kind == DX_SEGMENT) {
             /* a segment mode's value: the segment the query is in */
+            DaeExpr *q = pl->rels[i].crossing;
             cg->p.modes = true;
-            cp_count(&cg->p, r->u.seg.x);
-            cp_temps(&cg->p, r->u.seg.x);
+            cp_count(&cg->p, q);
+            cp_temps(&cg->p, q);
             cg->p.modes = false;
             cp_emit(&cg->p, "    truth[%d] = ", i);
             cg->p.modes = true;
             cp_emit(&cg->p, "rt_grid_segment(p + %d, %d, ", r->u.seg.tab->grid[r->u.seg.axis],
                     r->u.seg.tab->n[r->u.seg.axis]);
-            cp_expr(&cg->p, r->u.seg.x);
+            cp_expr(&cg->p, q);
             cp_emit(&cg->p, ");\n");
             cg->p.modes = false;
             continue;
@@ -646,6 +687,8 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
 {
     Dae *d = cg->d;
     cg->p.modes = false;
+    /* the parameter-only ones run before the constants are computed */
+    cg->p.consts_of = params_only ? NULL : &cg->pl->const_index;
     cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
@@ -709,6 +752,7 @@ static void emit_asserts(Cg *cg)
     CpChunk cp = {.name = "check_param_asserts", .params = "const double *restrict p",
                   .args = "p", .prologue = "    (void)p;\n", .is_int = true};
     emit_assert_checks(cg, &cp, true);
+    cg->p.consts_of = NULL;
 }
 
 static void emit_blocks(Cg *cg)
@@ -764,6 +808,18 @@ static void emit_blocks(Cg *cg)
 
 /* ---- the Jacobian's sparsity -------------------------------------------- */
 
+/* The states the relation functions read. */
+static void emit_rel_states(Cg *cg)
+{
+    const Plan *pl = cg->pl;
+    if (!pl->nrel_states || pl->nrel_states == cg->s->nstates)
+        return;
+    cp_emit(&cg->p, "static const int rel_states[] = {");
+    for (int j = 0; j < pl->nrel_states; j++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->rel_states[j]);
+    cp_emit(&cg->p, "\n};\n\n");
+}
+
 static void emit_sparsity(Cg *cg)
 {
     const Plan *pl = cg->pl;
@@ -784,23 +840,34 @@ static void emit_sparsity(Cg *cg)
     cp_emit(&cg->p, "\n};\n\n");
 }
 
-/* What every slot of x[], a[] and p[] holds, as a comment. */
+/* What every slot of x[], a[] and p[] holds, as a comment: x[] and
+   a[] in slot order (a[] starts with what the solver's evaluations
+   compute). */
 static void emit_slots(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    cp_emit(&cg->p, "/*\n * The slots: x[] the states, a[] the other unknowns, p[] the\n"
-            " * parameters.\n");
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < s->vars.n; i++) {
-            StVar *x = stv(cg, i);
-            if (x->state != (pass == 0))
-                continue;
-            cp_emit(&cg->p, " *   %s[%d]  ", x->state ? "x" : "a", x->slot);
-            cp_comment_var(&cg->p, dae_shown_name(d->vars.items[x->var]), x->order);
-            cp_put(&cg->p.buf, "\n", 1);
-        }
+    const Plan *pl = cg->pl;
+    int nv = s->vars.n;
+    int *at = mem_calloc((size_t)(2 * nv) + 1, sizeof *at); /* x[] then a[]: StVar + 1 */
+    for (int i = 0; i < nv; i++)
+        at[(stv(cg, i)->state ? 0 : s->nstates) + pl->slot[i]] = i + 1;
+    cp_emit(&cg->p, "/*\n * The slots: x[] the states, a[] the other unknowns (the first %d "
+            "computed\n * by the solver's evaluations), p[] the parameters, then the "
+            "constants.\n", pl->nalg_solver);
+    for (int k = 0; k < 2 * nv; k++) {
+        if (!at[k])
+            continue;
+        int i = at[k] - 1;
+        StVar *x = stv(cg, i);
+        cp_emit(&cg->p, " *   %s[%d]  ", x->state ? "x" : "a", pl->slot[i]);
+        cp_comment_var(&cg->p, dae_shown_name(d->vars.items[x->var]), x->order);
+        int c = pl->copy_of[i];
+        if (c >= 0)
+            cp_emit(&cg->p, ", read as %s[%d]", stv(cg, c)->state ? "x" : "a", pl->slot[c]);
+        cp_put(&cg->p.buf, "\n", 1);
     }
+    free(at);
     for (int i = 0; i < d->params.n; i++) {
         cp_emit(&cg->p, " *   p[%d]  ", i);
         cp_comment(&cg->p, ((DaeParam *)d->params.items[i])->name);
@@ -819,6 +886,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg.p.var_ctx = &cg;
     cg.p.modes_of = &pl->rel_index;
     cg.p.delays_of = &pl->delay_index;
+    cg.p.consts_base = pl->d->params.n;
     Dae *d = cg.d;
     Structure *s = cg.s;
 
@@ -839,8 +907,11 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_states(&cg);
     emit_eval(&cg);
     emit_columns(&cg);
+    cg.p.consts_of = NULL; /* targets are read before the run */
     emit_targets(&cg);
+    cg.p.consts_of = &pl->const_index;
     emit_relations(&cg);
+    cg.p.consts_of = NULL; /* the discrete part reads the parameters only */
     cg_delays(&cg.p, pl);
     if (d->evars.n) {
         cg_evar_start(&cg.p, d);
@@ -851,15 +922,19 @@ char *cg_generate(const Plan *pl, const char *model)
     emit_asserts(&cg);
     emit_blocks(&cg);
     emit_sparsity(&cg);
+    emit_rel_states(&cg);
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
     cp_emit(&cg.p, ",\n    .n_params = %d, .params = params,"
             " .derive_params = derive_params,\n", d->params.n);
+    if (pl->consts.n)
+        cp_emit(&cg.p, "    .n_consts = %d,\n", pl->consts.n);
     cp_emit(&cg.p, "    .check_params = check_params,\n");
     cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
             s->nstates);
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
+    cp_emit(&cg.p, "    .n_alg_solver = %d,\n", pl->nalg_solver);
     cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n"
             "    .column_info = column_info,\n", pl->ncolumns);
     if (pl->n_on_request || pl->n_hidden)
@@ -881,6 +956,8 @@ char *cg_generate(const Plan *pl, const char *model)
     if (pl->ncolors)
         cp_emit(&cg.p, "    .n_colors = %d, .color = jac_color, .jac_colptr = jac_colptr,\n"
                 "    .jac_rows = jac_rows,\n", pl->ncolors);
+    if (pl->nrel_states && pl->nrel_states < s->nstates)
+        cp_emit(&cg.p, "    .n_rel_states = %d, .rel_states = rel_states,\n", pl->nrel_states);
     cp_emit(&cg.p, "};\n");
 
     ptrmap_free(&cg.p.uses);

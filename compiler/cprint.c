@@ -138,11 +138,19 @@ void cp_num(CPrint *cg, double v)
         cp_emit(cg, "%.17g", v);
 }
 
+/* The constant slot of e + 1, or 0 when e is no constant here. */
+static int const_slot(const CPrint *cg, const DaeExpr *e)
+{
+    return cg->consts_of ? (int)(intptr_t)ptrmap_get(cg->consts_of, e) : 0;
+}
+
 void cp_count(CPrint *cg, DaeExpr *e)
 {
+    if (dae_is_leaf(e) || const_slot(cg, e))
+        return; /* read where used, never a temporary */
     intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
     ptrmap_put(&cg->uses, e, (void *)(n + 1));
-    if (n > 0 || dae_is_leaf(e))
+    if (n > 0)
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return; /* read as md[k] */
@@ -277,6 +285,15 @@ void cp_raw(CPrint *cg, DaeExpr *e)
 
 void cp_expr(CPrint *cg, DaeExpr *e)
 {
+    if (dae_is_leaf(e)) {
+        cp_raw(cg, e);
+        return;
+    }
+    int k = const_slot(cg, e);
+    if (k) {
+        cp_emit(cg, "p[%d]", cg->consts_base + k - 1);
+        return;
+    }
     void *tnum = ptrmap_get(&cg->temp, e);
     if (tnum) {
         cp_emit(cg, "t%d", (int)(intptr_t)tnum - 1);
@@ -288,7 +305,7 @@ void cp_expr(CPrint *cg, DaeExpr *e)
 /* Emits temporaries for the shared nodes under e, children first. */
 void cp_temps(CPrint *cg, DaeExpr *e)
 {
-    if (dae_is_leaf(e) || ptrmap_get(&cg->temp, e))
+    if (dae_is_leaf(e) || const_slot(cg, e) || ptrmap_get(&cg->temp, e))
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return;

@@ -30,6 +30,10 @@ struct CPrint {
     void *var_ctx;          /* for var */
     const PtrMap *modes_of; /* relation node -> 1 + its mode index */
     const PtrMap *delays_of; /* DX_DELAY node -> 1 + its history buffer */
+    const PtrMap *consts_of; /* a constant of parameters -> 1 + k: read as
+                               p[consts_base + k] (Plan.consts); NULL in
+                               functions that may run before they are set */
+    int consts_base;        /* the parameters' count */
     bool modes;             /* relations read md[] (true) or are evaluated */
     bool eval_ctx;          /* a function with a writable RtEval *e (eval, the
                                loop functions): tables report a query outside

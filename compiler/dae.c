@@ -1111,6 +1111,33 @@ bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
     return false;
 }
 
+void dae_each_var(DaeExprTable *t, DaeExpr *const *roots, int n, DaeVarVisit fn, void *ctx)
+{
+    walk_begin(t);
+    size_t sp = 0;
+    for (int r = 0; r < n; r++) {
+        if (!roots[r] || !dae_has_var(roots[r]) || t->mark[roots[r]->id] == t->stamp)
+            continue;
+        t->mark[roots[r]->id] = t->stamp;
+        walk_push(t, &sp, roots[r]);
+    }
+    while (sp) {
+        const DaeExpr *x = t->stack[--sp];
+        if (x->kind == DX_VAR) {
+            fn(ctx, x->u.var.index, x->u.var.order);
+            continue;
+        }
+        DaeExpr *k[3];
+        int nk = dae_children(x, k);
+        for (int i = 0; i < nk; i++) {
+            if (!dae_has_var(k[i]) || t->mark[k[i]->id] == t->stamp)
+                continue;
+            t->mark[k[i]->id] = t->stamp;
+            walk_push(t, &sp, k[i]);
+        }
+    }
+}
+
 /* ---- values that are not finite ------------------------------------------- */
 
 /* Relations and logic: 0 or 1 whatever their operands are. */

@@ -269,6 +269,10 @@ static inline bool dae_has_var(const DaeExpr *e)
    visited at most once, and only where the Bloom bits allow the variable,
    so a deep shared DAG costs its size at worst. */
 bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
+/* Calls fn once for each distinct variable leaf (index, order) under any
+   of the n roots, each node visited at most once. */
+typedef void (*DaeVarVisit)(void *ctx, int index, int order);
+void dae_each_var(DaeExprTable *t, DaeExpr *const *roots, int n, DaeVarVisit fn, void *ctx);
 
 /* The part of e whose value is not a finite number at the parameters'
    default values (dae_table_param_value), or NULL.  Only what is surely

@@ -44,8 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Blocks per part of eval. */
-enum { EVAL_PART_BLOCKS = 64 };
 /* Loops larger than these are not tried as linear, or not eliminated. */
 enum { LINEAR_MAX = 64, SYMBOLIC_MAX = 16 };
 /* New nodes an elimination may create before it gives up. */
@@ -313,13 +311,6 @@ static void plan_loops(Plan *p)
         }
     }
     free(pdefault);
-    p->nparts = (p->nblocks + EVAL_PART_BLOCKS - 1) / EVAL_PART_BLOCKS;
-    p->part_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->nparts + 1));
-    for (int i = 0; i < p->nparts; i++)
-        p->part_start[i] = i * EVAL_PART_BLOCKS;
-    p->part_start[p->nparts] = p->nblocks;
-    for (int k = 0; k < p->nblocks; k++)
-        p->blocks[k].part = k / EVAL_PART_BLOCKS;
 }
 
 /* ---- relations and guards -------------------------------------------------- */
@@ -336,6 +327,29 @@ static void find_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
         find_relations(p, kids[i], seen, rels);
+}
+
+/* The relations of an assertion's condition: those its logic combines
+   (&&, ||, ~, the branches of an if), each a zero crossing.  Their
+   operands are evaluated as they are, not through modes: an abs() inside
+   is a kink of the crossing function, which needs no event of its own. */
+static void find_assert_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
+{
+    if (ptrmap_get(seen, e) || dae_is_leaf(e))
+        return;
+    ptrmap_put(seen, e, e);
+    if (dae_is_mode(e)) {
+        if (dae_is_continuous(e) && !ptrmap_get(&p->rel_index, e)) {
+            ptrvec_push(&p->arena, rels, e);
+            ptrmap_put(&p->rel_index, e, (void *)(intptr_t)rels->n);
+        }
+        return;
+    }
+    if (e->kind != DX_AND && e->kind != DX_OR && e->kind != DX_NOT && e->kind != DX_IF)
+        return;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        find_assert_relations(p, kids[i], seen, rels);
 }
 
 static int rel_of(const Plan *p, const DaeExpr *e)
@@ -417,7 +431,7 @@ static void plan_relations(Plan *p)
     for (int i = 0; i < p->d->asserts.n; i++) {
         DaeAssert *a = p->d->asserts.items[i];
         if (dae_depends_on_state(a->cond))
-            find_relations(p, a->cond, &seen, &rels);
+            find_assert_relations(p, a->cond, &seen, &rels);
     }
     ptrmap_free(&seen);
     p->nrels = rels.n;
@@ -768,6 +782,7 @@ Plan *plan_make(Dae *d, Structure *s)
         plan_free(p);
         return NULL;
     }
+    plan_eval(p);
     dae_table_forget_values(&d->t); /* folding's memo: not needed by codegen */
     return p;
 }
@@ -778,6 +793,7 @@ void plan_free(Plan *p)
         return;
     ptrmap_free(&p->rel_index);
     ptrmap_free(&p->delay_index);
+    ptrmap_free(&p->const_index);
     arena_free(&p->arena);
     free(p);
 }
@@ -811,8 +827,8 @@ void plan_dump(FILE *fp, const Plan *p)
 {
     Dae *d = p->d;
     DaeNames nm = dae_names(d);
-    fprintf(fp, "blocks (%d), in evaluation order, in %d part%s of eval:\n", p->nblocks,
-            p->nparts, p->nparts == 1 ? "" : "s");
+    fprintf(fp, "blocks (%d), in evaluation order; eval in %d part%s, %d for the solver:\n",
+            p->nblocks, p->nparts, p->nparts == 1 ? "" : "s", p->nparts_solver);
     for (int k = 0; k < p->nblocks; k++) {
         const PlanBlock *b = &p->blocks[k];
         fprintf(fp, "  %d: %s", k, plan_method_names[b->method]);
@@ -823,7 +839,20 @@ void plan_dump(FILE *fp, const Plan *p)
             StVar *x = stv(p, b->vars[i]);
             fputc(' ', fp);
             dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
+            if (p->copy_of[b->vars[i]] >= 0) {
+                StVar *c = stv(p, p->copy_of[b->vars[i]]);
+                fputs(" (a copy of ", fp);
+                dae_fput_var(fp, dae_shown_name(d->vars.items[c->var]), c->order);
+                fputc(')', fp);
+            }
         }
+        int copies = 0;
+        for (int i = 0; i < b->n; i++)
+            copies += p->copy_of[b->vars[i]] >= 0;
+        if (copies == b->n)
+            fputs("; nothing to compute", fp);
+        else if (!p->block_solver[k])
+            fputs("; for rows and events only", fp);
         fputc('\n', fp);
         for (int i = 0; i < b->n; i++) {
             StEq *q = p->s->eqs.items[b->eqs[i]];
@@ -851,6 +880,8 @@ void plan_dump(FILE *fp, const Plan *p)
             fputs("  (in assertions only)", fp);
         fputc('\n', fp);
     }
+    fprintf(fp, "constants of parameters: %d, computed once after the parameters are set\n",
+            p->consts.n);
     if (p->ncolors)
         fprintf(fp, "jacobian: %d states, sparse, %d nonzeros in %d colors\n",
                 p->s->nstates, p->jac_colptr[p->s->nstates], p->ncolors);

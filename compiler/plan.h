@@ -57,7 +57,6 @@ typedef struct PlanBlock {
     int n;                  /* unknowns (StBlock.n) */
     const int *vars;        /* StVar of each unknown (StBlock.vars) */
     const int *eqs;         /* StEq of each equation (StBlock.eqs) */
-    int part;               /* the eval part that computes it */
     /* PLAN_EXPLICIT: the unknown's value, its coefficient */
     DaeExpr *solved;        /* -r(0) / pivot */
     DaeExpr *pivot;         /* dr/dx, which must not vanish */
@@ -76,6 +75,14 @@ typedef struct PlanBlock {
     PlanCheck *pivot_check;
 } PlanBlock;
 
+/* One statement of eval: the value of unknown i of a block solved
+   explicitly or symbolically, or a whole block (LU, Newton: i == -1). */
+typedef struct PlanStmt {
+    int block;              /* index in Plan.blocks */
+    int i;                  /* its unknown (symbolic: solved for i = n-1
+                               down to 0), or -1 for the whole block */
+} PlanStmt;
+
 /* A relation with a mode: a zero crossing of the equations. */
 typedef struct PlanRelation {
     DaeExpr *rel;           /* the relation node */
@@ -89,6 +96,12 @@ typedef struct PlanRelation {
     bool assert_only;       /* found only in assertion conditions: located
                                like the others, but no event */
     bool reads_alg;         /* its operands read an unknown that is no state */
+    DaeExpr *live;          /* the relation as the relation functions
+                               evaluate it: rel, or, when its operands
+                               could be written in states alone (the
+                               explicit statements they read inlined,
+                               plan_eval.c), that (then reads_alg is
+                               clear); crossing follows it */
 } PlanRelation;
 
 /* One output column: a name of a variable, or an intermediate. */
@@ -101,6 +114,8 @@ typedef struct PlanColumn {
     Dim dim;                /* its dimension */
     const char *description;/* its declaration's comment, or NULL */
     bool output;            /* an output of the top-level model */
+    bool complete;          /* reads what only complete evaluations
+                               compute (plan_eval.c) */
 } PlanColumn;
 
 /* A target of initialization. */
@@ -118,9 +133,40 @@ typedef struct Plan {
     PlanBlock *blocks;      /* s->blocks.n, in evaluation order */
     int nblocks;            /* entries in blocks */
     int nloops;             /* blocks that are not explicit */
+    /* eval's statements (plan_eval.c): first the nsolver that the
+       solver's evaluations compute (what the derivatives and the
+       relations read), then those that only rows and events need, each
+       group in the blocks' order */
+    PlanStmt *stmts;        /* nstmts */
+    int nstmts;             /* entries in stmts */
+    int nsolver;            /* stmts[0 .. nsolver) */
+    bool *block_solver;     /* per block: some statement of it is the
+                               solver's */
+    int *copy_of;           /* per StVar: the StVar whose value it is,
+                               when its statement is a plain copy (x = y,
+                               y computed before it or a state), which is
+                               then not computed and reads print y; or -1 */
+    int ncopies;            /* StVars that are copies */
+    int *slot;              /* per StVar: its index in x[] (a state, as
+                               StVar.slot) or a[]; a[] holds first the
+                               unknowns of the solver's statements, in
+                               their order, then the others */
+    int nalg_solver;        /* a[0 .. nalg_solver) is what the solver's
+                               evaluations write */
+    int *rel_states;        /* the states the relation functions read,
+                               ascending (the runtime interpolates only
+                               those to probe them) */
+    int nrel_states;        /* entries in rel_states */
     int nparts;             /* parts of eval */
-    int *part_start;        /* part k computes blocks part_start[k] ..
+    int nparts_solver;      /* parts 0 .. nparts_solver - 1 hold the
+                               solver's statements, the others the rest */
+    int *part_start;        /* part k computes stmts part_start[k] ..
                                part_start[k+1] - 1 (nparts + 1 entries) */
+    /* the largest subexpressions of parameters alone that eval, the
+       loops, the relations and the columns read (plan_eval.c): computed
+       once, after the parameters are set, into p[n_params + k] */
+    PtrVec consts;          /* DaeExpr*, children before their parents */
+    PtrMap const_index;     /* node -> 1 + its index in consts */
     int nonce;              /* pivots checked once, after the parameters */
     PlanRelation *rels;     /* relations with a mode, in order of discovery */
     int nrels;              /* entries in rels */
@@ -164,6 +210,10 @@ bool plan_modes(Plan *p);
 /* The delays the computation reads (plan_modes.c): Plan.delays; false
    after a reported error (a delay in a differentiated equation). */
 bool plan_delays(Plan *p);
+
+/* What eval computes, for the solver and for the rest, in which parts,
+   and the constants of parameters it reads (plan_eval.c). */
+void plan_eval(Plan *p);
 
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */

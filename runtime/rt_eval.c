@@ -8,6 +8,17 @@
  * non-finite values here, at the first evaluation that produces them,
  * names the culprit instead of letting NaN spread into the solver.
  *
+ * The solver's own evaluations (s->solver_eval: the stepper's stages and
+ * its Jacobian's) are partial: eval computes only what the derivatives
+ * and the relations read (compiler/plan_eval.c), and only the
+ * derivatives are checked, since only they reach the solver.  The
+ * accepted state is then evaluated and checked completely before
+ * anything else reads it, so a value that is not finite is still
+ * reported, by name, at the first accepted state that has it.  A check
+ * is one pass of sums: v - v is 0 for a finite v and NaN otherwise, so
+ * the sum of those differences is 0 exactly when every value is finite;
+ * only a failed check looks for the culprit.
+ *
  * alg is in/out: it carries the Newton guesses into the blocks.  After a
  * failed evaluation it may hold garbage, so it is restored from the last
  * accepted state, and the next attempt (a smaller step) starts from good
@@ -40,7 +51,39 @@ RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
     e.rt = s->blocks;
     e.ev = s->ev;
     e.delays = s->delays;
+    e.partial = s->solver_eval != 0;
     return e;
+}
+
+/* Whether v[0 .. n) are all finite (see the top of the file). */
+typedef double RtV2 __attribute__((vector_size(16)));
+
+static int all_finite(const double *v, int n)
+{
+    RtV2 acc0 = {0, 0}, acc1 = {0, 0};
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        RtV2 a, b;
+        memcpy(&a, v + i, sizeof a);
+        memcpy(&b, v + i + 2, sizeof b);
+        acc0 += a - a;
+        acc1 += b - b;
+    }
+    double sum = acc0[0] + acc0[1] + acc1[0] + acc1[1];
+    for (; i < n; i++)
+        sum += v[i] - v[i];
+    return sum == 0;
+}
+
+/* The first of v[0 .. n) that is not finite, or -1. */
+static int first_nonfinite(const double *v, int n)
+{
+    if (all_finite(v, n))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return i;
+    return -1;
 }
 
 /* The first column that is not finite, to name an algebraic culprit:
@@ -69,14 +112,15 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
 {
     const RtModel *m = s->m;
     RtEval e = rt_eval_make(s, t, x, dx, alg, modes);
-    for (int i = 0; i < m->n_states; i++) {
-        if (!isfinite(x[i])) {
-            nonfinite(f, t, m->state_names[i], 0);
-            return -1;
-        }
+    int bad = e.partial ? -1 : first_nonfinite(x, m->n_states);
+    if (bad >= 0) {
+        nonfinite(f, t, m->state_names[bad], 0);
+        return -1;
     }
     if (s->table_tolerant)
         s->table_pending.kind = RT_FAILKIND_NONE;   /* the latest evaluation's */
+    if (alg == s->alg)
+        s->alg_partial = 1;     /* until this evaluation has succeeded */
     int rc = m->eval(&e);
     if (rt_delays_check(s, t, f) != 0)
         return -1;  /* a delay out of its range, whatever followed */
@@ -94,19 +138,27 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
         if (!s->table_tolerant)
             return -1;
     }
-    for (int i = 0; i < m->n_states; i++) {
-        if (!isfinite(dx[i])) {
-            nonfinite(f, t, m->state_names[i], 1);
-            return -1;
-        }
+    if (m->n_states > 0 && (bad = first_nonfinite(dx, m->n_states)) >= 0) {
+        nonfinite(f, t, m->state_names[bad], 1);
+        return -1;
     }
-    for (int j = 0; j < m->n_alg; j++) {
-        if (!isfinite(alg[j])) {
-            nonfinite(f, t, nonfinite_column(s, &e), 0);
-            return -1;
-        }
+    /* the solver's evaluations check dx only; an accepted state's what
+       it computed; a complete one everything */
+    size_t nchk = s->solver_eval == 1 ? 0 : rt_alg_written(s, s->solver_eval == 2);
+    if (!all_finite(alg, (int)nchk)) {
+        nonfinite(f, t, nonfinite_column(s, &e), 0);
+        return -1;
     }
+    if (alg == s->alg)
+        s->alg_partial = e.partial;
     return 0;
+}
+
+void rt_restore_alg(RtSim *s, double *alg)
+{
+    size_t n = rt_alg_written(s, s->solver_eval);
+    if (alg != s->alg_good && n > 0)
+        memcpy(alg, s->alg_good, n * sizeof *alg);
 }
 
 int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
@@ -114,18 +166,24 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
 {
     if (rt_eval_try(s, t, x, dx, alg, modes, f) == 0)
         return 0;
-    if (alg != s->alg_good && s->m->n_alg > 0)
-        memcpy(alg, s->alg_good, (size_t)s->m->n_alg * sizeof *alg);
+    rt_restore_alg(s, alg);
     return -1;
 }
 
+/* After a partial evaluation only its prefix of alg is new; after a
+   complete one, the whole, and the state is the one failures are
+   located from (rt_integrate.c). */
 void rt_accept_alg(RtSim *s)
 {
-    size_t n = (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
-    if (n > 0 && s->alg_prev)
-        memcpy(s->alg_prev, s->alg_good, n * sizeof *s->alg);
+    size_t n = rt_alg_written(s, s->alg_partial);
+    s->alg_dirty = 0;
     if (n > 0)
         memcpy(s->alg_good, s->alg, n * sizeof *s->alg);
+    if (!s->alg_partial) {
+        s->full_t = s->t;
+        if (s->m->n_states > 0)
+            memcpy(s->full_x, s->x, (size_t)s->m->n_states * sizeof *s->x);
+    }
 }
 
 int rt_check_asserts(RtSim *s)

@@ -84,9 +84,6 @@ static size_t nrel(const RtSim *s)
 void rt_events_alloc(RtSim *s)
 {
     size_t nr = nrel(s);
-    size_t na = (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
-    s->alg_prev = rt_xcalloc(na, sizeof *s->alg_prev);
-    s->alg_probe = rt_xcalloc(na, sizeof *s->alg_probe);
     size_t nev = (size_t)(s->m->n_evars > 0 ? s->m->n_evars : 0);
     s->ev = rt_xcalloc(nev, sizeof *s->ev);
     s->ev_next = rt_xcalloc(nev, sizeof *s->ev_next);
@@ -111,7 +108,7 @@ void rt_events_alloc(RtSim *s)
 void rt_events_free(RtSim *s)
 {
     rt_delays_free(s);
-    void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->alg_prev, s->alg_probe, s->md_trial, s->md_old, s->truth_trial, s->last_change,
+    void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
@@ -189,28 +186,37 @@ int rt_eval_past(RtSim *s, double t, const double *x, double *dx,
                 }
             }
         }
-        if (alg != s->alg_good && m->n_alg > 0)
-            memcpy(alg, s->alg_good, (size_t)m->n_alg * sizeof *alg);
+        rt_restore_alg(s, alg);
         if (!flipped)
             break;
     }
-    if (alg != s->alg_good && m->n_alg > 0)
-        memcpy(alg, s->alg_good, (size_t)m->n_alg * sizeof *alg);
+    rt_restore_alg(s, alg);
     *f = first;     /* the failure with the modes as they were */
     return -1;
 }
 
 /* Evaluates at (t, x) into dx and s->alg, past a crossing if need be,
    then the relations (their operands read the modes the evaluation
-   used). */
-static int probe(RtSim *s, double t, const double *x, double *dx)
+   used).  A search probe (partial) needs the relations only, which a
+   solver's evaluation computes (rt_eval.c); the probe at the event's
+   point is complete. */
+static int probe_as(RtSim *s, double t, const double *x, double *dx, int partial)
 {
     memcpy(s->md_trial, s->modes, nrel(s) * sizeof *s->md_trial);
-    if (rt_eval_past(s, t, x, dx, s->alg, s->md_trial, &s->fail) != 0)
+    s->solver_eval = partial;
+    s->alg_dirty = 1;
+    int rc = rt_eval_past(s, t, x, dx, s->alg, s->md_trial, &s->fail);
+    s->solver_eval = 0;
+    if (rc != 0)
         return -1;
     RtEval e = rt_eval_make(s, t, x, dx, s->alg, s->md_trial);
     relations_at(s, &e);
     return 0;
+}
+
+static int probe(RtSim *s, double t, const double *x, double *dx)
+{
+    return probe_as(s, t, x, dx, 1);
 }
 
 /* The sign that orients relation i's crossing function to be >= 0 while
@@ -445,6 +451,29 @@ static void point_set(int n, Point *p, double t, const double *x,
     }
 }
 
+/* The state at t on the step's interpolant, as far as the relation
+   functions read it (RtModel.rel_states): in s->xt, or the end itself. */
+static const double *relation_state(RtSim *s, const Bracket *br, double t)
+{
+    const RtModel *m = s->m;
+    if (t == br->L.t)
+        return br->L.x;
+    if (t == br->R.t)
+        return br->R.x;
+    if (m->n_rel_states <= 0 || !m->rel_states) {
+        hermite(m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x, br->R.f, t, s->xt);
+        return s->xt;
+    }
+    double h = br->R.t - br->L.t, u = h != 0 ? (t - br->L.t) / h : 1, v = 1 - u;
+    double h00 = (1 + 2 * u) * v * v, h10 = u * v * v * h;
+    double h01 = u * u * (3 - 2 * u), h11 = -u * u * v * h;
+    for (int k = 0; k < m->n_rel_states; k++) {
+        int i = m->rel_states[k];
+        s->xt[i] = h00 * br->L.x[i] + h10 * br->L.f[i] + h01 * br->R.x[i] + h11 * br->R.f[i];
+    }
+    return s->xt;
+}
+
 static int probe_interpolated(RtSim *s, const Bracket *br, double t)
 {
     hermite(s->m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x,
@@ -453,31 +482,24 @@ static int probe_interpolated(RtSim *s, const Bracket *br, double t)
 }
 
 /* The relations at an interior point t of the accepted step [L, R], on
-   its interpolant and without an evaluation: the state by cubic Hermite,
-   the algebraic values (which relations may read) linearly between
-   alg0 at L and s->alg_good at R.  A detector only: what it finds is
-   confirmed on the trajectory. */
-static void probe_step(RtSim *s, const Bracket *br, const double *alg0, double t)
+   its interpolant and without an evaluation, when none reads an
+   algebraic value: the state by cubic Hermite.  A detector only: what it
+   finds is confirmed on the trajectory. */
+static void probe_step(RtSim *s, const Bracket *br, double t)
 {
-    const RtModel *m = s->m;
-    hermite(m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x, br->R.f, t,
-            s->xt);
-    double u = br->R.t > br->L.t ? (t - br->L.t) / (br->R.t - br->L.t) : 1;
-    for (int j = 0; j < m->n_alg; j++)
-        s->alg_probe[j] = (1 - u) * alg0[j] + u * s->alg_good[j];
-    RtEval e = rt_eval_make(s, t, s->xt, s->dxt, s->alg_probe, s->modes);
+    const double *x = relation_state(s, br, t);
+    RtEval e = rt_eval_make(s, t, x, s->dxt, s->alg_good, s->modes);
     truth_at(s, &e, s->truth);
 }
 
 /* The crossing functions on the step's interpolant at time t, into g
-   (relations that read algebraic values get whatever alg_probe holds:
+   (relations that read algebraic values get those of the step's end:
    only the others are used). */
 static void crossings_on(RtSim *s, const Bracket *br, double t, double *g)
 {
-    const RtModel *m = s->m;
-    hermite(m->n_states, br->L.t, br->L.x, br->L.f, br->R.t, br->R.x, br->R.f, t, s->xt);
-    RtEval e = rt_eval_make(s, t, s->xt, s->dxt, s->alg_probe, s->modes);
-    m->zero_crossings(&e, g);
+    const double *x = relation_state(s, br, t);
+    RtEval e = rt_eval_make(s, t, x, s->dxt, s->alg_good, s->modes);
+    s->m->zero_crossings(&e, g);
 }
 
 /* The dip check, for the relations that read only states, time and
@@ -516,6 +538,10 @@ static double dip(RtSim *s, const Bracket *br)
         double s0 = o * (ga[i] - g0[i]) / d * h, s1 = o * (g1[i] - gb[i]) / d * h;
         if (!(p0 >= 0 && p1 >= 0))
             continue;       /* changed at an end: the end check sees it */
+        /* the Hermite basis bounds the slopes' terms by 4/27 each, so the
+           cubic cannot dip below zero where the ends stay above this */
+        if (fmin(p0, p1) > (4.0 / 27.0) * (fabs(s0) + fabs(s1)))
+            continue;
         /* p'(u) = A u^2 + B u + C */
         double A = 6 * p0 + 3 * s0 - 6 * p1 + 3 * s1, B = -6 * p0 - 4 * s0 + 6 * p1 - 2 * s1,
                C = s0;
@@ -757,7 +783,7 @@ static int assert_crossing(RtSim *s, const Bracket *br)
 {
     const RtModel *m = s->m;
     move_to(s, &br->R);
-    if (probe(s, s->t, s->x, s->dx) != 0)
+    if (probe_as(s, s->t, s->x, s->dx, 0) != 0)
         return -1;
     RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->md_trial);
     int k = m->check_asserts ? m->check_asserts(&e) : -1;
@@ -830,8 +856,10 @@ static void no_event(RtSim *s)
     for (int i = 0; i < s->m->n_relations; i++)
         if (s->truth[i] != s->modes[i] && inert(s, s->modes, i))
             s->modes[i] = s->truth[i];
-    if (s->m->n_alg > 0)
-        memcpy(s->alg, s->alg_good, (size_t)s->m->n_alg * sizeof *s->alg);
+    size_t n = rt_alg_written(s, s->alg_partial);
+    if (n > 0 && s->alg_dirty)
+        memcpy(s->alg, s->alg_good, n * sizeof *s->alg);
+    s->alg_dirty = 0;
 }
 
 /* The relations at the accepted step's end, with the frozen modes. */
@@ -853,7 +881,6 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     point_set(n, &br.L, t0, x0, dx0);
     point_set(n, &br.R, s->t, s->x, s->dx);
     /* The interior probes, on the step's interpolant, earliest first
-       (s->alg_prev: the algebraic values at t0, kept by rt_accept_alg),
        and before them the deepest dip of a crossing function that reads
        only states, if any. */
     int hit = 0, rc = 0, full = probes_evaluate(s);
@@ -869,7 +896,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
                 break;
             }
         } else {
-            probe_step(s, &br, s->alg_prev, tp);
+            probe_step(s, &br, tp);
         }
         if (first_changed_active(s) < 0)
             continue;
@@ -914,7 +941,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     if (rc == 0) {
         /* What changed at R decides: relations of assertions only, or an
            event. */
-        rc = probe(s, br.R.t, br.R.x, s->dxt);
+        rc = probe_as(s, br.R.t, br.R.x, s->dxt, 0);
         if (rc == 0)
             rc = only_asserts_changed(s) ? assert_crossing(s, &br)
                                          : handle_event(s, &br);

@@ -55,14 +55,15 @@ static int eval_trial(RtSim *s, double t, const double *y, double *f, double *al
     return rt_eval_past(s, t, y, f, alg, nr > 0 ? s->md_trial : s->modes, fail);
 }
 
+/* The solver's evaluations compute what the derivatives and the
+   relations need, no more (rt_eval.c). */
 int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
-    if (eval_trial(s, t, y, dydt, s->alg, &s->pending) != 0) {
-        s->last_eval_failed = 1;
-        return -1;
-    }
-    s->last_eval_failed = 0;
-    return 0;
+    s->solver_eval = 1;
+    int rc = eval_trial(s, t, y, dydt, s->alg, &s->pending);
+    s->solver_eval = 0;
+    s->last_eval_failed = rc != 0;
+    return rc != 0 ? -1 : 0;
 }
 
 static int rhs(double t, const double y[], double dydt[], void *params)
@@ -77,12 +78,11 @@ static int jac_eval(RtSim *s, double t, const double *y, double *f)
     const RtModel *m = s->m;
     if (m->n_alg > 0)
         memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
-    if (eval_trial(s, t, y, f, s->alg_jac, &s->pending) != 0) {
-        s->last_eval_failed = 1;
-        return -1;
-    }
-    s->last_eval_failed = 0;
-    return 0;
+    s->solver_eval = 1;
+    int rc = eval_trial(s, t, y, f, s->alg_jac, &s->pending);
+    s->solver_eval = 0;
+    s->last_eval_failed = rc != 0;
+    return rc != 0 ? -1 : 0;
 }
 
 /* The colored Jacobian: every column of one color is perturbed at once,
@@ -353,6 +353,38 @@ int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
     return 0;
 }
 
+/* An evaluation at the current state failed, where none failed at
+   (t0, x0): at the accepted end of a step, or, for a value that only
+   complete evaluations compute (no derivative or relation reads it), at
+   a row.  The first failing time is located by bisection on the
+   trajectory (the solver integrates again from (t0, x0), with
+   complete evaluations), so that the report says when it happened, not
+   when the step or the rows reached it.  The failure reported is the
+   one at the earliest failing point found. */
+static int locate_failure(RtSim *s, double t0, const double *x0)
+{
+    double lo = t0, hi = s->t;
+    RtFailure f = s->fail;
+    for (int it = 0; it < 60; it++) {
+        double tol = 1e-12 * fmax(fabs(hi), s->opt.stop_time);
+        if (!(hi - lo > tol))
+            break;
+        double tm = 0.5 * (lo + hi);
+        if (rt_reintegrate(s, t0, x0, tm, s->xt) != 0)
+            break;
+        RtFailure g;
+        g.kind = RT_FAILKIND_NONE;
+        if (eval_trial(s, tm, s->xt, s->dxt, s->alg, &g) != 0) {
+            hi = tm;
+            f = g;
+        } else {
+            lo = tm;
+        }
+    }
+    s->fail = f;
+    return -1;
+}
+
 /* Steps from s->t to tout. */
 static int advance_ode(RtSim *s, double tout)
 {
@@ -382,9 +414,14 @@ static int advance_ode(RtSim *s, double tout)
             return -1;
         int at_bp = s->t == bp;
         /* the accepted end may lie past a crossing: evaluated like a
-           trial point, and the event code takes it from there */
-        if (eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail) != 0)
-            return -1;
+           trial point, and the event code takes it from there; what the
+           derivatives, the relations, the assertions and the delays read
+           is enough (rt_complete computes the rest for a row) */
+        s->solver_eval = 2;
+        int bad = eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail);
+        s->solver_eval = 0;
+        if (bad)
+            return locate_failure(s, t0, s->x0);
         rt_accept_alg(s);
         if (rt_events_after_step(s, t0, s->x0, s->dx0) != 0)
             return -1;
@@ -425,6 +462,30 @@ static int advance_algebraic(RtSim *s, double tout)
     return 0;
 }
 
+/* Whether the written columns need complete evaluations for their rows
+   (RtColumnInfo.complete; a model without the table: yes). */
+static int rows_need_complete(RtSim *s)
+{
+    const RtModel *m = s->m;
+    if (!s->rows_known) {
+        s->rows_known = 1;
+        s->rows_complete = !m->column_info;
+        for (int i = 0; i < s->opt.n_vars && !s->rows_complete; i++)
+            s->rows_complete = m->column_info[s->opt.vars[i]].complete;
+    }
+    return s->rows_complete;
+}
+
+int rt_complete(RtSim *s)
+{
+    if (!s->alg_partial || s->m->n_states <= 0 || !rows_need_complete(s))
+        return 0;
+    if (eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail) != 0)
+        return locate_failure(s, s->full_t, s->full_x);
+    rt_accept_alg(s);
+    return 0;
+}
+
 int rt_advance(RtSim *s, double tout)
 {
     return s->m->n_states > 0 ? advance_ode(s, tout) : advance_algebraic(s, tout);
@@ -444,7 +505,8 @@ int rt_run(RtSim *s)
             return -1;
         /* an event at tout wrote its two rows there already */
         if (s->event_row_t != tout
-            && rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0)
+            && (rt_complete(s) != 0
+                || rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0))
             return -1;
     }
     return 0;

@@ -159,9 +159,16 @@ struct RtSim {
     double *dx;                 /* its derivative from the last eval */
     double *alg;                /* algebraic values (and Newton guesses) */
     double *alg_good;           /* alg at the last accepted state */
-    double *alg_prev;           /* alg at the one before (rt_accept_alg
-                                   keeps it for the step's probes) */
-    double *alg_probe;          /* scratch: alg interpolated at a probe */
+    int alg_partial;            /* alg holds a partial evaluation's values:
+                                   past a[n_alg_solver], those of an earlier
+                                   state (rt_eval.c) */
+    int rows_known;             /* rows_complete has been worked out */
+    int rows_complete;          /* a written column needs a complete
+                                   evaluation (RtColumnInfo.complete) */
+    double full_t;              /* the last accepted state completely */
+    double *full_x;             /* evaluated: its time and state */
+    int alg_dirty;              /* a probe has written alg since the last
+                                   accepted state (rt_events.c) */
     double *x_start;            /* declared start values */
     double *nominal;            /* nominal magnitudes of the states (> 0) */
     int *modes;                 /* frozen relation values */
@@ -236,6 +243,9 @@ struct RtSim {
     RtFailure table_pending;    /* that query, from the latest evaluation */
     RtFailure pending;          /* a failure inside a solver trial step */
     int last_eval_failed;       /* the solver's latest evaluation failed */
+    int solver_eval;            /* evaluations are partial (RtEval.partial,
+                                   rt_eval.c): 1 the solver's, 2 an accepted
+                                   state's (its algebraic values checked) */
     long collapse_steps;        /* accepted steps in a row with a failed
                                    evaluation inside */
     double collapse_h0;         /* the first of them */
@@ -318,6 +328,12 @@ void rt_mat_free(RtMat *mat);
    values are what rt_eval_past reads the relations from). */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes);
+/* A complete evaluation of the current state, if the last one was
+   partial (before a row; rt_integrate.c). */
+int rt_complete(RtSim *s);
+/* Puts back what the failed evaluation into alg may have overwritten
+   (the part an evaluation of the current kind writes) from alg_good. */
+void rt_restore_alg(RtSim *s, double *alg);
 int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
 int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
@@ -331,6 +347,26 @@ int rt_check_grids(RtSim *s);
 /* rt_sim.c: an RtSim's buffers for model m (s zeroed first), and their
    release (also the solver's, the progress bar's and the --vars list). */
 void rt_sim_alloc(RtSim *s, const RtModel *m);
+/* The length of a parameter array: the parameters, then the constants
+   derive_params computes from them (RtModel.n_consts).  Every copy of
+   s->p copies them all, so a restored copy is consistent. */
+/* How much of alg a partial evaluation writes (all of it for a model
+   that does not say). */
+static inline size_t rt_alg_prefix(const RtModel *m)
+{
+    int n = m->n_alg_solver > 0 ? m->n_alg_solver : m->n_alg;
+    return (size_t)(n > 0 ? n : 0);
+}
+/* The algebraic values an evaluation of this kind writes. */
+static inline size_t rt_alg_written(const RtSim *s, int partial)
+{
+    return partial ? rt_alg_prefix(s->m) : (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
+}
+static inline size_t rt_param_slots(const RtModel *m)
+{
+    return (size_t)(m->n_params > 0 ? m->n_params : 0)
+           + (size_t)(m->n_consts > 0 ? m->n_consts : 0);
+}
 void rt_sim_free(RtSim *s);
 
 /* rt_delay.c: the histories of delay(u, tau).  setup (once the

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 10
+#define RT_ABI_VERSION 11
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -52,6 +52,9 @@ typedef struct RtEval {
     const double *ev;   /* event variables, m->n_evars (issue 12): known
                            inputs of the equations, changed only at events */
     void *delays;       /* runtime-private: the delays' histories */
+    int partial;        /* in: a solver's evaluation, which needs only dx
+                           and what the relations read; the other
+                           algebraic values may be left as they were */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -89,6 +92,9 @@ typedef struct RtColumnInfo {
     short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
     const char *description; /* the declaration's comment, "" if none */
     unsigned char kind;      /* RT_COL_* */
+    unsigned char complete;  /* its value needs a complete evaluation (it
+                                reads an algebraic value past
+                                n_alg_solver): rows with it need one */
 } RtColumnInfo;
 
 /* RtParamInfo.access: who may set a parameter at run time. */
@@ -221,6 +227,11 @@ struct RtModel {
        (e.g. lever.r12 bound to the top-level r12), in dependency order,
        skipping those with overridden[i] != 0. */
     void (*derive_params)(double *p, const unsigned char *overridden);
+    /* ... and then the n_consts constants the model's functions read:
+       expressions of parameters alone, computed once into
+       p[n_params .. n_params + n_consts - 1], so p has that many slots
+       (rt_param_slots). */
+    int n_consts;
     /* Checks the pivots that depend on parameters only, once the
        parameters are set (before initialization): returns the first block
        whose pivot vanishes, or -1.  NULL: nothing to check. */
@@ -235,8 +246,11 @@ struct RtModel {
     /* Declared values of the algebraic variables (first Newton guesses). */
     void (*alg_start)(const double *p, double *alg);
 
-    /* Computes alg and dx (dx may be NULL when n_states == 0). */
+    /* Computes alg and dx (dx may be NULL when n_states == 0); with
+       e->partial set only dx and alg[0 .. n_alg_solver), which hold what
+       the derivatives and the relations read. */
     int (*eval)(RtEval *e);
+    int n_alg_solver;
 
     int n_columns;
     const char *const *column_names; /* CSV header after "time" */
@@ -315,6 +329,11 @@ struct RtModel {
     const int *color;       /* n_states entries */
     const int *jac_colptr;  /* n_states + 1 entries */
     const int *jac_rows;    /* jac_colptr[n_states] entries */
+
+    /* The states zero_crossings and relation_values read, ascending: the
+       event search interpolates only those (n_rel_states == 0: all). */
+    int n_rel_states;
+    const int *rel_states;
 };
 
 /* The one model of a simulator executable, defined by generated code. */

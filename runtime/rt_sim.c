@@ -20,11 +20,11 @@ void rt_sim_alloc(RtSim *s, const RtModel *m)
     size_t np = (size_t)(m->n_params > 0 ? m->n_params : 0);
     size_t nc = (size_t)(m->n_columns > 0 ? m->n_columns : 0);
     s->m = m;
-    s->p = rt_xcalloc(np, sizeof *s->p);
+    s->p = rt_xcalloc(rt_param_slots(m) + 1, sizeof *s->p);
     s->overridden = rt_xcalloc(np, sizeof *s->overridden);
     for (size_t i = 0; i < np; i++)
         s->p[i] = m->params[i].value;
-    double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt,
+    double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt, &s->full_x,
                        &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         *vecs[i] = rt_xcalloc(n, sizeof(double));
@@ -48,7 +48,7 @@ void rt_sim_free(RtSim *s)
     rt_events_free(s);
     rt_progress_done(s->progress);
     void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
-                    s->xt, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,
+                    s->xt, s->full_x, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j,
                     s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
                     s->cols, s->event_times, s->opt.vars};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)

@@ -298,7 +298,7 @@ static int check_rows(Sweep *w)
     const RtModel *m = s->m;
     size_t np = (size_t)(m->n_params > 0 ? m->n_params : 0);
     RtSim scratch = *s;
-    scratch.p = rt_xcalloc(np, sizeof *scratch.p);
+    scratch.p = rt_xcalloc(rt_param_slots(m) + 1, sizeof *scratch.p);
     scratch.overridden = rt_xcalloc(np, sizeof *scratch.overridden);
     w->labels = rt_xcalloc((size_t)w->n_rows, sizeof *w->labels);
     int rc = 0;
@@ -326,7 +326,7 @@ static int check_rows(Sweep *w)
             snprintf(num, sizeof num, "%ld", k);
             w->labels[k - 1] = xstrdup(num);
         }
-        memcpy(scratch.p, s->p, np * sizeof *s->p);
+        memcpy(scratch.p, s->p, rt_param_slots(m) * sizeof *s->p);
         memcpy(scratch.overridden, s->overridden, np);
         int n;
         char **specs = row_specs(w, k, &n);

@@ -78,7 +78,9 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,
     double t1 = t0 + h;
     fmi_invalidate(in);
     int rc = rt_advance(s, t1);
-    in->evaluated = 1;  /* every step and event ends on an evaluation */
+    /* a step ends on a partial evaluation (what the solver needs), an
+       event on a complete one */
+    in->evaluated = !s->alg_partial;
     if (rc == 0) {
         in->last_good = s->t;
         return fmi2OK;

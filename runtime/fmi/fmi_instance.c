@@ -451,7 +451,7 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
     s->on_event_ctx = in;
     msgs_open(in);
     size_t np = (size_t)(FMI_MODEL->n_params > 0 ? FMI_MODEL->n_params : 0);
-    in->p_keep = rt_xcalloc(np, sizeof *in->p_keep);
+    in->p_keep = rt_xcalloc(rt_param_slots(FMI_MODEL) + 1, sizeof *in->p_keep);
     in->ov_keep = rt_xcalloc(np, sizeof *in->ov_keep);
     reset_run(in);
     registry_add(in);

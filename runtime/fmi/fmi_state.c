@@ -73,7 +73,7 @@ static int parts(RtSim *s, Part *out)
         {s->x, sizeof(double), ns},         {s->x_start, sizeof(double), ns},
         {s->nominal, sizeof(double), ns},   {s->dx, sizeof(double), ns},
         {s->alg, sizeof(double), na},       {s->alg_good, sizeof(double), na},
-        {s->p, sizeof(double), np},         {s->overridden, 1, np},
+        {s->p, sizeof(double), rt_param_slots(m)}, {s->overridden, 1, np},
         {s->modes, sizeof(int), nr},        {s->event_times, sizeof(double), RT_CHATTER_EVENTS},
         {s->ev, sizeof(double), nev},       {s->chart_reset_t, sizeof(double), nc},
     };

@@ -214,8 +214,8 @@ static fmi2Status set_params(FmiInstance *in, const char *fn, size_t n,
     for (size_t i = 0; i < n; i++)
         if (!may_set(in, fn, vrs[i], kinds[i], ks[i], values[i]))
             return fmi2Error;
-    size_t np = (size_t)m->n_params;
-    memcpy(in->p_keep, s->p, np * sizeof *s->p);
+    size_t np = (size_t)m->n_params, slots = rt_param_slots(m);
+    memcpy(in->p_keep, s->p, slots * sizeof *s->p);
     memcpy(in->ov_keep, s->overridden, np * sizeof *s->overridden);
     for (size_t i = 0; i < n; i++) {
         s->p[ks[i]] = values[i];
@@ -235,7 +235,7 @@ static fmi2Status set_params(FmiInstance *in, const char *fn, size_t n,
         }
         /* the report shows the refused values; then they go */
         fmi_fail(in, fmi2Error, in->state);
-        memcpy(s->p, in->p_keep, np * sizeof *s->p);
+        memcpy(s->p, in->p_keep, slots * sizeof *s->p);
         memcpy(s->overridden, in->ov_keep, np * sizeof *s->overridden);
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: refused; the parameters are as they were",
                 fn);
@@ -352,7 +352,7 @@ static void move_knowns(FmiInstance *in, const int *known, size_t n, const doubl
     RtSim *s = &in->sim;
     const RtModel *m = s->m;
     memcpy(s->x, x0, (size_t)m->n_states * sizeof *s->x);
-    memcpy(s->p, p0, (size_t)m->n_params * sizeof *s->p);
+    memcpy(s->p, p0, rt_param_slots(m) * sizeof *s->p);
     for (size_t i = 0; i < n; i++) {
         if (known[i] > 0)
             s->x[known[i] - 1] += h * dv[i];
@@ -413,11 +413,11 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
         free(unk);
         return fmi2OK;
     }
-    size_t ns = (size_t)m->n_states, np = (size_t)m->n_params, na = (size_t)m->n_alg;
-    double *x0 = rt_xcalloc(ns, sizeof *x0), *p0 = rt_xcalloc(np, sizeof *p0);
+    size_t ns = (size_t)m->n_states, na = (size_t)m->n_alg;
+    double *x0 = rt_xcalloc(ns, sizeof *x0), *p0 = rt_xcalloc(rt_param_slots(m) + 1, sizeof *p0);
     double *a0 = rt_xcalloc(na, sizeof *a0), *plus = rt_xcalloc(nUnknown, sizeof *plus);
     memcpy(x0, s->x, ns * sizeof *x0);
-    memcpy(p0, s->p, np * sizeof *p0);
+    memcpy(p0, s->p, rt_param_slots(m) * sizeof *p0);
     memcpy(a0, s->alg, na * sizeof *a0);
     /* central differences, a step of cbrt(eps) of the knowns' size */
     double h = cbrt(DBL_EPSILON) * scale / dvmax;
@@ -436,7 +436,7 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
     }
     /* back to the point itself */
     memcpy(s->x, x0, ns * sizeof *x0);
-    memcpy(s->p, p0, np * sizeof *p0);
+    memcpy(s->p, p0, rt_param_slots(m) * sizeof *p0);
     memcpy(s->alg, a0, na * sizeof *a0);
     fmi_invalidate(in);
     if (failed)

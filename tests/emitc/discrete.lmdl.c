@@ -2,18 +2,18 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 10,
-               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 11,
+               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns, p[] the
- * parameters.
+ * The slots: x[] the states, a[] the other unknowns (the first 1 computed
+ * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  x
  *   x[1]  v
- *   a[0]  der(x)
+ *   a[0]  der(v)
  *   a[1]  y
- *   a[2]  der(v)
+ *   a[2]  der(x), read as x[1]
  *   p[0]  e
  */
 
@@ -50,9 +50,9 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[0] = 0.0;
-    a[1] = 0.0;
     a[2] = 0.0;
+    a[1] = 0.0;
+    a[0] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -61,8 +61,8 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = a[0];
-    dx[1] = a[2];
+    dx[0] = x[1];
+    dx[1] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -73,12 +73,13 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    /* block 0, explicit: der(x); (top), discrete.lmdl:17 */
-    a[0] = x[1];
+    /* block 2, explicit: der(v); (top), discrete.lmdl:30 */
+    a[0] = (-((e->ev[2] == 1) ? 9.8100000000000005 : 0));
+    if (e->partial)
+        goto done;
     /* block 1, explicit: y; (top), discrete.lmdl:18 */
     a[1] = rt_delay(e, 0, 0.10000000000000001);
-    /* block 2, explicit: der(v); (top), discrete.lmdl:30 */
-    a[2] = (-((e->ev[2] == 1) ? 9.8100000000000005 : 0));
+done:
     if (e->dx)
         derivatives(e);
     return 0;
@@ -95,13 +96,13 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "bounces", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "the active mode (1-based, in declaration order)", RT_COL_VARIABLE},
-    {{0}, "", RT_COL_VARIABLE}
+    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "bounces", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{0, 0, 0, 0, 0, 0, 0}, "the active mode (1-based, in declaration order)", RT_COL_VARIABLE, 0},
+    {{0}, "", RT_COL_VARIABLE, 0}
 };
 
 static void columns(const RtEval *e, double *out)
@@ -307,6 +308,10 @@ static const RtBlockInfo blocks[] = {
     {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", "discrete.lmdl:30:13"},
 };
 
+static const int rel_states[] = {
+    0
+};
+
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Discrete",
@@ -315,6 +320,7 @@ const RtModel rt_model = {
     .n_states = 2, .state_names = state_names, .start = start,
     .n_alg = 3, .alg_start = alg_start,
     .eval = eval,
+    .n_alg_solver = 1,
     .n_columns = 6, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
@@ -329,4 +335,5 @@ const RtModel rt_model = {
     .reset = reset,
     .n_delays = 1, .delays = delays, .delay_args = delay_args,
     .delay_params = delay_params,
+    .n_rel_states = 1, .rel_states = rel_states,
 };

@@ -2,17 +2,17 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 10,
-               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 11,
+               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns, p[] the
- * parameters.
+ * The slots: x[] the states, a[] the other unknowns (the first 1 computed
+ * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  x
  *   a[0]  der(x)
- *   a[1]  y
- *   a[2]  w
+ *   a[1]  w
+ *   a[2]  y
  *   a[3]  u
  *   a[4]  v
  *   a[5]  z
@@ -32,6 +32,7 @@ static const RtParamInfo params[] = {
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
+    p[3] = (1 + (p[1] * p[2]));
 }
 
 static int check_params(const double *p)
@@ -58,8 +59,8 @@ static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
     a[0] = 0.0;
-    a[1] = 0.0;
     a[2] = 0.0;
+    a[1] = 0.0;
     a[3] = 0.0;
     a[4] = 0.0;
     a[5] = 0.0;
@@ -113,9 +114,11 @@ static int eval(RtEval *e)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     /* block 0, explicit: der(x); (top), loops.lmdl:23 */
     a[0] = (-(p[0] * x[0]));
+    if (e->partial)
+        goto done;
     /* block 1, symbolic linear: y, w; (top), loops.lmdl:24 */
-    a[2] = ((x[0] - p[1]) / (1 + (p[1] * p[2])));
-    a[1] = (1 + (p[2] * a[2]));
+    a[1] = ((x[0] - p[1]) / p[3]);
+    a[2] = (1 + (p[2] * a[1]));
     /* block 2, linear, LU: u, v; (top), loops.lmdl:26 */
     {
         double A[4], r[2];
@@ -142,6 +145,7 @@ static int eval(RtEval *e)
     a[6] = (x[0] / p[1]);
     /* block 5, explicit: f; (top), loops.lmdl:30 */
     a[7] = (md[0] ? (md[1] ? a[6] : 0) : 0);
+done:
     if (e->dx)
         derivatives(e);
     return 0;
@@ -160,15 +164,15 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0}, "", RT_COL_VARIABLE}
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0}, "", RT_COL_VARIABLE, 0}
 };
 
 static void columns(const RtEval *e, double *out)
@@ -180,8 +184,8 @@ static void columns(const RtEval *e, double *out)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     out[0] = x[0];
-    out[1] = a[1];
-    out[2] = a[2];
+    out[1] = a[2];
+    out[2] = a[1];
     out[3] = a[3];
     out[4] = a[4];
     out[5] = a[5];
@@ -202,7 +206,7 @@ static void target_values(const double *p, double *v, double *nom)
 
 static const RtRelationInfo relations[] = {
     {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0, 0, 0, 0},
-    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 0, 0, 1},
+    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 0, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -215,7 +219,7 @@ static void zero_crossings(const RtEval *e, double *g)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)g;
     g[0] = (x[0] - 0.5);
-    g[1] = (a[6] - 0.10000000000000001);
+    g[1] = ((x[0] / p[1]) - 0.10000000000000001);
 }
 
 static void relation_values(const RtEval *e, int *truth)
@@ -228,7 +232,7 @@ static void relation_values(const RtEval *e, int *truth)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)truth;
     truth[0] = (x[0] > 0.5);
-    truth[1] = (a[6] > 0.10000000000000001);
+    truth[1] = ((x[0] / p[1]) > 0.10000000000000001);
 }
 
 static const RtAssertInfo asserts[] = {
@@ -265,10 +269,12 @@ const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Loops",
     .n_params = 3, .params = params, .derive_params = derive_params,
+    .n_consts = 1,
     .check_params = check_params,
     .n_states = 1, .state_names = state_names, .start = start,
     .n_alg = 8, .alg_start = alg_start,
     .eval = eval,
+    .n_alg_solver = 1,
     .n_columns = 8, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,

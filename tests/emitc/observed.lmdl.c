@@ -2,21 +2,21 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 10,
-               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 11,
+               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns, p[] the
- * parameters.
+ * The slots: x[] the states, a[] the other unknowns (the first 2 computed
+ * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  seen.x
  *   x[1]  inner.x
  *   x[2]  seen.integ_1
  *   x[3]  inner.integ_1
  *   a[0]  der(seen.x)
  *   a[1]  der(inner.x)
- *   a[2]  der(seen.integ_1)
- *   a[3]  der(inner.integ_1)
+ *   a[2]  der(seen.integ_1), read as x[0]
+ *   a[3]  der(inner.integ_1), read as x[1]
  *   p[0]  seen.r
  *   p[1]  inner.r
  */
@@ -75,8 +75,8 @@ static void derivatives(RtEval *e)
     (void)x; (void)a; (void)dx;
     dx[0] = a[0];
     dx[1] = a[1];
-    dx[2] = a[2];
-    dx[3] = a[3];
+    dx[2] = x[0];
+    dx[3] = x[1];
 }
 
 static int eval(RtEval *e)
@@ -91,10 +91,6 @@ static int eval(RtEval *e)
     a[0] = (-(p[0] * x[0]));
     /* block 1, explicit: der(inner.x); inner, observed.lmdl:16 */
     a[1] = (-(p[1] * x[1]));
-    /* block 2, explicit: der(seen.integ_1); seen, observed.lmdl:17 */
-    a[2] = x[0];
-    /* block 3, explicit: der(inner.integ_1); inner, observed.lmdl:17 */
-    a[3] = x[1];
     if (e->dx)
         derivatives(e);
     return 0;
@@ -112,14 +108,14 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0}, "", RT_COL_VARIABLE}
+    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{0}, "", RT_COL_VARIABLE, 0}
 };
 
 static void columns(const RtEval *e, double *out)
@@ -221,6 +217,7 @@ const RtModel rt_model = {
     .n_states = 4, .state_names = state_names, .start = start,
     .n_alg = 4, .alg_start = alg_start,
     .eval = eval,
+    .n_alg_solver = 2,
     .n_columns = 7, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_on_request = 2, .n_hidden = 3,

@@ -2,19 +2,19 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 10,
-               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 11,
+               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns, p[] the
- * parameters.
+ * The slots: x[] the states, a[] the other unknowns (the first 1 computed
+ * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  x
  *   a[0]  der(x)
  *   a[1]  f
- *   a[2]  df
- *   a[3]  der(f)
- *   a[4]  g
+ *   a[2]  der(f)
+ *   a[3]  g
+ *   a[4]  df, read as a[2]
  *   p[0]  xd(1)
  *   p[1]  xd(2)
  *   p[2]  xd(3)
@@ -91,9 +91,9 @@ static void alg_start(const double *p, double *a)
     (void)p; (void)a;
     a[0] = 0.0;
     a[1] = 0.0;
+    a[4] = 0.0;
     a[2] = 0.0;
     a[3] = 0.0;
-    a[4] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -115,14 +115,15 @@ static int eval(RtEval *e)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     /* block 0, explicit: der(x); (top), tablelookup.lmdl:18 */
     a[0] = 0.001;
+    if (e->partial)
+        goto done;
     /* block 1, explicit: f; (top), tablelookup.lmdl:19 */
     a[1] = rt_lookup(&tables[0], p, e, md[0], 0, x[0], 0.0, 0, 0);
     /* block 2, explicit: der(f); (top), tablelookup.lmdl:19 */
-    a[3] = (rt_lookup(&tables[0], p, e, md[0], 0, x[0], 0.0, 1, 0) * a[0]);
-    /* block 3, explicit: df; (top), tablelookup.lmdl:20 */
-    a[2] = a[3];
+    a[2] = (rt_lookup(&tables[0], p, e, md[0], 0, x[0], 0.0, 1, 0) * a[0]);
     /* block 4, explicit: g; (top), tablelookup.lmdl:21 */
-    a[4] = rt_lookup(&tables[1], p, e, md[1], md[2], x[0], t, 0, 0);
+    a[3] = rt_lookup(&tables[1], p, e, md[1], md[2], x[0], t, 0, 0);
+done:
     if (e->dx)
         derivatives(e);
     return 0;
@@ -137,11 +138,11 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 1, -3, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE},
-    {{0}, "", RT_COL_VARIABLE}
+    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{1, 1, -3, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0}, "", RT_COL_VARIABLE, 0}
 };
 
 static void columns(const RtEval *e, double *out)
@@ -155,7 +156,7 @@ static void columns(const RtEval *e, double *out)
     out[0] = x[0];
     out[1] = a[1];
     out[2] = a[2];
-    out[3] = a[4];
+    out[3] = a[3];
 }
 
 static const RtTargetInfo targets[] = {
@@ -238,6 +239,7 @@ const RtModel rt_model = {
     .n_states = 1, .state_names = state_names, .start = start,
     .n_alg = 5, .alg_start = alg_start,
     .eval = eval,
+    .n_alg_solver = 1,
     .n_columns = 4, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 0, .targets = targets, .target_values = target_values,

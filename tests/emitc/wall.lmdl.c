@@ -2,22 +2,22 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 10,
-               "generated for runtime interface 10: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 11,
+               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns, p[] the
- * parameters.
+ * The slots: x[] the states, a[] the other unknowns (the first 6 computed
+ * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  mass.x
  *   x[1]  mass.v
- *   a[0]  der(mass.x)
- *   a[1]  base.f
- *   a[2]  der(mass.v)
- *   a[3]  mass.f
- *   a[4]  wall.penetration
- *   a[5]  wall.f
- *   a[6]  wall.reaction
+ *   a[0]  base.f
+ *   a[1]  wall.penetration
+ *   a[2]  wall.f
+ *   a[3]  wall.reaction
+ *   a[4]  mass.f
+ *   a[5]  der(mass.v)
+ *   a[6]  der(mass.x), read as x[1]
  *   p[0]  base.position
  *   p[1]  spring.k
  *   p[2]  spring.l0
@@ -42,6 +42,8 @@ static const RtParamInfo params[] = {
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
+    p[8] = (p[7] * p[5]);
+    p[9] = (p[0] + p[2]);
 }
 
 static int check_params(const double *p)
@@ -69,13 +71,13 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
+    a[6] = 0.0;
     a[0] = 0.0;
+    a[5] = 0.0;
+    a[4] = 0.0;
     a[1] = 0.0;
     a[2] = 0.0;
     a[3] = 0.0;
-    a[4] = 0.0;
-    a[5] = 0.0;
-    a[6] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -84,8 +86,8 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = a[0];
-    dx[1] = a[2];
+    dx[0] = x[1];
+    dx[1] = a[5];
 }
 
 static int eval(RtEval *e)
@@ -96,20 +98,18 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    /* block 0, explicit: der(mass.x); node spring.F, <stdlib>/domains/TranslationalPB.lmdl:12 */
-    a[0] = x[1];
     /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
-    a[1] = (p[1] * (x[0] - (p[0] + p[2])));
+    a[0] = (p[1] * (x[0] - p[9]));
     /* block 2, explicit: wall.penetration; wall, <stdlib>/translational/Wall.lmdl:26 */
-    a[4] = (p[5] * (x[0] - p[4]));
+    a[1] = (p[5] * (x[0] - p[4]));
     /* block 3, explicit: wall.f; wall, <stdlib>/translational/Wall.lmdl:27 */
-    a[5] = (md[0] ? (md[1] ? ((p[6] * a[4]) + ((p[7] * p[5]) * x[1])) : 0) : 0);
+    a[2] = (md[0] ? (md[1] ? ((p[6] * a[1]) + (p[8] * x[1])) : 0) : 0);
     /* block 4, explicit: wall.reaction; wall, <stdlib>/translational/Wall.lmdl:32 */
-    a[6] = (p[5] * a[5]);
+    a[3] = (p[5] * a[2]);
     /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
-    a[3] = (-(a[6] + a[1]));
+    a[4] = (-(a[3] + a[0]));
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
-    a[2] = (a[3] / p[3]);
+    a[5] = (a[4] / p[3]);
     if (e->dx)
         derivatives(e);
     return 0;
@@ -139,26 +139,26 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 1, -2, 0, 0, 0, 0}, "reaction force", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "tension force", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "elongation beyond the free length", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position (alias of P.x)", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity (alias of P.v)", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the mass", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "contact force, always >= 0", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "how far P is inside the wall", RT_COL_VARIABLE},
-    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the wall (side*f)", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE},
-    {{0}, "", RT_COL_VARIABLE}
+    {{1, 1, -2, 0, 0, 0, 0}, "reaction force", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, "tension force", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "elongation beyond the free length", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position (alias of P.x)", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity (alias of P.v)", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the mass", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, "contact force, always >= 0", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "how far P is inside the wall", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the wall (side*f)", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{0}, "", RT_COL_VARIABLE, 0}
 };
 
 static void columns(const RtEval *e, double *out)
@@ -169,15 +169,15 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = a[1];
-    out[1] = a[1];
-    out[2] = (x[0] - (p[0] + p[2]));
+    out[0] = a[0];
+    out[1] = a[0];
+    out[2] = (x[0] - p[9]);
     out[3] = x[0];
     out[4] = x[1];
-    out[5] = a[3];
-    out[6] = a[5];
-    out[7] = a[4];
-    out[8] = a[6];
+    out[5] = a[4];
+    out[6] = a[2];
+    out[7] = a[1];
+    out[8] = a[3];
     out[9] = p[0];
     out[10] = out[9];
     out[11] = 0;
@@ -202,8 +202,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 1},
-    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 1},
+    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 0},
+    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -215,8 +215,8 @@ static void zero_crossings(const RtEval *e, double *g)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)g;
-    g[0] = a[4];
-    g[1] = ((p[6] * a[4]) + ((p[7] * p[5]) * x[1]));
+    g[0] = (p[5] * (x[0] - p[4]));
+    g[1] = ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1]));
 }
 
 static void relation_values(const RtEval *e, int *truth)
@@ -228,8 +228,8 @@ static void relation_values(const RtEval *e, int *truth)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)truth;
-    truth[0] = (a[4] > 0);
-    truth[1] = (((p[6] * a[4]) + ((p[7] * p[5]) * x[1])) >= 0);
+    truth[0] = ((p[5] * (x[0] - p[4])) > 0);
+    truth[1] = (((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) >= 0);
 }
 
 static const int assert_params_0[] = {1};
@@ -281,10 +281,12 @@ const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "MassOnWall",
     .n_params = 8, .params = params, .derive_params = derive_params,
+    .n_consts = 2,
     .check_params = check_params,
     .n_states = 2, .state_names = state_names, .start = start,
     .n_alg = 7, .alg_start = alg_start,
     .eval = eval,
+    .n_alg_solver = 6,
     .n_columns = 19, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,

@@ -1,0 +1,553 @@
+/*
+ * plan_eval.c - what eval computes, and when (plan.h, issue 13).
+ *
+ * The solver's evaluations.  An explicit stepper evaluates the model 6 to
+ * 13 times per step, an implicit one more for its Jacobian, and all it
+ * uses of an evaluation is the derivative.  The runtime then evaluates
+ * the accepted state once more, completely, for the relations, the
+ * assertions, the events and the rows.  So eval's statements are split:
+ * those the derivatives need, the relations (a failed trial point is
+ * retried with the modes its relations give, rt_eval_past; the event
+ * search probes them), the assertions and the delays' arguments (read
+ * after every accepted step), come first and are computed at every
+ * evaluation; the others (forces nobody integrates, aliases, the
+ * unknowns of a symbolic loop that feed no derivative) follow and are
+ * computed only by complete evaluations (RtEval.partial clear): for the
+ * rows and at events.  The unit is the statement: one
+ * unknown of an explicit or symbolically eliminated block, or a whole
+ * LU or Newton block.  A statement is the solver's when a root or
+ * another solver's statement reads its unknown; each group keeps the
+ * blocks' order, and a solver's statement never reads a later one, so
+ * both orders are valid.
+ *
+ * Copies.  Index reduction and connections leave statements that only
+ * copy a value (der(ma.x) = ma.v, der(der(mb.x)) = der(mb.v)).  Such a
+ * statement, when its pivot is a nonzero constant, is not computed: its
+ * unknown reads as the one it copies, wherever it is printed (eval, the
+ * derivatives, the columns, the relations), so no value is stored twice.
+ *
+ * Constants.  A subexpression of parameters and constants alone (a lever
+ * ratio r12 / (r12 + r23), the pivot of an eliminated loop) has the same
+ * value at every evaluation.  The largest such subexpressions of eval,
+ * the loops, the relations and the columns are computed once, after the
+ * parameters are set (at the end of derive_params), into the slots
+ * p[n_params + k] that follow the parameters.  Their order is the nodes'
+ * creation order, so a constant's parts that are constants themselves
+ * come before it.
+ */
+#include "plan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Statements per part of eval (a part is one C function). */
+enum { EVAL_PART_STMTS = 64 };
+
+static StVar *stv(const Plan *p, int i)
+{
+    return p->s->vars.items[i];
+}
+
+/* ---- relations in states ------------------------------------------------- */
+
+/* Relations whose operands read algebraic values need an evaluation of
+   the model at every point the runtime probes for a crossing.  Where the
+   values they read are explicit statements (or symbolically eliminated
+   ones) of states, time and parameters, the operands are rewritten over
+   those, up to INLINE_MAX nodes: the probes then need no evaluation.
+   Modes and delays inside stay as they are (the same frozen values eval
+   reads), so the rewritten relation computes exactly what eval would. */
+enum { INLINE_MAX = 200 };
+
+typedef struct Inline {
+    Plan *p;
+    PtrMap memo;            /* node -> rewritten node (modes: themselves) */
+    int *block_of;          /* per StVar: its block, or -1 */
+    int *index_of;          /* per StVar: its unknown in that block */
+} Inline;
+
+static DaeExpr *inline_leaf(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
+{
+    Inline *in = ctx;
+    Plan *p = in->p;
+    int sv = plan_stvar(p, leaf->u.var.index, leaf->u.var.order);
+    if (sv < 0)
+        return (DaeExpr *)leaf;
+    if (p->copy_of[sv] >= 0)
+        sv = p->copy_of[sv];
+    StVar *x = stv(p, sv);
+    if (x->state)
+        return dae_var(t, x->var, x->order);
+    int k = in->block_of[sv], i = in->index_of[sv];
+    if (k < 0)
+        return (DaeExpr *)leaf;
+    const PlanBlock *b = &p->blocks[k];
+    DaeExpr *value = b->method == PLAN_EXPLICIT ? b->solved
+                     : b->method == PLAN_SYMBOLIC ? b->values[i] : NULL;
+    PlanCheck check = b->method == PLAN_EXPLICIT ? b->pivot_check[0]
+                      : b->method == PLAN_SYMBOLIC ? b->pivot_check[i] : CHECK_EVAL;
+    if (!value || check == CHECK_EVAL)
+        return (DaeExpr *)leaf;     /* a loop, or a pivot eval checks */
+    return dae_substitute(t, value, inline_leaf, in, &in->memo);
+}
+
+/* Whether the relation functions, evaluating e, read an algebraic value
+   (modes and delays other than the top are read as they are: a mode's
+   operands are not evaluated), counting the nodes into *n (stops past
+   INLINE_MAX). */
+static bool live_reads_alg(const Plan *p, const DaeExpr *e, bool top, PtrMap *seen, int *n)
+{
+    if (!dae_has_var(e) || ptrmap_get(seen, e))
+        return false;
+    ptrmap_put(seen, e, (void *)e);
+    if (++*n > INLINE_MAX)
+        return true;
+    if (e->kind == DX_VAR) {
+        int sv = plan_stvar(p, e->u.var.index, e->u.var.order);
+        return sv >= 0 && !stv(p, sv)->state;
+    }
+    if (e->kind == DX_DELAY)
+        return true;
+    if (!top && ptrmap_get(&p->rel_index, e))
+        return false;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (live_reads_alg(p, kids[i], false, seen, n))
+            return true;
+    if (e->kind == DX_LOOKUP) {
+        if (live_reads_alg(p, e->u.look.s1->u.seg.x, false, seen, n))
+            return true;
+        if (e->u.look.s2 && live_reads_alg(p, e->u.look.s2->u.seg.x, false, seen, n))
+            return true;
+    }
+    return false;
+}
+
+static void plan_live_relations(Plan *p)
+{
+    DaeExprTable *t = &p->d->t;
+    int nv = p->s->vars.n;
+    for (int i = 0; i < p->nrels; i++)
+        p->rels[i].live = p->rels[i].rel;
+    Inline in = {p, {0}, mem_calloc((size_t)nv + 1, sizeof(int)),
+                 mem_calloc((size_t)nv + 1, sizeof(int))};
+    for (int i = 0; i < nv; i++)
+        in.block_of[i] = -1;
+    for (int k = 0; k < p->nblocks; k++)
+        for (int i = 0; i < p->blocks[k].n; i++) {
+            in.block_of[p->blocks[k].vars[i]] = k;
+            in.index_of[p->blocks[k].vars[i]] = i;
+        }
+    for (int i = 0; i < p->nrels; i++)
+        ptrmap_put(&in.memo, p->rels[i].rel, p->rels[i].rel);
+    for (int i = 0; i < p->delays.n; i++)
+        ptrmap_put(&in.memo, p->delays.items[i], p->delays.items[i]);
+    for (int i = 0; i < p->nrels; i++) {
+        PlanRelation *r = &p->rels[i];
+        if (!r->reads_alg)
+            continue;
+        DaeExpr *rel = r->rel, *live, *crossing;
+        if (rel->kind == DX_SEGMENT) {
+            crossing = dae_substitute(t, rel->u.seg.x, inline_leaf, &in, &in.memo);
+            live = rel;
+        } else {
+            DaeExpr *a = dae_substitute(t, rel->u.bin.a, inline_leaf, &in, &in.memo);
+            DaeExpr *b = dae_substitute(t, rel->u.bin.b, inline_leaf, &in, &in.memo);
+            live = dae_binary(t, (DaeExprKind)rel->kind, a, b);
+            if (live->kind != rel->kind || live->u.bin.a != a || live->u.bin.b != b)
+                continue;   /* folded or reordered: keep the evaluation */
+            bool flip = rel->kind == DX_LT || rel->kind == DX_LE;
+            crossing = flip ? dae_sub(t, b, a) : dae_sub(t, a, b);
+        }
+        PtrMap seen = {0};
+        int n = 0;
+        bool alg = live_reads_alg(p, live == rel ? crossing : live, true, &seen, &n);
+        ptrmap_free(&seen);
+        if (alg)
+            continue;
+        r->live = live;
+        r->crossing = crossing;
+        r->reads_alg = false;
+    }
+    ptrmap_free(&in.memo);
+    free(in.block_of);
+    free(in.index_of);
+}
+
+/* ---- the statements ------------------------------------------------------ */
+
+typedef struct Slice {
+    Plan *p;
+    int *stmt_of;           /* per StVar: its statement, or -1 */
+    bool *solver;           /* per statement: the solver's */
+    int *work;              /* statements to look at */
+    int nwork;              /* entries in work */
+} Slice;
+
+static void need_stvar(Slice *sl, int sv)
+{
+    if (sv >= 0 && sl->p->copy_of[sv] >= 0)
+        sv = sl->p->copy_of[sv];
+    if (sv < 0 || stv(sl->p, sv)->state)
+        return;
+    int k = sl->stmt_of[sv];
+    if (k < 0 || sl->solver[k])
+        return;
+    sl->solver[k] = true;
+    sl->work[sl->nwork++] = k;
+}
+
+static void need_var(void *ctx, int var, int order)
+{
+    Slice *sl = ctx;
+    need_stvar(sl, plan_stvar(sl->p, var, order));
+}
+
+/* The expressions statement st evaluates, into roots (at most cap). */
+static int stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap)
+{
+    const PlanBlock *b = &p->blocks[st.block];
+    int n = 0;
+    switch (b->method) {
+    case PLAN_EXPLICIT:
+        roots[n++] = b->solved;
+        if (b->pivot_check[0] == CHECK_EVAL)
+            roots[n++] = b->pivot;
+        break;
+    case PLAN_SYMBOLIC:
+        roots[n++] = b->values[st.i];
+        if (b->pivot_check[st.i] == CHECK_EVAL)
+            roots[n++] = b->pivots[st.i];
+        break;
+    case PLAN_LU:
+        for (int i = 0; i < b->n * b->n && n < cap; i++)
+            roots[n++] = b->A[i];
+        for (int i = 0; i < b->n && n < cap; i++)
+            roots[n++] = b->r0[i];
+        break;
+    case PLAN_NEWTON:
+        for (int i = 0; i < b->n && n < cap; i++)
+            roots[n++] = b->res[i];
+        for (int i = 0; i < b->n * b->n && n < cap; i++)
+            roots[n++] = b->jac[i];
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+static int stmt_cap(const PlanBlock *b)
+{
+    return b->method == PLAN_EXPLICIT || b->method == PLAN_SYMBOLIC ? 2 : b->n * b->n + b->n;
+}
+
+/* The value statement (block k, unknown i) copies, as an StVar, or -1. */
+static int copied(const Plan *p, int k, int i)
+{
+    const PlanBlock *b = &p->blocks[k];
+    const DaeExpr *v = b->method == PLAN_EXPLICIT ? b->solved
+                       : b->method == PLAN_SYMBOLIC ? b->values[i] : NULL;
+    if (!v || v->kind != DX_VAR || b->pivot_check[b->method == PLAN_EXPLICIT ? 0 : i]
+        != CHECK_NEVER)
+        return -1;
+    return plan_stvar(p, v->u.var.index, v->u.var.order);
+}
+
+/* Plan.copy_of, each copy resolved to the value it finally reads (the
+   value copied is computed before the copy: an earlier block, or a later
+   unknown of the same symbolic block). */
+static void plan_copies(Plan *p)
+{
+    int nv = p->s->vars.n;
+    p->copy_of = arena_alloc(&p->arena, sizeof(int) * (size_t)(nv + 1));
+    for (int i = 0; i < nv; i++)
+        p->copy_of[i] = -1;
+    for (int k = 0; k < p->nblocks; k++) {
+        const PlanBlock *b = &p->blocks[k];
+        if (b->method != PLAN_EXPLICIT && b->method != PLAN_SYMBOLIC)
+            continue;
+        for (int i = b->n - 1; i >= 0; i--) {
+            int src = copied(p, k, i);
+            if (src < 0 || src == b->vars[i])
+                continue;
+            if (p->copy_of[src] >= 0)
+                src = p->copy_of[src];
+            p->copy_of[b->vars[i]] = src;
+            p->ncopies++;
+        }
+    }
+}
+
+static void plan_stmts(Plan *p)
+{
+    Structure *s = p->s;
+    int nst = 0;
+    for (int k = 0; k < p->nblocks; k++) {
+        const PlanBlock *b = &p->blocks[k];
+        if (b->method != PLAN_EXPLICIT && b->method != PLAN_SYMBOLIC) {
+            nst++;
+            continue;
+        }
+        for (int i = 0; i < b->n; i++)
+            nst += p->copy_of[b->vars[i]] < 0;
+    }
+    PlanStmt *all = mem_calloc((size_t)nst + 1, sizeof *all);
+    Slice sl = {p, mem_calloc((size_t)s->vars.n + 1, sizeof(int)),
+                mem_calloc((size_t)nst + 1, sizeof(bool)),
+                mem_calloc((size_t)nst + 1, sizeof(int)), 0};
+    for (int i = 0; i < s->vars.n; i++)
+        sl.stmt_of[i] = -1;
+    int n = 0;
+    for (int k = 0; k < p->nblocks; k++) {
+        const PlanBlock *b = &p->blocks[k];
+        if (b->method == PLAN_EXPLICIT || b->method == PLAN_SYMBOLIC) {
+            for (int i = b->n - 1; i >= 0; i--) {
+                if (p->copy_of[b->vars[i]] >= 0)
+                    continue;
+                sl.stmt_of[b->vars[i]] = n;
+                all[n++] = (PlanStmt){k, b->method == PLAN_EXPLICIT ? 0 : i};
+            }
+        } else {
+            for (int i = 0; i < b->n; i++)
+                sl.stmt_of[b->vars[i]] = n;
+            all[n++] = (PlanStmt){k, -1};
+        }
+    }
+    /* the roots: every state's derivative, and what the relations read */
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = stv(p, s->state_var[i]);
+        need_stvar(&sl, x->deriv);
+    }
+    for (int i = 0; i < p->nrels; i++) {
+        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
+        dae_each_var(&p->d->t, roots, 2, need_var, &sl);
+    }
+    /* ... and what the runtime reads after every accepted step: the
+       assertions' conditions and the delays' arguments */
+    for (int i = 0; i < p->d->asserts.n; i++) {
+        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
+        dae_each_var(&p->d->t, &cond, 1, need_var, &sl);
+    }
+    for (int i = 0; i < p->delays.n; i++) {
+        DaeExpr *dl = p->delays.items[i];
+        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
+        dae_each_var(&p->d->t, roots, 2, need_var, &sl);
+    }
+    while (sl.nwork > 0) {
+        PlanStmt st = all[sl.work[--sl.nwork]];
+        int cap = stmt_cap(&p->blocks[st.block]);
+        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
+        int nr = stmt_exprs(p, st, roots, cap);
+        dae_each_var(&p->d->t, roots, nr, need_var, &sl);
+        free(roots);
+    }
+    p->nstmts = nst;
+    p->stmts = arena_alloc(&p->arena, sizeof(PlanStmt) * (size_t)(nst + 1));
+    p->block_solver = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->nblocks + 1));
+    int m = 0;
+    for (int i = 0; i < nst; i++) {
+        if (sl.solver[i]) {
+            p->stmts[m++] = all[i];
+            p->block_solver[all[i].block] = true;
+        }
+    }
+    p->nsolver = m;
+    for (int i = 0; i < nst; i++)
+        if (!sl.solver[i])
+            p->stmts[m++] = all[i];
+    /* parts of at most EVAL_PART_STMTS statements, none straddling the
+       two groups */
+    int solver_parts = (p->nsolver + EVAL_PART_STMTS - 1) / EVAL_PART_STMTS;
+    int rest = nst - p->nsolver;
+    int rest_parts = (rest + EVAL_PART_STMTS - 1) / EVAL_PART_STMTS;
+    p->nparts_solver = solver_parts;
+    p->nparts = solver_parts + rest_parts;
+    p->part_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->nparts + 1));
+    for (int i = 0; i < solver_parts; i++)
+        p->part_start[i] = i * EVAL_PART_STMTS;
+    for (int i = 0; i < rest_parts; i++)
+        p->part_start[solver_parts + i] = p->nsolver + i * EVAL_PART_STMTS;
+    p->part_start[p->nparts] = nst;
+    free(all);
+    free(sl.stmt_of);
+    free(sl.solver);
+    free(sl.work);
+}
+
+/* The layout of a[]: the solver's unknowns first, so that the runtime
+   can keep, copy and restore that prefix alone between rows. */
+static void plan_slots(Plan *p)
+{
+    Structure *s = p->s;
+    int nv = s->vars.n, next = 0;
+    p->slot = arena_alloc(&p->arena, sizeof(int) * (size_t)(nv + 1));
+    for (int i = 0; i < nv; i++)
+        p->slot[i] = stv(p, i)->state ? stv(p, i)->slot : -1;
+    for (int j = 0; j < p->nstmts; j++) {
+        if (j == p->nsolver)
+            p->nalg_solver = next;
+        PlanStmt st = p->stmts[j];
+        const PlanBlock *b = &p->blocks[st.block];
+        for (int i = 0; i < b->n; i++)
+            if ((st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT) && p->slot[b->vars[i]] < 0)
+                p->slot[b->vars[i]] = next++;
+    }
+    if (p->nsolver == p->nstmts)
+        p->nalg_solver = next;
+    for (int i = 0; i < nv; i++)
+        if (p->slot[i] < 0)
+            p->slot[i] = next++;   /* copies (never written) */
+}
+
+/* Which columns read what only complete evaluations compute: a row of
+   columns that do not needs no evaluation beyond the solver's. */
+typedef struct ColumnReads {
+    const Plan *p;
+    bool complete;
+} ColumnReads;
+
+static void column_var(void *ctx, int var, int order)
+{
+    ColumnReads *c = ctx;
+    int sv = plan_stvar(c->p, var, order);
+    if (sv < 0)
+        return;
+    if (c->p->copy_of[sv] >= 0)
+        sv = c->p->copy_of[sv];
+    if (!stv(c->p, sv)->state && c->p->slot[sv] >= c->p->nalg_solver)
+        c->complete = true;
+}
+
+static void plan_column_reads(Plan *p)
+{
+    for (int k = 0; k < p->ncolumns; k++) {
+        PlanColumn *c = &p->columns[k];
+        if (c->same_as >= 0) {
+            c->complete = p->columns[c->same_as].complete;
+            continue;
+        }
+        DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
+        DaeExpr *val = !v ? c->expr : v->eliminated ? v->alias_expr
+                                                    : dae_var(&p->d->t, c->var, 0);
+        ColumnReads r = {p, false};
+        if (val)
+            dae_each_var(&p->d->t, &val, 1, column_var, &r);
+        c->complete = r.complete;
+    }
+}
+
+/* The states the relation functions read (Plan.rel_states). */
+typedef struct RelStates {
+    const Plan *p;
+    bool *read;             /* per state */
+} RelStates;
+
+static void rel_state(void *ctx, int var, int order)
+{
+    RelStates *r = ctx;
+    int sv = plan_stvar(r->p, var, order);
+    if (sv >= 0 && r->p->copy_of[sv] >= 0)
+        sv = r->p->copy_of[sv];
+    if (sv >= 0 && stv(r->p, sv)->state)
+        r->read[r->p->slot[sv]] = true;
+}
+
+static void plan_rel_states(Plan *p)
+{
+    int ns = p->s->nstates;
+    RelStates r = {p, mem_calloc((size_t)ns + 1, sizeof(bool))};
+    for (int i = 0; i < p->nrels; i++) {
+        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
+        dae_each_var(&p->d->t, roots, 2, rel_state, &r);
+    }
+    p->rel_states = arena_alloc(&p->arena, sizeof(int) * (size_t)(ns + 1));
+    for (int j = 0; j < ns; j++)
+        if (r.read[j])
+            p->rel_states[p->nrel_states++] = j;
+    free(r.read);
+}
+
+/* ---- constants ------------------------------------------------------------ */
+
+/* A node computed once: parameters and constants only (no variable,
+   time, event variable or mode below it: the flags), and not a leaf. */
+static bool is_constant(const DaeExpr *e)
+{
+    return e->flags == 0 && !dae_is_leaf(e);
+}
+
+static void find_consts(Plan *p, DaeExpr *e, PtrMap *seen)
+{
+    if (!e || dae_is_leaf(e) || ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, e);
+    if (is_constant(e)) {
+        ptrvec_push(&p->arena, &p->consts, e);
+        return;
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        find_consts(p, kids[i], seen);
+    /* a lookup reads its segments' queries */
+    if (e->kind == DX_LOOKUP) {
+        find_consts(p, e->u.look.s1->u.seg.x, seen);
+        if (e->u.look.s2)
+            find_consts(p, e->u.look.s2->u.seg.x, seen);
+    }
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const DaeExpr *x = *(DaeExpr *const *)a, *y = *(DaeExpr *const *)b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void plan_consts(Plan *p)
+{
+    PtrMap seen = {0};
+    for (int k = 0; k < p->nblocks; k++) {
+        PlanBlock *b = &p->blocks[k];
+        int cap = stmt_cap(b);
+        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
+        if (b->method == PLAN_SYMBOLIC) {
+            for (int i = 0; i < b->n; i++) {
+                int nr = stmt_exprs(p, (PlanStmt){k, i}, roots, cap);
+                for (int j = 0; j < nr; j++)
+                    find_consts(p, roots[j], &seen);
+            }
+        } else {
+            int nr = stmt_exprs(p, (PlanStmt){k, 0}, roots, cap);
+            for (int j = 0; j < nr; j++)
+                find_consts(p, roots[j], &seen);
+        }
+        free(roots);
+    }
+    for (int i = 0; i < p->nrels; i++) {
+        find_consts(p, p->rels[i].live, &seen);
+        find_consts(p, p->rels[i].crossing, &seen);
+    }
+    for (int i = 0; i < p->ncolumns; i++) {
+        const PlanColumn *c = &p->columns[i];
+        if (c->same_as >= 0)
+            continue;
+        DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
+        find_consts(p, !v ? c->expr : v->eliminated ? v->alias_expr : NULL, &seen);
+    }
+    ptrmap_free(&seen);
+    if (p->consts.n > 1)
+        qsort(p->consts.items, (size_t)p->consts.n, sizeof *p->consts.items, by_id);
+    for (int i = 0; i < p->consts.n; i++)
+        ptrmap_put(&p->const_index, p->consts.items[i], (void *)(intptr_t)(i + 1));
+}
+
+void plan_eval(Plan *p)
+{
+    plan_copies(p);
+    plan_live_relations(p);
+    plan_stmts(p);
+    plan_slots(p);
+    plan_column_reads(p);
+    plan_rel_states(p);
+    plan_consts(p);
+}
