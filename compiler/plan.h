@@ -153,6 +153,9 @@ typedef struct Plan {
                                their order, then the others */
     int nalg_solver;        /* a[0 .. nalg_solver) is what the solver's
                                evaluations write */
+    bool *assert_state;     /* per DaeAssert: its condition reads the state
+                               (checked after every step), else parameters
+                               only (checked once, before the run) */
     int *rel_states;        /* the states the relation functions read,
                                ascending (the runtime interpolates only
                                those to probe them) */

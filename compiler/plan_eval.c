@@ -527,6 +527,16 @@ static void plan_consts(Plan *p)
         find_consts(p, p->rels[i].live, &seen);
         find_consts(p, p->rels[i].crossing, &seen);
     }
+    /* the pivots checked once, so that a table checks them (codegen) */
+    for (int k = 0; k < p->nblocks; k++) {
+        const PlanBlock *b = &p->blocks[k];
+        if (b->method == PLAN_EXPLICIT && b->pivot_check[0] == CHECK_ONCE)
+            find_consts(p, b->pivot, &seen);
+        else if (b->method == PLAN_SYMBOLIC)
+            for (int i = 0; i < b->n; i++)
+                if (b->pivot_check[i] == CHECK_ONCE)
+                    find_consts(p, b->pivots[i], &seen);
+    }
     for (int i = 0; i < p->ncolumns; i++) {
         const PlanColumn *c = &p->columns[i];
         if (c->same_as >= 0)
@@ -549,5 +559,8 @@ void plan_eval(Plan *p)
     plan_slots(p);
     plan_column_reads(p);
     plan_rel_states(p);
+    p->assert_state = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->d->asserts.n + 1));
+    for (int i = 0; i < p->d->asserts.n; i++)
+        p->assert_state[i] = dae_depends_on_state(((DaeAssert *)p->d->asserts.items[i])->cond);
     plan_consts(p);
 }

@@ -471,7 +471,7 @@ static int rows_need_complete(RtSim *s)
         s->rows_known = 1;
         s->rows_complete = !m->column_info;
         for (int i = 0; i < s->opt.n_vars && !s->rows_complete; i++)
-            s->rows_complete = m->column_info[s->opt.vars[i]].complete;
+            s->rows_complete = rt_column_info(m, s->opt.vars[i])->complete;
     }
     return s->rows_complete;
 }

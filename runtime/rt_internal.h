@@ -328,6 +328,17 @@ void rt_mat_free(RtMat *mat);
    values are what rt_eval_past reads the relations from). */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes);
+/* rt_tables.c: the generated functions with the model's tables around
+   them.  Every column, every derived parameter, the first singular
+   pivot of parameters (or -1), the first failing parameter assertion
+   (or -1). */
+void rt_columns(const RtModel *m, const RtEval *e, double *out);
+/* Column c's RtColumnInfo, or NULL in a model without them. */
+const RtColumnInfo *rt_column_info(const RtModel *m, int c);
+void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);
+int rt_param_pivots(const RtModel *m, const double *p);
+int rt_param_asserts(const RtModel *m, const double *p);
+
 /* A complete evaluation of the current state, if the last one was
    partial (before a row; rt_integrate.c). */
 int rt_complete(RtSim *s);

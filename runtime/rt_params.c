@@ -324,7 +324,7 @@ int rt_params_apply(RtSim *s, char **specs, int n_specs)
         rt_names_free(ix);
         free(names);
     }
-    if (rc == 0 && m->derive_params)
-        m->derive_params(s->p, s->overridden);
+    if (rc == 0)
+        rt_derive(m, s->p, s->overridden);
     return rc;
 }

@@ -93,7 +93,7 @@ static void column_unit(const RtModel *m, int col, char *buf, size_t len)
 {
     buf[0] = 0;
     if (m->column_info)
-        rt_unit_format(m->column_info[col].dim, buf, len);
+        rt_unit_format(rt_column_info(m, col)->dim, buf, len);
 }
 
 static void write_meta(FILE *fp, const void *ctx)
@@ -106,7 +106,7 @@ static void write_meta(FILE *fp, const void *ctx)
     record(fp, "column", "time", "s", "time", "time");
     for (int i = 0; i < s->opt.n_vars; i++) {
         int c = s->opt.vars[i];
-        const RtColumnInfo *ci = m->column_info ? &m->column_info[c] : NULL;
+        const RtColumnInfo *ci = rt_column_info(m, c);
         column_unit(m, c, unit, sizeof unit);
         record(fp, "column", m->column_names[c], unit,
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
