@@ -426,7 +426,7 @@ static void check_imports(Program *p, SemaFile *u)
             const char *s = suggest_qualified(p, text);
             diag_error(nm->span, "cannot import '%s': there is no %s.lmdl and no "
                        "package '%s' on the search path%s", text, full, text,
-                       sema_did_you_mean(s).text);
+                       diag_did_you_mean(s).text);
             continue;
         }
         ptrvec_push(p->arena, &u->imports, im);
@@ -568,14 +568,6 @@ const char *sema_suggest_def(Program *p, const char *name)
     for (int i = 0; i < p->stdlib_names.n; i++)
         ptrvec_push(p->arena, &c, p->stdlib_names.items[i]);
     return diag_closest(name, (const char *const *)c.items, c.n);
-}
-
-SemaHint sema_did_you_mean(const char *suggestion)
-{
-    SemaHint h = {""};
-    if (suggestion)
-        snprintf(h.text, sizeof h.text, " (did you mean '%s'?)", suggestion);
-    return h;
 }
 
 /* ---- member tables -------------------------------------------------------- */
@@ -720,7 +712,7 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
                            ast_section_names[k], n);
             else
                 diag_error(g->name_span, "unknown attribute '%s' of a '%s' section%s",
-                           n, ast_section_names[k], sema_did_you_mean(s).text);
+                           n, ast_section_names[k], diag_did_you_mean(s).text);
             continue;
         }
         AstExpr *v = g->value;
@@ -955,10 +947,10 @@ static void unknown_member(Checker *c, const SemaDef *d, AstNamePart *part,
     const char *s = suggest_member(c, d, part->sym->name, outside);
     if (outside)
         diag_error(part->span, "%s '%s' has no member '%s'%s", def_kind_name(d),
-                   owner, part->sym->name, sema_did_you_mean(s).text);
+                   owner, part->sym->name, diag_did_you_mean(s).text);
     else
         diag_error(part->span, "unknown name '%s'%s", part->sym->name,
-                   sema_did_you_mean(s).text);
+                   diag_did_you_mean(s).text);
 }
 
 /* Whether member `next` of component t may be named from outside t
@@ -1290,7 +1282,7 @@ static void check_delay(Checker *c, AstExpr *e)
         if (which < 0) {
             const char *sug = diag_closest(n, names, 2);
             diag_error(a->u.option.name_span, "delay takes History = and "
-                       "MaximumDelay =, not '%s'%s", n, sema_did_you_mean(sug).text);
+                       "MaximumDelay =, not '%s'%s", n, diag_did_you_mean(sug).text);
             continue;
         }
         if (seen[which]) {
@@ -1443,7 +1435,7 @@ static void check_table_option(AstExpr *o)
         const char *s = diag_closest(n, names, 2);
         diag_error(o->u.option.name_span, "unknown option '%s' of tablelookup; it "
                    "takes interpolation = and extrapolation =%s", n,
-                   sema_did_you_mean(s).text);
+                   diag_did_you_mean(s).text);
         return;
     }
     AstExpr *v = o->u.option.value;
@@ -1456,7 +1448,7 @@ static void check_table_option(AstExpr *o)
             return;
     const char *s = w ? diag_closest(w, ok, nok) : NULL;
     diag_error(v->span, "%s is %s%s", n, is_interp ? "linear or smooth"
-               : "linear, nearest or error", sema_did_you_mean(s).text);
+               : "linear, nearest or error", diag_did_you_mean(s).text);
 }
 
 /* arrays: numel, size, sum, zeros, ones, tablelookup, and min/max of one
@@ -1551,7 +1543,7 @@ static void check_call(Checker *c, AstExpr *e)
     } else if (arity < 0) {
         const char *s = suggest_function(c, f);
         diag_error(e->u.call.func_span, "unknown function '%s'%s", f,
-                   sema_did_you_mean(s).text);
+                   diag_did_you_mean(s).text);
         sema_note_searched(c->p, "function");
     } else if (arity != e->u.call.args.n) {
         diag_error(e->span, "'%s' takes %d argument%s, not %d", f, arity,
@@ -1658,7 +1650,7 @@ static void check_record(Checker *c, AstExpr *e)
             const char *names[] = {"value", "priority", "nominal"};
             const char *s = diag_closest(n, names, 3);
             diag_error(f->name_span, "unknown field '%s'; a variable takes "
-                       "value, priority and nominal%s", n, sema_did_you_mean(s).text);
+                       "value, priority and nominal%s", n, diag_did_you_mean(s).text);
         }
     }
 }
@@ -1701,10 +1693,10 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
             const char *s = suggest_qualified(c->p, text);
             diag_error(v->span, "unknown domain '%s': there is no %s.lmdl on the "
                        "search path%s", text, package_path(c->p->arena, v),
-                       sema_did_you_mean(s).text);
+                       diag_did_you_mean(s).text);
         } else if (!t) {
             const char *s = sema_suggest_def(c->p, dn->name);
-            diag_error(v->span, "unknown domain '%s'%s", dn->name, sema_did_you_mean(s).text);
+            diag_error(v->span, "unknown domain '%s'%s", dn->name, diag_did_you_mean(s).text);
             sema_note_searched(c->p, "domain");
         } else if (t->ast->kind != DEF_DOMAIN) {
             diag_error(v->span, "'%s' is a %s, not a domain", dn->name, def_kind_name(t));
@@ -1766,13 +1758,13 @@ static void check_instance(Checker *c, AstInstance *in)
         const char *s = suggest_qualified(c->p, text);
         diag_error(in->type_span, "unknown component '%s': there is no %s.lmdl on "
                    "the search path%s", text, package_path(c->p->arena, in->type_qual),
-                   sema_did_you_mean(s).text);
+                   diag_did_you_mean(s).text);
         return;
     }
     if (!t) {
         const char *s = sema_suggest_def(c->p, in->type->name);
         diag_error(in->type_span, "unknown component '%s'%s", in->type->name,
-                   sema_did_you_mean(s).text);
+                   diag_did_you_mean(s).text);
         sema_note_searched(c->p, "component");
         return;
     }
@@ -1815,7 +1807,7 @@ static void check_instance(Checker *c, AstInstance *in)
             else
                 diag_error(g->name_span, "component '%s' has no parameter, input "
                            "or variable '%s'%s", t->ast->name->name,
-                           g->name->name, sema_did_you_mean(s).text);
+                           g->name->name, diag_did_you_mean(s).text);
             diag_note(t->ast->name_span, "component '%s' is defined here",
                       t->ast->name->name);
             continue;
@@ -2071,7 +2063,7 @@ static bool check_local_name(Checker *c, AstExpr *e)
     const char *s = diag_closest(first->sym->name, (const char *const *)v.items, v.n);
     diag_error(first->span, "unknown name '%s' in function '%s': a function's "
                "body sees only its arguments and its earlier definitions%s",
-               first->sym->name, c->d->ast->name->name, sema_did_you_mean(s).text);
+               first->sym->name, c->d->ast->name->name, diag_did_you_mean(s).text);
     return true;
 }
 
@@ -2376,7 +2368,7 @@ static void check_mode_name(Checker *c, const AstModeChart *mc, const AstNamePar
         names[n++] = ((AstMode *)mc->modes.items[i])->name->name;
     const char *sug = diag_closest(part->sym->name, names, n);
     diag_error(part->span, "unknown mode '%s' in mode chart '%s'%s", part->sym->name,
-               mc->name->name, sema_did_you_mean(sug).text);
+               mc->name->name, diag_did_you_mean(sug).text);
     (void)c;
 }
 
@@ -2496,7 +2488,7 @@ SemaDef *sema_resolve(Program *p, const char *top)
         if (!t) {
             const char *s = sema_suggest_def(p, top);
             diag_error(src_none, "no component named '%s' for --top%s", top,
-                       sema_did_you_mean(s).text);
+                       diag_did_you_mean(s).text);
             return NULL;
         }
     } else {
