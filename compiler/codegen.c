@@ -692,9 +692,7 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
     cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        /* parameters do not change during a run: their asserts are checked
-           once, before initialization, and not after every step */
-        if (params_only == dae_depends_on_state(a->cond))
+        if (params_only != cg->pl->assert_once[i])
             continue;
         cp_chunk_item(&cg->p, c);
         cp_reset(&cg->p);
@@ -739,7 +737,7 @@ static void emit_asserts(Cg *cg)
             cp_emit(&cg->p, ", %d, assert_params_%d", n, i);
         else
             cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d},\n", dae_depends_on_state(a->cond) ? 0 : 1);
+        cp_emit(&cg->p, ", %d},\n", cg->pl->assert_once[i] ? 1 : 0);
     }
     if (!d->asserts.n)
         cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
