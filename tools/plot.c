@@ -857,14 +857,14 @@ done:
 int plot_main(int argc, char **argv)
 {
     const char *csv = NULL, *vars = NULL, *out = NULL;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(help, stdout);
             return 0;
         }
     }
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--vars") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
