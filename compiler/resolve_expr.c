@@ -271,24 +271,24 @@ static void check_name(Checker *c, AstExpr *e)
     }
 }
 
-/* ---- special forms: value(), integ() ---- */
+/* ---- special forms: value(), integ(), edge(), delay() ---- */
 
-/* The first der() or integ() inside e, or NULL. */
-static AstExpr *find_der_or_integ(AstExpr *e)
+/* The first subexpression of e for which hit holds, or NULL: e itself,
+   then its operands in order (calls' arguments, der()'s, conditions'). */
+static const AstExpr *find_sub(const AstExpr *e, bool (*hit)(const AstExpr *))
 {
-    AstExpr *kids[3] = {NULL, NULL, NULL};
-    switch (e->kind) {
-    case EXPR_DER:
+    if (hit(e))
         return e;
+    const AstExpr *kids[3] = {NULL, NULL, NULL};
+    switch (e->kind) {
     case EXPR_CALL:
-        if (special_find(e->u.call.func->name) == SF_INTEG)
-            return e;
         for (int i = 0; i < e->u.call.args.n; i++) {
-            AstExpr *r = find_der_or_integ(e->u.call.args.items[i]);
+            const AstExpr *r = find_sub(e->u.call.args.items[i], hit);
             if (r)
                 return r;
         }
         return NULL;
+    case EXPR_DER: kids[0] = e->u.der.arg; break;
     case EXPR_UNARY: kids[0] = e->u.unary.arg; break;
     case EXPR_BINARY: kids[0] = e->u.binary.lhs; kids[1] = e->u.binary.rhs; break;
     case EXPR_IF:
@@ -300,51 +300,41 @@ static AstExpr *find_der_or_integ(AstExpr *e)
     default: break;
     }
     for (int i = 0; i < 3; i++) {
-        AstExpr *r = kids[i] ? find_der_or_integ(kids[i]) : NULL;
+        const AstExpr *r = kids[i] ? find_sub(kids[i], hit) : NULL;
         if (r)
             return r;
     }
     return NULL;
 }
 
-/* ---- special forms of issue 12: edge(), delay() ---- */
-
-static bool has_delay(const AstExpr *e)
+static bool is_der(const AstExpr *e)
 {
-    switch (e->kind) {
-    case EXPR_CALL:
-        if (special_find(e->u.call.func->name) == SF_DELAY)
-            return true;
-        for (int i = 0; i < e->u.call.args.n; i++)
-            if (has_delay(e->u.call.args.items[i]))
-                return true;
-        return false;
-    case EXPR_DER: return has_delay(e->u.der.arg);
-    case EXPR_UNARY: return has_delay(e->u.unary.arg);
-    case EXPR_BINARY: return has_delay(e->u.binary.lhs) || has_delay(e->u.binary.rhs);
-    case EXPR_IF:
-        return has_delay(e->u.cond.cond) || has_delay(e->u.cond.then) || has_delay(e->u.cond.els);
-    case EXPR_QUANTITY: return has_delay(e->u.quantity.value);
-    default: return false;
-    }
+    return e->kind == EXPR_DER;
+}
+
+static bool is_special(const AstExpr *e, int sf)
+{
+    return e->kind == EXPR_CALL && special_find(e->u.call.func->name) == sf;
+}
+
+static bool is_der_or_integ(const AstExpr *e)
+{
+    return is_der(e) || is_special(e, SF_INTEG);
+}
+
+static bool is_delay(const AstExpr *e)
+{
+    return is_special(e, SF_DELAY);
 }
 
 bool rs_has_der(const AstExpr *e)
 {
-    switch (e->kind) {
-    case EXPR_DER: return true;
-    case EXPR_CALL:
-        for (int i = 0; i < e->u.call.args.n; i++)
-            if (rs_has_der(e->u.call.args.items[i]))
-                return true;
-        return false;
-    case EXPR_UNARY: return rs_has_der(e->u.unary.arg);
-    case EXPR_BINARY: return rs_has_der(e->u.binary.lhs) || rs_has_der(e->u.binary.rhs);
-    case EXPR_IF:
-        return rs_has_der(e->u.cond.cond) || rs_has_der(e->u.cond.then) || rs_has_der(e->u.cond.els);
-    case EXPR_QUANTITY: return rs_has_der(e->u.quantity.value);
-    default: return false;
-    }
+    return find_sub(e, is_der) != NULL;
+}
+
+static bool has_delay(const AstExpr *e)
+{
+    return find_sub(e, is_delay) != NULL;
 }
 
 /* delay(u, tau) and delay(u, tau, History = h, MaximumDelay = m): u and
@@ -466,7 +456,7 @@ static bool check_special_call(Checker *c, AstExpr *e)
                    "component's equations or intermediates", c->what);
         return true;
     }
-    AstExpr *inner = find_der_or_integ(a[0]);
+    const AstExpr *inner = find_sub(a[0], is_der_or_integ);
     if (inner)
         diag_error(inner->span, "the argument of integ() cannot contain %s",
                    inner->kind == EXPR_DER ? "der()" : "another integ()");
