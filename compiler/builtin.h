@@ -88,7 +88,7 @@ typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
 
 /* The special forms: written like calls, but they are not functions of
    numbers, so they have no DaeFunc node; resolution, the unit check and
-   lowering treat each one (resolve.c, units_check.c, lower.c).
+   lowering treat each one (resolve_expr.c, units_check.c, lower.c).
    X(id, name, fewest arguments, most arguments) */
 #define LMDL_SPECIAL_FORMS(X)                                                \
     X(SF_VALUE, "value", 2, 3)  /* value(x, 'unit'[, 'linear'|'affine']):    \

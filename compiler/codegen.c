@@ -896,7 +896,7 @@ static void emit_param_checks(Cg *cg)
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         RtParamCheck c;
-        if (!cg->pl->assert_state[i] && simple_check(a->cond, &c)) {
+        if (cg->pl->assert_once[i] && simple_check(a->cond, &c)) {
             cp_emit(&cg->p, "    {%d, %d, %s, ", i, c.slot, cmp_names[c.op]);
             cp_num(&cg->p, c.value);
             cp_emit(&cg->p, "},\n");
@@ -920,9 +920,7 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
     cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        /* parameters do not change during a run: their asserts are checked
-           once, before initialization, and not after every step */
-        if (params_only == cg->pl->assert_state[i])
+        if (params_only != cg->pl->assert_once[i])
             continue;
         RtParamCheck chk;
         if (params_only && simple_check(a->cond, &chk))
@@ -974,7 +972,7 @@ static void emit_asserts(Cg *cg)
             cp_emit(&cg->p, ", %d, assert_reads + %d", n, at[i]);
         else
             cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d},\n", cg->pl->assert_state[i] ? 0 : 1);
+        cp_emit(&cg->p, ", %d},\n", cg->pl->assert_once[i] ? 1 : 0);
     }
     if (!d->asserts.n)
         cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0},\n");

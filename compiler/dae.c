@@ -608,27 +608,38 @@ bool dae_is_mode(const DaeExpr *e)
 
 /* ---- traversal ---------------------------------------------------------- */
 
-DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
-                        PtrMap *memo)
+/* A rebuild of an expression: which leaves are mapped, and whether a
+   subtree without such a leaf is kept as it is. */
+typedef struct LeafMap {
+    uint8_t leaves;         /* DXF_* flags of the leaves given to map */
+    bool prune;             /* return a subtree without such a leaf unvisited */
+    DaeVarMap map;          /* the replacement of a leaf */
+    void *ctx;              /* map's */
+    PtrMap *memo;           /* node -> its rebuild */
+} LeafMap;
+
+/* The one rebuilding child walk: every kind's constructor, so that a
+   rebuilt node is folded and interned like a new one. */
+static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
 {
-    DaeExpr *done = ptrmap_get(memo, e);
+    if (m->prune && !(e->flags & m->leaves))
+        return e;
+    DaeExpr *done = ptrmap_get(m->memo, e);
     if (done)
         return done;
     DaeExpr *r;
+#define SUB(x) map_tree(t, (x), m)
     switch (e->kind) {
     case DX_CONST: case DX_PARAM: case DX_TIME: case DX_EVAR: case DX_INITIAL:
-        r = e;
-        break;
     case DX_VAR:
-        r = map(ctx, t, e);
+        r = (e->flags & m->leaves) ? m->map(m->ctx, t, e) : e;
         break;
     case DX_EDGE:
-        r = dae_edge(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_edge(t, SUB(e->u.bin.a));
         break;
     case DX_DELAY:
-        r = dae_delay(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
-                      dae_substitute(t, e->u.cond.a, map, ctx, memo),
-                      e->u.cond.b ? dae_substitute(t, e->u.cond.b, map, ctx, memo) : NULL);
+        r = dae_delay(t, SUB(e->u.cond.c), SUB(e->u.cond.a),
+                      e->u.cond.b ? SUB(e->u.cond.b) : NULL);
         if (r != e && !ptrmap_get(&t->delays, r)) {
             void *o = ptrmap_get(&t->delays, e);
             if (o)
@@ -636,23 +647,19 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     case DX_FUNC:
-        r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
-                     e->u.fn.b ? dae_substitute(t, e->u.fn.b, map, ctx, memo) : NULL);
+        r = dae_func(t, e->u.fn.fn, SUB(e->u.fn.a), e->u.fn.b ? SUB(e->u.fn.b) : NULL);
         break;
     case DX_IF:
-        r = dae_if(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
-                   dae_substitute(t, e->u.cond.a, map, ctx, memo),
-                   dae_substitute(t, e->u.cond.b, map, ctx, memo));
+        r = dae_if(t, SUB(e->u.cond.c), SUB(e->u.cond.a), SUB(e->u.cond.b));
         break;
     case DX_NEG:
-        r = dae_neg(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_neg(t, SUB(e->u.bin.a));
         break;
     case DX_NOT:
-        r = dae_not(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_not(t, SUB(e->u.bin.a));
         break;
     case DX_SEGMENT:
-        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis,
-                        dae_substitute(t, e->u.seg.x, map, ctx, memo));
+        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis, SUB(e->u.seg.x));
         if (r != e && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
             if (o)
@@ -660,13 +667,11 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     case DX_LOOKUP:
-        r = dae_lookup(t, dae_substitute(t, e->u.look.s1, map, ctx, memo),
-                       e->u.look.s2 ? dae_substitute(t, e->u.look.s2, map, ctx, memo) : NULL,
+        r = dae_lookup(t, SUB(e->u.look.s1), e->u.look.s2 ? SUB(e->u.look.s2) : NULL,
                        e->u.look.d1, e->u.look.d2);
         break;
     default:
-        r = dae_binary(t, e->kind, dae_substitute(t, e->u.bin.a, map, ctx, memo),
-                       dae_substitute(t, e->u.bin.b, map, ctx, memo));
+        r = dae_binary(t, e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
         /* a rebuilt relation keeps its source for the event log */
         if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
@@ -675,8 +680,23 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     }
-    ptrmap_put(memo, e, r);
+#undef SUB
+    ptrmap_put(m->memo, e, r);
     return r;
+}
+
+DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
+                        PtrMap *memo)
+{
+    LeafMap m = {.leaves = DXF_VAR, .prune = false, .map = map, .ctx = ctx, .memo = memo};
+    return map_tree(t, e, &m);
+}
+
+DaeExpr *dae_map_leaves(DaeExprTable *t, DaeExpr *e, uint8_t leaves, DaeVarMap map,
+                        void *ctx, PtrMap *memo)
+{
+    LeafMap m = {.leaves = leaves, .prune = true, .map = map, .ctx = ctx, .memo = memo};
+    return map_tree(t, e, &m);
 }
 
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel)

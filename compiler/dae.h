@@ -237,6 +237,11 @@ typedef struct DaeDelay {
 typedef DaeExpr *(*DaeVarMap)(void *ctx, DaeExprTable *t, const DaeExpr *leaf);
 DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
                         PtrMap *memo);
+/* The same for the leaves whose DXF_* flags meet `leaves` (DXF_EVAR:
+   event variables and initialevent); a subtree without such a leaf is
+   returned as it is, unvisited. */
+DaeExpr *dae_map_leaves(DaeExprTable *t, DaeExpr *e, uint8_t leaves, DaeVarMap map,
+                        void *ctx, PtrMap *memo);
 
 /* Time derivative: d/dt, with der(var^(k)) = var^(k+1). */
 DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);

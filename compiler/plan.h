@@ -18,6 +18,8 @@
  *  - the relations that get a mode (a zero crossing), their guards and
  *    crossing functions; those of assertion conditions too, so that a
  *    failing assertion is located like an event;
+ *  - when each assertion is checked: once, after the parameters are set
+ *    (it reads parameters only), or after every step;
  *  - the sparsity of d(dx/dt)/dx and its column coloring;
  *  - the output columns and the targets.
  *
@@ -153,9 +155,6 @@ typedef struct Plan {
                                their order, then the others */
     int nalg_solver;        /* a[0 .. nalg_solver) is what the solver's
                                evaluations write */
-    bool *assert_state;     /* per DaeAssert: its condition reads the state
-                               (checked after every step), else parameters
-                               only (checked once, before the run) */
     int *rel_states;        /* the states the relation functions read,
                                ascending (the runtime interpolates only
                                those to probe them) */
@@ -171,6 +170,9 @@ typedef struct Plan {
     PtrVec consts;          /* DaeExpr*, children before their parents */
     PtrMap const_index;     /* node -> 1 + its index in consts */
     int nonce;              /* pivots checked once, after the parameters */
+    bool *assert_once;      /* per assertion (Dae.asserts): it reads
+                               parameters only, so it is checked once,
+                               before initialization, not after every step */
     PlanRelation *rels;     /* relations with a mode, in order of discovery */
     int nrels;              /* entries in rels */
     PtrMap rel_index;       /* relation node -> 1 + its index in rels */

@@ -559,8 +559,5 @@ void plan_eval(Plan *p)
     plan_slots(p);
     plan_column_reads(p);
     plan_rel_states(p);
-    p->assert_state = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->d->asserts.n + 1));
-    for (int i = 0; i < p->d->asserts.n; i++)
-        p->assert_state[i] = dae_depends_on_state(((DaeAssert *)p->d->asserts.items[i])->cond);
     plan_consts(p);
 }

@@ -1203,7 +1203,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                     : diag_closest(word, ast_section_names, SEC_KIND_COUNT);
         }
         if (s)
-            diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);
+            diag_error(at, "unexpected %s%s", found, diag_did_you_mean(s).text);
         else if (top)
             diag_error(at, "unexpected %s: a definition starts with "
                        "'component', 'domain' or 'function'", found);

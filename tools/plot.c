@@ -36,6 +36,7 @@
 #include "diag.h"
 #include "outfile.h"
 #include "plot_results.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,9 +165,9 @@ static int select_named(const PlotResults *r, const char *vars, int *sel, int *n
             if (strcmp(v, "time") == 0) {
                 fprintf(stderr, "' to draw: time is the x axis\n");
             } else if (hint) {
-                fprintf(stderr, "'; did you mean '");
-                plot_put_text(stderr, hint);
-                fprintf(stderr, "'?\n");
+                fputc('\'', stderr);
+                tool_put_did_you_mean(stderr, hint, plot_put_text);
+                fputc('\n', stderr);
             } else {
                 fprintf(stderr, "'\n");
             }
@@ -856,14 +857,14 @@ done:
 int plot_main(int argc, char **argv)
 {
     const char *csv = NULL, *vars = NULL, *out = NULL;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(help, stdout);
             return 0;
         }
     }
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--vars") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
@@ -875,8 +876,9 @@ int plot_main(int argc, char **argv)
             const char *opts[] = {"--vars", "-o", "--help"};
             const char *hint = diag_closest(a, opts, 3);
             if (hint) {
-                fprintf(stderr, "lmdlc: unknown option '%s'; did you mean '%s'?\n"
-                        "Try 'lmdlc plot --help'.\n", a, hint);
+                fprintf(stderr, "lmdlc: unknown option '%s'", a);
+                tool_put_did_you_mean(stderr, hint, plot_put_text);
+                fputs("\nTry 'lmdlc plot --help'.\n", stderr);
                 return 1;
             }
             return usage_error("unknown option '%s'", a);
