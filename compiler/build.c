@@ -22,9 +22,9 @@
  * bug in lmdlc, reported with the C file kept.
  *
  * The cache directory is trusted only when it is a real directory (not a
- * link) owned by the user and writable by no one else, and a cached
- * simulator only when it is a regular file of the user's that no one
- * else can write; a bad or broken entry is rebuilt.
+ * link, however its path is written) owned by the user and writable by no
+ * one else, and a cached simulator only when it is a regular file of the
+ * user's that no one else can write; a bad or broken entry is rebuilt.
  */
 #include "build.h"
 
@@ -492,16 +492,51 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Drops what names the same directory at the end of a path: trailing
+   slashes and "/." ("cache/", "cache/."), so that the last component is
+   the directory's own name.  With them, the system follows a link named
+   by the component before ("link/" is where the link points), and the
+   checks below would see the link's target instead of the link. */
+static void trim_dir_path(char *path)
+{
+    size_t n = strlen(path);
+    for (;;) {
+        if (n > 1 && path[n - 1] == '/')
+            n--;
+        else if (n > 2 && path[n - 1] == '.' && path[n - 2] == '/')
+            n -= 2;
+        else if (n == 2 && path[0] == '.' && path[1] == '/')
+            n = 1;
+        else
+            break;
+    }
+    path[n] = 0;
+}
+
 /* The cache directory must be a directory of the user's alone: anyone
-   who can write it can replace a simulator that `run` will execute. */
+   who can write it can replace a simulator that `run` will execute.  It
+   is opened without following a link in its last component, and the
+   checks read the open directory (fstat), not its name again. */
 static int check_cache_dir(const char *dir, const char *origin)
 {
     struct stat st;
     const char *fix = "set LMDL_CACHE to a directory of your own (it is "
                       "created with mode 0700)";
-    if (lstat(dir, &st) != 0) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno;
+    if (fd >= 0) {
+        int bad = fstat(fd, &st) != 0;
+        err = errno;
+        close(fd);
+        if (bad) {
+            diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
+                       dir, origin, strerror(err), fix);
+            return -1;
+        }
+    } else if (lstat(dir, &st) != 0 || !(S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode))) {
+        /* why it cannot be opened: missing, no permission, ... */
         diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
-                   dir, origin, strerror(errno), fix);
+                   dir, origin, strerror(err), fix);
         return -1;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -554,6 +589,7 @@ static char *cache_dir(void)
         snprintf(buf, sizeof buf, "/tmp/lmdl-cache-%ld", (long)geteuid());
         origin = "the default without HOME";
     }
+    trim_dir_path(buf);
     for (char *p = buf + 1; *p; p++) {
         if (*p == '/' && p[-1] != '/') {
             *p = 0;
