@@ -24,7 +24,9 @@
  * The cache directory is trusted only when it is a real directory (not a
  * link, however its path is written) owned by the user and writable by no
  * one else, and a cached simulator only when it is a regular file of the
- * user's that no one else can write; a bad or broken entry is rebuilt.
+ * user's that no one else can write and a whole executable (its ELF
+ * headers and segments within the file); a bad or broken entry is
+ * rebuilt.
  */
 #include "build.h"
 
@@ -37,6 +39,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __ELF__
+#include <link.h>           /* ElfW: the Elf32_ or Elf64_ type of this machine */
+#endif
 
 extern char **environ;
 
@@ -615,9 +621,48 @@ static char *cache_dir(void)
     return dir;
 }
 
+#ifdef __ELF__
+/* Whether the n bytes at off lie within a file of `size` bytes. */
+static bool within(uint64_t off, uint64_t n, uint64_t size)
+{
+    return off <= size && n <= size - off;
+}
+
+/* Whether the open file fd of `size` bytes is a whole ELF executable of
+   this machine's class and byte order: its header, the program header
+   table, every segment's bytes and the section header table (which the
+   linker writes last) all lie within the file.  A simulator cut short (a
+   full disk, a crash while it was copied) fails here instead of dying
+   of SIGSEGV at every run; reading the headers costs a few kilobytes. */
+static bool elf_intact(int fd, uint64_t size)
+{
+    const uint16_t one = 1;
+    const int little = *(const unsigned char *)&one == 1;
+    ElfW(Ehdr) eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh
+        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
+        || eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+        || eh.e_ident[EI_DATA] != (little ? ELFDATA2LSB : ELFDATA2MSB)
+        || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+        || eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0
+        || !within(eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize, size)
+        || (eh.e_shnum > 0
+            && !within(eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize, size)))
+        return false;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        ElfW(Phdr) ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph))
+                != (ssize_t)sizeof ph
+            || !within(ph.p_offset, ph.p_filesz, size))
+            return false;
+    }
+    return true;
+}
+#endif
+
 /* A cached simulator: 1 usable, 0 absent, -1 present but not to be run
-   (not a regular file, someone else's, writable by others, or not
-   executable). */
+   (not a regular file, someone else's, writable by others, not
+   executable, or not a whole executable: elf_intact). */
 static int cached_sim_state(const char *sim)
 {
     struct stat st;
@@ -626,6 +671,16 @@ static int cached_sim_state(const char *sim)
     if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()
         || (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXUSR))
         return -1;
+#ifdef __ELF__
+    int fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    bool whole = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                 && elf_intact(fd, (uint64_t)st.st_size);
+    close(fd);
+    if (!whole)
+        return -1;
+#endif
     return 1;
 }
 
