@@ -49,7 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __ELF__
-#include <link.h>           /* ElfW: the Elf32_ or Elf64_ type of this machine */
+#include <link.h> /* ElfW: the Elf32_ or Elf64_ type of this machine */
 #endif
 
 extern char **environ;
@@ -535,14 +535,14 @@ static int check_cache_dir(const char *dir, const char *origin)
         err = errno;
         close(fd);
         if (bad) {
-            diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
-                       dir, origin, strerror(err), fix);
+            diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir,
+                       origin, strerror(err), fix);
             return -1;
         }
     } else if (lstat(dir, &st) != 0 || !(S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode))) {
         /* why it cannot be opened: missing, no permission, ... */
-        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
-                   dir, origin, strerror(err), fix);
+        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir, origin,
+                   strerror(err), fix);
         return -1;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -675,8 +675,8 @@ static int cached_sim_state(const char *sim)
     int fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    bool whole = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-                 && elf_intact(fd, (uint64_t)st.st_size);
+    bool whole =
+        fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && elf_intact(fd, (uint64_t)st.st_size);
     close(fd);
     if (!whole)
         return -1;

@@ -1033,15 +1033,12 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
 static bool finite_op(DaeExprTable *t, const DaeExpr *e)
 {
     switch (e->kind) {
-    case DX_DIV:
-        return known_nonzero(t, e->u.bin.b);
+    case DX_DIV: return known_nonzero(t, e->u.bin.b);
     case DX_POW:
         return is_num(e->u.bin.b) && e->u.bin.b->u.value >= 0
                && e->u.bin.b->u.value == floor(e->u.bin.b->u.value);
-    case DX_FUNC:
-        return builtin_finite[e->u.fn.fn];
-    default:
-        return true;
+    case DX_FUNC: return builtin_finite[e->u.fn.fn];
+    default: return true;
     }
 }
 

@@ -398,8 +398,7 @@ static int is_meta_of(const char *out, const struct stat *st)
 {
     char *meta = rt_meta_path(out);
     struct stat mst;
-    int same = lstat(meta, &mst) == 0 && mst.st_dev == st->st_dev
-               && mst.st_ino == st->st_ino;
+    int same = lstat(meta, &mst) == 0 && mst.st_dev == st->st_dev && mst.st_ino == st->st_ino;
     free(meta);
     return same;
 }
