@@ -22,9 +22,11 @@
  * bug in lmdlc, reported with the C file kept.
  *
  * The cache directory is trusted only when it is a real directory (not a
- * link) owned by the user and writable by no one else, and a cached
- * simulator only when it is a regular file of the user's that no one
- * else can write; a bad or broken entry is rebuilt.
+ * link, however its path is written) owned by the user and writable by no
+ * one else, and a cached simulator only when it is a regular file of the
+ * user's that no one else can write and a whole executable (its ELF
+ * headers and segments within the file); a bad or broken entry is
+ * rebuilt.
  */
 #include "build.h"
 
@@ -38,6 +40,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +49,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __ELF__
+#include <link.h> /* ElfW: the Elf32_ or Elf64_ type of this machine */
+#endif
 
 extern char **environ;
 
@@ -666,16 +672,51 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Drops what names the same directory at the end of a path: trailing
+   slashes and "/." ("cache/", "cache/."), so that the last component is
+   the directory's own name.  With them, the system follows a link named
+   by the component before ("link/" is where the link points), and the
+   checks below would see the link's target instead of the link. */
+static void trim_dir_path(char *path)
+{
+    size_t n = strlen(path);
+    for (;;) {
+        if (n > 1 && path[n - 1] == '/')
+            n--;
+        else if (n > 2 && path[n - 1] == '.' && path[n - 2] == '/')
+            n -= 2;
+        else if (n == 2 && path[0] == '.' && path[1] == '/')
+            n = 1;
+        else
+            break;
+    }
+    path[n] = 0;
+}
+
 /* The cache directory must be a directory of the user's alone: anyone
-   who can write it can replace a simulator that `run` will execute. */
+   who can write it can replace a simulator that `run` will execute.  It
+   is opened without following a link in its last component, and the
+   checks read the open directory (fstat), not its name again. */
 static int check_cache_dir(const char *dir, const char *origin)
 {
     struct stat st;
     const char *fix = "set LMDL_CACHE to a directory of your own (it is "
                       "created with mode 0700)";
-    if (lstat(dir, &st) != 0) {
-        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
-                   dir, origin, strerror(errno), fix);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno;
+    if (fd >= 0) {
+        int bad = fstat(fd, &st) != 0;
+        err = errno;
+        close(fd);
+        if (bad) {
+            diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir,
+                       origin, strerror(err), fix);
+            return -1;
+        }
+    } else if (lstat(dir, &st) != 0 || !(S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode))) {
+        /* why it cannot be opened: missing, no permission, ... */
+        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir, origin,
+                   strerror(err), fix);
         return -1;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -728,6 +769,7 @@ static char *cache_dir(void)
         snprintf(buf, sizeof buf, "/tmp/lmdl-cache-%ld", (long)geteuid());
         origin = "the default without HOME";
     }
+    trim_dir_path(buf);
     for (char *p = buf + 1; *p; p++) {
         if (*p == '/' && p[-1] != '/') {
             *p = 0;
@@ -753,9 +795,48 @@ static char *cache_dir(void)
     return dir;
 }
 
+#ifdef __ELF__
+/* Whether the n bytes at off lie within a file of `size` bytes. */
+static bool within(uint64_t off, uint64_t n, uint64_t size)
+{
+    return off <= size && n <= size - off;
+}
+
+/* Whether the open file fd of `size` bytes is a whole ELF executable of
+   this machine's class and byte order: its header, the program header
+   table, every segment's bytes and the section header table (which the
+   linker writes last) all lie within the file.  A simulator cut short (a
+   full disk, a crash while it was copied) fails here instead of dying
+   of SIGSEGV at every run; reading the headers costs a few kilobytes. */
+static bool elf_intact(int fd, uint64_t size)
+{
+    const uint16_t one = 1;
+    const int little = *(const unsigned char *)&one == 1;
+    ElfW(Ehdr) eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh
+        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
+        || eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+        || eh.e_ident[EI_DATA] != (little ? ELFDATA2LSB : ELFDATA2MSB)
+        || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+        || eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0
+        || !within(eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize, size)
+        || (eh.e_shnum > 0
+            && !within(eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize, size)))
+        return false;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        ElfW(Phdr) ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph))
+                != (ssize_t)sizeof ph
+            || !within(ph.p_offset, ph.p_filesz, size))
+            return false;
+    }
+    return true;
+}
+#endif
+
 /* A cached simulator: 1 usable, 0 absent, -1 present but not to be run
-   (not a regular file, someone else's, writable by others, or not
-   executable). */
+   (not a regular file, someone else's, writable by others, not
+   executable, or not a whole executable: elf_intact). */
 static int cached_sim_state(const char *sim)
 {
     struct stat st;
@@ -764,6 +845,16 @@ static int cached_sim_state(const char *sim)
     if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()
         || (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXUSR))
         return -1;
+#ifdef __ELF__
+    int fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    bool whole =
+        fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && elf_intact(fd, (uint64_t)st.st_size);
+    close(fd);
+    if (!whole)
+        return -1;
+#endif
     return 1;
 }
 

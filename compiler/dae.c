@@ -26,12 +26,14 @@ const char *const dae_kind_cop[] = {DAE_EXPR_KINDS(X_KCOP)};
 const int dae_kind_prec[] = {DAE_EXPR_KINDS(X_KPREC)};
 _Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
 
-#define X_BNAME(id, name, arity, units, lower, eval, diff) name,
-#define X_BARITY(id, name, arity, units, lower, eval, diff) arity,
-#define X_BUNITS(id, name, arity, units, lower, eval, diff) units,
+#define X_BNAME(id, name, arity, units, lower, eval, finite, diff) name,
+#define X_BARITY(id, name, arity, units, lower, eval, finite, diff) arity,
+#define X_BUNITS(id, name, arity, units, lower, eval, finite, diff) units,
+#define X_BFINITE(id, name, arity, units, lower, eval, finite, diff) finite,
 const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
 const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
+const bool builtin_finite[] = {LMDL_BUILTINS(X_BFINITE)};
 
 #define X_AFNAME(id, name, lo, hi, what) name,
 #define X_AFLO(id, name, lo, hi, what) lo,
@@ -239,7 +241,7 @@ static uint32_t var_bit(int index, int order)
     return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
 }
 
-static void set_flags(DaeExpr *e);
+static void set_flags(DaeExprTable *t, DaeExpr *e);
 
 /* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
@@ -254,7 +256,7 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     *e = *proto;
     e->hash = h;
     e->id = t->count++;
-    set_flags(e);
+    set_flags(t, e);
     e->next = t->buckets[h & (t->nbuckets - 1)];
     t->buckets[h & (t->nbuckets - 1)] = e;
     return e;
@@ -382,16 +384,10 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
     return v;
 }
 
-/* Whether 0 * e is 0: e is finite (see dae.h: constants and parameter
-   expressions by their value at the defaults, anything that reads a
-   variable or time by assumption). */
-static bool known_finite(DaeExprTable *t, const DaeExpr *e)
+/* Whether 0 * e is 0: e is known finite (DXF_FINITE, dae.h). */
+static bool known_finite(const DaeExpr *e)
 {
-    if (e->kind == DX_CONST)
-        return isfinite(e->u.value);
-    if (dae_depends_on_state(e))
-        return true;
-    return isfinite(default_value(t, e));
+    return (e->flags & DXF_FINITE) != 0;
 }
 
 /* Whether 0 / e is 0: e is a constant or parameter expression, finite and
@@ -470,12 +466,12 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
     case DX_SUB:
         if (dae_is_const(b, 0)) return a;
         if (dae_is_const(a, 0)) return dae_neg(t, b);
-        if (a == b && known_finite(t, a)) return dae_const(t, 0); /* inf - inf is NaN */
+        if (a == b && known_finite(a)) return dae_const(t, 0); /* inf - inf is NaN */
         if (b->kind == DX_NEG) return dae_add(t, a, b->u.bin.a);
         break;
     case DX_MUL:
-        if ((dae_is_const(a, 0) && known_finite(t, b))
-            || (dae_is_const(b, 0) && known_finite(t, a)))
+        if ((dae_is_const(a, 0) && known_finite(b))
+            || (dae_is_const(b, 0) && known_finite(a)))
             return dae_const(t, 0); /* 0 * inf is NaN */
         if (dae_is_const(a, 1)) return b;
         if (dae_is_const(b, 1)) return a;
@@ -514,7 +510,7 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
 static double fold_fn(DaeFunc fn, double a, double b)
 {
     switch (fn) {
-#define X_FOLD(id, name, arity, units, lower, eval, diff) case id: return eval;
+#define X_FOLD(id, name, arity, units, lower, eval, finite, diff) case id: return eval;
     LMDL_BUILTINS(X_FOLD)
     default: return NAN;
     }
@@ -827,7 +823,7 @@ static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
 {
     static const DiffFn derivative[] = {
-#define X_DIFF(id, name, arity, units, lower, eval, diff) diff,
+#define X_DIFF(id, name, arity, units, lower, eval, finite, diff) diff,
         LMDL_BUILTINS(X_DIFF)
     };
     DaeExprTable *t = d->t;
@@ -1048,18 +1044,42 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
         snprintf(buf + at, len - at, ")");
 }
 
+/* Whether a node is finite whenever its operands are: the operators that
+   cannot divide by zero or leave a function's domain.  A division is one
+   when its divisor is a constant or parameter expression, finite and
+   nonzero at the defaults (x / tau), a power when its exponent is a
+   whole number >= 0 (x^2).  The operands' growth is not counted (x * y
+   may overflow, as x may). */
+static bool finite_op(DaeExprTable *t, const DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_DIV: return known_nonzero(t, e->u.bin.b);
+    case DX_POW:
+        return is_num(e->u.bin.b) && e->u.bin.b->u.value >= 0
+               && e->u.bin.b->u.value == floor(e->u.bin.b->u.value);
+    case DX_FUNC: return builtin_finite[e->u.fn.fn];
+    default: return true;
+    }
+}
+
 /* The flags and Bloom bits of a new node, from its own kind and its
-   children's. */
-static void set_flags(DaeExpr *e)
+   children's.  DXF_FINITE is the one flag that needs every child: a
+   node is known finite when its operation is finite on finite operands
+   and they all are, or, reading no variable, time or event, when its
+   value at the parameters' defaults is finite (1/p with p = 2). */
+static void set_flags(DaeExprTable *t, DaeExpr *e)
 {
     DaeExpr *k[3];
     int n = dae_children(e, k);
+    bool finite = finite_op(t, e);
     e->flags = 0;
     e->vars = 0;
     for (int i = 0; i < n; i++) {
         e->flags |= k[i]->flags;
         e->vars |= k[i]->vars;
+        finite = finite && (k[i]->flags & DXF_FINITE);
     }
+    e->flags &= (uint8_t)~DXF_FINITE;
     if (e->kind == DX_VAR) {
         e->flags |= DXF_VAR;
         e->vars |= var_bit(e->u.var.index, e->u.var.order);
@@ -1072,6 +1092,15 @@ static void set_flags(DaeExpr *e)
     } else if (dae_is_mode(e)) {
         e->flags |= DXF_REL;
     }
+    if (e->kind == DX_CONST)
+        finite = isfinite(e->u.value);
+    else if (e->kind == DX_PARAM)
+        finite = isfinite(t->pvalue[e->u.index]);
+    else if (!finite && !dae_depends_on_state(e) && e->kind != DX_SEGMENT
+             && e->kind != DX_LOOKUP)
+        finite = isfinite(default_value(t, e));
+    if (finite)
+        e->flags |= DXF_FINITE;
 }
 
 /* Starts a walk: a fresh stamp, and a mark for every node made so far. */

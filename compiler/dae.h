@@ -15,15 +15,23 @@
  * Folding never hides a value that is not a finite number.  An operation
  * on constants whose result is not finite (1/0, log(0), 0/0) stays an
  * operation, and `0*e`, `e*0` and `e - e` become 0 only when e is known
- * to be finite: a constant; an expression of parameters whose value at
- * the parameters' default values (dae_table_param_value) is finite; or an
- * expression that reads a variable or time, which is assumed finite (a
- * non-finite value there is a run-time failure the simulator reports).
- * `0/e` becomes 0 only when e is a constant or parameter expression that
- * is finite and nonzero at the defaults; by a variable it stays, as x/x
- * does.  Derivatives drop the terms of a zero derivative without
- * building them.  dae_nonfinite_part() finds what is left for the
- * passes to report.
+ * to be finite (DXF_FINITE, set when the node is made, so asking costs
+ * nothing): a finite constant; an expression of parameters whose value
+ * at the parameters' default values (dae_table_param_value) is finite; a
+ * variable, an event variable or time, assumed finite (a non-finite value
+ * there is a run-time failure the simulator reports); or +, -, *, neg,
+ * an if, a relation, a delay, a table lookup, an everywhere-finite
+ * function (builtin_finite: sin, cos, atan, atan2, tanh; abs, sign, min
+ * and max are ifs), a division by a constant or parameter expression
+ * finite and nonzero at the defaults, or a power with a whole exponent
+ * >= 0, whose operands are all known finite.  Any other division or
+ * power, and log, sqrt, exp, tan ... of something that reads a variable,
+ * is not known finite, so 0 * log(z) stays, and once z = 0 is
+ * substituted it is 0 * log(0), an error.  `0/e` becomes 0 only when e is a
+ * constant or parameter expression that is finite and nonzero at the
+ * defaults; by a variable it stays, as x/x does.  Derivatives drop the
+ * terms of a zero derivative without building them.
+ * dae_nonfinite_part() finds what is left for the passes to report.
  *
  * A tablelookup (issue 11) is two kinds of node: DX_SEGMENT, the segment
  * of the grid its query is in (a mode, piecewise constant, like a
@@ -109,6 +117,8 @@ enum {
     DXF_TIME = 2,           /* mentions time */
     DXF_REL = 4,            /* contains a relation (a zero crossing) */
     DXF_EVAR = 8,           /* mentions an event variable (or an event) */
+    DXF_FINITE = 16,        /* known to be a finite number (see above: what
+                               lets 0 * e and e - e fold to 0) */
 };
 
 typedef struct DaeExpr DaeExpr;

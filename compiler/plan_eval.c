@@ -471,10 +471,11 @@ static void plan_rel_states(Plan *p)
 /* ---- constants ------------------------------------------------------------ */
 
 /* A node computed once: parameters and constants only (no variable,
-   time, event variable or mode below it: the flags), and not a leaf. */
+   time, event variable or mode below it: the flags but DXF_FINITE), and
+   not a leaf. */
 static bool is_constant(const DaeExpr *e)
 {
-    return e->flags == 0 && !dae_is_leaf(e);
+    return (e->flags & ~DXF_FINITE) == 0 && !dae_is_leaf(e);
 }
 
 static void find_consts(Plan *p, DaeExpr *e, PtrMap *seen)

@@ -124,6 +124,14 @@ static void write_meta(FILE *fp, const void *ctx)
     rt_names_free(ix);
 }
 
+char *rt_meta_path(const char *out)
+{
+    size_t n = strlen(out) + 6;
+    char *path = rt_xcalloc(n, 1);
+    snprintf(path, n, "%s.meta", out);
+    return path;
+}
+
 void rt_meta_write(const RtSim *s)
 {
     struct stat st;
@@ -131,9 +139,7 @@ void rt_meta_write(const RtSim *s)
     if (!s->out || s->out == stdout || !out || fstat(fileno(s->out), &st) != 0
         || !S_ISREG(st.st_mode))
         return;
-    size_t n = strlen(out) + 6;
-    char *path = rt_xcalloc(n, 1);
-    snprintf(path, n, "%s.meta", out);
+    char *path = rt_meta_path(out);
     if (rt_sidecar_replace(path, write_meta, s) != 0)
         rt_warn(s, "cannot write the units of the results, '%s': %s; lmdlc "
                 "plot will draw them without units", path, strerror(errno));
