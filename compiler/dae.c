@@ -338,6 +338,53 @@ bool dae_is_relation(const DaeExpr *e)
 static double fold(DaeExprKind k, double a, double b);
 static double fold_fn(DaeFunc fn, double a, double b);
 
+static double default_value(DaeExprTable *t, const DaeExpr *e);
+
+/* Whether parameters first .. first + n - 1 have known defaults. */
+static bool params_known(const DaeExprTable *t, int first, int n)
+{
+    if (first < 0 || first + n > t->npvalue)
+        return false;
+    for (int i = first; i < first + n; i++)
+        if (isnan(t->pvalue[i]))
+            return false;
+    return true;
+}
+
+/* A table's segment or lookup with queries known from parameters, at the
+   defaults: the same interpolant the simulator evaluates (rt_table.c), so
+   such a lookup is one more parameter expression; NAN while a grid, the
+   data or a query is not known. */
+static double table_default(DaeExprTable *t, const DaeExpr *e)
+{
+    const DaeExpr *s1 = e->kind == DX_SEGMENT ? e : e->u.look.s1;
+    const DaeExpr *s2 = e->kind == DX_SEGMENT ? NULL : e->u.look.s2;
+    const DaeTable *tb = s1->u.seg.tab;
+    int n1 = tb->n[0], n2 = tb->axes == 2 ? tb->n[1] : 1;
+    if (!params_known(t, tb->grid[0], n1)
+        || (tb->axes == 2 && !params_known(t, tb->grid[1], n2)))
+        return NAN;
+    const double *p = t->pvalue;
+    if (e->kind == DX_SEGMENT) {
+        int axis = e->u.seg.axis;
+        double x = default_value(t, e->u.seg.x);
+        return isnan(x) ? NAN : rt_grid_segment(p + tb->grid[axis], tb->n[axis], x);
+    }
+    if (!params_known(t, tb->data, n1 * n2))
+        return NAN;
+    double x1 = default_value(t, s1->u.seg.x);
+    double x2 = s2 ? default_value(t, s2->u.seg.x) : 0;
+    if (isnan(x1) || isnan(x2))
+        return NAN;
+    int k1 = rt_grid_segment(p + tb->grid[0], n1, x1);
+    if (!s2)
+        return rt_table1(p + tb->grid[0], n1, p + tb->data, tb->interp, tb->extrap, k1, x1,
+                         e->u.look.d1);
+    int k2 = rt_grid_segment(p + tb->grid[1], n2, x2);
+    return rt_table2(p + tb->grid[0], n1, p + tb->grid[1], n2, p + tb->data, tb->interp,
+                     tb->extrap, k1, k2, x1, x2, e->u.look.d1, e->u.look.d2);
+}
+
 /* The value of a constant or parameter expression at the parameters'
    defaults (NAN for one that reads a variable or time).  Memoised per
    node (DaeExprTable.dvalue): a node's parameters are recorded before it
@@ -367,6 +414,8 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         v = isnan(c) ? NAN : default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
         break;
     }
+    case DX_SEGMENT: case DX_LOOKUP: v = table_default(t, e); break;
+    case DX_DELAY: case DX_EDGE: case DX_INITIAL: case DX_EVAR: v = NAN; break;
     default:
         v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
         break;
