@@ -50,7 +50,7 @@ int array_func_find(const char *name)
 
 int builtin_find(const char *name)
 {
-    for (int k = 0; k < FN_COUNT; k++)
+    for (int k = 0; k < FN_NAMED; k++)
         if (strcmp(builtin_names[k], name) == 0)
             return k;
     return -1;
@@ -608,13 +608,23 @@ DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a)
                   dae_if(t, dae_binary(t, DX_LT, a, zero), dae_const(t, -1), zero));
 }
 
+/* Of constants and parameters, C's fmin and fmax (builtin.h: FN_NAMED);
+   else an if-expression over a relation, the zero crossing. */
 DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMIN, a, b);
     return dae_if(t, dae_binary(t, DX_LE, a, b), a, b);
 }
 
 DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMAX, a, b);
     return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
 }
 
@@ -851,6 +861,18 @@ static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
 {
     (void)db;
     return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
+}
+
+/* fmin and fmax of constants and parameters: the derivative of the
+   operand chosen (0 in practice, but exact). */
+static DaeExpr *diff_fmin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_LE, e->u.fn.a, e->u.fn.b), da, db);
+}
+
+static DaeExpr *diff_fmax(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_GE, e->u.fn.a, e->u.fn.b), da, db);
 }
 
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
@@ -1333,8 +1355,32 @@ static void print_num(FILE *fp, double v)
     fputs(buf, fp);
 }
 
+/* "min" or "max" for the if-expression dae_min or dae_max made
+   (`if a <= b, a else b end`), else NULL: printed as the call, each
+   operand once, so a nested min or max prints in its size (a DAG printed
+   as a tree would repeat every operand in the condition and a branch). */
+static const char *extremum_name(const DaeExpr *e)
+{
+    if (e->kind != DX_IF)
+        return NULL;
+    const DaeExpr *c = e->u.cond.c;
+    if ((c->kind != DX_LE && c->kind != DX_GE) || c->u.bin.a != e->u.cond.a
+        || c->u.bin.b != e->u.cond.b)
+        return NULL;
+    return c->kind == DX_LE ? "min" : "max";
+}
+
 static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
 {
+    const char *call = extremum_name(e);
+    if (call) {
+        fprintf(fp, "%s(", call);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.b, n, 0, false);
+        fputc(')', fp);
+        return;
+    }
     int p = dae_kind_prec[e->kind];
     bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
                  || (p == ctx && !right && p == 7)

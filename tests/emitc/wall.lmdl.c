@@ -271,7 +271,7 @@ static const RtBlockInfo blocks[] = {
     {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", "<stdlib>/domains/TranslationalPB.lmdl:12:5"},
     {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", "<stdlib>/translational/Spring.lmdl:21:5"},
     {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", "<stdlib>/translational/Wall.lmdl:26:5"},
-    {1, "wall.f == if wall.penetration > 0, if wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v >= 0, wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v else 0 end else 0 end (in wall), solved for wall.f", "<stdlib>/translational/Wall.lmdl:27:5"},
+    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", "<stdlib>/translational/Wall.lmdl:27:5"},
     {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", "<stdlib>/translational/Wall.lmdl:32:5"},
     {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", "<stdlib>/translational/Spring.lmdl:6:5"},
     {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", "<stdlib>/translational/Mass.lmdl:21:5"},
