@@ -60,7 +60,9 @@ typedef enum BuiltinUnits {
     X(FN_ABS, "abs", 1, BU_SAME, dae_abs(t, a), NAN, 1, NULL)                \
     X(FN_SIGN, "sign", 1, BU_SIGN, dae_sign(t, a), NAN, 1, NULL)             \
     X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, 1, NULL)            \
-    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, 1, NULL)
+    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, 1, NULL) \
+    X(FN_FMIN, "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
+    X(FN_FMAX, "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
 
 /* The functions of vectors and matrices (issue 11), another table, since
    they are not scalar functions of scalars: they are evaluated when an
@@ -91,6 +93,12 @@ int array_func_find(const char *name);
 
 #define X_BI_ENUM(id, name, arity, units, lower, eval, finite, diff) id,
 typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
+/* The rows before FN_NAMED are the functions a model calls by name; fmin
+   and fmax are made only by dae_min and dae_max, for operands that are
+   constants and parameters: they need no zero crossing, and each operand
+   appears once (a max of n parameters is n - 1 calls, not an if-expression
+   that repeats its operands). */
+enum { FN_NAMED = FN_FMIN };
 
 /* The special forms: written like calls, but they are not functions of
    numbers, so they have no DaeFunc node; resolution, the unit check and

@@ -423,6 +423,8 @@ struct CpPoolEntry {
     uint64_t hash;          /* cp_hash(text) */
     int array;              /* the pool array that holds it, or -1 */
     size_t offset;          /* its first byte there */
+    bool own;               /* a definition of its own (s<id>), not in an
+                               array: a path, whose length varies */
 };
 
 uint64_t cp_hash(const char *s)
@@ -466,6 +468,7 @@ static int pool_id(CPrint *cg, const char *s)
         abort();
     cg->pool[id].hash = h;
     cg->pool[id].array = -1;
+    cg->pool[id].own = false;
     cg->pool_slots[j] = id + 1;
     return id;
 }
@@ -477,15 +480,18 @@ size_t cp_pool_begin(CPrint *cg)
     return cg->buf.n;
 }
 
-void cp_pstr(CPrint *cg, const char *s)
+/* s as a reference into the pool; own: in a definition of its own. */
+static void pstr(CPrint *cg, const char *s, bool own)
 {
     int id = pool_id(cg, s ? s : "");
     struct CpPoolEntry *e = &cg->pool[id];
     if (e->array < 0) {
-        /* new: it goes into the array this table's strings start */
+        /* new: it goes into the array this table's strings start, or a
+           definition of its own */
         e->array = cg->pool_arrays;
-        e->offset = cg->pool_fill;
-        cg->pool_fill += strlen(e->text) + 1;
+        e->own = own;
+        e->offset = own ? 0 : cg->pool_fill;
+        cg->pool_fill += own ? 0 : strlen(e->text) + 1;
         if (cg->npending == cg->cap_pending) {
             cg->cap_pending = cg->cap_pending ? 2 * cg->cap_pending : 256;
             cg->pending = realloc(cg->pending, sizeof *cg->pending * (size_t)cg->cap_pending);
@@ -494,10 +500,17 @@ void cp_pstr(CPrint *cg, const char *s)
         }
         cg->pending[cg->npending++] = id;
     }
-    if (e->offset)
+    if (e->own)
+        cp_emit(cg, "s%d", id);
+    else if (e->offset)
         cp_emit(cg, "pool%d + %d", e->array, (int)e->offset);
     else
         cp_emit(cg, "pool%d", e->array);
+}
+
+void cp_pstr(CPrint *cg, const char *s)
+{
+    pstr(cg, s, false);
 }
 
 void cp_pool_end(CPrint *cg, size_t at)
@@ -508,15 +521,32 @@ void cp_pool_end(CPrint *cg, size_t at)
        front of the table: each string a literal of its own ending in a
        NUL, so no escape runs into the next */
     size_t table = cg->buf.n - at;
-    cp_emit(cg, "static const char pool%d[] =", cg->pool_arrays++);
+    bool array = false;
     for (int i = 0; i < cg->npending; i++) {
+        const struct CpPoolEntry *e = &cg->pool[cg->pending[i]];
+        if (!e->own)
+            continue;
+        cp_emit(cg, "static const char s%d[] = ", cg->pending[i]);
+        cp_str(cg, e->text);
+        cp_emit(cg, ";\n");
+    }
+    for (int i = 0; i < cg->npending; i++) {
+        const struct CpPoolEntry *e = &cg->pool[cg->pending[i]];
+        if (e->own)
+            continue;
+        if (!array)
+            cp_emit(cg, "static const char pool%d[] =", cg->pool_arrays);
+        array = true;
         cp_emit(cg, "\n    ");
         CpBuf *b = &cg->buf;
-        cp_str(cg, cg->pool[cg->pending[i]].text);
+        cp_str(cg, e->text);
         b->n--;     /* the closing quote: the NUL goes inside */
         cp_put(b, "\\0\"", 3);
     }
-    cp_emit(cg, ";\n\n");
+    if (array)
+        cp_emit(cg, ";\n");
+    cp_emit(cg, "\n");
+    cg->pool_arrays++;
     size_t defs = cg->buf.n - at - table;
     char *tmp = malloc(table);
     if (!tmp)
@@ -583,7 +613,7 @@ void cp_location(CPrint *cg, SrcSpan sp)
     if (!s)
         abort();
     snprintf(s, n, "%s%s", f->path, buf);
-    cp_pstr(cg, s);
+    pstr(cg, s, true);
     free(s);
 }
 

@@ -158,7 +158,8 @@ int cg_split(const char *c, CgUnit **out)
         s->len = (size_t)(next - p);
         s->function = !starts(p, "static const ");
         s->hot = s->function && hot_name(name);
-        s->pooled = !s->function && (starts(name, "pool") || !strcmp(name, "assert_reads"));
+        s->pooled = !s->function && (starts(name, "pool") || !strcmp(name, "assert_reads")
+                                     || (name[0] == 's' && name[1] >= '0' && name[1] <= '9'));
         hot_bytes += s->hot ? s->len : 0;
         p = next;
     }

@@ -52,7 +52,7 @@ int array_func_find(const char *name)
 
 int builtin_find(const char *name)
 {
-    for (int k = 0; k < FN_COUNT; k++)
+    for (int k = 0; k < FN_NAMED; k++)
         if (strcmp(builtin_names[k], name) == 0)
             return k;
     return -1;
@@ -340,6 +340,53 @@ bool dae_is_relation(const DaeExpr *e)
 static double fold(DaeExprKind k, double a, double b);
 static double fold_fn(DaeFunc fn, double a, double b);
 
+static double default_value(DaeExprTable *t, const DaeExpr *e);
+
+/* Whether parameters first .. first + n - 1 have known defaults. */
+static bool params_known(const DaeExprTable *t, int first, int n)
+{
+    if (first < 0 || first + n > t->npvalue)
+        return false;
+    for (int i = first; i < first + n; i++)
+        if (isnan(t->pvalue[i]))
+            return false;
+    return true;
+}
+
+/* A table's segment or lookup with queries known from parameters, at the
+   defaults: the same interpolant the simulator evaluates (rt_table.c), so
+   such a lookup is one more parameter expression; NAN while a grid, the
+   data or a query is not known. */
+static double table_default(DaeExprTable *t, const DaeExpr *e)
+{
+    const DaeExpr *s1 = e->kind == DX_SEGMENT ? e : e->u.look.s1;
+    const DaeExpr *s2 = e->kind == DX_SEGMENT ? NULL : e->u.look.s2;
+    const DaeTable *tb = s1->u.seg.tab;
+    int n1 = tb->n[0], n2 = tb->axes == 2 ? tb->n[1] : 1;
+    if (!params_known(t, tb->grid[0], n1)
+        || (tb->axes == 2 && !params_known(t, tb->grid[1], n2)))
+        return NAN;
+    const double *p = t->pvalue;
+    if (e->kind == DX_SEGMENT) {
+        int axis = e->u.seg.axis;
+        double x = default_value(t, e->u.seg.x);
+        return isnan(x) ? NAN : rt_grid_segment(p + tb->grid[axis], tb->n[axis], x);
+    }
+    if (!params_known(t, tb->data, n1 * n2))
+        return NAN;
+    double x1 = default_value(t, s1->u.seg.x);
+    double x2 = s2 ? default_value(t, s2->u.seg.x) : 0;
+    if (isnan(x1) || isnan(x2))
+        return NAN;
+    int k1 = rt_grid_segment(p + tb->grid[0], n1, x1);
+    if (!s2)
+        return rt_table1(p + tb->grid[0], n1, p + tb->data, tb->interp, tb->extrap, k1, x1,
+                         e->u.look.d1);
+    int k2 = rt_grid_segment(p + tb->grid[1], n2, x2);
+    return rt_table2(p + tb->grid[0], n1, p + tb->grid[1], n2, p + tb->data, tb->interp,
+                     tb->extrap, k1, k2, x1, x2, e->u.look.d1, e->u.look.d2);
+}
+
 /* The value of a constant or parameter expression at the parameters'
    defaults (NAN for one that reads a variable or time).  Memoised per
    node (DaeExprTable.dvalue): a node's parameters are recorded before it
@@ -369,6 +416,8 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         v = isnan(c) ? NAN : default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
         break;
     }
+    case DX_SEGMENT: case DX_LOOKUP: v = table_default(t, e); break;
+    case DX_DELAY: case DX_EDGE: case DX_INITIAL: case DX_EVAR: v = NAN; break;
     default:
         v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
         break;
@@ -555,13 +604,23 @@ DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a)
                   dae_if(t, dae_binary(t, DX_LT, a, zero), dae_const(t, -1), zero));
 }
 
+/* Of constants and parameters, C's fmin and fmax (builtin.h: FN_NAMED);
+   else an if-expression over a relation, the zero crossing. */
 DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMIN, a, b);
     return dae_if(t, dae_binary(t, DX_LE, a, b), a, b);
 }
 
 DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMAX, a, b);
     return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
 }
 
@@ -818,6 +877,18 @@ static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
 {
     (void)db;
     return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
+}
+
+/* fmin and fmax of constants and parameters: the derivative of the
+   operand chosen (0 in practice, but exact). */
+static DaeExpr *diff_fmin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_LE, e->u.fn.a, e->u.fn.b), da, db);
+}
+
+static DaeExpr *diff_fmax(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_GE, e->u.fn.a, e->u.fn.b), da, db);
 }
 
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
@@ -1333,8 +1404,32 @@ static void print_num(FILE *fp, double v)
     fputs(buf, fp);
 }
 
+/* "min" or "max" for the if-expression dae_min or dae_max made
+   (`if a <= b, a else b end`), else NULL: printed as the call, each
+   operand once, so a nested min or max prints in its size (a DAG printed
+   as a tree would repeat every operand in the condition and a branch). */
+static const char *extremum_name(const DaeExpr *e)
+{
+    if (e->kind != DX_IF)
+        return NULL;
+    const DaeExpr *c = e->u.cond.c;
+    if ((c->kind != DX_LE && c->kind != DX_GE) || c->u.bin.a != e->u.cond.a
+        || c->u.bin.b != e->u.cond.b)
+        return NULL;
+    return c->kind == DX_LE ? "min" : "max";
+}
+
 static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
 {
+    const char *call = extremum_name(e);
+    if (call) {
+        fprintf(fp, "%s(", call);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.b, n, 0, false);
+        fputc(')', fp);
+        return;
+    }
     int p = dae_kind_prec[e->kind];
     bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
                  || (p == ctx && !right && p == 7)

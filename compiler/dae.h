@@ -10,7 +10,9 @@
  * simplification rules live in one place.
  *
  * abs, sign, min and max are lowered to if-expressions over relations at
- * construction, so every zero crossing is an explicit relation node.
+ * construction, so every zero crossing is an explicit relation node; min
+ * and max of constants and parameters, which cross nothing, are fmin and
+ * fmax calls instead (builtin.h, FN_NAMED).
  *
  * Folding never hides a value that is not a finite number.  An operation
  * on constants whose result is not finite (1/0, log(0), 0/0) stays an
@@ -38,7 +40,10 @@
  * relation), and DX_LOOKUP, the table's value or one of its partial
  * derivatives in the segments of its DX_SEGMENT children.  The derivative
  * of a lookup is a lookup of one order more, in the same segments, so
- * der(), Jacobians and index reduction go through tables exactly.
+ * der(), Jacobians and index reduction go through tables exactly.  A
+ * lookup whose queries read only parameters is a parameter expression
+ * like any other: folding and the checks evaluate its segments and value
+ * at the defaults with the simulator's code (rt_table.c).
  */
 #ifndef LMDL_DAE_H
 #define LMDL_DAE_H

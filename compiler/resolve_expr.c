@@ -471,7 +471,7 @@ static const char *suggest_function(Checker *c, const char *f)
     if (diag_too_many())
         return NULL;
     PtrVec v = {0};
-    for (int i = 0; i < FN_COUNT; i++)
+    for (int i = 0; i < FN_NAMED; i++)
         ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
     for (int i = 0; i < SF_COUNT; i++)
         ptrvec_push(c->p->arena, &v, (void *)special_names[i]);

@@ -10,7 +10,7 @@
                                         skipped, when vim is not installed)
 
 The reserved words come from the keyword table of grammar/lexer.l, the
-built-in functions from the LMDL_BUILTINS and LMDL_ARRAY_FUNCS tables in compiler/builtin.h.  A change of
+built-in functions from the LMDL_BUILTINS (the rows before FN_NAMED) and LMDL_ARRAY_FUNCS tables in compiler/builtin.h.  A change of
 either without the grammars, or of the grammars alone, fails here.
 """
 import glob
@@ -81,7 +81,13 @@ def compiler_builtins():
     text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
     m = re.search(r"#define\s+LMDL_BUILTINS\(X\)(.*?)\n\n", text, re.S)
     if m:
-        names = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', m.group(1))
+        rows = re.findall(r'X\(\s*(\w+)\s*,\s*"(\w+)"\s*,\s*\d+', m.group(1))
+        # the rows from FN_NAMED on are internal (fmin, fmax): no model names them
+        named = re.search(r"FN_NAMED\s*=\s*(\w+)", text)
+        ids = [i for i, _ in rows]
+        if named and named.group(1) in ids:
+            rows = rows[:ids.index(named.group(1))]
+        names = [n for _, n in rows]
         # the functions of vectors and matrices, LMDL_ARRAY_FUNCS
         a = re.search(r"#define\s+LMDL_ARRAY_FUNCS\(X\)(.*?)\n\n", text, re.S)
         if a:

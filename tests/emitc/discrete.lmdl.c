@@ -145,15 +145,15 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
+static const char s4[] = "discrete.lmdl:21:15";
+static const char s6[] = "discrete.lmdl:43:34";
 static const char pool1[] =
     "x < {0.5, 'm'}\0"
-    "discrete.lmdl:21:15\0"
-    "x <= 0\0"
-    "discrete.lmdl:43:34\0";
+    "x <= 0\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, pool1 + 15, -1, 0, 0, 0, 0, 0},
-    {pool0, pool1 + 35, pool1 + 42, -1, 0, 0, 0, 0, 0},
+    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0},
+    {pool0, pool1 + 15, s6, -1, 0, 0, 0, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -182,11 +182,10 @@ static void relation_values(const RtEval *e, int *truth)
     truth[1] = (x[0] <= 0);
 }
 
-static const char pool2[] =
-    "discrete.lmdl:18:10\0";
+static const char s7[] = "discrete.lmdl:18:10";
 
 static const RtDelayInfo delays[] = {
-    {"", pool2},
+    {"", s7},
 };
 
 static void delay_args(const RtEval *e, double *u)
@@ -299,11 +298,10 @@ static void reset(const RtEval *e, int chart, double *xn)
 }
 
 static const char *const chart_modes_0[] = {"free", "impact"};
-static const char pool3[] =
-    "discrete.lmdl:26:5\0";
+static const char s8[] = "discrete.lmdl:26:5";
 
 static const RtChartInfo charts[] = {
-    {"", "mc", pool3, 2, 2, chart_modes_0, 3},
+    {"", "mc", s8, 2, 2, chart_modes_0, 3},
 };
 
 static const RtAssertInfo asserts[] = {
@@ -331,15 +329,14 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char pool4[] =
-    "discrete.lmdl:17:5\0"
-    "discrete.lmdl:18:5\0"
-    "discrete.lmdl:30:13\0";
+static const char s9[] = "discrete.lmdl:17:5";
+static const char s10[] = "discrete.lmdl:18:5";
+static const char s11[] = "discrete.lmdl:30:13";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == v, solved for der(x)", pool4},
-    {1, "y == delay(x, 0.1), solved for y", pool4 + 19},
-    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", pool4 + 38},
+    {1, "der(x) == v, solved for der(x)", s9},
+    {1, "y == delay(x, 0.1), solved for y", s10},
+    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", s11},
 };
 
 static const int rel_states[] = {

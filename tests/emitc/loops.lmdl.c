@@ -199,15 +199,15 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
+static const char s2[] = "loops.lmdl:30:13";
+static const char s4[] = "loops.lmdl:30:25";
 static const char pool1[] =
     "x > 0.5\0"
-    "loops.lmdl:30:13\0"
-    "q > 0.1\0"
-    "loops.lmdl:30:25\0";
+    "q > 0.1\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, pool1 + 8, -1, 0, 0, 0, 0, 0},
-    {pool0, pool1 + 25, pool1 + 33, 0, 1, 0, 0, 0, 0},
+    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0},
+    {pool0, pool1 + 8, s4, 0, 1, 0, 0, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -261,21 +261,20 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char pool2[] =
-    "loops.lmdl:23:5\0"
-    "loops.lmdl:24:5\0"
-    "loops.lmdl:26:5\0"
-    "loops.lmdl:28:5\0"
-    "loops.lmdl:29:5\0"
-    "loops.lmdl:30:5\0";
+static const char s5[] = "loops.lmdl:23:5";
+static const char s6[] = "loops.lmdl:24:5";
+static const char s7[] = "loops.lmdl:26:5";
+static const char s8[] = "loops.lmdl:28:5";
+static const char s9[] = "loops.lmdl:29:5";
+static const char s10[] = "loops.lmdl:30:5";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == -(k * x), solved for der(x)", pool2},
-    {2, "a * y + w == x and 1 more equation, solved for y, w", pool2 + 16},
-    {2, "x * u + v == 1 and 1 more equation, solved for u, v", pool2 + 32},
-    {1, "z ^ 3 + z == x, solved for z", pool2 + 48},
-    {1, "a * q == x, solved for q", pool2 + 64},
-    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", pool2 + 80},
+    {1, "der(x) == -(k * x), solved for der(x)", s5},
+    {2, "a * y + w == x and 1 more equation, solved for y, w", s6},
+    {2, "x * u + v == 1 and 1 more equation, solved for u, v", s7},
+    {1, "z ^ 3 + z == x, solved for z", s8},
+    {1, "a * q == x, solved for q", s9},
+    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", s10},
 };
 
 const RtModel rt_model = {

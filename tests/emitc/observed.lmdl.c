@@ -210,15 +210,14 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char pool1[] =
-    "observed.lmdl:16:5\0"
-    "observed.lmdl:17:10\0";
+static const char s1[] = "observed.lmdl:16:5";
+static const char s2[] = "observed.lmdl:17:10";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", pool1},
-    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", pool1},
-    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", pool1 + 19},
-    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", pool1 + 19},
+    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", s1},
+    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", s1},
+    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", s2},
+    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", s2},
 };
 
 const RtModel rt_model = {

@@ -35,17 +35,17 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[17]  F(4,2)
  */
 
+static const char s2[] = "tablelookup.lmdl:19:10";
+static const char s4[] = "tablelookup.lmdl:21:10";
 static const char pool0[] =
     "\0"
     "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)\0"
-    "tablelookup.lmdl:19:10\0"
-    "tablelookup(xd, td, F, x, time)\0"
-    "tablelookup.lmdl:21:10\0";
+    "tablelookup(xd, td, F, x, time)\0";
 
 static const RtTableInfo tables[] = {
-    {pool0, pool0 + 1, pool0 + 73,
+    {pool0, pool0 + 1, s2,
      1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}},
-    {pool0, pool0 + 96, pool0 + 128,
+    {pool0, pool0 + 73, s4,
      2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}},
 };
 
@@ -181,9 +181,9 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool0 + 1, pool0 + 73, -1, 0, 1, 0, 0, 0},
-    {pool0, pool0 + 96, pool0 + 128, -1, 0, 2, 0, 0, 0},
-    {pool0, pool0 + 96, pool0 + 128, -1, 0, 2, 1, 0, 0},
+    {pool0, pool0 + 1, s2, -1, 0, 1, 0, 0, 0},
+    {pool0, pool0 + 73, s4, -1, 0, 2, 0, 0, 0},
+    {pool0, pool0 + 73, s4, -1, 0, 2, 1, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -239,18 +239,17 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char pool1[] =
-    "tablelookup.lmdl:18:5\0"
-    "tablelookup.lmdl:19:5\0"
-    "tablelookup.lmdl:20:5\0"
-    "tablelookup.lmdl:21:5\0";
+static const char s5[] = "tablelookup.lmdl:18:5";
+static const char s6[] = "tablelookup.lmdl:19:5";
+static const char s7[] = "tablelookup.lmdl:20:5";
+static const char s8[] = "tablelookup.lmdl:21:5";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == 0.001, solved for der(x)", pool1},
-    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", pool1 + 22},
-    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", pool1 + 22},
-    {1, "df == der(f), solved for df", pool1 + 44},
-    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", pool1 + 66},
+    {1, "der(x) == 0.001, solved for der(x)", s5},
+    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", s6},
+    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", s6},
+    {1, "df == der(f), solved for df", s7},
+    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", s8},
 };
 
 const RtModel rt_model = {

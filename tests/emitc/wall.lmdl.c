@@ -196,16 +196,16 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
+static const char s13[] = "<stdlib>/translational/Wall.lmdl:27:8";
+static const char s15[] = "<stdlib>/translational/Wall.lmdl:28:12";
 static const char pool1[] =
     "wall\0"
     "penetration > 0\0"
-    "<stdlib>/translational/Wall.lmdl:27:8\0"
-    "max(stiffness * penetration + damping * side * P.v, 0)\0"
-    "<stdlib>/translational/Wall.lmdl:28:12\0";
+    "max(stiffness * penetration + damping * side * P.v, 0)\0";
 
 static const RtRelationInfo relations[] = {
-    {pool1, pool1 + 5, pool1 + 21, -1, 0, 0, 0, 0, 0},
-    {pool1, pool1 + 69, pool1 + 124, 0, 1, 0, 0, 0, 0},
+    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0},
+    {pool1, pool1 + 21, s15, 0, 1, 0, 0, 0, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -238,26 +238,26 @@ static const int assert_reads[] = {
     1, 3, 5, 6, 7
 };
 
+static const char s18[] = "<stdlib>/translational/Spring.lmdl:22:5";
+static const char s21[] = "<stdlib>/translational/Mass.lmdl:22:5";
+static const char s23[] = "<stdlib>/translational/Wall.lmdl:33:5";
+static const char s25[] = "<stdlib>/translational/Wall.lmdl:34:5";
+static const char s27[] = "<stdlib>/translational/Wall.lmdl:35:5";
 static const char pool2[] =
     "spring\0"
     "Spring: k must be >= 0\0"
-    "<stdlib>/translational/Spring.lmdl:22:5\0"
     "mass\0"
     "Mass: m must be > 0\0"
-    "<stdlib>/translational/Mass.lmdl:22:5\0"
     "Wall: side must be 1 or -1\0"
-    "<stdlib>/translational/Wall.lmdl:33:5\0"
     "Wall: stiffness must be >= 0\0"
-    "<stdlib>/translational/Wall.lmdl:34:5\0"
-    "Wall: damping must be >= 0\0"
-    "<stdlib>/translational/Wall.lmdl:35:5\0";
+    "Wall: damping must be >= 0\0";
 
 static const RtAssertInfo asserts[] = {
-    {pool2, pool2 + 7, pool2 + 30, 1, assert_reads + 0, 1},
-    {pool2 + 80, pool2 + 85, pool2 + 105, 1, assert_reads + 1, 1},
-    {pool1, pool2 + 153, pool2 + 180, 1, assert_reads + 2, 1},
-    {pool1, pool2 + 228, pool2 + 257, 1, assert_reads + 3, 1},
-    {pool1, pool2 + 305, pool2 + 332, 1, assert_reads + 4, 1},
+    {pool2, pool2 + 7, s18, 1, assert_reads + 0, 1},
+    {pool2 + 30, pool2 + 35, s21, 1, assert_reads + 1, 1},
+    {pool1, pool2 + 55, s23, 1, assert_reads + 2, 1},
+    {pool1, pool2 + 82, s25, 1, assert_reads + 3, 1},
+    {pool1, pool2 + 111, s27, 1, assert_reads + 4, 1},
 };
 
 static int check_asserts(const RtEval *e)
@@ -285,23 +285,22 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char pool3[] =
-    "<stdlib>/domains/TranslationalPB.lmdl:12:5\0"
-    "<stdlib>/translational/Spring.lmdl:21:5\0"
-    "<stdlib>/translational/Wall.lmdl:26:5\0"
-    "<stdlib>/translational/Wall.lmdl:27:5\0"
-    "<stdlib>/translational/Wall.lmdl:32:5\0"
-    "<stdlib>/translational/Spring.lmdl:6:5\0"
-    "<stdlib>/translational/Mass.lmdl:21:5\0";
+static const char s28[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
+static const char s29[] = "<stdlib>/translational/Spring.lmdl:21:5";
+static const char s30[] = "<stdlib>/translational/Wall.lmdl:26:5";
+static const char s31[] = "<stdlib>/translational/Wall.lmdl:27:5";
+static const char s32[] = "<stdlib>/translational/Wall.lmdl:32:5";
+static const char s33[] = "<stdlib>/translational/Spring.lmdl:6:5";
+static const char s34[] = "<stdlib>/translational/Mass.lmdl:21:5";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", pool3},
-    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", pool3 + 53},
-    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", pool3 + 103},
-    {1, "wall.f == if wall.penetration > 0, if wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v >= 0, wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v else 0 end e...", pool3 + 151},
-    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", pool3 + 199},
-    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", pool3 + 247},
-    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", pool3 + 296},
+    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", s28},
+    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", s29},
+    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", s30},
+    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", s31},
+    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", s32},
+    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", s33},
+    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", s34},
 };
 
 const RtModel rt_model = {
