@@ -543,10 +543,12 @@ static int build_into(const char *c_text, const char *out_path, int cache_entry,
     }
     size_t len = strlen(c_text);
     CgUnit *units = NULL;
-    /* LMDL_BUILD_SPLIT=no keeps one file (to compare the two builds) */
+    /* LMDL_BUILD_SPLIT=no keeps one file, =yes splits whatever the size
+       (to compare the two builds) */
     const char *split = getenv("LMDL_BUILD_SPLIT");
-    int nunits = len > SPLIT_C_FILE && !(split && !strcmp(split, "no"))
-                 ? cg_split(c_text, &units) : 0;
+    bool want = split && !strcmp(split, "yes") ? true
+                : split && !strcmp(split, "no") ? false : len > SPLIT_C_FILE;
+    int nunits = want ? cg_split(c_text, &units) : 0;
     int nfiles = nunits > 0 ? nunits : 1;
     size_t n = strlen(dir) + 32;
     char *bin = malloc(n);
