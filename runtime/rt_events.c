@@ -52,8 +52,10 @@
  * that names the relations still changing; a log line for every relation
  * that changed; the assertions; the right-limit row (everything computed
  * with the settled modes); and a stepper restart, since its history
- * describes the old right-hand side.  An output time equal to te writes
- * no third row.  A crossing of relations that appear only in assertions
+ * describes the old right-hand side.  An event within the time
+ * tolerance of an output time is that output time's event: its rows and
+ * log lines carry that time, and the output time gets no third row
+ * (rows_time).  A crossing of relations that appear only in assertions
  * is located the same way, and the assertions are checked there: a
  * failure is reported at the crossing time, after a row with the left
  * limit; otherwise the run goes on from there without rows or log lines.
@@ -103,6 +105,9 @@ void rt_events_alloc(RtSim *s)
     s->change_rels = rt_xcalloc(RT_CHANGE_RING, sizeof *s->change_rels);
     s->change_times = rt_xcalloc(RT_CHANGE_RING, sizeof *s->change_times);
     s->event_row_t = NAN;
+    s->out_last = NAN;
+    s->out_next = NAN;
+    s->log_t = NAN;
 }
 
 void rt_events_free(RtSim *s)
@@ -124,6 +129,8 @@ void rt_events_reset(RtSim *s)
         s->chart_reset_t[c] = NAN;
     s->n_changes = 0;
     s->event_row_t = NAN;
+    s->out_last = NAN;
+    s->out_next = NAN;
 }
 
 /* Relation i cannot matter now: its guard's mode (in `modes`) is off.  If
@@ -305,8 +312,8 @@ static int discrete_step(RtSim *s, double t, double *x, int initial, int first, 
             }
         }
         if (!initial && mode >= 1 && mode <= ci->n_modes)
-            *rc = rt_csv_event_text(s, t, ci->instance, ci->name, ci->mode_names[mode - 1],
-                                    ci->location);
+            *rc = rt_csv_event_text(s, isnan(s->log_t) ? t : s->log_t, ci->instance, ci->name,
+                                    ci->mode_names[mode - 1], ci->location);
         if (m->reset && m->n_states > 0) {
             /* the entered mode's constraints on states, from the values just
                before (e reads the new mode, the old states) */
@@ -766,6 +773,24 @@ static int left_row(RtSim *s, const Point *L, double te)
     return rt_csv_row(s, te, L->x, s->dxt, s->alg);
 }
 
+/* The time an event at te writes on its rows and log lines: an event
+   within the time tolerance of an output time is that output time's
+   event, and no third row shares the time.  Just after the latest one
+   (a strict relation that turned true as the steps left it), whose row
+   is then the event's left limit (*left_done), unless another event
+   has written rows there already; just before the next one, to which
+   the steps then go on without a row (rt_run); else te itself. */
+static double rows_time(const RtSim *s, double te, int *left_done)
+{
+    double tol = time_tol(s, te);
+    *left_done = fabs(te - s->out_last) <= tol && s->event_row_t != s->out_last;
+    if (*left_done)
+        return s->out_last;
+    if (fabs(s->out_next - te) <= tol)
+        return s->out_next;
+    return te;
+}
+
 /* The state at R becomes the current one (and the stepper starts afresh
    there, since it may have gone further). */
 static void move_to(RtSim *s, const Point *R)
@@ -789,7 +814,9 @@ static int assert_crossing(RtSim *s, const Bracket *br)
     int k = m->check_asserts ? m->check_asserts(&e) : -1;
     if (k >= 0) {
         double te = s->t;
-        if (left_row(s, &br->L, te) != 0)
+        int left_done;
+        double tr = rows_time(s, te, &left_done);
+        if (!left_done && left_row(s, &br->L, tr) != 0)
             return -1;
         rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, te, k);
         return -1;
@@ -811,12 +838,16 @@ static int handle_event(RtSim *s, const Bracket *br)
     const RtModel *m = s->m;
     int nr = m->n_relations;
     double te = br->R.t;
-    if (left_row(s, &br->L, te) != 0
+    int left_done;
+    double tr = rows_time(s, te, &left_done);
+    if ((!left_done && left_row(s, &br->L, tr) != 0)
         || rt_delays_sample(s, te, br->L.x, s->dxt, s->alg) != 0)
         return -1;
     move_to(s, &br->R);
     memcpy(s->md_old, s->modes, nrel(s) * sizeof *s->md_old);
+    s->log_t = tr;
     int rc = rt_event_iterate(s, te, s->x, 0, 0);
+    s->log_t = NAN;
     int last = -1;
     if (rc == 0) {
         rt_accept_alg(s);
@@ -830,7 +861,7 @@ static int handle_event(RtSim *s, const Bracket *br)
             if (s->modes[i] != s->md_old[i] && !quiet) {
                 last = i;
                 note_change(s, te, i);
-                rc = rt_csv_event(s, te, i, s->modes[i]);
+                rc = rt_csv_event(s, tr, i, s->modes[i]);
             }
         }
     }
@@ -839,11 +870,11 @@ static int handle_event(RtSim *s, const Bracket *br)
     if (rc == 0)
         rc = rt_check_asserts(s);
     if (rc == 0)
-        rc = rt_csv_row(s, te, s->x, s->dx, s->alg);
+        rc = rt_csv_row(s, tr, s->x, s->dx, s->alg);
     if (rc == 0)
         rc = rt_delays_sample(s, te, s->x, s->dx, s->alg);
     rt_delays_event(s, te);
-    s->event_row_t = te;
+    s->event_row_t = tr;
     rt_solver_reset(s);
     return rc;
 }

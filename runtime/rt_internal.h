@@ -224,6 +224,14 @@ struct RtSim {
     double event_row_t;         /* time of the last event's rows (NAN
                                    before any): an output time equal to it
                                    writes no third row */
+    double out_last;            /* the latest output time reached (a row of
+                                   rt_run, an FMU's communication point;
+                                   NAN: none), and ... */
+    double out_next;            /* ... the one being advanced to: an event
+                                   within the time tolerance of either is
+                                   that output time's event */
+    double log_t;               /* the time the event log gives the event
+                                   under way (its rows' time; NAN: none) */
 
     /* Embedding (an FMU instance, runtime/fmi/): where messages go
        instead of stderr, and a function told of every logged event (a
