@@ -61,6 +61,10 @@
  * limit; otherwise the run goes on from there without rows or log lines.
  * Too many events in a short window is chattering: the run stops with a
  * message naming the relations involved rather than crawling forever.
+ * Compound transitions (resets) accumulating at a finite time are the
+ * Zeno limit: two of one chart in a short window, or a reset that left
+ * the state in its condition followed by a step deeper into it
+ * (watch_resets), which would otherwise go on through the condition.
  */
 #include "rt_internal.h"
 
@@ -96,6 +100,10 @@ void rt_events_alloc(RtSim *s)
     for (size_t c = 0; c < nc; c++)
         s->chart_reset_t[c] = NAN;
     s->md_trial = rt_xcalloc(nr, sizeof *s->md_trial);
+    s->md_cross = rt_xcalloc(nr, sizeof *s->md_cross);
+    s->watch = rt_xcalloc(nr, sizeof *s->watch);
+    for (size_t i = 0; i < nr; i++)
+        s->watch[i].chart = -1;
     s->gdip = rt_xcalloc(4 * nr + 1, sizeof *s->gdip);
     s->bracket = rt_xcalloc(4 * (size_t)(s->m->n_states > 0 ? s->m->n_states : 0) + 1,
                             sizeof *s->bracket);
@@ -113,7 +121,7 @@ void rt_events_alloc(RtSim *s)
 void rt_events_free(RtSim *s)
 {
     rt_delays_free(s);
-    void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->md_trial, s->md_old, s->truth_trial, s->last_change,
+    void *bufs[] = {s->watch, s->md_cross, s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
@@ -127,6 +135,8 @@ void rt_events_reset(RtSim *s)
         memset(s->ev, 0, nev * sizeof *s->ev);
     for (int c = 0; c < s->m->n_charts; c++)
         s->chart_reset_t[c] = NAN;
+    for (int i = 0; i < s->m->n_relations; i++)
+        s->watch[i].chart = -1;
     s->n_changes = 0;
     s->event_row_t = NAN;
     s->out_last = NAN;
@@ -831,6 +841,90 @@ static int assert_crossing(RtSim *s, const Bracket *br)
     return 0;
 }
 
+/* ---- resets that leave the state in their condition -------------------- */
+
+/* After an event whose iteration made a compound transition (a reset):
+   a relation that crossed at the event and still holds after it keeps
+   the state inside the transition's condition (a bounce's x <= 0: the
+   event's point lies just past the crossing).  The transition fires
+   when its predicate turns true, so it can fire again only once the
+   state has left the condition.  When the reset turned the state's
+   approach around or stopped it (the relation's oriented crossing
+   function, >= 0 inside, no longer grows: v reversed, or 0), the
+   relation is watched: leaving the condition is an event that ends the
+   watch; a state found deeper inside at the end of a step, without
+   having left, has passed a bounce the integration could not resolve
+   (one below the tolerances, near the Zeno limit) or was not taken out
+   at all (a restitution of 0), and would go on through the condition
+   with the transition never firing again.  That ends the run as the
+   Zeno limit (watch_check), never a silently wrong trajectory.  A
+   relation whose approach the reset did not change (time > T) is not
+   watched: such a transition fires once, as written. */
+static void watch_resets(RtSim *s, double te)
+{
+    const RtModel *m = s->m;
+    int nr = m->n_relations, n = m->n_states;
+    int chart = -1;
+    for (int c = 0; c < m->n_charts && chart < 0; c++)
+        if (s->chart_reset_t[c] == te)
+            chart = c;
+    for (int i = 0; i < nr; i++) {
+        RtResetWatch *w = &s->watch[i];
+        /* left (or changed by this event), or the chart reset again */
+        if (w->chart >= 0 && (s->modes[i] != w->mode || w->chart == chart))
+            w->chart = -1;
+    }
+    if (chart < 0 || !m->zero_crossings || n <= 0)
+        return;
+    /* the oriented crossing functions at the reset state and a little
+       later along its derivative (a partial evaluation there) */
+    double *g0 = s->gdip, *g1 = g0 + nr;
+    RtEval e = rt_eval_make(s, te, s->x, s->dx, s->alg, s->modes);
+    m->zero_crossings(&e, g0);
+    double d = sqrt(DBL_EPSILON) * fmax(fabs(te), s->opt.output_step);
+    for (int k = 0; k < n; k++)
+        s->xt[k] = s->x[k] + d * s->dx[k];
+    if (m->n_alg > 0)
+        memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
+    memcpy(s->md_trial, s->modes, nrel(s) * sizeof *s->md_trial);
+    RtFailure f;
+    s->solver_eval = 1;
+    int rc = rt_eval_past(s, te + d, s->xt, s->dxt, s->alg_jac, s->md_trial, &f);
+    s->solver_eval = 0;
+    if (rc != 0)
+        return;
+    RtEval e1 = rt_eval_make(s, te + d, s->xt, s->dxt, s->alg_jac, s->modes);
+    m->zero_crossings(&e1, g1);
+    for (int i = 0; i < nr; i++) {
+        const RtRelationInfo *r = &m->relations[i];
+        if (s->md_cross[i] == s->md_old[i] || s->modes[i] != s->md_cross[i]
+            || r->assert_only || r->table1 || inert(s, s->modes, i))
+            continue;   /* did not cross here, or no longer holds */
+        double o = orientation(s, i);
+        if (o * (g1[i] - g0[i]) > 0)
+            continue;   /* still moving in: the reset did not change that */
+        s->watch[i] = (RtResetWatch){chart, s->modes[i], o * g0[i], te};
+    }
+}
+
+/* At the end of a step without events: a watched relation (above)
+   deeper in its condition than its reset left it. */
+static int watch_check(RtSim *s)
+{
+    for (int i = 0; i < s->m->n_relations; i++) {
+        const RtResetWatch *w = &s->watch[i];
+        if (w->chart < 0 || s->modes[i] != w->mode || s->truth[i] != w->mode
+            || !(orientation(s, i) * s->g[i] > w->g))
+            continue;
+        rt_fail_simple(&s->fail, RT_FAILKIND_ZENO, w->t, w->chart);
+        s->fail.culprits[0] = i;
+        s->fail.n_culprits = 1;
+        s->fail.h = s->t;
+        return -1;
+    }
+    return 0;
+}
+
 /* Handles the event whose bracket has been refined: rows, the fixed
    point of the modes at R, log lines, assertions, restart. */
 static int handle_event(RtSim *s, const Bracket *br)
@@ -845,6 +939,7 @@ static int handle_event(RtSim *s, const Bracket *br)
         return -1;
     move_to(s, &br->R);
     memcpy(s->md_old, s->modes, nrel(s) * sizeof *s->md_old);
+    memcpy(s->md_cross, s->truth, nrel(s) * sizeof *s->md_cross);
     s->log_t = tr;
     int rc = rt_event_iterate(s, te, s->x, 0, 0);
     s->log_t = NAN;
@@ -873,6 +968,8 @@ static int handle_event(RtSim *s, const Bracket *br)
         rc = rt_csv_row(s, tr, s->x, s->dx, s->alg);
     if (rc == 0)
         rc = rt_delays_sample(s, te, s->x, s->dx, s->alg);
+    if (rc == 0)
+        watch_resets(s, te);
     rt_delays_event(s, te);
     s->event_row_t = tr;
     rt_solver_reset(s);
@@ -964,7 +1061,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         relations_at_end(s);
         if (first_changed_active(s) < 0) {
             no_event(s);
-            return 0;
+            return watch_check(s);
         }
     }
     if (rc == 0)
