@@ -499,8 +499,10 @@ int rt_run(RtSim *s)
         return -1;
     if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
         return -1;
+    s->out_last = s->t;
     for (long k = 1; k < n_rows; k++) {
         double tout = rt_output_time(&s->opt, k, NULL);
+        s->out_next = tout;
         if (rt_advance(s, tout) != 0)
             return -1;
         /* an event at tout wrote its two rows there already */
@@ -508,6 +510,8 @@ int rt_run(RtSim *s)
             && (rt_complete(s) != 0
                 || rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0))
             return -1;
+        s->out_last = tout;
     }
+    s->out_next = NAN;
     return 0;
 }
