@@ -77,6 +77,22 @@ char *arena_printf(Arena *a, const char *fmt, ...)
     return p;
 }
 
+char *arena_dotted(Arena *a, const char *const *parts, int n)
+{
+    size_t len[8], total = 0;
+    for (int i = 0; i < n && i < 8; i++)
+        total += (len[i] = strlen(parts[i])) + 1;
+    char *p = arena_alloc(a, total + 1), *at = p;
+    for (int i = 0; i < n && i < 8; i++) {
+        if (i)
+            *at++ = '.';
+        memcpy(at, parts[i], len[i]);
+        at += len[i];
+    }
+    *at = 0;
+    return p;
+}
+
 void arena_free(Arena *a)
 {
     ArenaChunk *c = a->head;

@@ -587,12 +587,15 @@ typedef struct ColumnInfos {
 
 static int column_info_index(ColumnInfos *t, const PlanColumn *c, bool *fresh)
 {
+    /* the key: the exponents as bytes 128 + e (never 0: |e| <= 99), the
+       flags, the description */
     char key[1024];
     int at = 0;
     for (int j = 0; j < RT_DIM_COUNT; j++)
-        at += snprintf(key + at, sizeof key - (size_t)at, "%d,", c->dim.e[j]);
-    snprintf(key + at, sizeof key - (size_t)at, "%d%d%s", c->output, c->complete,
-             c->description ? c->description : "");
+        key[at++] = (char)(128 + c->dim.e[j]);
+    key[at++] = (char)('0' + c->output);
+    key[at++] = (char)('0' + c->complete);
+    snprintf(key + at, sizeof key - (size_t)at, "%s", c->description ? c->description : "");
     if (2 * (t->n + 1) > t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 256;
         char **keys = mem_calloc(cap, sizeof *keys);

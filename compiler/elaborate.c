@@ -1019,9 +1019,10 @@ ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
 
 static const char *port_name(Model *m, ElabNode *n, const char *across)
 {
+    const char *parts[] = {n->inst->path, n->name->name, across};
     if (n->inst->path[0])
-        return arena_printf(m->arena, "%s.%s.%s", n->inst->path, n->name->name, across);
-    return arena_printf(m->arena, "%s.%s", n->name->name, across);
+        return arena_dotted(m->arena, parts, 3);
+    return arena_dotted(m->arena, parts + 1, 2);
 }
 
 /* Connected nodes form sets (union-find roots, numbered in the order
@@ -1052,8 +1053,9 @@ static void make_sets(Model *m)
         ElabSet *s = m->sets.items[k];
         ElabNode *first = s->nodes.items[0];
         s->name = first->inst->path[0]
-                      ? arena_printf(&m->dae_arena, "%s.%s", first->inst->path,
-                                     first->name->name)
+                      ? arena_dotted(&m->dae_arena,
+                                     (const char *const[]){first->inst->path,
+                                                           first->name->name}, 2)
                       : elab_dae_str(m, first->name->name);
         int nm = s->domain->member_list.n;
         s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));

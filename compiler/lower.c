@@ -56,7 +56,7 @@ const char *elab_qualify(Model *m, ElabInst *in, const char *name)
 {
     if (!in || !in->path[0])
         return arena_strdup(m->arena, name);
-    return arena_printf(m->arena, "%s.%s", in->path, name);
+    return arena_dotted(m->arena, (const char *const[]){in->path, name}, 2);
 }
 
 static void not_active(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)

@@ -213,13 +213,21 @@ static DaeRedundant *explain(Dae *d, DaeEq *q)
 /* Reports the part of e that is not a finite number, if there is one, as
    an error at `where` ("in WHAT, 0 / 0 is NaN, not a finite number"),
    with the equations that fixed what q mentions; true if it did. */
-static bool report_nonfinite(Simp *s, const DaeExpr *e, SrcSpan where, const char *what,
-                             DaeEq *q)
+/* Reports the part of e that is not finite, if any: in equation q, or,
+   without one, in what `fmt` (with one %s, arg) describes; the
+   description is written only when there is something to report. */
+static bool report_nonfinite(Simp *s, const DaeExpr *e, SrcSpan where, const char *fmt,
+                             const char *arg, DaeEq *q)
 {
     Dae *d = s->d;
     const DaeExpr *bad = dae_nonfinite_part(s->t, e);
     if (!bad)
         return false;
+    char what[512];
+    if (fmt)
+        snprintf(what, sizeof what, fmt, arg);
+    else
+        dae_eq_origin(what, sizeof what, ORIGIN_PROSE, q);
     char text[200], vals[512];
     dae_expr_text(d, bad, text, sizeof text);
     double v = dae_eval_params(bad, s->t->pvalue);
@@ -237,9 +245,7 @@ static bool report_nonfinite(Simp *s, const DaeExpr *e, SrcSpan where, const cha
 
 static bool nonfinite_in_eq(Simp *s, DaeEq *q, const DaeExpr *e)
 {
-    char what[512];
-    dae_eq_origin(what, sizeof what, ORIGIN_PROSE, q);
-    return report_nonfinite(s, e, q->span, what, q);
+    return report_nonfinite(s, e, q->span, NULL, NULL, q);
 }
 
 /* q no longer mentions any unknown: r is its residual.  An inconsistent
@@ -426,20 +432,16 @@ void simplify_dae(Dae *d)
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         a->cond = subst(&s, a->cond);
-        char what[512];
-        snprintf(what, sizeof what, "this assertion of %s",
-                 a->instance[0] ? a->instance : "the top model");
-        report_nonfinite(&s, a->cond, a->span, what, NULL);
+        report_nonfinite(&s, a->cond, a->span, "this assertion of %s",
+                         a->instance[0] ? a->instance : "the top model", NULL);
     }
     for (int i = 0; i < d->vars.n; i++) {
         DaeVar *v = d->vars.items[i];
-        char what[512];
-        snprintf(what, sizeof what, "the start value of '%s'", v->name);
         if (v->start)
-            report_nonfinite(&s, v->start, v->span, what, NULL);
-        snprintf(what, sizeof what, "the nominal value of '%s'", v->name);
+            report_nonfinite(&s, v->start, v->span, "the start value of '%s'", v->name, NULL);
         if (v->nominal)
-            report_nonfinite(&s, v->nominal, v->span, what, NULL);
+            report_nonfinite(&s, v->nominal, v->span, "the nominal value of '%s'", v->name,
+                             NULL);
     }
     for (int i = 0; i < d->observed.n; i++) {
         DaeObserved *o = d->observed.items[i];
