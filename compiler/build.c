@@ -531,6 +531,11 @@ static int cpu_count(void)
 static int build_into(const char *c_text, const char *out_path, int cache_entry,
                       BuildKind kind)
 {
+    if (outfile_special(out_path)) {
+        diag_error(src_none, "refusing to build into '%s': it is not a regular file "
+                   "(a device or a pipe), and the simulator would replace it", out_path);
+        return -1;
+    }
     sigset_t set, old;
     interrupt_set(&set);
     sigprocmask(SIG_BLOCK, &set, &old);

@@ -25,22 +25,33 @@
 
 /* ---- temporary names, for cleanup after an interrupt ---------------------- */
 
-enum { MAX_TRACKED = 16 };
-static char *tracked[MAX_TRACKED];
+/* As many as a build makes (a C file and an object per translation
+   unit), so the array grows. */
+static char **tracked;
+static int ntracked;
 
 void outfile_track(const char *path)
 {
-    for (int i = 0; i < MAX_TRACKED; i++) {
+    for (int i = 0; i < ntracked; i++) {
         if (!tracked[i]) {
             tracked[i] = strdup(path);
             return;
         }
     }
+    int n = ntracked ? 2 * ntracked : 16;
+    char **t = realloc(tracked, sizeof *t * (size_t)n);
+    if (!t)
+        abort();
+    for (int i = ntracked; i < n; i++)
+        t[i] = NULL;
+    tracked = t;
+    tracked[ntracked] = strdup(path);
+    ntracked = n;
 }
 
 void outfile_untrack(const char *path)
 {
-    for (int i = 0; i < MAX_TRACKED; i++) {
+    for (int i = 0; i < ntracked; i++) {
         if (tracked[i] && strcmp(tracked[i], path) == 0) {
             free(tracked[i]);
             tracked[i] = NULL;
@@ -51,7 +62,7 @@ void outfile_untrack(const char *path)
 
 void outfile_cleanup(void)
 {
-    for (int i = MAX_TRACKED - 1; i >= 0; i--) {
+    for (int i = ntracked - 1; i >= 0; i--) {
         if (!tracked[i])
             continue;
         struct stat st;
@@ -134,8 +145,27 @@ int outfile_finish(int fd, char *tmp, const char *path, bool keep)
     return err ? -1 : 0;
 }
 
+bool outfile_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int outfile_write(const char *path, const char *text, size_t len)
 {
+    if (outfile_special(path)) {
+        /* a device or a pipe (-o /dev/null, /dev/stdout) is written, not
+           replaced: a rename would put a file in its place */
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        int rc = write_all(fd, text, len);
+        int err = errno;
+        if (close(fd) != 0 && rc == 0)
+            return -1;
+        errno = err;
+        return rc;
+    }
     char *tmp;
     int fd = outfile_begin(path, &tmp);
     if (fd < 0)

@@ -31,6 +31,12 @@ int outfile_write(const char *path, const char *text, size_t len);
 int outfile_begin(const char *path, char **tmp);
 int outfile_finish(int fd, char *tmp, const char *path, bool keep);
 
+/* True when path exists and is neither a regular file nor a directory
+   (a device such as /dev/null, a pipe): outfile_write writes it in
+   place, since a rename would replace it with a file; a build or an
+   image, which only a file can hold, refuses it. */
+bool outfile_special(const char *path);
+
 /* Creates path, which must not exist, for writing (O_CREAT|O_EXCL|
    O_NOFOLLOW, mode 0600).  Returns the descriptor or -1 with errno. */
 int outfile_create(const char *path);

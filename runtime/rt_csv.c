@@ -246,7 +246,7 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     RtOutput *o = output(s);
     if (m->n_columns > 0) {
         RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
-        rt_columns(m, &e, s->cols);
+        rt_columns_some(m, &e, s->cols, s->opt.vars, s->opt.n_vars);
     }
     if (o->mat)
         return rt_mat_row(s, o->mat, t);

@@ -358,6 +358,9 @@ RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
    pivot of parameters (or -1), the first failing parameter assertion
    (or -1). */
 void rt_columns(const RtModel *m, const RtEval *e, double *out);
+/* The same for columns cols[0 .. n) only (the code's columns are all
+   computed; the table's only those). */
+void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n);
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);
 void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);

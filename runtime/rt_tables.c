@@ -18,23 +18,37 @@
 
 #include <math.h>
 
+/* Column c's value from the table, or NAN for a computed one (whose
+   value columns() has put in out). */
+static double copied(const RtModel *m, const RtEval *e, const double *out, int c)
+{
+    for (;;) {
+        int f = m->column_from[c], i = f >> 3;
+        switch (f & 7) {
+        case RT_FROM_X: return e->x[i];
+        case RT_FROM_ALG: return e->alg[i];
+        case RT_FROM_P: return e->p[i];
+        case RT_FROM_COLUMN: c = i; continue;   /* an earlier column */
+        case RT_FROM_ZERO: return 0;
+        default: return out[c];
+        }
+    }
+}
+
 void rt_columns(const RtModel *m, const RtEval *e, double *out)
 {
     if (m->columns)
         m->columns(e, out);
-    if (!m->column_from)
-        return;
-    for (int c = 0; c < m->n_columns; c++) {
-        int f = m->column_from[c], i = f >> 3;
-        switch (f & 7) {
-        case RT_FROM_X: out[c] = e->x[i]; break;
-        case RT_FROM_ALG: out[c] = e->alg[i]; break;
-        case RT_FROM_P: out[c] = e->p[i]; break;
-        case RT_FROM_COLUMN: out[c] = out[i]; break;
-        case RT_FROM_ZERO: out[c] = 0; break;
-        default: break;
-        }
-    }
+    for (int c = 0; c < m->n_columns && m->column_from; c++)
+        out[c] = copied(m, e, out, c);
+}
+
+void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n)
+{
+    if (m->columns)
+        m->columns(e, out);
+    for (int k = 0; k < n && m->column_from; k++)
+        out[cols[k]] = copied(m, e, out, cols[k]);
 }
 
 const RtColumnInfo *rt_column_info(const RtModel *m, int c)

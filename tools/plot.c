@@ -763,6 +763,14 @@ static int draw(PlotResults *r, Layout *l, const Format *f, const char *out)
         fprintf(stderr, "lmdlc: error: nothing to draw\n");
         status = 1;
     }
+    if (!status && outfile_special(out)) {
+        /* gnuplot writes the image to a file renamed over out: a device
+           or a pipe would be replaced by it */
+        fprintf(stderr, "lmdlc: error: refusing to write the image to '");
+        plot_put_text(stderr, out);
+        fprintf(stderr, "': it is not a regular file (a device or a pipe)\n");
+        status = 1;
+    }
     char *tmp = NULL;
     int fd = status ? -1 : outfile_begin(out, &tmp);
     if (!status && fd < 0) {
