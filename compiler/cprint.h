@@ -109,6 +109,9 @@ void cp_comment(CPrint *cg, const char *s);
 void cp_comment_var(CPrint *cg, const char *name, int order);
 /* "file:line:col" as a string literal. */
 void cp_location(CPrint *cg, SrcSpan sp);
+/* ", \"line:col\"", the exclusive end of sp (the location_end fields of
+   rt_model.h), or ", NULL" when sp has no file. */
+void cp_location_end(CPrint *cg, SrcSpan sp);
 /* Separator before element i of a long initializer, 20 to a line. */
 const char *cp_list_sep(int i);
 

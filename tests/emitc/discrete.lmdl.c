@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -133,8 +133,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "x < {0.5, 'm'}", "discrete.lmdl:21:15", -1, 0, 0, 0, 0, 0},
-    {"", "x <= 0", "discrete.lmdl:43:34", -1, 0, 0, 0, 0, 0},
+    {"", "x < {0.5, 'm'}", "discrete.lmdl:21:15", -1, 0, 0, 0, 0, 0, "21:29"},
+    {"", "x <= 0", "discrete.lmdl:43:34", -1, 0, 0, 0, 0, 0, "43:40"},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -164,7 +164,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtDelayInfo delays[] = {
-    {"", "discrete.lmdl:18:10"},
+    {"", "discrete.lmdl:18:10", "18:30"},
 };
 
 static void delay_args(const RtEval *e, double *u)
@@ -278,11 +278,11 @@ static void reset(const RtEval *e, int chart, double *xn)
 
 static const char *const chart_modes_0[] = {"free", "impact"};
 static const RtChartInfo charts[] = {
-    {"", "mc", "discrete.lmdl:26:5", 2, 2, chart_modes_0, 3},
+    {"", "mc", "discrete.lmdl:26:5", 2, 2, chart_modes_0, 3, "45:8"},
 };
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -303,9 +303,9 @@ static int check_param_asserts(const double *restrict p)
 }
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == v, solved for der(x)", "discrete.lmdl:17:5"},
-    {1, "y == delay(x, 0.1), solved for y", "discrete.lmdl:18:5"},
-    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", "discrete.lmdl:30:13"},
+    {1, "der(x) == v, solved for der(x)", "discrete.lmdl:17:5", "17:17"},
+    {1, "y == delay(x, 0.1), solved for y", "discrete.lmdl:18:5", "18:31"},
+    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", "discrete.lmdl:30:13", "30:40"},
 };
 
 static const int rel_states[] = {

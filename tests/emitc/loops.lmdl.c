@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -205,8 +205,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0, 0, 0, 0},
-    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 0, 0, 0},
+    {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0, 0, 0, 0, "30:20"},
+    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 0, 0, 0, "30:32"},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -236,7 +236,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -257,12 +257,12 @@ static int check_param_asserts(const double *restrict p)
 }
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == -(k * x), solved for der(x)", "loops.lmdl:23:5"},
-    {2, "a * y + w == x and 1 more equation, solved for y, w", "loops.lmdl:24:5"},
-    {2, "x * u + v == 1 and 1 more equation, solved for u, v", "loops.lmdl:26:5"},
-    {1, "z ^ 3 + z == x, solved for z", "loops.lmdl:28:5"},
-    {1, "a * q == x, solved for q", "loops.lmdl:29:5"},
-    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", "loops.lmdl:30:5"},
+    {1, "der(x) == -(k * x), solved for der(x)", "loops.lmdl:23:5", "23:22"},
+    {2, "a * y + w == x and 1 more equation, solved for y, w", "loops.lmdl:24:5", "24:20"},
+    {2, "x * u + v == 1 and 1 more equation, solved for u, v", "loops.lmdl:26:5", "26:20"},
+    {1, "z ^ 3 + z == x, solved for z", "loops.lmdl:28:5", "28:18"},
+    {1, "a * q == x, solved for q", "loops.lmdl:29:5", "29:16"},
+    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", "loops.lmdl:30:5", "30:58"},
 };
 
 const RtModel rt_model = {

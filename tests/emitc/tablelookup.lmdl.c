@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -37,9 +37,9 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 static const RtTableInfo tables[] = {
     {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10",
-     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}},
+     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, "19:81"},
     {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10",
-     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}},
+     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}, "21:41"},
 };
 
 static const RtParamInfo params[] = {
@@ -169,9 +169,9 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10", -1, 0, 1, 0, 0, 0},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 0, 0, 0},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 1, 0, 0},
+    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10", -1, 0, 1, 0, 0, 0, "19:81"},
+    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 0, 0, 0, "21:41"},
+    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 1, 0, 0, "21:41"},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -203,7 +203,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -224,11 +224,11 @@ static int check_param_asserts(const double *restrict p)
 }
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == 0.001, solved for der(x)", "tablelookup.lmdl:18:5"},
-    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", "tablelookup.lmdl:19:5"},
-    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", "tablelookup.lmdl:19:5"},
-    {1, "df == der(f), solved for df", "tablelookup.lmdl:20:5"},
-    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", "tablelookup.lmdl:21:5"},
+    {1, "der(x) == 0.001, solved for der(x)", "tablelookup.lmdl:18:5", "18:27"},
+    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", "tablelookup.lmdl:19:5", "19:82"},
+    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", "tablelookup.lmdl:19:5", "19:82"},
+    {1, "df == der(f), solved for df", "tablelookup.lmdl:20:5", "20:18"},
+    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", "tablelookup.lmdl:21:5", "21:42"},
 };
 
 const RtModel rt_model = {

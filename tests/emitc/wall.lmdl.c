@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -202,8 +202,8 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 0},
-    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 0},
+    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 0, "27:23"},
+    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 0, "28:66"},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -238,11 +238,11 @@ static const int assert_params_2[] = {5};
 static const int assert_params_3[] = {6};
 static const int assert_params_4[] = {7};
 static const RtAssertInfo asserts[] = {
-    {"spring", "Spring: k must be >= 0", "<stdlib>/translational/Spring.lmdl:22:5", 1, assert_params_0, 1},
-    {"mass", "Mass: m must be > 0", "<stdlib>/translational/Mass.lmdl:22:5", 1, assert_params_1, 1},
-    {"wall", "Wall: side must be 1 or -1", "<stdlib>/translational/Wall.lmdl:33:5", 1, assert_params_2, 1},
-    {"wall", "Wall: stiffness must be >= 0", "<stdlib>/translational/Wall.lmdl:34:5", 1, assert_params_3, 1},
-    {"wall", "Wall: damping must be >= 0", "<stdlib>/translational/Wall.lmdl:35:5", 1, assert_params_4, 1},
+    {"spring", "Spring: k must be >= 0", "<stdlib>/translational/Spring.lmdl:22:5", 1, assert_params_0, 1, "22:46"},
+    {"mass", "Mass: m must be > 0", "<stdlib>/translational/Mass.lmdl:22:5", 1, assert_params_1, 1, "22:42"},
+    {"wall", "Wall: side must be 1 or -1", "<stdlib>/translational/Wall.lmdl:33:5", 1, assert_params_2, 1, "33:67"},
+    {"wall", "Wall: stiffness must be >= 0", "<stdlib>/translational/Wall.lmdl:34:5", 1, assert_params_3, 1, "34:60"},
+    {"wall", "Wall: damping must be >= 0", "<stdlib>/translational/Wall.lmdl:35:5", 1, assert_params_4, 1, "35:56"},
 };
 
 static int check_asserts(const RtEval *e)
@@ -268,13 +268,13 @@ static int check_param_asserts(const double *restrict p)
 }
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", "<stdlib>/domains/TranslationalPB.lmdl:12:5"},
-    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", "<stdlib>/translational/Spring.lmdl:21:5"},
-    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", "<stdlib>/translational/Wall.lmdl:26:5"},
-    {1, "wall.f == if wall.penetration > 0, if wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v >= 0, wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v else 0 end else 0 end (in wall), solved for wall.f", "<stdlib>/translational/Wall.lmdl:27:5"},
-    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", "<stdlib>/translational/Wall.lmdl:32:5"},
-    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", "<stdlib>/translational/Spring.lmdl:6:5"},
-    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", "<stdlib>/translational/Mass.lmdl:21:5"},
+    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", "<stdlib>/domains/TranslationalPB.lmdl:12:5", "12:17"},
+    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", "<stdlib>/translational/Spring.lmdl:21:5", "21:22"},
+    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", "<stdlib>/translational/Wall.lmdl:26:5", "26:44"},
+    {1, "wall.f == if wall.penetration > 0, if wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v >= 0, wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v else 0 end else 0 end (in wall), solved for wall.f", "<stdlib>/translational/Wall.lmdl:27:5", "31:8"},
+    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", "<stdlib>/translational/Wall.lmdl:32:5", "32:26"},
+    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", "<stdlib>/translational/Spring.lmdl:6:5", "6:25"},
+    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", "<stdlib>/translational/Mass.lmdl:21:5", "21:21"},
 };
 
 const RtModel rt_model = {
