@@ -22,12 +22,15 @@
  * bug in lmdlc, reported with the C file kept.
  *
  * The cache directory is trusted only when it is a real directory (not a
- * link) owned by the user and writable by no one else, and a cached
- * simulator only when it is a regular file of the user's that no one
- * else can write; a bad or broken entry is rebuilt.
+ * link, however its path is written) owned by the user and writable by no
+ * one else, and a cached simulator only when it is a regular file of the
+ * user's that no one else can write and a whole executable (its ELF
+ * headers and segments within the file); a bad or broken entry is
+ * rebuilt.
  */
 #include "build.h"
 
+#include "codegen.h"
 #include "diag.h"
 #include "outfile.h"
 #include "paths.h"
@@ -37,6 +40,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +49,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __ELF__
+#include <link.h> /* ElfW: the Elf32_ or Elf64_ type of this machine */
+#endif
 
 extern char **environ;
 
@@ -78,10 +85,14 @@ typedef enum BuildKind {
                                position-independent, no main() */
 } BuildKind;
 
-/* Large generated files are compiled at -O1: gcc's -O2 costs about twice
-   as much on long straight-line code and gains little there
-   (docs/performance.md). */
-enum { BIG_C_FILE = 1 << 20 };
+/* A generated file larger than this is split into translation units
+   (cunits.c) compiled in parallel; a smaller one is compiled whole at
+   -O2.  Measured on the lever chain (docs/performance.md): the C
+   compiler's time grows faster than the size of one file, and most of a
+   big model's code runs once or once per row, so it is compiled at -O1
+   and its data at -O0, while the code the solver runs at every step gets
+   -O2. */
+enum { SPLIT_C_FILE = 384 * 1024 };
 
 /* A path for the compiler's command line: one that begins with '-'
    would be read as an option, so it gets "./" in front. */
@@ -98,58 +109,89 @@ static const char *dash_safe(const char *path, char **storage)
     return *storage;
 }
 
-/* The compiler command: $CC split on blanks, then our arguments. */
+/* What one compiler command does. */
+typedef enum CcStep {
+    CC_WHOLE,               /* compile C files and link them */
+    CC_COMPILE,             /* compile one C file to an object file */
+    CC_LINK,                /* link object files */
+} CcStep;
+
+/* A compiler command: $CC split on blanks, then our arguments. */
 typedef struct CcCommand {
     char **argv;            /* NULL-terminated */
     char *cc_words;         /* storage for $CC's words */
     char *flag_words;       /* storage for LMDL_SIM_FLAGS' words */
-    char *c_arg, *out_arg;  /* dash_safe storage */
+    char *out_arg;          /* dash_safe storage */
+    char **in_args;         /* dash_safe storage per input */
+    int nin;                /* inputs */
+    const char *shown;      /* the file a failure report names */
 } CcCommand;
 
-static void cc_command(CcCommand *c, const char *c_path, const char *out_path,
-                       size_t c_size, BuildKind kind)
+static const char *const opt_levels[] = {"-O0", "-O1", "-O2"};
+
+static void cc_command(CcCommand *c, CcStep step, const char *const *in, int nin,
+                       const char *out_path, int level, BuildKind kind)
 {
     const char *cc = getenv("CC");
     if (!cc || !*cc)
         cc = "cc";
+    memset(c, 0, sizeof *c);
     c->cc_words = strdup(cc);
     c->flag_words = strdup(LMDL_SIM_FLAGS);
     enum { NLIBS = sizeof sim_libs / sizeof sim_libs[0] };
-    c->argv = calloc(64 + NLIBS, sizeof *c->argv);
-    if (!c->cc_words || !c->flag_words || !c->argv)
+    c->argv = calloc(72 + NLIBS + (size_t)nin, sizeof *c->argv);
+    c->in_args = calloc((size_t)nin + 1, sizeof *c->in_args);
+    if (!c->cc_words || !c->flag_words || !c->argv || !c->in_args)
         abort();
+    c->nin = nin;
+    c->shown = in[0];
     int n = 0;
     for (char *save = NULL, *w = strtok_r(c->cc_words, " \t", &save); w && n < 40;
          w = strtok_r(NULL, " \t", &save))
         c->argv[n++] = w;
     if (n == 0)
         c->argv[n++] = "cc";
-    const char *common[] = {c_size > BIG_C_FILE ? "-O1" : "-O2", "-o",
-                            dash_safe(out_path, &c->out_arg), dash_safe(c_path, &c->c_arg),
-                            "-I", runtime_include(), NULL};
-    const char *sim[] = {runtime_lib(), NULL};
+    if (step != CC_LINK)
+        c->argv[n++] = (char *)opt_levels[level];
+    if (step == CC_COMPILE)
+        c->argv[n++] = "-c";
+    c->argv[n++] = "-o";
+    c->argv[n++] = (char *)dash_safe(out_path, &c->out_arg);
+    for (int i = 0; i < nin; i++)
+        c->argv[n++] = (char *)dash_safe(in[i], &c->in_args[i]);
+    if (step != CC_LINK) {
+        c->argv[n++] = "-I";
+        c->argv[n++] = (char *)runtime_include();
+    }
     /* An FMU: position-independent, exporting its fmi2 functions only
        (runtime/fmi/lmdl_fmi2.h).  The model's C calls none of the FMI
        layer, so the whole archive goes in; SUNDIALS, KLU and GSL are the
        shared libraries (Debian's static archives are not
        position-independent), which the importing machine needs
        (docs/fmi.md). */
-    const char *so[] = {"-shared", "-fPIC", "-fvisibility=hidden", "-Wl,--no-undefined",
+    static const char *const pic[] = {"-fPIC", "-fvisibility=hidden", NULL};
+    const char *so[] = {"-shared", "-Wl,--no-undefined",
                         "-Wl,--whole-archive", paths_runtime_pic_lib(),
                         "-Wl,--no-whole-archive", "-lsundials_cvode",
                         "-lsundials_nvecserial", "-lsundials_sunmatrixsparse",
                         "-lsundials_sunmatrixdense", "-lsundials_sunlinsolklu",
                         "-lsundials_sunlinsoldense", "-lklu", "-lgsl", "-lgslcblas",
                         "-lm", NULL};
-    const char *const *parts[] = {common, kind == BUILD_SHARED ? so : sim};
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; parts[k][i]; i++)
-            c->argv[n++] = (char *)parts[k][i];
-    if (kind != BUILD_SHARED)
-        for (int i = 0; i < NLIBS; i++)
-            c->argv[n++] = (char *)sim_libs[i];
+    if (kind == BUILD_SHARED)
+        for (int i = 0; pic[i]; i++)
+            c->argv[n++] = (char *)pic[i];
+    if (step != CC_COMPILE) {
+        if (kind == BUILD_SHARED) {
+            for (int i = 0; so[i]; i++)
+                c->argv[n++] = (char *)so[i];
+        } else {
+            c->argv[n++] = (char *)runtime_lib();
+            for (int i = 0; i < NLIBS; i++)
+                c->argv[n++] = (char *)sim_libs[i];
+        }
+    }
     /* the build's own extra flags (sanitizers), word by word */
-    for (char *save = NULL, *w = strtok_r(c->flag_words, " ", &save); w && n < 62 + NLIBS;
+    for (char *save = NULL, *w = strtok_r(c->flag_words, " ", &save); w && n < 70 + NLIBS + nin;
          w = strtok_r(NULL, " ", &save))
         c->argv[n++] = w;
     c->argv[n] = NULL;
@@ -160,8 +202,10 @@ static void cc_command_free(CcCommand *c)
     free(c->argv);
     free(c->cc_words);
     free(c->flag_words);
-    free(c->c_arg);
     free(c->out_arg);
+    for (int i = 0; i < c->nin; i++)
+        free(c->in_args[i]);
+    free(c->in_args);
 }
 
 /* ---- running the compiler --------------------------------------------------- */
@@ -203,24 +247,28 @@ static void pause_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* Dies of `sig` after stopping the compiler's process group `pg` (if
-   any) and removing every temporary file. */
-static void die_of(int sig, pid_t pg, const sigset_t *old)
+/* Dies of `sig` after stopping the compilers' process groups pg[0 ..
+   n) (each compiler leads its own) and removing every temporary file. */
+static void die_of(int sig, const pid_t *pg, int n, const sigset_t *old)
 {
-    if (pg > 0) {
-        kill(-pg, SIGTERM);
+    for (int k = 0; k < n; k++)
+        if (pg[k] > 0)
+            kill(-pg[k], SIGTERM);
+    for (int k = 0; k < n; k++) {
+        if (pg[k] <= 0)
+            continue;
         siginfo_t info;
         /* up to 2 s for a clean exit; the leader stays a zombie (WNOWAIT)
            so the group id cannot be reused before the final SIGKILL */
         for (int i = 0; i < 200; i++) {
             memset(&info, 0, sizeof info);
-            if (waitid(P_PID, (id_t)pg, &info, WEXITED | WNOHANG | WNOWAIT) == 0
-                && info.si_pid == pg)
+            if (waitid(P_PID, (id_t)pg[k], &info, WEXITED | WNOHANG | WNOWAIT) == 0
+                && info.si_pid == pg[k])
                 break;
             pause_ms(10);
         }
-        kill(-pg, SIGKILL);
-        while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
+        kill(-pg[k], SIGKILL);
+        while (waitpid(pg[k], NULL, 0) < 0 && errno == EINTR)
             ;
     }
     outfile_cleanup();
@@ -243,12 +291,20 @@ static void keep_output(CcRun *r, const char *buf, size_t n)
     r->output[r->len] = 0;
 }
 
-/* Runs argv with its output captured, waiting for it while watching for
-   an interrupt (the set is blocked by the caller; old is the mask to give
-   the child and to restore before dying). */
-static void cc_spawn(char **argv, CcRun *r, const sigset_t *set, const sigset_t *old)
+/* A running compiler: its pid (and process group) and output pipe. */
+typedef struct CcJob {
+    pid_t pid;              /* 0 when not running */
+    int fd;                 /* the read end of its output, or -1 */
+    int drain;              /* polls left to read output after it exits */
+    int done;               /* it has exited (status in its CcRun) */
+} CcJob;
+
+/* Starts argv in a process group of its own, output into a pipe. */
+static int cc_start(char **argv, CcRun *r, CcJob *j, const sigset_t *set, const sigset_t *old)
 {
     memset(r, 0, sizeof *r);
+    memset(j, 0, sizeof *j);
+    j->fd = -1;
     r->output = malloc(CC_OUTPUT_MAX + 1);
     if (!r->output)
         abort();
@@ -256,7 +312,7 @@ static void cc_spawn(char **argv, CcRun *r, const sigset_t *set, const sigset_t 
     int fds[2];
     if (pipe(fds) != 0) {
         r->spawn_error = errno;
-        return;
+        return -1;
     }
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
@@ -279,41 +335,96 @@ static void cc_spawn(char **argv, CcRun *r, const sigset_t *set, const sigset_t 
     if (rc != 0) {
         close(fds[0]);
         r->spawn_error = rc;
-        int sig = pending_interrupt(set);
-        if (sig)
-            die_of(sig, 0, old);
-        return;
+        return -1;
     }
-    /* After the compiler exits, its output is read for at most 1 s more:
-       a process it left behind must not hold the build forever. */
-    int fd = fds[0], done = 0, drain = 50;
-    while (!done || (fd >= 0 && drain-- > 0)) {
-        if (fd >= 0) {
-            struct pollfd p = {fd, POLLIN, 0};
-            if (poll(&p, 1, 20) > 0) {
-                char buf[4096];
-                ssize_t n = read(fd, buf, sizeof buf);
-                if (n > 0) {
-                    keep_output(r, buf, (size_t)n);
-                } else if (n == 0 || errno != EINTR) {
-                    close(fd);
-                    fd = -1;
-                }
+    j->pid = pid;
+    j->fd = fds[0];
+    j->drain = 50;
+    return 0;
+}
+
+/* Runs the n commands with their output captured, at most par at a
+   time, watching for an interrupt (the set is blocked by the caller; old
+   is the mask to give the children and to restore before dying).  After
+   a command fails no other is started.  After a compiler exits, its
+   output is read for at most 1 s more: a process it left behind must not
+   hold the build forever.  Returns the index of the first failed command,
+   or -1. */
+static int cc_run(CcCommand *cmds, int n, int par, CcRun *runs, const sigset_t *set,
+                  const sigset_t *old)
+{
+    CcJob *jobs = calloc((size_t)n + 1, sizeof *jobs);
+    pid_t *pg = calloc((size_t)n + 1, sizeof *pg);
+    if (!jobs || !pg)
+        abort();
+    int next = 0, running = 0, failed = -1;
+    for (;;) {
+        while (failed < 0 && next < n && running < par) {
+            if (cc_start(cmds[next].argv, &runs[next], &jobs[next], set, old) != 0) {
+                failed = next++;
+                break;
             }
-        } else {
-            pause_ms(20);
+            next++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        /* poll every live pipe */
+        struct pollfd p[64];
+        int idx[64], np = 0;
+        for (int k = 0; k < next && np < 64; k++)
+            if (jobs[k].fd >= 0) {
+                p[np] = (struct pollfd){jobs[k].fd, POLLIN, 0};
+                idx[np++] = k;
+            }
+        if (np == 0 || poll(p, (nfds_t)np, 20) <= 0)
+            pause_ms(np == 0 ? 20 : 0);
+        for (int i = 0; i < np; i++) {
+            if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            CcJob *j = &jobs[idx[i]];
+            char buf[4096];
+            ssize_t got = read(j->fd, buf, sizeof buf);
+            if (got > 0) {
+                keep_output(&runs[idx[i]], buf, (size_t)got);
+            } else if (got == 0 || errno != EINTR) {
+                close(j->fd);
+                j->fd = -1;
+            }
         }
         int sig = pending_interrupt(set);
         if (sig) {
-            if (fd >= 0)
-                close(fd);
-            die_of(sig, done ? 0 : pid, old);
+            int m = 0;
+            for (int k = 0; k < next; k++) {
+                if (jobs[k].fd >= 0)
+                    close(jobs[k].fd);
+                if (jobs[k].pid > 0 && !jobs[k].done)
+                    pg[m++] = jobs[k].pid;
+            }
+            die_of(sig, pg, m, old);
         }
-        if (!done && waitpid(pid, &r->status, WNOHANG) == pid)
-            done = 1;
+        for (int k = 0; k < next; k++) {
+            CcJob *j = &jobs[k];
+            if (j->pid <= 0)
+                continue;   /* not started, failed to start, or counted */
+            if (!j->done && waitpid(j->pid, &runs[k].status, WNOHANG) == j->pid)
+                j->done = 1;
+            if (j->done && j->fd >= 0 && --j->drain <= 0) {
+                close(j->fd);
+                j->fd = -1;
+            }
+            if (j->done && j->fd < 0) {
+                running--;
+                j->pid = -1;        /* finished and counted */
+                int st = runs[k].status;
+                if (failed < 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+                    failed = k;
+            }
+        }
     }
-    if (fd >= 0)
-        close(fd);
+    free(jobs);
+    free(pg);
+    return failed;
 }
 
 /* ---- classifying a failure ---------------------------------------------------- */
@@ -402,8 +513,35 @@ static int cc_failure_error(const CcRun *r, const char *cc, const char *c_path)
 
 /* ---- building ------------------------------------------------------------------- */
 
+/* Writes text to a new file at path (O_EXCL, tracked for cleanup);
+   0, or -1 after a report. */
+static int write_new(const char *path, const char *text, size_t len)
+{
+    outfile_track(path);
+    int fd = outfile_create(path);
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) {
+        FILE *fp = fdopen(fd, "w");
+        if (!fp || fwrite(text, 1, len, fp) != len)
+            err = errno ? errno : EIO;
+        if (fp ? fclose(fp) != 0 : close(fd) != 0)
+            err = err ? err : errno;
+    }
+    if (err)
+        diag_error(src_none, "cannot write '%s': %s", path, strerror(err));
+    return err ? -1 : 0;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+}
+
 /* Builds into out_path; a cache entry is made 0700, whatever the umask,
-   so that it passes cached_sim_state. */
+   so that it passes cached_sim_state.  A large source is split into
+   translation units (cunits.c), compiled in parallel on every processor,
+   then linked; a small one is compiled and linked in one command. */
 static int build_into(const char *c_text, const char *out_path, int cache_entry,
                       BuildKind kind)
 {
@@ -417,38 +555,66 @@ static int build_into(const char *c_text, const char *out_path, int cache_entry,
                    out_path, strerror(errno));
         goto out;
     }
-    size_t n = strlen(dir) + 16;
-    char *c_path = malloc(n), *bin = malloc(n);
-    if (!c_path || !bin)
-        abort();
-    snprintf(c_path, n, "%s/model.c", dir);
-    snprintf(bin, n, "%s/sim", dir);
-    outfile_track(c_path);
-    outfile_track(bin);
     size_t len = strlen(c_text);
-    int fd = outfile_create(c_path);
-    int err = fd < 0 ? errno : 0;
-    if (fd >= 0) {
-        FILE *fp = fdopen(fd, "w");
-        if (!fp || fwrite(c_text, 1, len, fp) != len)
-            err = errno ? errno : EIO;
-        if (fp ? fclose(fp) != 0 : close(fd) != 0)
-            err = err ? err : errno;
+    CgUnit *units = NULL;
+    /* LMDL_BUILD_SPLIT=no keeps one file, =yes splits whatever the size
+       (to compare the two builds) */
+    const char *split = getenv("LMDL_BUILD_SPLIT");
+    bool want = split && !strcmp(split, "yes") ? true
+                : split && !strcmp(split, "no") ? false : len > SPLIT_C_FILE;
+    int nunits = want ? cg_split(c_text, &units) : 0;
+    int nfiles = nunits > 0 ? nunits : 1;
+    size_t n = strlen(dir) + 32;
+    char *bin = malloc(n);
+    char **c_path = calloc((size_t)nfiles, sizeof *c_path);
+    char **o_path = calloc((size_t)nfiles, sizeof *o_path);
+    if (!bin || !c_path || !o_path)
+        abort();
+    snprintf(bin, n, "%s/sim", dir);
+    outfile_track(bin);
+    int err = 0;
+    for (int k = 0; k < nfiles; k++) {
+        c_path[k] = malloc(n);
+        o_path[k] = malloc(n);
+        if (!c_path[k] || !o_path[k])
+            abort();
+        if (nunits > 0)
+            snprintf(c_path[k], n, "%s/unit%d.c", dir, k);
+        else
+            snprintf(c_path[k], n, "%s/model.c", dir);
+        snprintf(o_path[k], n, "%s/unit%d.o", dir, k);
+        outfile_track(o_path[k]);
+        if (!err)
+            err = write_new(c_path[k], nunits > 0 ? units[k].text : c_text,
+                            nunits > 0 ? units[k].len : len);
     }
     int keep_c = 0;
-    if (err) {
-        diag_error(src_none, "cannot write '%s': %s", c_path, strerror(err));
-    } else {
-        CcCommand cmd;
-        cc_command(&cmd, c_path, bin, len, kind);
-        CcRun r;
-        cc_spawn(cmd.argv, &r, &set, &old);
-        if (!r.spawn_error && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) {
+    if (!err) {
+        /* the commands: one, or a compile per unit and a link */
+        int ncmd = nunits > 0 ? nunits + 1 : 1;
+        CcCommand *cmds = calloc((size_t)ncmd, sizeof *cmds);
+        CcRun *runs = calloc((size_t)ncmd, sizeof *runs);
+        if (!cmds || !runs)
+            abort();
+        if (nunits > 0) {
+            for (int k = 0; k < nunits; k++)
+                cc_command(&cmds[k], CC_COMPILE, (const char *const *)&c_path[k], 1,
+                           o_path[k], units[k].level, kind);
+            cc_command(&cmds[nunits], CC_LINK, (const char *const *)o_path, nunits, bin, 0,
+                       kind);
+        } else {
+            cc_command(&cmds[0], CC_WHOLE, (const char *const *)c_path, 1, bin, 2, kind);
+        }
+        int bad = cc_run(cmds, ncmd - (nunits > 0), cpu_count(), runs, &set, &old);
+        if (bad < 0 && nunits > 0)
+            bad = cc_run(&cmds[nunits], 1, 1, &runs[nunits], &set, &old) < 0 ? -1 : nunits;
+        if (bad < 0) {
             /* warnings, if the compiler had any */
-            if (diag_format() != DIAG_FORMAT_JSON)
-                fputs(r.output, stderr);
-            else if (r.len)
-                diag_warning(src_none, "the C compiler's output:\n%s", r.output);
+            for (int k = 0; k < ncmd; k++)
+                if (runs[k].output && diag_format() != DIAG_FORMAT_JSON)
+                    fputs(runs[k].output, stderr);
+                else if (runs[k].output && runs[k].output[0])
+                    diag_warning(src_none, "the C compiler's output:\n%s", runs[k].output);
             if (cache_entry && chmod(bin, 0700) != 0)
                 diag_error(src_none, "cannot set the mode of '%s': %s", bin,
                            strerror(errno));
@@ -458,31 +624,46 @@ static int build_into(const char *c_text, const char *out_path, int cache_entry,
                 diag_error(src_none, "cannot write '%s': %s", out_path,
                            strerror(errno));
         } else {
-            keep_c = report_cc_failure(&r, cmd.argv[0], c_path);
+            keep_c = report_cc_failure(&runs[bad], cmds[bad].argv[0], cmds[bad].shown);
         }
-        free(r.output);
-        cc_command_free(&cmd);
+        for (int k = 0; k < ncmd; k++) {
+            free(runs[k].output);
+            cc_command_free(&cmds[k]);
+        }
+        free(cmds);
+        free(runs);
     }
     unlink(bin);
     outfile_untrack(bin);
+    for (int k = 0; k < nfiles; k++) {
+        unlink(o_path[k]);
+        outfile_untrack(o_path[k]);
+        if (keep_c) {
+            outfile_untrack(c_path[k]);     /* the report names it: kept */
+        } else {
+            unlink(c_path[k]);
+            outfile_untrack(c_path[k]);
+        }
+        free(c_path[k]);
+        free(o_path[k]);
+    }
     if (keep_c) {
-        /* the report names the C file: keep it and its directory */
-        outfile_untrack(c_path);
         outfile_untrack(dir);
     } else {
-        unlink(c_path);
-        outfile_untrack(c_path);
         rmdir(dir);
         outfile_untrack(dir);
     }
     free(c_path);
+    free(o_path);
     free(bin);
     free(dir);
+    if (units)
+        cg_units_free(units, nunits);
 out:
     {
         int sig = pending_interrupt(&set);
         if (sig)
-            die_of(sig, 0, &old);
+            die_of(sig, NULL, 0, &old);
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
     return ok ? 0 : -1;
@@ -510,16 +691,51 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* Drops what names the same directory at the end of a path: trailing
+   slashes and "/." ("cache/", "cache/."), so that the last component is
+   the directory's own name.  With them, the system follows a link named
+   by the component before ("link/" is where the link points), and the
+   checks below would see the link's target instead of the link. */
+static void trim_dir_path(char *path)
+{
+    size_t n = strlen(path);
+    for (;;) {
+        if (n > 1 && path[n - 1] == '/')
+            n--;
+        else if (n > 2 && path[n - 1] == '.' && path[n - 2] == '/')
+            n -= 2;
+        else if (n == 2 && path[0] == '.' && path[1] == '/')
+            n = 1;
+        else
+            break;
+    }
+    path[n] = 0;
+}
+
 /* The cache directory must be a directory of the user's alone: anyone
-   who can write it can replace a simulator that `run` will execute. */
+   who can write it can replace a simulator that `run` will execute.  It
+   is opened without following a link in its last component, and the
+   checks read the open directory (fstat), not its name again. */
 static int check_cache_dir(const char *dir, const char *origin)
 {
     struct stat st;
     const char *fix = "set LMDL_CACHE to a directory of your own (it is "
                       "created with mode 0700)";
-    if (lstat(dir, &st) != 0) {
-        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s",
-                   dir, origin, strerror(errno), fix);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno;
+    if (fd >= 0) {
+        int bad = fstat(fd, &st) != 0;
+        err = errno;
+        close(fd);
+        if (bad) {
+            diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir,
+                       origin, strerror(err), fix);
+            return -1;
+        }
+    } else if (lstat(dir, &st) != 0 || !(S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode))) {
+        /* why it cannot be opened: missing, no permission, ... */
+        diag_error(src_none, "cannot use the cache directory '%s' (%s): %s; %s", dir, origin,
+                   strerror(err), fix);
         return -1;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -572,6 +788,7 @@ static char *cache_dir(void)
         snprintf(buf, sizeof buf, "/tmp/lmdl-cache-%ld", (long)geteuid());
         origin = "the default without HOME";
     }
+    trim_dir_path(buf);
     for (char *p = buf + 1; *p; p++) {
         if (*p == '/' && p[-1] != '/') {
             *p = 0;
@@ -597,9 +814,48 @@ static char *cache_dir(void)
     return dir;
 }
 
+#ifdef __ELF__
+/* Whether the n bytes at off lie within a file of `size` bytes. */
+static bool within(uint64_t off, uint64_t n, uint64_t size)
+{
+    return off <= size && n <= size - off;
+}
+
+/* Whether the open file fd of `size` bytes is a whole ELF executable of
+   this machine's class and byte order: its header, the program header
+   table, every segment's bytes and the section header table (which the
+   linker writes last) all lie within the file.  A simulator cut short (a
+   full disk, a crash while it was copied) fails here instead of dying
+   of SIGSEGV at every run; reading the headers costs a few kilobytes. */
+static bool elf_intact(int fd, uint64_t size)
+{
+    const uint16_t one = 1;
+    const int little = *(const unsigned char *)&one == 1;
+    ElfW(Ehdr) eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh
+        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
+        || eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+        || eh.e_ident[EI_DATA] != (little ? ELFDATA2LSB : ELFDATA2MSB)
+        || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+        || eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0
+        || !within(eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize, size)
+        || (eh.e_shnum > 0
+            && !within(eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize, size)))
+        return false;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        ElfW(Phdr) ph;
+        if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph))
+                != (ssize_t)sizeof ph
+            || !within(ph.p_offset, ph.p_filesz, size))
+            return false;
+    }
+    return true;
+}
+#endif
+
 /* A cached simulator: 1 usable, 0 absent, -1 present but not to be run
-   (not a regular file, someone else's, writable by others, or not
-   executable). */
+   (not a regular file, someone else's, writable by others, not
+   executable, or not a whole executable: elf_intact). */
 static int cached_sim_state(const char *sim)
 {
     struct stat st;
@@ -608,6 +864,16 @@ static int cached_sim_state(const char *sim)
     if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()
         || (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXUSR))
         return -1;
+#ifdef __ELF__
+    int fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    bool whole =
+        fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && elf_intact(fd, (uint64_t)st.st_size);
+    close(fd);
+    if (!whole)
+        return -1;
+#endif
     return 1;
 }
 

@@ -1,7 +1,7 @@
 /*
  * builtin.h - the built-in functions, in one table.
  *
- * Each row is X(id, name, arity, unit rule, lowering, evaluator,
+ * Each row is X(id, name, arity, unit rule, lowering, evaluator, finite,
  * derivative):
  *
  *   id          the function's DaeFunc (FN_*);
@@ -16,6 +16,10 @@
  *               explicit relation node;
  *   evaluator   its value, an expression in the arguments a and b
  *               (constant folding and dae_eval);
+ *   finite      1 when its value is finite for every finite argument
+ *               (sin, atan, tanh), 0 when it can be infinite or NaN (log,
+ *               sqrt, asin) or overflow (exp, sinh): whether the simplifier
+ *               may fold 0 * f(x) to 0 (DXF_FINITE, dae.h);
  *   derivative  the dae.c function giving d f(a, b) from the call and
  *               the derivatives da, db of its arguments.
  *
@@ -25,6 +29,8 @@
  */
 #ifndef LMDL_BUILTIN_H
 #define LMDL_BUILTIN_H
+
+#include <stdbool.h>
 
 /* How the unit check treats a call. */
 typedef enum BuiltinUnits {
@@ -37,24 +43,26 @@ typedef enum BuiltinUnits {
 } BuiltinUnits;
 
 #define LMDL_BUILTINS(X)                                                     \
-    X(FN_SIN, "sin", 1, BU_DIMLESS, FUNC, sin(a), diff_sin)                  \
-    X(FN_COS, "cos", 1, BU_DIMLESS, FUNC, cos(a), diff_cos)                  \
-    X(FN_TAN, "tan", 1, BU_DIMLESS, FUNC, tan(a), diff_tan)                  \
-    X(FN_ASIN, "asin", 1, BU_DIMLESS, FUNC, asin(a), diff_asin)              \
-    X(FN_ACOS, "acos", 1, BU_DIMLESS, FUNC, acos(a), diff_acos)              \
-    X(FN_ATAN, "atan", 1, BU_DIMLESS, FUNC, atan(a), diff_atan)              \
-    X(FN_ATAN2, "atan2", 2, BU_MATCH_NONE, FUNC, atan2(a, b), diff_atan2)    \
-    X(FN_SINH, "sinh", 1, BU_DIMLESS, FUNC, sinh(a), diff_sinh)              \
-    X(FN_COSH, "cosh", 1, BU_DIMLESS, FUNC, cosh(a), diff_cosh)              \
-    X(FN_TANH, "tanh", 1, BU_DIMLESS, FUNC, tanh(a), diff_tanh)              \
-    X(FN_EXP, "exp", 1, BU_DIMLESS, FUNC, exp(a), diff_exp)                  \
-    X(FN_LOG, "log", 1, BU_DIMLESS, FUNC, log(a), diff_log)                  \
-    X(FN_LOG10, "log10", 1, BU_DIMLESS, FUNC, log10(a), diff_log10)          \
-    X(FN_SQRT, "sqrt", 1, BU_SQRT, FUNC, sqrt(a), diff_sqrt)                 \
-    X(FN_ABS, "abs", 1, BU_SAME, dae_abs(t, a), NAN, NULL)                         \
-    X(FN_SIGN, "sign", 1, BU_SIGN, dae_sign(t, a), NAN, NULL)                      \
-    X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, NULL)                        \
-    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, NULL)
+    X(FN_SIN, "sin", 1, BU_DIMLESS, FUNC, sin(a), 1, diff_sin)               \
+    X(FN_COS, "cos", 1, BU_DIMLESS, FUNC, cos(a), 1, diff_cos)               \
+    X(FN_TAN, "tan", 1, BU_DIMLESS, FUNC, tan(a), 0, diff_tan)               \
+    X(FN_ASIN, "asin", 1, BU_DIMLESS, FUNC, asin(a), 0, diff_asin)           \
+    X(FN_ACOS, "acos", 1, BU_DIMLESS, FUNC, acos(a), 0, diff_acos)           \
+    X(FN_ATAN, "atan", 1, BU_DIMLESS, FUNC, atan(a), 1, diff_atan)           \
+    X(FN_ATAN2, "atan2", 2, BU_MATCH_NONE, FUNC, atan2(a, b), 1, diff_atan2) \
+    X(FN_SINH, "sinh", 1, BU_DIMLESS, FUNC, sinh(a), 0, diff_sinh)           \
+    X(FN_COSH, "cosh", 1, BU_DIMLESS, FUNC, cosh(a), 0, diff_cosh)           \
+    X(FN_TANH, "tanh", 1, BU_DIMLESS, FUNC, tanh(a), 1, diff_tanh)           \
+    X(FN_EXP, "exp", 1, BU_DIMLESS, FUNC, exp(a), 0, diff_exp)               \
+    X(FN_LOG, "log", 1, BU_DIMLESS, FUNC, log(a), 0, diff_log)               \
+    X(FN_LOG10, "log10", 1, BU_DIMLESS, FUNC, log10(a), 0, diff_log10)       \
+    X(FN_SQRT, "sqrt", 1, BU_SQRT, FUNC, sqrt(a), 0, diff_sqrt)              \
+    X(FN_ABS, "abs", 1, BU_SAME, dae_abs(t, a), NAN, 1, NULL)                \
+    X(FN_SIGN, "sign", 1, BU_SIGN, dae_sign(t, a), NAN, 1, NULL)             \
+    X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, 1, NULL)            \
+    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, 1, NULL) \
+    X(FN_FMIN, "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
+    X(FN_FMAX, "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
 
 /* The functions of vectors and matrices (issue 11), another table, since
    they are not scalar functions of scalars: they are evaluated when an
@@ -83,12 +91,18 @@ extern const int array_func_max_args[];
 /* The array function called `name`, or -1. */
 int array_func_find(const char *name);
 
-#define X_BI_ENUM(id, name, arity, units, lower, eval, diff) id,
+#define X_BI_ENUM(id, name, arity, units, lower, eval, finite, diff) id,
 typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
+/* The rows before FN_NAMED are the functions a model calls by name; fmin
+   and fmax are made only by dae_min and dae_max, for operands that are
+   constants and parameters: they need no zero crossing, and each operand
+   appears once (a max of n parameters is n - 1 calls, not an if-expression
+   that repeats its operands). */
+enum { FN_NAMED = FN_FMIN };
 
 /* The special forms: written like calls, but they are not functions of
    numbers, so they have no DaeFunc node; resolution, the unit check and
-   lowering treat each one (resolve.c, units_check.c, lower.c).
+   lowering treat each one (resolve_expr.c, units_check.c, lower.c).
    X(id, name, fewest arguments, most arguments) */
 #define LMDL_SPECIAL_FORMS(X)                                                \
     X(SF_VALUE, "value", 2, 3)  /* value(x, 'unit'[, 'linear'|'affine']):    \
@@ -116,6 +130,7 @@ int special_find(const char *name);
 extern const char *const builtin_names[];
 extern const int builtin_arity[];
 extern const BuiltinUnits builtin_units[];
+extern const bool builtin_finite[];
 
 /* The builtin called `name`, or -1. */
 int builtin_find(const char *name);

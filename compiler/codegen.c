@@ -32,6 +32,9 @@
 
 typedef struct Cg {
     CPrint p;               /* the C text */
+    int nparam_copies;      /* entries of param_copies */
+    int npivot_slots;       /* entries of pivot_slots */
+    int nparam_checks;      /* entries of param_checks */
     const Plan *pl;         /* what to print */
     Dae *d;                 /* pl->d */
     Structure *s;           /* pl->s */
@@ -59,6 +62,36 @@ static void emit_var(void *ctx, CPrint *p, int var, int order)
 
 static void emit_block_comment(Cg *cg, int k, const char *indent);
 
+/* Where a value that is a single slot lives, for the runtime's tables
+   (rt_model.h, RT_FROM_*): a state, an algebraic value, a parameter or
+   constant of parameters, or the number 0; RT_FROM_CODE when it takes
+   code.  *index gets the slot. */
+static int value_slot(Cg *cg, const DaeExpr *e, int *index)
+{
+    const Plan *pl = cg->pl;
+    *index = 0;
+    if (dae_is_const(e, 0))
+        return RT_FROM_ZERO;
+    if (e->kind == DX_PARAM) {
+        *index = e->u.index;
+        return RT_FROM_P;
+    }
+    int k = (int)(intptr_t)ptrmap_get(&pl->const_index, e);
+    if (k) {
+        *index = cg->d->params.n + k - 1;
+        return RT_FROM_P;
+    }
+    if (e->kind != DX_VAR)
+        return RT_FROM_CODE;
+    int i = plan_stvar(pl, e->u.var.index, e->u.var.order);
+    if (i < 0)
+        return RT_FROM_ZERO;    /* a derivative nothing computes: 0.0 */
+    if (pl->copy_of[i] >= 0)
+        i = pl->copy_of[i];
+    *index = pl->slot[i];
+    return stv(cg, i)->state ? RT_FROM_X : RT_FROM_ALG;
+}
+
 /* ---- sections of the output ------------------------------------------------ */
 
 /* The tables of tablelookup calls: where their grids and data are in
@@ -68,14 +101,15 @@ static void emit_tables(Cg *cg)
     const PtrVec *tabs = &cg->d->t.tables;
     if (!tabs->n)
         return;
+    size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtTableInfo tables[] = {\n");
     for (int i = 0; i < tabs->n; i++) {
         const DaeTable *tb = tabs->items[i];
         char *text = cp_source_text(tb->span);
         cp_emit(&cg->p, "    {");
-        cp_str(&cg->p, tb->instance);
+        cp_pstr(&cg->p, tb->instance);
         cp_emit(&cg->p, ", ");
-        cp_str(&cg->p, text);
+        cp_pstr(&cg->p, text);
         free(text);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, tb->span);
@@ -95,6 +129,18 @@ static void emit_tables(Cg *cg)
         cp_emit(&cg->p, "},\n");
     }
     cp_emit(&cg->p, "};\n\n");
+    cp_pool_end(&cg->p, pool_at);
+}
+
+/* The parameter that parameter i copies, when it is bound to one that
+   is not derived itself (its default is a number), or -1. */
+static int param_copy_of(const Dae *d, int i)
+{
+    const DaeParam *p = d->params.items[i];
+    if (p->expr->kind != DX_PARAM)
+        return -1;
+    const DaeParam *q = d->params.items[p->expr->u.index];
+    return q->expr->kind == DX_CONST ? p->expr->u.index : -1;
 }
 
 static void emit_params(Cg *cg)
@@ -117,12 +163,21 @@ static void emit_params(Cg *cg)
     if (!d->params.n)
         cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC},\n");
     cp_emit(&cg->p, "};\n\n");
+    /* a parameter bound to another that is not derived itself is a copy
+       the runtime makes before derive_params (rt_tables.c) */
+    cp_emit(&cg->p, "static const int param_copies[] = {");
+    int ncopies = 0;
+    for (int i = 0; i < d->params.n; i++)
+        if (param_copy_of(d, i) >= 0)
+            cp_emit(&cg->p, "%s%d, %d", cp_list_sep(ncopies++), i, param_copy_of(d, i));
+    cp_emit(&cg->p, "%s\n};\n\n", ncopies ? "" : "0, 0");
+    cg->nparam_copies = ncopies;
     CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
                  .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
-        if (p->expr->kind == DX_CONST)
+        if (p->expr->kind == DX_CONST || param_copy_of(d, i) >= 0)
             continue;
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
@@ -147,9 +202,32 @@ static void emit_params(Cg *cg)
 
 /* The pivots that depend on parameters only, checked once after the
    parameters are set: the first block whose pivot vanishes, or -1. */
+/* Whether pivot i of b is checked once by check_params' code (not by
+   the table of single slots). */
+static bool pivot_in_code(Cg *cg, const PlanBlock *b, DaeExpr **pivots, int i)
+{
+    int at;
+    return b->pivot_check[i] == CHECK_ONCE && value_slot(cg, pivots[i], &at) != RT_FROM_P;
+}
+
 static void emit_check_params(Cg *cg)
 {
     const Plan *pl = cg->pl;
+    /* the constants exist by now (check_params runs after derive_params);
+       a pivot that is one parameter or constant goes into a table */
+    cg->p.consts_of = &pl->const_index;
+    cp_emit(&cg->p, "static const int pivot_slots[] = {");
+    int nslots = 0;
+    for (int k = 0; k < pl->nblocks; k++) {
+        const PlanBlock *b = &pl->blocks[k];
+        int npiv = b->method == PLAN_EXPLICIT ? 1 : b->method == PLAN_SYMBOLIC ? b->n : 0;
+        DaeExpr **pivots = b->method == PLAN_EXPLICIT ? (DaeExpr **)&b->pivot : b->pivots;
+        for (int i = 0, at; i < npiv; i++)
+            if (b->pivot_check[i] == CHECK_ONCE && value_slot(cg, pivots[i], &at) == RT_FROM_P)
+                cp_emit(&cg->p, "%s%d, %d", cp_list_sep(nslots++), at, k);
+    }
+    cp_emit(&cg->p, "%s\n};\n\n", nslots ? "" : "0, 0");
+    cg->npivot_slots = nslots;
     CpChunk c = {.name = "check_params", .params = "const double *p", .args = "p",
                  .prologue = "    (void)p;\n", .is_int = true};
     cp_chunk_begin(&cg->p, &c);
@@ -159,17 +237,17 @@ static void emit_check_params(Cg *cg)
         DaeExpr **pivots = b->method == PLAN_EXPLICIT ? (DaeExpr **)&b->pivot : b->pivots;
         int nonce = 0;
         for (int i = 0; i < npiv; i++)
-            nonce += b->pivot_check[i] == CHECK_ONCE;
+            nonce += pivot_in_code(cg, b, pivots, i);
         if (!nonce)
             continue;
         /* one item per block: its pivots share their subexpressions */
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
         for (int i = 0; i < npiv; i++)
-            if (b->pivot_check[i] == CHECK_ONCE)
+            if (pivot_in_code(cg, b, pivots, i))
                 cp_count(&cg->p, pivots[i]);
         for (int i = 0; i < npiv; i++) {
-            if (b->pivot_check[i] != CHECK_ONCE)
+            if (!pivot_in_code(cg, b, pivots, i))
                 continue;
             cp_temps(&cg->p, pivots[i]);
             cp_emit(&cg->p, "    if (!(fabs(");
@@ -178,6 +256,7 @@ static void emit_check_params(Cg *cg)
         }
     }
     cp_chunk_end(&cg->p, &c);
+    cg->p.consts_of = NULL;
 }
 
 static DaeExpr *start_of(Cg *cg, int var, int order)
@@ -233,16 +312,14 @@ static void emit_states(Cg *cg)
         StVar *x = s->vars.items[i];
         if (x->state)
             continue;
-        cp_chunk_item(&cg->p, &ca);
         DaeExpr *st = start_of(cg, x->var, x->order);
         if (dae_is_const(st, 0))
-            cp_emit(&cg->p, "    a[%d] = 0.0;\n", cg->pl->slot[i]);
-        else {
-            cp_reset(&cg->p);
-            cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[i]);
-            cp_expr(&cg->p, st);
-            cp_emit(&cg->p, ";\n");
-        }
+            continue;   /* the runtime starts every a[] at 0 */
+        cp_chunk_item(&cg->p, &ca);
+        cp_reset(&cg->p);
+        cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[i]);
+        cp_expr(&cg->p, st);
+        cp_emit(&cg->p, ";\n");
     }
     cp_chunk_end(&cg->p, &ca);
 }
@@ -503,6 +580,61 @@ static void emit_eval_parts(Cg *cg)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
+/* The distinct RtColumnInfo entries, by a key of their fields. */
+typedef struct ColumnInfos {
+    char **keys;            /* open addressing, cap entries */
+    int *index;             /* each key's entry */
+    size_t cap, n;
+} ColumnInfos;
+
+static int column_info_index(ColumnInfos *t, const PlanColumn *c, bool *fresh)
+{
+    char key[1024];
+    int at = 0;
+    for (int j = 0; j < RT_DIM_COUNT; j++)
+        at += snprintf(key + at, sizeof key - (size_t)at, "%d,", c->dim.e[j]);
+    snprintf(key + at, sizeof key - (size_t)at, "%d%d%s", c->output, c->complete,
+             c->description ? c->description : "");
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        char **keys = mem_calloc(cap, sizeof *keys);
+        int *index = mem_calloc(cap, sizeof *index);
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->keys[i])
+                continue;
+            size_t h = cp_hash(t->keys[i]) & (cap - 1);
+            while (keys[h])
+                h = (h + 1) & (cap - 1);
+            keys[h] = t->keys[i];
+            index[h] = t->index[i];
+        }
+        free(t->keys);
+        free(t->index);
+        t->keys = keys;
+        t->index = index;
+        t->cap = cap;
+    }
+    size_t h = cp_hash(key) & (t->cap - 1);
+    while (t->keys[h] && strcmp(t->keys[h], key))
+        h = (h + 1) & (t->cap - 1);
+    *fresh = !t->keys[h];
+    if (*fresh) {
+        t->keys[h] = strdup(key);
+        if (!t->keys[h])
+            abort();
+        t->index[h] = (int)t->n++;
+    }
+    return t->index[h];
+}
+
+static void column_infos_free(ColumnInfos *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->keys[i]);
+    free(t->keys);
+    free(t->index);
+}
+
 /* Columns, in the plan's order: each variable computed in its first
    column and copied to its others, each intermediate computed. */
 static void emit_columns(Cg *cg)
@@ -517,31 +649,63 @@ static void emit_columns(Cg *cg)
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
     /* the unit, description and kind of each column */
+    /* each distinct one once, and per column the index of its own (a
+       chain of components repeats the same few) */
+    int *info_of = mem_calloc((size_t)pl->ncolumns + 1, sizeof *info_of);
+    size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtColumnInfo column_info[] = {\n");
+    ColumnInfos infos = {0};
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *c = &pl->columns[k];
+        bool fresh;
+        info_of[k] = column_info_index(&infos, c, &fresh);
+        if (!fresh)
+            continue;
         cp_emit(&cg->p, "    {{");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", c->dim.e[j]);
         cp_emit(&cg->p, "}, ");
-        cp_str(&cg->p, c->description ? c->description : "");
+        cp_pstr(&cg->p, c->description ? c->description : "");
         cp_emit(&cg->p, ", %s, %d},\n", c->output ? "RT_COL_OUTPUT" : "RT_COL_VARIABLE",
                 c->complete);
     }
     cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE, 0}\n};\n\n");
+    cp_pool_end(&cg->p, pool_at);
+    column_infos_free(&infos);
+    cp_emit(&cg->p, "static const int column_info_of[] = {");
+    for (int k = 0; k < pl->ncolumns; k++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(k), info_of[k]);
+    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
+    free(info_of);
     cg->p.modes = false;
+    /* the columns that are copies, as a table the runtime applies after
+       columns() (rt_tables.c); code for the others */
+    cp_emit(&cg->p, "static const int column_from[] = {");
+    for (int k = 0; k < pl->ncolumns; k++) {
+        const PlanColumn *col = &pl->columns[k];
+        int from = RT_FROM_COLUMN, at = col->same_as;
+        if (col->same_as < 0) {
+            DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
+            DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
+                                                          : dae_var(&d->t, col->var, 0);
+            from = value_slot(cg, val, &at);
+        }
+        cp_emit(&cg->p, "%s%d", cp_list_sep(k), from | at << 3);
+    }
+    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
-                 .prologue = RO_LOCALS};
+                 .prologue = RO_LOCALS "    (void)out;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];
-        if (col->same_as >= 0) {
-            cp_emit(&cg->p, "    out[%d] = out[%d];\n", k, col->same_as);
+        if (col->same_as >= 0)
             continue;
-        }
         DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
         DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
                                                       : dae_var(&d->t, col->var, 0);
+        int at;
+        if (value_slot(cg, val, &at) != RT_FROM_CODE)
+            continue;
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
         cp_count(&cg->p, val);
@@ -589,20 +753,21 @@ static void emit_targets(Cg *cg)
 static void emit_relations(Cg *cg)
 {
     const Plan *pl = cg->pl;
+    size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtRelationInfo relations[] = {\n");
     for (int i = 0; i < pl->nrels; i++) {
         DaeRelOrigin *o = pl->rels[i].origin;
         cp_emit(&cg->p, "    {");
-        cp_str(&cg->p, o ? o->instance : "");
+        cp_pstr(&cg->p, o ? o->instance : "");
         cp_emit(&cg->p, ", ");
         char *text = o ? cp_source_text(o->span) : strdup("?");
-        cp_str(&cg->p, text);
+        cp_pstr(&cg->p, text);
         free(text);
         cp_emit(&cg->p, ", ");
         if (o)
             cp_location(&cg->p, o->span);
         else
-            cp_str(&cg->p, "");
+            cp_pstr(&cg->p, "");
         int g = pl->rels[i].guard;
         const DaeExpr *r = pl->rels[i].rel;
         cp_emit(&cg->p, ", %d, %d, %d, %d, %d, %d", g, g >= 0 ? pl->rels[i].guard_value : 0,
@@ -615,6 +780,7 @@ static void emit_relations(Cg *cg)
     if (!pl->nrels)
         cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0, NULL},\n");
     cp_emit(&cg->p, "};\n\n");
+    cp_pool_end(&cg->p, pool_at);
     cg->p.modes = false;
     CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
                   .args = "e, g", .prologue = RO_LOCALS "    (void)g;\n"};
@@ -685,6 +851,68 @@ static void emit_relations(Cg *cg)
     cp_chunk_end(&cg->p, &cr);
 }
 
+/* An assertion of parameters that compares one parameter with a
+   constant (p > 0, p == 1 || p == -1), as a table entry: false if it is
+   another one. */
+static bool simple_check(const DaeExpr *e, RtParamCheck *c)
+{
+    static const struct { int kind, op, flip; } ops[] = {
+        {DX_GT, RT_CMP_GT, RT_CMP_LT}, {DX_GE, RT_CMP_GE, RT_CMP_LE},
+        {DX_LT, RT_CMP_LT, RT_CMP_GT}, {DX_LE, RT_CMP_LE, RT_CMP_GE},
+        {DX_EQ, RT_CMP_EQ, RT_CMP_EQ}, {DX_NE, RT_CMP_NE, RT_CMP_NE},
+    };
+    if (e->kind == DX_OR) {
+        RtParamCheck a, b;
+        if (simple_check(e->u.bin.a, &a) && simple_check(e->u.bin.b, &b) && a.op == RT_CMP_EQ
+            && b.op == RT_CMP_EQ && a.slot == b.slot && a.value == -b.value) {
+            *c = a;
+            c->op = RT_CMP_PLUS_MINUS;
+            return true;
+        }
+        return false;
+    }
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (e->kind != ops[i].kind)
+            continue;
+        const DaeExpr *l = e->u.bin.a, *r = e->u.bin.b;
+        if (l->kind == DX_PARAM && r->kind == DX_CONST) {
+            *c = (RtParamCheck){0, l->u.index, (unsigned char)ops[i].op, r->u.value};
+            return true;
+        }
+        if (r->kind == DX_PARAM && l->kind == DX_CONST) {
+            *c = (RtParamCheck){0, r->u.index, (unsigned char)ops[i].flip, l->u.value};
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *const cmp_names[] = {"RT_CMP_GT", "RT_CMP_GE", "RT_CMP_LT", "RT_CMP_LE",
+                                        "RT_CMP_EQ", "RT_CMP_NE", "RT_CMP_PLUS_MINUS"};
+
+/* The assertions of parameters that compare one parameter with a
+   constant, as the table the runtime checks (rt_tables.c). */
+static void emit_param_checks(Cg *cg)
+{
+    Dae *d = cg->d;
+    cp_emit(&cg->p, "static const RtParamCheck param_checks[] = {\n");
+    int n = 0;
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        RtParamCheck c;
+        if (cg->pl->assert_once[i] && simple_check(a->cond, &c)) {
+            cp_emit(&cg->p, "    {%d, %d, %s, ", i, c.slot, cmp_names[c.op]);
+            cp_num(&cg->p, c.value);
+            cp_emit(&cg->p, "},\n");
+            n++;
+        }
+    }
+    if (!n)
+        cp_emit(&cg->p, "    {0, 0, RT_CMP_GT, 0},\n");
+    cp_emit(&cg->p, "};\n\n");
+    cg->nparam_checks = n;
+}
+
 /* A function returning the index of the first failing assert, or -1:
    those that read the state, or those that read only parameters. */
 static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
@@ -696,10 +924,11 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
     cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        /* parameters do not change during a run: their asserts are checked
-           once, before initialization, and not after every step */
-        if (params_only == dae_depends_on_state(a->cond))
+        if (params_only != cg->pl->assert_once[i])
             continue;
+        RtParamCheck chk;
+        if (params_only && simple_check(a->cond, &chk))
+            continue;   /* in param_checks */
         cp_chunk_item(&cg->p, c);
         cp_reset(&cg->p);
         cp_count(&cg->p, a->cond);
@@ -718,53 +947,66 @@ static void emit_asserts(Cg *cg)
 {
     Dae *d = cg->d;
     int reads[ASSERT_SHOWN_PARAMS];
+    /* the parameters each one reads, one after the other in one array */
+    int *at = mem_calloc((size_t)d->asserts.n + 1, sizeof *at), nreads = 0;
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
-        if (n == 0)
-            continue;
-        cp_emit(&cg->p, "static const int assert_params_%d[] = {", i);
+        if (n && !nreads)
+            cp_emit(&cg->p, "static const int assert_reads[] = {");
+        at[i] = nreads;
         for (int k = 0; k < n && k < ASSERT_SHOWN_PARAMS; k++)
-            cp_emit(&cg->p, "%s%d", k ? ", " : "", reads[k]);
-        cp_emit(&cg->p, "};\n");
+            cp_emit(&cg->p, "%s%d", cp_list_sep(nreads++), reads[k]);
     }
+    if (nreads)
+        cp_emit(&cg->p, "\n};\n\n");
+    size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtAssertInfo asserts[] = {\n");
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
         int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
         n = n < ASSERT_SHOWN_PARAMS ? n : ASSERT_SHOWN_PARAMS;
         cp_emit(&cg->p, "    {");
-        cp_str(&cg->p, a->instance);
+        cp_pstr(&cg->p, a->instance);
         cp_emit(&cg->p, ", ");
-        cp_str(&cg->p, a->message);
+        cp_pstr(&cg->p, a->message);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, a->span);
         if (n)
-            cp_emit(&cg->p, ", %d, assert_params_%d", n, i);
+            cp_emit(&cg->p, ", %d, assert_reads + %d", n, at[i]);
         else
             cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d", dae_depends_on_state(a->cond) ? 0 : 1);
+        cp_emit(&cg->p, ", %d", cg->pl->assert_once[i] ? 1 : 0);
         cp_location_end(&cg->p, a->span);
         cp_emit(&cg->p, "},\n");
     }
     if (!d->asserts.n)
         cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL},\n");
     cp_emit(&cg->p, "};\n\n");
+    cp_pool_end(&cg->p, pool_at);
+    free(at);
     /* the state-dependent ones after each step; the parameter-only ones
        once, before initialization */
     CpChunk c = {.name = "check_asserts", .params = "const RtEval *e", .args = "e",
                  .prologue = RO_LOCALS, .is_int = true};
     emit_assert_checks(cg, &c, false);
+    emit_param_checks(cg);
     CpChunk cp = {.name = "check_param_asserts", .params = "const double *restrict p",
                   .args = "p", .prologue = "    (void)p;\n", .is_int = true};
     emit_assert_checks(cg, &cp, true);
     cg->p.consts_of = NULL;
 }
 
+/* A block's description (RtBlockInfo.what, for the runtime's messages)
+   keeps its first this many bytes: the equation, where it is, what it
+   is solved for; its location names the rest. */
+enum { BLOCK_WHAT_MAX = 200 };
+
 static void emit_blocks(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
+    size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
     DaeNames nm = dae_names(d);
     /* one stream over one buffer for every description: they are cut at
@@ -798,8 +1040,8 @@ static void emit_blocks(Cg *cg)
         long len = ftell(fp);
         len = len < 0 ? 0 : len > (long)sizeof what - 1 ? (long)sizeof what - 1 : len;
         what[len] = 0;
-        if (len > 400)
-            strcpy(what + 396, "...");
+        if (len > BLOCK_WHAT_MAX)
+            strcpy(what + BLOCK_WHAT_MAX - 4, "...");
         cp_emit(&cg->p, "    {%d, ", b->n);
         cp_str(&cg->p, what);
         cp_emit(&cg->p, ", ");
@@ -811,6 +1053,7 @@ static void emit_blocks(Cg *cg)
     if (!s->blocks.n)
         cp_emit(&cg->p, "    {0, \"\", \"\", NULL},\n");
     cp_emit(&cg->p, "};\n\n");
+    cp_pool_end(&cg->p, pool_at);
 }
 
 /* ---- the Jacobian's sparsity -------------------------------------------- */
@@ -965,9 +1208,15 @@ char *cg_generate(const Plan *pl, const char *model)
                 "    .jac_rows = jac_rows,\n", pl->ncolors);
     if (pl->nrel_states && pl->nrel_states < s->nstates)
         cp_emit(&cg.p, "    .n_rel_states = %d, .rel_states = rel_states,\n", pl->nrel_states);
+    cp_emit(&cg.p, "    .column_from = column_from, .column_info_of = column_info_of,\n");
+    cp_emit(&cg.p, "    .n_param_copies = %d, .param_copies = param_copies,\n", cg.nparam_copies);
+    cp_emit(&cg.p, "    .n_pivot_slots = %d, .pivot_slots = pivot_slots,\n", cg.npivot_slots);
+    cp_emit(&cg.p, "    .n_param_checks = %d, .param_checks = param_checks,\n",
+            cg.nparam_checks);
     cp_emit(&cg.p, "};\n");
 
     ptrmap_free(&cg.p.uses);
     ptrmap_free(&cg.p.temp);
+    cp_pool_free(&cg.p);
     return cg.p.buf.s;
 }

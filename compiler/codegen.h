@@ -15,6 +15,22 @@
    string (the caller frees it), or NULL on an internal error. */
 char *cg_generate(const Plan *p, const char *model);
 
+/* One translation unit of a split simulator source (cunits.c): its
+   text and the optimization level it is compiled at. */
+typedef struct CgUnit {
+    char *text;             /* NUL-terminated */
+    size_t len;             /* bytes */
+    int level;              /* -O level: 0 for data and the code run once
+                               or per row; 1 or 2 for the code the solver
+                               runs at every step */
+} CgUnit;
+
+/* Splits cg_generate's C into units (unit 0: the data and the
+   descriptor), returning how many (0 if the text is not cg_generate's
+   layout); free with cg_units_free. */
+int cg_split(const char *c, CgUnit **units);
+void cg_units_free(CgUnit *units, int n);
+
 /* The discrete part's C (codegen_discrete.c, issue 12), printed by
    cg_generate: the event variables' start values, the update function,
    the modes' state resets, the charts' table, and their lines of the

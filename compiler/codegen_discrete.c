@@ -207,6 +207,7 @@ void cg_charts(CPrint *p, const Dae *d)
         }
         cp_emit(p, "};\n");
     }
+    size_t pool_at = cp_pool_begin(p);
     cp_emit(p, "static const RtChartInfo charts[] = {\n");
     for (int i = 0; i < d->charts.n; i++) {
         const DaeChart *c = d->charts.items[i];
@@ -221,6 +222,7 @@ void cg_charts(CPrint *p, const Dae *d)
         cp_emit(p, "},\n");
     }
     cp_emit(p, "};\n\n");
+    cp_pool_end(p, pool_at);
 }
 
 void cg_discrete_fields(CPrint *p, const Dae *d)
@@ -305,6 +307,7 @@ void cg_delays(CPrint *p, const Plan *pl)
     const Dae *d = pl->d;
     if (pl->delays.n == 0)
         return;
+    size_t pool_at = cp_pool_begin(p);
     cp_emit(p, "static const RtDelayInfo delays[] = {\n");
     for (int k = 0; k < pl->delays.n; k++) {
         const DaeDelay *dl = ptrmap_get(&d->t.delays, pl->delays.items[k]);
@@ -319,6 +322,7 @@ void cg_delays(CPrint *p, const Plan *pl)
         cp_emit(p, "},\n");
     }
     cp_emit(p, "};\n\n");
+    cp_pool_end(p, pool_at);
     bool modes = p->modes;
     p->modes = true;
     CpChunk c = {.name = "delay_args", .params = "const RtEval *e, double *u", .args = "e, u",

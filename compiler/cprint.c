@@ -13,8 +13,11 @@
  */
 #include "cprint.h"
 
+#include "rt_dtoa.h"
+
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,14 +131,19 @@ void cp_str(CPrint *cg, const char *s)
     cp_put(&cg->buf, "\"", 1);
 }
 
+/* The shortest decimal that reads back as v (runtime/rt_dtoa.c), which
+   C reads back as v too. */
 void cp_num(CPrint *cg, double v)
 {
-    if (isnan(v))
+    if (isnan(v)) {
         cp_emit(cg, "NAN");
-    else if (isinf(v))
+    } else if (isinf(v)) {
         cp_emit(cg, v > 0 ? "INFINITY" : "(-INFINITY)");
-    else
-        cp_emit(cg, "%.17g", v);
+    } else {
+        char buf[RT_DTOA_SIZE];
+        int n = rt_dtoa(v, buf);
+        cp_put(&cg->buf, buf, (size_t)n);
+    }
 }
 
 /* The constant slot of e + 1, or 0 when e is no constant here. */
@@ -406,6 +414,163 @@ void cp_chunk_end(CPrint *cg, CpChunk *c)
     cp_emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
 }
 
+/* ---- the string pool ------------------------------------------------------ */
+
+/* A pooled string: its text and, once defined, where: byte `offset` of
+   the array pool<array>. */
+struct CpPoolEntry {
+    char *text;             /* the string */
+    uint64_t hash;          /* cp_hash(text) */
+    int array;              /* the pool array that holds it, or -1 */
+    size_t offset;          /* its first byte there */
+    bool own;               /* a definition of its own (s<id>), not in an
+                               array: a path, whose length varies */
+};
+
+uint64_t cp_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The id of s (pool[id]), made when new: pool_slots maps hashes to
+   1 + id by open addressing. */
+static int pool_id(CPrint *cg, const char *s)
+{
+    uint64_t h = cp_hash(s);
+    if (2 * (cg->pool_n + 1) > cg->pool_cap) {
+        size_t cap = cg->pool_cap ? 2 * cg->pool_cap : 1024;
+        int *slots = calloc(cap, sizeof *slots);
+        cg->pool = realloc(cg->pool, cap / 2 * sizeof *cg->pool);
+        if (!slots || !cg->pool)
+            abort();
+        for (size_t id = 0; id < cg->pool_n; id++) {
+            size_t j = cg->pool[id].hash & (cap - 1);
+            while (slots[j])
+                j = (j + 1) & (cap - 1);
+            slots[j] = (int)id + 1;
+        }
+        free(cg->pool_slots);
+        cg->pool_slots = slots;
+        cg->pool_cap = cap;
+    }
+    size_t j = h & (cg->pool_cap - 1);
+    for (; cg->pool_slots[j]; j = (j + 1) & (cg->pool_cap - 1)) {
+        const struct CpPoolEntry *e = &cg->pool[cg->pool_slots[j] - 1];
+        if (e->hash == h && !strcmp(e->text, s))
+            return cg->pool_slots[j] - 1;
+    }
+    int id = (int)cg->pool_n++;
+    cg->pool[id].text = strdup(s);
+    if (!cg->pool[id].text)
+        abort();
+    cg->pool[id].hash = h;
+    cg->pool[id].array = -1;
+    cg->pool[id].own = false;
+    cg->pool_slots[j] = id + 1;
+    return id;
+}
+
+size_t cp_pool_begin(CPrint *cg)
+{
+    cg->npending = 0;
+    cg->pool_fill = 0;
+    return cg->buf.n;
+}
+
+/* s as a reference into the pool; own: in a definition of its own. */
+static void pstr(CPrint *cg, const char *s, bool own)
+{
+    int id = pool_id(cg, s ? s : "");
+    struct CpPoolEntry *e = &cg->pool[id];
+    if (e->array < 0) {
+        /* new: it goes into the array this table's strings start, or a
+           definition of its own */
+        e->array = cg->pool_arrays;
+        e->own = own;
+        e->offset = own ? 0 : cg->pool_fill;
+        cg->pool_fill += own ? 0 : strlen(e->text) + 1;
+        if (cg->npending == cg->cap_pending) {
+            cg->cap_pending = cg->cap_pending ? 2 * cg->cap_pending : 256;
+            cg->pending = realloc(cg->pending, sizeof *cg->pending * (size_t)cg->cap_pending);
+            if (!cg->pending)
+                abort();
+        }
+        cg->pending[cg->npending++] = id;
+    }
+    if (e->own)
+        cp_emit(cg, "s%d", id);
+    else if (e->offset)
+        cp_emit(cg, "pool%d + %d", e->array, (int)e->offset);
+    else
+        cp_emit(cg, "pool%d", e->array);
+}
+
+void cp_pstr(CPrint *cg, const char *s)
+{
+    pstr(cg, s, false);
+}
+
+void cp_pool_end(CPrint *cg, size_t at)
+{
+    if (!cg->npending)
+        return;
+    /* the table's new strings, one array printed at the end and moved in
+       front of the table: each string a literal of its own ending in a
+       NUL, so no escape runs into the next */
+    size_t table = cg->buf.n - at;
+    bool array = false;
+    for (int i = 0; i < cg->npending; i++) {
+        const struct CpPoolEntry *e = &cg->pool[cg->pending[i]];
+        if (!e->own)
+            continue;
+        cp_emit(cg, "static const char s%d[] = ", cg->pending[i]);
+        cp_str(cg, e->text);
+        cp_emit(cg, ";\n");
+    }
+    for (int i = 0; i < cg->npending; i++) {
+        const struct CpPoolEntry *e = &cg->pool[cg->pending[i]];
+        if (e->own)
+            continue;
+        if (!array)
+            cp_emit(cg, "static const char pool%d[] =", cg->pool_arrays);
+        array = true;
+        cp_emit(cg, "\n    ");
+        CpBuf *b = &cg->buf;
+        cp_str(cg, e->text);
+        b->n--;     /* the closing quote: the NUL goes inside */
+        cp_put(b, "\\0\"", 3);
+    }
+    if (array)
+        cp_emit(cg, ";\n");
+    cp_emit(cg, "\n");
+    cg->pool_arrays++;
+    size_t defs = cg->buf.n - at - table;
+    char *tmp = malloc(table);
+    if (!tmp)
+        abort();
+    memcpy(tmp, cg->buf.s + at, table);
+    memmove(cg->buf.s + at, cg->buf.s + at + table, defs);
+    memcpy(cg->buf.s + at + defs, tmp, table);
+    free(tmp);
+    cg->npending = 0;
+}
+
+void cp_pool_free(CPrint *cg)
+{
+    for (size_t i = 0; i < cg->pool_n; i++)
+        free(cg->pool[i].text);
+    free(cg->pool);
+    free(cg->pool_slots);
+    free(cg->pending);
+    cg->pool = NULL;
+    cg->pool_slots = NULL;
+    cg->pending = NULL;
+    cg->pool_cap = cg->pool_n = 0;
+}
+
 char *cp_source_text(SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
@@ -436,7 +601,7 @@ void cp_location(CPrint *cg, SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
     if (!f) {
-        cp_str(cg, "");
+        cp_pstr(cg, "");
         return;
     }
     int line, col;
@@ -448,7 +613,7 @@ void cp_location(CPrint *cg, SrcSpan sp)
     if (!s)
         abort();
     snprintf(s, n, "%s%s", f->path, buf);
-    cp_str(cg, s);
+    pstr(cg, s, true);
     free(s);
 }
 
@@ -461,7 +626,10 @@ void cp_location_end(CPrint *cg, SrcSpan sp)
     int line, col;
     uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
     src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
-    cp_emit(cg, ", \"%d:%d\"", line, col);
+    char buf[48];
+    snprintf(buf, sizeof buf, "%d:%d", line, col);
+    cp_emit(cg, ", ");
+    cp_pstr(cg, buf);
 }
 
 void cp_comment(CPrint *cg, const char *s)

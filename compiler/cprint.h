@@ -41,6 +41,16 @@ struct CPrint {
     const char *md;         /* the modes array relations read: "md" when
                                NULL; edge(b) prints b twice, with md and
                                with "pre" (the update function) */
+    /* the string pool (cp_pstr): each distinct string of the tables is
+       written once, in an array `static const char poolK[]` of the NUL-
+       terminated strings a table uses first, printed before that table */
+    struct CpPoolEntry *pool;   /* by id: pool_n strings */
+    int *pool_slots;        /* hash -> 1 + id, open addressing, pool_cap */
+    size_t pool_cap, pool_n;
+    int *pending;           /* strings of the array being made */
+    int npending, cap_pending;
+    int pool_arrays;        /* arrays made (K of the next one) */
+    size_t pool_fill;       /* bytes in the array being made */
     /* per-function common subexpressions */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */
@@ -99,6 +109,18 @@ void cp_chunk_begin(CPrint *cg, CpChunk *c);
 void cp_chunk_item(CPrint *cg, CpChunk *c);
 void cp_chunk_end(CPrint *cg, CpChunk *c);
 
+/* A string of a table, by reference to its one copy (poolK + offset):
+   call cp_pool_begin before the table (where its new strings go) and
+   cp_pool_end after it.  Tables repeat the same locations, messages and
+   descriptions for every instance of a component; the C compiler reads
+   each once. */
+size_t cp_pool_begin(CPrint *cg);
+void cp_pstr(CPrint *cg, const char *s);
+void cp_pool_end(CPrint *cg, size_t at);
+void cp_pool_free(CPrint *cg);
+/* A hash of a string (FNV-1a). */
+uint64_t cp_hash(const char *s);
+
 /* The source text of a span, blanks collapsed (malloc'ed). */
 char *cp_source_text(SrcSpan sp);
 /* Text inside a C comment: "*" "/", "/" "*" and "??" are split by a
@@ -107,10 +129,11 @@ char *cp_source_text(SrcSpan sp);
 void cp_comment(CPrint *cg, const char *s);
 /* A variable's name in a comment: der(name) for order 1, and so on. */
 void cp_comment_var(CPrint *cg, const char *name, int order);
-/* "file:line:col" as a string literal. */
+/* "file:line:col", pooled (cp_pstr). */
 void cp_location(CPrint *cg, SrcSpan sp);
-/* ", \"line:col\"", the exclusive end of sp (the location_end fields of
-   rt_model.h), or ", NULL" when sp has no file. */
+/* ", " and "line:col", the exclusive end of sp (the location_end fields
+   of rt_model.h), pooled like cp_location; ", NULL" when sp has no
+   file. */
 void cp_location_end(CPrint *cg, SrcSpan sp);
 /* Separator before element i of a long initializer, 20 to a line. */
 const char *cp_list_sep(int i);

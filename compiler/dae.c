@@ -26,12 +26,14 @@ const char *const dae_kind_cop[] = {DAE_EXPR_KINDS(X_KCOP)};
 const int dae_kind_prec[] = {DAE_EXPR_KINDS(X_KPREC)};
 _Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
 
-#define X_BNAME(id, name, arity, units, lower, eval, diff) name,
-#define X_BARITY(id, name, arity, units, lower, eval, diff) arity,
-#define X_BUNITS(id, name, arity, units, lower, eval, diff) units,
+#define X_BNAME(id, name, arity, units, lower, eval, finite, diff) name,
+#define X_BARITY(id, name, arity, units, lower, eval, finite, diff) arity,
+#define X_BUNITS(id, name, arity, units, lower, eval, finite, diff) units,
+#define X_BFINITE(id, name, arity, units, lower, eval, finite, diff) finite,
 const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
 const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
+const bool builtin_finite[] = {LMDL_BUILTINS(X_BFINITE)};
 
 #define X_AFNAME(id, name, lo, hi, what) name,
 #define X_AFLO(id, name, lo, hi, what) lo,
@@ -50,7 +52,7 @@ int array_func_find(const char *name)
 
 int builtin_find(const char *name)
 {
-    for (int k = 0; k < FN_COUNT; k++)
+    for (int k = 0; k < FN_NAMED; k++)
         if (strcmp(builtin_names[k], name) == 0)
             return k;
     return -1;
@@ -239,7 +241,7 @@ static uint32_t var_bit(int index, int order)
     return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
 }
 
-static void set_flags(DaeExpr *e);
+static void set_flags(DaeExprTable *t, DaeExpr *e);
 
 /* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
@@ -254,7 +256,7 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     *e = *proto;
     e->hash = h;
     e->id = t->count++;
-    set_flags(e);
+    set_flags(t, e);
     e->next = t->buckets[h & (t->nbuckets - 1)];
     t->buckets[h & (t->nbuckets - 1)] = e;
     return e;
@@ -338,6 +340,53 @@ bool dae_is_relation(const DaeExpr *e)
 static double fold(DaeExprKind k, double a, double b);
 static double fold_fn(DaeFunc fn, double a, double b);
 
+static double default_value(DaeExprTable *t, const DaeExpr *e);
+
+/* Whether parameters first .. first + n - 1 have known defaults. */
+static bool params_known(const DaeExprTable *t, int first, int n)
+{
+    if (first < 0 || first + n > t->npvalue)
+        return false;
+    for (int i = first; i < first + n; i++)
+        if (isnan(t->pvalue[i]))
+            return false;
+    return true;
+}
+
+/* A table's segment or lookup with queries known from parameters, at the
+   defaults: the same interpolant the simulator evaluates (rt_table.c), so
+   such a lookup is one more parameter expression; NAN while a grid, the
+   data or a query is not known. */
+static double table_default(DaeExprTable *t, const DaeExpr *e)
+{
+    const DaeExpr *s1 = e->kind == DX_SEGMENT ? e : e->u.look.s1;
+    const DaeExpr *s2 = e->kind == DX_SEGMENT ? NULL : e->u.look.s2;
+    const DaeTable *tb = s1->u.seg.tab;
+    int n1 = tb->n[0], n2 = tb->axes == 2 ? tb->n[1] : 1;
+    if (!params_known(t, tb->grid[0], n1)
+        || (tb->axes == 2 && !params_known(t, tb->grid[1], n2)))
+        return NAN;
+    const double *p = t->pvalue;
+    if (e->kind == DX_SEGMENT) {
+        int axis = e->u.seg.axis;
+        double x = default_value(t, e->u.seg.x);
+        return isnan(x) ? NAN : rt_grid_segment(p + tb->grid[axis], tb->n[axis], x);
+    }
+    if (!params_known(t, tb->data, n1 * n2))
+        return NAN;
+    double x1 = default_value(t, s1->u.seg.x);
+    double x2 = s2 ? default_value(t, s2->u.seg.x) : 0;
+    if (isnan(x1) || isnan(x2))
+        return NAN;
+    int k1 = rt_grid_segment(p + tb->grid[0], n1, x1);
+    if (!s2)
+        return rt_table1(p + tb->grid[0], n1, p + tb->data, tb->interp, tb->extrap, k1, x1,
+                         e->u.look.d1);
+    int k2 = rt_grid_segment(p + tb->grid[1], n2, x2);
+    return rt_table2(p + tb->grid[0], n1, p + tb->grid[1], n2, p + tb->data, tb->interp,
+                     tb->extrap, k1, k2, x1, x2, e->u.look.d1, e->u.look.d2);
+}
+
 /* The value of a constant or parameter expression at the parameters'
    defaults (NAN for one that reads a variable or time).  Memoised per
    node (DaeExprTable.dvalue): a node's parameters are recorded before it
@@ -367,6 +416,8 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         v = isnan(c) ? NAN : default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
         break;
     }
+    case DX_SEGMENT: case DX_LOOKUP: v = table_default(t, e); break;
+    case DX_DELAY: case DX_EDGE: case DX_INITIAL: case DX_EVAR: v = NAN; break;
     default:
         v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
         break;
@@ -382,16 +433,10 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
     return v;
 }
 
-/* Whether 0 * e is 0: e is finite (see dae.h: constants and parameter
-   expressions by their value at the defaults, anything that reads a
-   variable or time by assumption). */
-static bool known_finite(DaeExprTable *t, const DaeExpr *e)
+/* Whether 0 * e is 0: e is known finite (DXF_FINITE, dae.h). */
+static bool known_finite(const DaeExpr *e)
 {
-    if (e->kind == DX_CONST)
-        return isfinite(e->u.value);
-    if (dae_depends_on_state(e))
-        return true;
-    return isfinite(default_value(t, e));
+    return (e->flags & DXF_FINITE) != 0;
 }
 
 /* Whether 0 / e is 0: e is a constant or parameter expression, finite and
@@ -470,12 +515,12 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
     case DX_SUB:
         if (dae_is_const(b, 0)) return a;
         if (dae_is_const(a, 0)) return dae_neg(t, b);
-        if (a == b && known_finite(t, a)) return dae_const(t, 0); /* inf - inf is NaN */
+        if (a == b && known_finite(a)) return dae_const(t, 0); /* inf - inf is NaN */
         if (b->kind == DX_NEG) return dae_add(t, a, b->u.bin.a);
         break;
     case DX_MUL:
-        if ((dae_is_const(a, 0) && known_finite(t, b))
-            || (dae_is_const(b, 0) && known_finite(t, a)))
+        if ((dae_is_const(a, 0) && known_finite(b))
+            || (dae_is_const(b, 0) && known_finite(a)))
             return dae_const(t, 0); /* 0 * inf is NaN */
         if (dae_is_const(a, 1)) return b;
         if (dae_is_const(b, 1)) return a;
@@ -514,7 +559,7 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
 static double fold_fn(DaeFunc fn, double a, double b)
 {
     switch (fn) {
-#define X_FOLD(id, name, arity, units, lower, eval, diff) case id: return eval;
+#define X_FOLD(id, name, arity, units, lower, eval, finite, diff) case id: return eval;
     LMDL_BUILTINS(X_FOLD)
     default: return NAN;
     }
@@ -559,13 +604,23 @@ DaeExpr *dae_sign(DaeExprTable *t, DaeExpr *a)
                   dae_if(t, dae_binary(t, DX_LT, a, zero), dae_const(t, -1), zero));
 }
 
+/* Of constants and parameters, C's fmin and fmax (builtin.h: FN_NAMED);
+   else an if-expression over a relation, the zero crossing. */
 DaeExpr *dae_min(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMIN, a, b);
     return dae_if(t, dae_binary(t, DX_LE, a, b), a, b);
 }
 
 DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
 {
+    if (a == b)
+        return a;
+    if (!dae_depends_on_state(a) && !dae_depends_on_state(b))
+        return dae_func(t, FN_FMAX, a, b);
     return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
 }
 
@@ -608,27 +663,38 @@ bool dae_is_mode(const DaeExpr *e)
 
 /* ---- traversal ---------------------------------------------------------- */
 
-DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
-                        PtrMap *memo)
+/* A rebuild of an expression: which leaves are mapped, and whether a
+   subtree without such a leaf is kept as it is. */
+typedef struct LeafMap {
+    uint8_t leaves;         /* DXF_* flags of the leaves given to map */
+    bool prune;             /* return a subtree without such a leaf unvisited */
+    DaeVarMap map;          /* the replacement of a leaf */
+    void *ctx;              /* map's */
+    PtrMap *memo;           /* node -> its rebuild */
+} LeafMap;
+
+/* The one rebuilding child walk: every kind's constructor, so that a
+   rebuilt node is folded and interned like a new one. */
+static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
 {
-    DaeExpr *done = ptrmap_get(memo, e);
+    if (m->prune && !(e->flags & m->leaves))
+        return e;
+    DaeExpr *done = ptrmap_get(m->memo, e);
     if (done)
         return done;
     DaeExpr *r;
+#define SUB(x) map_tree(t, (x), m)
     switch (e->kind) {
     case DX_CONST: case DX_PARAM: case DX_TIME: case DX_EVAR: case DX_INITIAL:
-        r = e;
-        break;
     case DX_VAR:
-        r = map(ctx, t, e);
+        r = (e->flags & m->leaves) ? m->map(m->ctx, t, e) : e;
         break;
     case DX_EDGE:
-        r = dae_edge(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_edge(t, SUB(e->u.bin.a));
         break;
     case DX_DELAY:
-        r = dae_delay(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
-                      dae_substitute(t, e->u.cond.a, map, ctx, memo),
-                      e->u.cond.b ? dae_substitute(t, e->u.cond.b, map, ctx, memo) : NULL);
+        r = dae_delay(t, SUB(e->u.cond.c), SUB(e->u.cond.a),
+                      e->u.cond.b ? SUB(e->u.cond.b) : NULL);
         if (r != e && !ptrmap_get(&t->delays, r)) {
             void *o = ptrmap_get(&t->delays, e);
             if (o)
@@ -636,23 +702,19 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     case DX_FUNC:
-        r = dae_func(t, e->u.fn.fn, dae_substitute(t, e->u.fn.a, map, ctx, memo),
-                     e->u.fn.b ? dae_substitute(t, e->u.fn.b, map, ctx, memo) : NULL);
+        r = dae_func(t, e->u.fn.fn, SUB(e->u.fn.a), e->u.fn.b ? SUB(e->u.fn.b) : NULL);
         break;
     case DX_IF:
-        r = dae_if(t, dae_substitute(t, e->u.cond.c, map, ctx, memo),
-                   dae_substitute(t, e->u.cond.a, map, ctx, memo),
-                   dae_substitute(t, e->u.cond.b, map, ctx, memo));
+        r = dae_if(t, SUB(e->u.cond.c), SUB(e->u.cond.a), SUB(e->u.cond.b));
         break;
     case DX_NEG:
-        r = dae_neg(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_neg(t, SUB(e->u.bin.a));
         break;
     case DX_NOT:
-        r = dae_not(t, dae_substitute(t, e->u.bin.a, map, ctx, memo));
+        r = dae_not(t, SUB(e->u.bin.a));
         break;
     case DX_SEGMENT:
-        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis,
-                        dae_substitute(t, e->u.seg.x, map, ctx, memo));
+        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis, SUB(e->u.seg.x));
         if (r != e && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
             if (o)
@@ -660,13 +722,11 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     case DX_LOOKUP:
-        r = dae_lookup(t, dae_substitute(t, e->u.look.s1, map, ctx, memo),
-                       e->u.look.s2 ? dae_substitute(t, e->u.look.s2, map, ctx, memo) : NULL,
+        r = dae_lookup(t, SUB(e->u.look.s1), e->u.look.s2 ? SUB(e->u.look.s2) : NULL,
                        e->u.look.d1, e->u.look.d2);
         break;
     default:
-        r = dae_binary(t, e->kind, dae_substitute(t, e->u.bin.a, map, ctx, memo),
-                       dae_substitute(t, e->u.bin.b, map, ctx, memo));
+        r = dae_binary(t, e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
         /* a rebuilt relation keeps its source for the event log */
         if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
@@ -675,8 +735,23 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
         }
         break;
     }
-    ptrmap_put(memo, e, r);
+#undef SUB
+    ptrmap_put(m->memo, e, r);
     return r;
+}
+
+DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
+                        PtrMap *memo)
+{
+    LeafMap m = {.leaves = DXF_VAR, .prune = false, .map = map, .ctx = ctx, .memo = memo};
+    return map_tree(t, e, &m);
+}
+
+DaeExpr *dae_map_leaves(DaeExprTable *t, DaeExpr *e, uint8_t leaves, DaeVarMap map,
+                        void *ctx, PtrMap *memo)
+{
+    LeafMap m = {.leaves = leaves, .prune = true, .map = map, .ctx = ctx, .memo = memo};
+    return map_tree(t, e, &m);
 }
 
 DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel)
@@ -804,10 +879,22 @@ static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
     return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
 }
 
+/* fmin and fmax of constants and parameters: the derivative of the
+   operand chosen (0 in practice, but exact). */
+static DaeExpr *diff_fmin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_LE, e->u.fn.a, e->u.fn.b), da, db);
+}
+
+static DaeExpr *diff_fmax(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    return dae_if(t, dae_binary(t, DX_GE, e->u.fn.a, e->u.fn.b), da, db);
+}
+
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
 {
     static const DiffFn derivative[] = {
-#define X_DIFF(id, name, arity, units, lower, eval, diff) diff,
+#define X_DIFF(id, name, arity, units, lower, eval, finite, diff) diff,
         LMDL_BUILTINS(X_DIFF)
     };
     DaeExprTable *t = d->t;
@@ -1028,18 +1115,42 @@ void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
         snprintf(buf + at, len - at, ")");
 }
 
+/* Whether a node is finite whenever its operands are: the operators that
+   cannot divide by zero or leave a function's domain.  A division is one
+   when its divisor is a constant or parameter expression, finite and
+   nonzero at the defaults (x / tau), a power when its exponent is a
+   whole number >= 0 (x^2).  The operands' growth is not counted (x * y
+   may overflow, as x may). */
+static bool finite_op(DaeExprTable *t, const DaeExpr *e)
+{
+    switch (e->kind) {
+    case DX_DIV: return known_nonzero(t, e->u.bin.b);
+    case DX_POW:
+        return is_num(e->u.bin.b) && e->u.bin.b->u.value >= 0
+               && e->u.bin.b->u.value == floor(e->u.bin.b->u.value);
+    case DX_FUNC: return builtin_finite[e->u.fn.fn];
+    default: return true;
+    }
+}
+
 /* The flags and Bloom bits of a new node, from its own kind and its
-   children's. */
-static void set_flags(DaeExpr *e)
+   children's.  DXF_FINITE is the one flag that needs every child: a
+   node is known finite when its operation is finite on finite operands
+   and they all are, or, reading no variable, time or event, when its
+   value at the parameters' defaults is finite (1/p with p = 2). */
+static void set_flags(DaeExprTable *t, DaeExpr *e)
 {
     DaeExpr *k[3];
     int n = dae_children(e, k);
+    bool finite = finite_op(t, e);
     e->flags = 0;
     e->vars = 0;
     for (int i = 0; i < n; i++) {
         e->flags |= k[i]->flags;
         e->vars |= k[i]->vars;
+        finite = finite && (k[i]->flags & DXF_FINITE);
     }
+    e->flags &= (uint8_t)~DXF_FINITE;
     if (e->kind == DX_VAR) {
         e->flags |= DXF_VAR;
         e->vars |= var_bit(e->u.var.index, e->u.var.order);
@@ -1052,6 +1163,15 @@ static void set_flags(DaeExpr *e)
     } else if (dae_is_mode(e)) {
         e->flags |= DXF_REL;
     }
+    if (e->kind == DX_CONST)
+        finite = isfinite(e->u.value);
+    else if (e->kind == DX_PARAM)
+        finite = isfinite(t->pvalue[e->u.index]);
+    else if (!finite && !dae_depends_on_state(e) && e->kind != DX_SEGMENT
+             && e->kind != DX_LOOKUP)
+        finite = isfinite(default_value(t, e));
+    if (finite)
+        e->flags |= DXF_FINITE;
 }
 
 /* Starts a walk: a fresh stamp, and a mark for every node made so far. */
@@ -1284,8 +1404,32 @@ static void print_num(FILE *fp, double v)
     fputs(buf, fp);
 }
 
+/* "min" or "max" for the if-expression dae_min or dae_max made
+   (`if a <= b, a else b end`), else NULL: printed as the call, each
+   operand once, so a nested min or max prints in its size (a DAG printed
+   as a tree would repeat every operand in the condition and a branch). */
+static const char *extremum_name(const DaeExpr *e)
+{
+    if (e->kind != DX_IF)
+        return NULL;
+    const DaeExpr *c = e->u.cond.c;
+    if ((c->kind != DX_LE && c->kind != DX_GE) || c->u.bin.a != e->u.cond.a
+        || c->u.bin.b != e->u.cond.b)
+        return NULL;
+    return c->kind == DX_LE ? "min" : "max";
+}
+
 static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
 {
+    const char *call = extremum_name(e);
+    if (call) {
+        fprintf(fp, "%s(", call);
+        print_at(fp, e->u.cond.a, n, 0, false);
+        fputs(", ", fp);
+        print_at(fp, e->u.cond.b, n, 0, false);
+        fputc(')', fp);
+        return;
+    }
     int p = dae_kind_prec[e->kind];
     bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
                  || (p == ctx && !right && p == 7)

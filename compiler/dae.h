@@ -10,27 +10,40 @@
  * simplification rules live in one place.
  *
  * abs, sign, min and max are lowered to if-expressions over relations at
- * construction, so every zero crossing is an explicit relation node.
+ * construction, so every zero crossing is an explicit relation node; min
+ * and max of constants and parameters, which cross nothing, are fmin and
+ * fmax calls instead (builtin.h, FN_NAMED).
  *
  * Folding never hides a value that is not a finite number.  An operation
  * on constants whose result is not finite (1/0, log(0), 0/0) stays an
  * operation, and `0*e`, `e*0` and `e - e` become 0 only when e is known
- * to be finite: a constant; an expression of parameters whose value at
- * the parameters' default values (dae_table_param_value) is finite; or an
- * expression that reads a variable or time, which is assumed finite (a
- * non-finite value there is a run-time failure the simulator reports).
- * `0/e` becomes 0 only when e is a constant or parameter expression that
- * is finite and nonzero at the defaults; by a variable it stays, as x/x
- * does.  Derivatives drop the terms of a zero derivative without
- * building them.  dae_nonfinite_part() finds what is left for the
- * passes to report.
+ * to be finite (DXF_FINITE, set when the node is made, so asking costs
+ * nothing): a finite constant; an expression of parameters whose value
+ * at the parameters' default values (dae_table_param_value) is finite; a
+ * variable, an event variable or time, assumed finite (a non-finite value
+ * there is a run-time failure the simulator reports); or +, -, *, neg,
+ * an if, a relation, a delay, a table lookup, an everywhere-finite
+ * function (builtin_finite: sin, cos, atan, atan2, tanh; abs, sign, min
+ * and max are ifs), a division by a constant or parameter expression
+ * finite and nonzero at the defaults, or a power with a whole exponent
+ * >= 0, whose operands are all known finite.  Any other division or
+ * power, and log, sqrt, exp, tan ... of something that reads a variable,
+ * is not known finite, so 0 * log(z) stays, and once z = 0 is
+ * substituted it is 0 * log(0), an error.  `0/e` becomes 0 only when e is a
+ * constant or parameter expression that is finite and nonzero at the
+ * defaults; by a variable it stays, as x/x does.  Derivatives drop the
+ * terms of a zero derivative without building them.
+ * dae_nonfinite_part() finds what is left for the passes to report.
  *
  * A tablelookup (issue 11) is two kinds of node: DX_SEGMENT, the segment
  * of the grid its query is in (a mode, piecewise constant, like a
  * relation), and DX_LOOKUP, the table's value or one of its partial
  * derivatives in the segments of its DX_SEGMENT children.  The derivative
  * of a lookup is a lookup of one order more, in the same segments, so
- * der(), Jacobians and index reduction go through tables exactly.
+ * der(), Jacobians and index reduction go through tables exactly.  A
+ * lookup whose queries read only parameters is a parameter expression
+ * like any other: folding and the checks evaluate its segments and value
+ * at the defaults with the simulator's code (rt_table.c).
  */
 #ifndef LMDL_DAE_H
 #define LMDL_DAE_H
@@ -109,6 +122,8 @@ enum {
     DXF_TIME = 2,           /* mentions time */
     DXF_REL = 4,            /* contains a relation (a zero crossing) */
     DXF_EVAR = 8,           /* mentions an event variable (or an event) */
+    DXF_FINITE = 16,        /* known to be a finite number (see above: what
+                               lets 0 * e and e - e fold to 0) */
 };
 
 typedef struct DaeExpr DaeExpr;
@@ -237,6 +252,11 @@ typedef struct DaeDelay {
 typedef DaeExpr *(*DaeVarMap)(void *ctx, DaeExprTable *t, const DaeExpr *leaf);
 DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
                         PtrMap *memo);
+/* The same for the leaves whose DXF_* flags meet `leaves` (DXF_EVAR:
+   event variables and initialevent); a subtree without such a leaf is
+   returned as it is, unvisited. */
+DaeExpr *dae_map_leaves(DaeExprTable *t, DaeExpr *e, uint8_t leaves, DaeVarMap map,
+                        void *ctx, PtrMap *memo);
 
 /* Time derivative: d/dt, with der(var^(k)) = var^(k+1). */
 DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);

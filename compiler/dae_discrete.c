@@ -79,50 +79,22 @@ void dae_discrete_map(Dae *d, DaeExprMap fn, void *ctx)
     }
 }
 
+/* What dae_subst_evar puts for its event variable. */
+typedef struct EvarValue {
+    int evar;               /* the event variable's index */
+    double value;           /* its value */
+} EvarValue;
+
+static DaeExpr *evar_leaf(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
+{
+    const EvarValue *ev = ctx;
+    if (leaf->kind == DX_EVAR && leaf->u.evar.index == ev->evar)
+        return dae_const(t, ev->value);
+    return (DaeExpr *)leaf;
+}
+
 DaeExpr *dae_subst_evar(DaeExprTable *t, DaeExpr *e, int evar, double value, PtrMap *memo)
 {
-    if (!(e->flags & DXF_EVAR))
-        return e;
-    DaeExpr *done = ptrmap_get(memo, e);
-    if (done)
-        return done;
-    DaeExpr *r;
-#define SUB(x) dae_subst_evar(t, (x), evar, value, memo)
-    switch (e->kind) {
-    case DX_EVAR:
-        r = e->u.evar.index == evar ? dae_const(t, value) : e;
-        break;
-    case DX_CONST: case DX_PARAM: case DX_VAR: case DX_TIME: case DX_INITIAL:
-        r = e;
-        break;
-    case DX_FUNC:
-        r = dae_func(t, e->u.fn.fn, SUB(e->u.fn.a), e->u.fn.b ? SUB(e->u.fn.b) : NULL);
-        break;
-    case DX_IF:
-        r = dae_if(t, SUB(e->u.cond.c), SUB(e->u.cond.a), SUB(e->u.cond.b));
-        break;
-    case DX_NEG: r = dae_neg(t, SUB(e->u.bin.a)); break;
-    case DX_NOT: r = dae_not(t, SUB(e->u.bin.a)); break;
-    case DX_EDGE: r = dae_edge(t, SUB(e->u.bin.a)); break;
-    case DX_DELAY:
-        r = dae_delay(t, SUB(e->u.cond.c), SUB(e->u.cond.a),
-                      e->u.cond.b ? SUB(e->u.cond.b) : NULL);
-        if (r != e && !ptrmap_get(&t->delays, r)) {
-            void *o = ptrmap_get(&t->delays, e);
-            if (o)
-                ptrmap_put(&t->delays, r, o);
-        }
-        break;
-    default:
-        r = dae_binary(t, (DaeExprKind)e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
-        if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
-            void *o = ptrmap_get(&t->origin, e);
-            if (o)
-                ptrmap_put(&t->origin, r, o);
-        }
-        break;
-    }
-#undef SUB
-    ptrmap_put(memo, e, r);
-    return r;
+    EvarValue ev = {evar, value};
+    return dae_map_leaves(t, e, DXF_EVAR, evar_leaf, &ev, memo);
 }

@@ -385,6 +385,9 @@ void dae_culprit_eq(DaeCulprits *c, const DaeEq *q)
 
 typedef struct PlaceNote {
     SrcSpan at;             /* the user's line */
+    int seq;                /* the order it was made in: ties in place */
+    bool connect;           /* a connection's note, else a declaration's */
+    const char *name;       /* the instance's path, or the node's name */
     char text[256];         /* the note */
 } PlaceNote;
 
@@ -393,7 +396,52 @@ static int by_place(const void *a, const void *b)
     const PlaceNote *x = a, *y = b;
     if (x->at.file != y->at.file)
         return x->at.file < y->at.file ? -1 : 1;
-    return x->at.begin < y->at.begin ? -1 : x->at.begin > y->at.begin;
+    if (x->at.begin != y->at.begin)
+        return x->at.begin < y->at.begin ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* One note for the n notes made at one place: a line of a component the
+   model instantiates several times declares one instance, or joins one
+   node, per instance, and is shown once ("'p1.a' and 'p2.a' are declared
+   here"; "this connection is part of node p1.a.P (p1.a.P, p1.b.P), and
+   of node p2.a.P in another instance").  When the instances' connections
+   join one node, the note is the one node's. */
+static void note_place(const PlaceNote *g, size_t n)
+{
+    enum { NAMED = 4 };
+    /* the distinct names, in order (node names repeat, instance paths not) */
+    const char **names = mem_calloc(n, sizeof *names);
+    size_t nn = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < nn && strcmp(names[k], g[i].name) != 0)
+            k++;
+        if (k == nn)
+            names[nn++] = g[i].name;
+    }
+    if (nn == 1) {
+        diag_note(g->at, "%s", g->text);
+        free(names);
+        return;
+    }
+    size_t first = g->connect ? 1 : 0; /* a connection's first node is in its text */
+    size_t rest = nn - first, shown = rest < NAMED ? rest : NAMED, at = 0;
+    char list[400];
+    list[0] = 0;
+    for (size_t i = 0; i < shown && at < sizeof list; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == rest ? " and " : ", ";
+        at += (size_t)snprintf(list + at, sizeof list - at, g->connect ? "%s%s" : "%s'%s'",
+                               sep, names[first + i]);
+    }
+    free(names);
+    if (shown < rest && at < sizeof list)
+        snprintf(list + at, sizeof list - at, " and %zu more", rest - shown);
+    if (g->connect)
+        diag_note(g->at, "%s, and of node%s %s in %s", g->text, rest == 1 ? "" : "s", list,
+                  rest == 1 ? "another instance" : "other instances");
+    else
+        diag_note(g->at, "%s are declared here", list);
 }
 
 /* "a.P, b.P": the ports of a set, at most 6 */
@@ -432,6 +480,8 @@ void dae_note_culprits(DaeCulprits *c)
             continue;
         shown[j] = 1;
         notes[n].at = d->instances[j].decl;
+        notes[n].seq = (int)n;
+        notes[n].name = d->instances[j].path;
         snprintf(notes[n++].text, sizeof notes->text, "'%s' is declared here",
                  d->instances[j].path);
     }
@@ -442,12 +492,23 @@ void dae_note_culprits(DaeCulprits *c)
         char ports[200];
         port_list(d, &d->sets[k->set], ports, sizeof ports);
         notes[n].at = k->span;
+        notes[n].seq = (int)n;
+        notes[n].connect = true;
+        notes[n].name = d->sets[k->set].name;
         snprintf(notes[n++].text, sizeof notes->text, "this connection is part of node %s (%s)",
                  d->sets[k->set].name, ports);
     }
     qsort(notes, n, sizeof *notes, by_place);
-    for (size_t i = 0; i < n && i < MAX_NOTES; i++)
-        diag_note(notes[i].at, "%s", notes[i].text);
+    /* one note per place (and kind), at most MAX_NOTES */
+    for (size_t i = 0, made = 0; i < n && made < MAX_NOTES; made++) {
+        size_t j = i + 1;
+        while (j < n && notes[j].at.file == notes[i].at.file
+               && notes[j].at.begin == notes[i].at.begin
+               && notes[j].connect == notes[i].connect)
+            j++;
+        note_place(notes + i, j - i);
+        i = j;
+    }
     free(notes);
     free(shown);
     free(c->inst);

@@ -1,7 +1,8 @@
 /*
  * diag.c - formatting of errors, warnings and notes: with a quoted source
- * line and a caret underline, or as JSON Lines for tools; plus the
- * edit-distance helper behind "did you mean" suggestions.
+ * line and a caret underline, or as JSON Lines for tools; plus "did you
+ * mean": the closest candidate by edit distance, and the message's suffix
+ * (tools/tool.c has the command line's form).
  */
 #include "diag.h"
 
@@ -567,4 +568,12 @@ const char *diag_closest(const char *name, const char *const *cands, int n)
         }
     }
     return bestd <= allowed ? best : NULL;
+}
+
+DiagHint diag_did_you_mean(const char *suggestion)
+{
+    DiagHint h = {""};
+    if (suggestion)
+        snprintf(h.text, sizeof h.text, " (did you mean '%s'?)", suggestion);
+    return h;
 }

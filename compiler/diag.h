@@ -70,4 +70,12 @@ void diag_json_message(const char *severity, const char *file, long line,
    or NULL when none is close enough to be a plausible typo. */
 const char *diag_closest(const char *name, const char *const *cands, int n);
 
+/* The end of a message that offers a suggestion: " (did you mean 'x'?)",
+   or "" when suggestion is NULL.  A value, so it can be used right in
+   diag_error's arguments: diag_did_you_mean(s).text. */
+typedef struct DiagHint {
+    char text[96];          /* the suffix, NUL-terminated */
+} DiagHint;
+DiagHint diag_did_you_mean(const char *suggestion);
+
 #endif

@@ -90,7 +90,7 @@ static void summary(FILE *out, const char *model, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
-#define X_CMDINFO(c, name, stage, out, opts) {name, stage, out, opts},
+#define X_CMDINFO(c, name, stage, out, opts, tool) {name, stage, out, opts},
 const DriverCommandInfo driver_commands[CMD_COUNT] = {DRIVER_COMMANDS(X_CMDINFO)};
 
 int driver_find_command(const char *name)

@@ -15,7 +15,7 @@
 
 /* The passes, in order: a command runs them up to its stage. */
 typedef enum DriverStage {
-    STAGE_NONE,         /* no pass (lmdlc doc is a tool: tools/doc.c) */
+    STAGE_NONE,         /* no pass (doc, plot, sweep are tools: tools/) */
     STAGE_PARSE,
     STAGE_RESOLVE,
     STAGE_ELABORATE,
@@ -37,6 +37,8 @@ typedef enum DriverOutput {
     OUT_RUN,            /* the simulator built (cached) and run */
     OUT_PLAN_TOOL,      /* the plan and C handed to DriverOptions.plan_tool
                            (lmdlc fmu: tools/fmu.c) */
+    OUT_TOOL,           /* none: the tool's entry point takes the command
+                           line (lmdlc plot, lmdlc sweep) */
 } DriverOutput;
 
 /* Options a command accepts besides --top, -I, --time-passes, --help. */
@@ -48,17 +50,23 @@ enum {
     DOPT_SIM = 16,      /* everything after the model file goes to the simulator */
 };
 
-/* The commands: X(command, name, stop-after stage, output, options). */
+/* The commands: X(command, name, stop-after stage, output, options, tool
+   entry point).  The entry point, int NAME(int argc, char **argv) with
+   argv[0] the command's name, is a tool's that reads its own command line
+   (OUT_TOOL), else NULL; only main.c, which links the tools, expands that
+   column. */
 #define DRIVER_COMMANDS(X)                                                 \
-    X(CMD_CHECK, "check", STAGE_PLAN, OUT_SUMMARY, DOPT_DUMP)             \
-    X(CMD_DOC, "doc", STAGE_NONE, OUT_DOC, DOPT_MARKDOWN)                 \
-    X(CMD_FLATTEN, "flatten", STAGE_SIMPLIFY, OUT_DAE, DOPT_RAW)          \
-    X(CMD_EMIT_C, "emit-c", STAGE_CODEGEN, OUT_C_FILE, DOPT_OUTPUT)       \
-    X(CMD_BUILD, "build", STAGE_CODEGEN, OUT_SIMULATOR, DOPT_OUTPUT)      \
-    X(CMD_RUN, "run", STAGE_CODEGEN, OUT_RUN, DOPT_SIM)                  \
-    X(CMD_FMU, "fmu", STAGE_CODEGEN, OUT_PLAN_TOOL, DOPT_OUTPUT)
+    X(CMD_CHECK, "check", STAGE_PLAN, OUT_SUMMARY, DOPT_DUMP, NULL)       \
+    X(CMD_DOC, "doc", STAGE_NONE, OUT_DOC, DOPT_MARKDOWN, NULL)           \
+    X(CMD_FLATTEN, "flatten", STAGE_SIMPLIFY, OUT_DAE, DOPT_RAW, NULL)    \
+    X(CMD_EMIT_C, "emit-c", STAGE_CODEGEN, OUT_C_FILE, DOPT_OUTPUT, NULL) \
+    X(CMD_BUILD, "build", STAGE_CODEGEN, OUT_SIMULATOR, DOPT_OUTPUT, NULL) \
+    X(CMD_RUN, "run", STAGE_CODEGEN, OUT_RUN, DOPT_SIM, NULL)            \
+    X(CMD_FMU, "fmu", STAGE_CODEGEN, OUT_PLAN_TOOL, DOPT_OUTPUT, NULL)    \
+    X(CMD_PLOT, "plot", STAGE_NONE, OUT_TOOL, 0, plot_main)               \
+    X(CMD_SWEEP, "sweep", STAGE_NONE, OUT_TOOL, 0, sweep_main)
 
-#define X_CMDENUM(c, name, stage, out, opts) c,
+#define X_CMDENUM(c, name, stage, out, opts, tool) c,
 typedef enum DriverCommand { DRIVER_COMMANDS(X_CMDENUM) CMD_COUNT } DriverCommand;
 
 typedef struct DriverCommandInfo {

@@ -430,7 +430,7 @@ static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
     int k = builtin_find(e->u.call.func->name);
     /* the lowering column of builtin.h, FUNC meaning a function node */
 #define FUNC dae_func(t, (DaeFunc)k, a, builtin_arity[k] == 2 ? b : NULL)
-#define X_LOWER(id, name, arity, units, lower, eval, diff) case id: return lower;
+#define X_LOWER(id, name, arity, units, lower, eval, finite, diff) case id: return lower;
     switch (k) {
     LMDL_BUILTINS(X_LOWER)
     default: return dae_const(t, 0);

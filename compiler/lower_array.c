@@ -8,8 +8,10 @@
  * unknowns, and every expression that may be a vector lowers here to a
  * LowerValue: its size and one DAE expression per element, in MATLAB's
  * column-major order.  Element-wise operators broadcast a scalar over a
- * matrix; `*` of two matrices is the matrix product; `sum`, `min` and
- * `max` of a vector become sums and nested min/max of its elements;
+ * matrix; `*` of two matrices is the matrix product; `sum` of a vector
+ * becomes a sum of its elements, `min` and `max` fmin/fmax of its
+ * constant and parameter elements and a balanced tree of min/max over the
+ * others;
  * `numel`, `size`, `zeros` and `ones` are evaluated here.
  *
  * Sizes, ranges and indices are known at compile time: the parameters
@@ -501,6 +503,39 @@ static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
 /* What reduce() folds a vector with. */
 typedef enum Reduction { RED_SUM, RED_MIN, RED_MAX } Reduction;
 
+/* min or max of el[0 .. n-1], n >= 1: the constants and parameters first,
+   folded with fmin/fmax (dae_min, dae_max: no zero crossing, each operand
+   once), then that and the elements that vary, paired in a balanced tree
+   of if-expressions: n - 1 relations at most, the depth log2 n, and each
+   operand under log2 n nodes (a left fold would nest every partial result
+   in the next one's condition and branch). */
+static DaeExpr *extremum(Model *m, DaeExpr **el, int n, Reduction fn)
+{
+    DaeExpr *(*pick)(DaeExprTable *, DaeExpr *, DaeExpr *) = fn == RED_MIN ? dae_min : dae_max;
+    DaeExpr **v = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+    DaeExpr *fixed = NULL;
+    int k = 1;
+    for (int i = 0; i < n; i++) {
+        if (dae_depends_on_state(el[i]))
+            v[k++] = el[i];
+        else
+            fixed = fixed ? pick(m->t, fixed, el[i]) : el[i];
+    }
+    if (fixed)
+        v[0] = fixed;
+    else
+        v++, k--;
+    while (k > 1) {
+        int j = 0;
+        for (int i = 0; i + 1 < k; i += 2)
+            v[j++] = pick(m->t, v[i], v[i + 1]);
+        if (k % 2)
+            v[j++] = v[k - 1];
+        k = j;
+    }
+    return v[0];
+}
+
 /* sum, min or max over a vector (over each column of a matrix, as in
    MATLAB). */
 static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduction fn)
@@ -515,12 +550,14 @@ static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduc
     }
     LowerValue r = lv_new(m, 1, groups);
     for (int g = 0; g < groups; g++) {
-        DaeExpr *acc = fn == RED_SUM ? dae_const(m->t, 0) : v.el[(size_t)g * (size_t)len];
-        for (int k = fn == RED_SUM ? 0 : 1; k < len; k++) {
-            DaeExpr *x = v.el[(size_t)g * (size_t)len + (size_t)k];
-            acc = fn == RED_SUM ? dae_add(m->t, acc, x)
-                  : fn == RED_MIN ? dae_min(m->t, acc, x) : dae_max(m->t, acc, x);
+        DaeExpr **el = v.el + (size_t)g * (size_t)len;
+        if (fn != RED_SUM) {
+            r.el[g] = extremum(m, el, len, fn);
+            continue;
         }
+        DaeExpr *acc = dae_const(m->t, 0);
+        for (int k = 0; k < len; k++)
+            acc = dae_add(m->t, acc, el[k]);
         r.el[g] = acc;
     }
     return r;

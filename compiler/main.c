@@ -2,7 +2,9 @@
  * main.c - the lmdlc command line: parses arguments, runs the driver and
  * maps the outcome to the exit codes of TOOLS.md (0 ok, 1 bad command
  * line, 2 model error).  Which options a command takes, and what it does,
- * is the command table's (driver.h); `plot` and `doc` are tools (tools/).
+ * is the command table's (driver.h); `doc`, `fmu`, `plot` and `sweep`
+ * are tools (tools/): the table names the entry point of those that read
+ * their own command line.
  */
 #include "diag.h"
 #include "doc.h"
@@ -62,6 +64,12 @@ static const char usage[] =
     "Names are looked up in the same file, then NAME.lmdl in the model's\n"
     "directory, then each -I DIR, then each directory of $LMDL_PATH, then\n"
     "the standard library ($LMDL_STDLIB or the built-in one).\n";
+
+/* The entry points of the tools that read their own command line, by
+   command (the last column of DRIVER_COMMANDS). */
+#define X_CMDTOOL(c, name, stage, out, opts, tool) [c] = tool,
+static int (*const tool_mains[CMD_COUNT])(int argc, char **argv) = {
+    DRIVER_COMMANDS(X_CMDTOOL)};
 
 /* Reads argv[2..] into o.  Returns -1 when the command should run, or
    the exit status to return at once. */
@@ -145,13 +153,11 @@ int main(int argc, char **argv)
         printf("lmdlc %s\n", LMDL_VERSION);
         return 0;
     }
-    if (strcmp(argv[1], "plot") == 0)
-        return plot_main(argc - 2, argv + 2);
-    if (strcmp(argv[1], "sweep") == 0)
-        return sweep_main(argc - 1, argv + 1);
     int command = driver_find_command(argv[1]);
     if (command < 0)
         return tool_usage_error("unknown command '%s'", argv[1]);
+    if (tool_mains[command])
+        return tool_mains[command](argc - 1, argv + 1);
 
     DriverOptions o = {0};
     o.command = (DriverCommand)command;

@@ -329,6 +329,16 @@ static void find_relations(Plan *p, DaeExpr *e, PtrMap *seen, PtrVec *rels)
         find_relations(p, kids[i], seen, rels);
 }
 
+/* When each assertion is checked: parameters do not change during a run,
+   so an assertion of parameters alone is checked once. */
+static void plan_asserts(Plan *p)
+{
+    int n = p->d->asserts.n;
+    p->assert_once = arena_alloc(&p->arena, sizeof(bool) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        p->assert_once[i] = !dae_depends_on_state(((DaeAssert *)p->d->asserts.items[i])->cond);
+}
+
 /* The relations of an assertion's condition: those its logic combines
    (&&, ||, ~, the branches of an if), each a zero crossing.  Their
    operands are evaluated as they are, not through modes: an abs() inside
@@ -430,7 +440,7 @@ static void plan_relations(Plan *p)
     int from_eqs = rels.n;
     for (int i = 0; i < p->d->asserts.n; i++) {
         DaeAssert *a = p->d->asserts.items[i];
-        if (dae_depends_on_state(a->cond))
+        if (!p->assert_once[i])
             find_assert_relations(p, a->cond, &seen, &rels);
     }
     ptrmap_free(&seen);
@@ -773,6 +783,7 @@ Plan *plan_make(Dae *d, Structure *s)
         plan_free(p);
         return NULL;
     }
+    plan_asserts(p);
     plan_relations(p);
     plan_loops(p);
     plan_crossings(p);

@@ -18,6 +18,8 @@
  *  - the relations that get a mode (a zero crossing), their guards and
  *    crossing functions; those of assertion conditions too, so that a
  *    failing assertion is located like an event;
+ *  - when each assertion is checked: once, after the parameters are set
+ *    (it reads parameters only), or after every step;
  *  - the sparsity of d(dx/dt)/dx and its column coloring;
  *  - the output columns and the targets.
  *
@@ -168,6 +170,9 @@ typedef struct Plan {
     PtrVec consts;          /* DaeExpr*, children before their parents */
     PtrMap const_index;     /* node -> 1 + its index in consts */
     int nonce;              /* pivots checked once, after the parameters */
+    bool *assert_once;      /* per assertion (Dae.asserts): it reads
+                               parameters only, so it is checked once,
+                               before initialization, not after every step */
     PlanRelation *rels;     /* relations with a mode, in order of discovery */
     int nrels;              /* entries in rels */
     PtrMap rel_index;       /* relation node -> 1 + its index in rels */

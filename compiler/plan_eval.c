@@ -471,10 +471,11 @@ static void plan_rel_states(Plan *p)
 /* ---- constants ------------------------------------------------------------ */
 
 /* A node computed once: parameters and constants only (no variable,
-   time, event variable or mode below it: the flags), and not a leaf. */
+   time, event variable or mode below it: the flags but DXF_FINITE), and
+   not a leaf. */
 static bool is_constant(const DaeExpr *e)
 {
-    return e->flags == 0 && !dae_is_leaf(e);
+    return (e->flags & ~DXF_FINITE) == 0 && !dae_is_leaf(e);
 }
 
 static void find_consts(Plan *p, DaeExpr *e, PtrMap *seen)
@@ -526,6 +527,16 @@ static void plan_consts(Plan *p)
     for (int i = 0; i < p->nrels; i++) {
         find_consts(p, p->rels[i].live, &seen);
         find_consts(p, p->rels[i].crossing, &seen);
+    }
+    /* the pivots checked once, so that a table checks them (codegen) */
+    for (int k = 0; k < p->nblocks; k++) {
+        const PlanBlock *b = &p->blocks[k];
+        if (b->method == PLAN_EXPLICIT && b->pivot_check[0] == CHECK_ONCE)
+            find_consts(p, b->pivot, &seen);
+        else if (b->method == PLAN_SYMBOLIC)
+            for (int i = 0; i < b->n; i++)
+                if (b->pivot_check[i] == CHECK_ONCE)
+                    find_consts(p, b->pivots[i], &seen);
     }
     for (int i = 0; i < p->ncolumns; i++) {
         const PlanColumn *c = &p->columns[i];

@@ -3,10 +3,11 @@
  *
  * Resets.  Each reset of a mode (modes.c: an equation of the mode that
  * constrains only states) is solved for one state, chosen among the
- * states it mentions: a mass's or inertia's variable first (the one a
- * user means: the velocity in `v == -e*v_before`), then the highest
- * derivative order, then the first met; two resets of one mode set two
- * different states.  The equation must be linear in that state: the new
+ * states it mentions by prefer_rank (prefer.c, the one ranking of state
+ * preference: a mass's or inertia's variable first, the one a user means,
+ * like the velocity in `v == -e*v_before`), then the highest derivative
+ * order, then the first met; two resets of one mode set two different
+ * states.  The equation must be linear in that state: the new
  * value is -r(0) / (dr/dx), evaluated when the mode is entered from the
  * values just before (every reset of the mode at once).
  *
@@ -23,6 +24,7 @@
 #include "plan.h"
 
 #include "diag.h"
+#include "prefer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +99,7 @@ static bool plan_resets(Plan *p)
                 PtrMap seen = {0};
                 state_leaves(p, r->res, &seen, &cand, &p->arena);
                 ptrmap_free(&seen);
-                int best = -1, best_rank = -1;
+                int best = -1, best_rank = -1, best_order = -1;
                 for (int q = 0; q < cand.n; q++) {
                     int sv = (int)(intptr_t)cand.items[q] - 1;
                     StVar *x = stv(p, sv);
@@ -108,10 +110,10 @@ static bool plan_resets(Plan *p)
                     }
                     if (taken)
                         continue;
-                    DaeVar *v = d->vars.items[x->var];
-                    int rank = (v->inertial ? 1000 : 0) + x->order;
-                    if (rank > best_rank) {
+                    int rank = prefer_rank(d->vars.items[x->var]);
+                    if (rank > best_rank || (rank == best_rank && x->order > best_order)) {
                         best_rank = rank;
+                        best_order = x->order;
                         best = sv;
                     }
                 }

@@ -131,14 +131,6 @@ void sema_note_searched(Program *p, const char *what);
 /* Names for "did you mean" over every known definition. */
 const char *sema_suggest_def(Program *p, const char *name);
 
-/* The end of a message that offers a suggestion: " (did you mean 'x'?)",
-   or "" when suggestion is NULL.  A value, so it can be used right in
-   diag_error's arguments: sema_did_you_mean(s).text. */
-typedef struct SemaHint {
-    char text[96];          /* the suffix, NUL-terminated */
-} SemaHint;
-SemaHint sema_did_you_mean(const char *suggestion);
-
 void sema_program_free(Program *p);
 
 #endif

@@ -31,8 +31,10 @@
 
 #include "diag.h"
 #include "prefer.h"
+#include "rt_model.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Simp {
@@ -269,6 +271,109 @@ static void report_constant(Simp *s, DaeEq *q, DaeExpr *r, PtrVec *redundant)
     ptrvec_push(&d->arena, redundant, q);
 }
 
+/* ---- tables whose queries became known --------------------------------------
+
+   A lookup with extrapolation = error whose query reads only parameters
+   once the known values are in (`connect(c.y, lt.u)` from a Constant) is
+   a parameter expression: the simulator computes it where no evaluation
+   reports a query outside the grid (an output column, a value computed
+   once).  So the rule is checked here, at the defaults (an error, as
+   lowering does for a query written with parameters), and after --param
+   by an assertion on the parameters that the simulator checks before the
+   run. */
+
+typedef struct KnownQueries {
+    PtrMap seen;            /* nodes visited */
+    PtrVec stack;           /* to visit */
+    PtrVec segs;            /* DX_SEGMENT nodes found */
+} KnownQueries;
+
+static void find_known_queries(Dae *d, KnownQueries *k, DaeExpr *root)
+{
+    if (!root)
+        return;
+    ptrvec_push(&d->arena, &k->stack, root);
+    while (k->stack.n) {
+        DaeExpr *e = k->stack.items[--k->stack.n];
+        if (ptrmap_get(&k->seen, e))
+            continue;
+        ptrmap_put(&k->seen, e, e);
+        if (e->kind == DX_SEGMENT && e->u.seg.tab->extrap == RT_EXTRAP_ERROR
+            && !dae_depends_on_state(e->u.seg.x))
+            ptrvec_push(&d->arena, &k->segs, e);
+        DaeExpr *kids[3];
+        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+            ptrvec_push(&d->arena, &k->stack, kids[i]);
+        if (e->kind == DX_LOOKUP) {
+            ptrvec_push(&d->arena, &k->stack, e->u.look.s1);
+            if (e->u.look.s2)
+                ptrvec_push(&d->arena, &k->stack, e->u.look.s2);
+        }
+    }
+}
+
+/* In source order: by table, then axis. */
+static int cmp_segment(const void *a, const void *b)
+{
+    const DaeExpr *x = *(DaeExpr *const *)a, *y = *(DaeExpr *const *)b;
+    if (x->u.seg.tab->index != y->u.seg.tab->index)
+        return x->u.seg.tab->index < y->u.seg.tab->index ? -1 : 1;
+    return (x->u.seg.axis > y->u.seg.axis) - (x->u.seg.axis < y->u.seg.axis);
+}
+
+static void check_known_queries(Simp *s)
+{
+    Dae *d = s->d;
+    DaeExprTable *t = s->t;
+    KnownQueries k = {0};
+    for (int i = 0; i < d->eqs.n; i++) {
+        DaeEq *q = d->eqs.items[i];
+        find_known_queries(d, &k, q->lhs);
+        find_known_queries(d, &k, q->rhs);
+    }
+    for (int i = 0; i < d->vars.n; i++) {
+        DaeVar *v = d->vars.items[i];
+        if (v->eliminated)
+            find_known_queries(d, &k, v->alias_expr);
+    }
+    for (int i = 0; i < d->observed.n; i++)
+        find_known_queries(d, &k, ((DaeObserved *)d->observed.items[i])->expr);
+    ptrmap_free(&k.seen);
+    if (k.segs.n > 1)
+        qsort(k.segs.items, (size_t)k.segs.n, sizeof(void *), cmp_segment);
+    for (int i = 0; i < k.segs.n; i++) {
+        DaeExpr *seg = k.segs.items[i];
+        const DaeTable *tb = seg->u.seg.tab;
+        int n = tb->n[seg->u.seg.axis];
+        const char *which = tb->axes == 1 ? "" : seg->u.seg.axis ? " x2" : " x1";
+        double x = dae_eval_params(seg->u.seg.x, t->pvalue);
+        double at = dae_eval_params(seg, t->pvalue);
+        if (isfinite(x) && (at <= 0 || at >= n)) {
+            char vals[512];
+            dae_param_values_text(d, seg->u.seg.x, t->pvalue, vals, sizeof vals);
+            diag_error(tb->span, "in %s, the query%s of this tablelookup is %.10g (SI) once "
+                       "the values fixed by other equations are used%s: outside its "
+                       "grid, and the table's extrapolation = error",
+                       tb->instance[0] ? tb->instance : "the top model", which, x, vals);
+            DaeCulprits c;
+            dae_culprits_init(&c, d);
+            for (int j = 0; j < d->ninstances; j++)
+                if (d->instances[j].path == tb->instance)
+                    c.inst[j] = 1;
+            dae_note_culprits(&c);
+            continue;
+        }
+        DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
+        a->cond = dae_binary(t, DX_AND, dae_binary(t, DX_GE, seg, dae_const(t, 1)),
+                             dae_binary(t, DX_LE, seg, dae_const(t, n - 1)));
+        a->message = arena_printf(&d->arena, "the query%s of tablelookup must be inside "
+                                  "its grid (extrapolation = error)", which);
+        a->instance = tb->instance;
+        a->span = tb->span;
+        ptrvec_push(&d->arena, &d->asserts, a);
+    }
+}
+
 void simplify_dae(Dae *d)
 {
     Simp s = {d, &d->t};
@@ -351,6 +456,7 @@ void simplify_dae(Dae *d)
     }
     for (int i = 0; i < redundant.n; i++)
         ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
+    check_known_queries(&s);
     prefer_propagate(d);
     dae_table_forget_values(s.t);
 }

@@ -902,6 +902,15 @@ static const char *found_display(ParseCtx *pc, yysymbol_kind_t k, SrcSpan at)
     return symbol_display(pc, k);
 }
 
+/* Whether the token before the lookahead is one of the characters of
+   `set`. */
+static bool after_char(const ParseCtx *pc, const char *set)
+{
+    SrcFile *f = src_get(pc->prev_span.file);
+    return f && pc->prev_span.end == pc->prev_span.begin + 1
+           && strchr(set, f->text[pc->prev_span.begin]) != NULL;
+}
+
 static int line_of(SrcSpan sp, bool end)
 {
     return src_line_of(sp.file, end && sp.end > sp.begin ? sp.end - 1 : sp.begin);
@@ -1165,6 +1174,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
         diag_error(at, "unexpected '=': an equation is written LHS == RHS");
         return 0;
     }
+    /* A colon alone as an index, MATLAB's M(j, :) and M(:). */
+    if (is_char(tok, ':') && expects(exp, n, YYSYMBOL_NUMBER) && after_char(pc, "(,")) {
+        diag_error(at, "a ':' alone as an index (all of a dimension, as in M(j, :)) "
+                   "is not supported; write the range: M(j, 1:size(M, 2))");
+        return 0;
+    }
     /* A string where a value belongs. */
     if (tok == YYSYMBOL_STRING && expects(exp, n, YYSYMBOL_NUMBER)) {
         diag_error(at, "unexpected %s: a string is not a value (a quantity "
@@ -1203,7 +1218,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                     : diag_closest(word, ast_section_names, SEC_KIND_COUNT);
         }
         if (s)
-            diag_error(at, "unexpected %s (did you mean '%s'?)", found, s);
+            diag_error(at, "unexpected %s%s", found, diag_did_you_mean(s).text);
         else if (top)
             diag_error(at, "unexpected %s: a definition starts with "
                        "'component', 'domain' or 'function'", found);

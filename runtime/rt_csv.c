@@ -31,6 +31,7 @@
 #include "rt_dtoa.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,27 @@ typedef struct Line {
     size_t len, cap;
 } Line;
 
+/* A number already written in this row, by its bits. */
+typedef struct Seen {
+    uint64_t bits;              /* the double */
+    uint32_t at;                /* its text in the current line */
+    uint16_t len;               /* ... its length */
+    uint32_t row;               /* the row it was written in (stamp) */
+} Seen;
+
 struct RtOutput {
     Line line;                  /* the line being formatted (reused) */
     RtMat *mat;                 /* the MAT writer for a .mat results file */
+    /* Reuse of formatted numbers in results rows: a field whose value has
+       the bits it had in the previous row copies that row's text; one
+       whose value another field of this row already has copies that. */
+    Line prev;                  /* the previous row, as written */
+    uint64_t *bits;             /* per field: its bits in the previous row */
+    uint32_t *at;               /* ... and its text there */
+    uint16_t *len;
+    Seen *seen;                 /* this row's numbers, hashed by bits */
+    size_t seen_mask;           /* entries - 1, a power of two minus one */
+    uint32_t row;               /* rows written (the stamp of seen) */
 };
 
 /* Holding off the terminating signals.  Blocking them with sigprocmask
@@ -225,21 +244,60 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     if (!s->out)
         return 0;   /* an embedded run (an FMU) keeps no results file */
     RtOutput *o = output(s);
-    if (m->columns && m->n_columns > 0) {
+    if (m->n_columns > 0) {
         RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
-        m->columns(&e, s->cols);
+        rt_columns(m, &e, s->cols);
     }
     if (o->mat)
         return rt_mat_row(s, o->mat, t);
+    int nf = s->opt.n_vars;
+    if (!o->seen) {
+        size_t cap = 16;
+        while (cap < 2 * (size_t)nf)
+            cap *= 2;
+        o->seen = rt_xcalloc(cap, sizeof *o->seen);
+        o->seen_mask = cap - 1;
+        o->bits = rt_xcalloc((size_t)nf + 1, sizeof *o->bits);
+        o->at = rt_xcalloc((size_t)nf + 1, sizeof *o->at);
+        o->len = rt_xcalloc((size_t)nf + 1, sizeof *o->len);
+    }
     Line *l = &o->line;
-    line_reserve(l, ((size_t)s->opt.n_vars + 1) * (RT_DTOA_SIZE + 1) + 1);
+    line_reserve(l, ((size_t)nf + 1) * (RT_DTOA_SIZE + 1) + 1);
     line_number(l, t);
-    for (int i = 0; i < s->opt.n_vars; i++) {
+    uint32_t row = ++o->row;
+    for (int i = 0; i < nf; i++) {
         l->text[l->len++] = ',';
-        line_number(l, s->cols[s->opt.vars[i]]);
+        double v = s->cols[s->opt.vars[i]];
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        size_t at = l->len;
+        if (row > 1 && bits == o->bits[i]) {
+            memcpy(l->text + at, o->prev.text + o->at[i], o->len[i]);
+            l->len += o->len[i];
+        } else {
+            Seen *e = &o->seen[(bits * 0x9E3779B97F4A7C15ull >> 40) & o->seen_mask];
+            if (e->row == row && e->bits == bits) {
+                memcpy(l->text + at, l->text + e->at, e->len);
+                l->len += e->len;
+            } else {
+                line_number(l, v);
+                *e = (Seen){bits, (uint32_t)at, (uint16_t)(l->len - at), row};
+            }
+        }
+        o->bits[i] = bits;
+        o->at[i] = (uint32_t)at;
+        o->len[i] = (uint16_t)(l->len - at);
     }
     l->text[l->len++] = '\n';
-    return write_line(s, s->out, s->opt.out_path, t);
+    size_t n = l->len;
+    int rc = write_line(s, s->out, s->opt.out_path, t);
+    /* the row just written is the next row's previous one */
+    Line written = o->line;
+    written.len = n;
+    o->line = o->prev;
+    o->line.len = 0;
+    o->prev = written;
+    return rc;
 }
 
 int rt_csv_events_header(RtSim *s)
@@ -300,6 +358,11 @@ void rt_csv_close(RtSim *s)
         return;
     rt_mat_free(s->output->mat);
     free(s->output->line.text);
+    free(s->output->prev.text);
+    free(s->output->seen);
+    free(s->output->bits);
+    free(s->output->at);
+    free(s->output->len);
     free(s->output);
     s->output = NULL;
 }

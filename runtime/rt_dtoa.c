@@ -399,16 +399,33 @@ static int digit_count(uint64_t d)
     return n + 1 - (d < pow10_u64[n]);
 }
 
-/* The n digits of d at out. */
+/* The four digits of r < 10^4 at p. */
+static void put4(char *p, uint32_t r)
+{
+    memcpy(p, two_digits + 2 * (r / 100), 2);
+    memcpy(p + 2, two_digits + 2 * (r % 100), 2);
+}
+
+/* The n digits of d at out: eight at a time in 32-bit arithmetic while
+   more than eight are left, then two at a time. */
 static void put_digits(char *out, uint64_t d, int n)
 {
     char *p = out + n;
-    while (d >= 100) {
-        unsigned r = (unsigned)(d % 100);
-        d /= 100;
+    while (d >= 100000000) {
+        uint32_t r = (uint32_t)(d % 100000000);
+        d /= 100000000;
+        p -= 8;
+        put4(p, r / 10000);
+        put4(p + 4, r % 10000);
+    }
+    uint32_t e = (uint32_t)d;
+    while (e >= 100) {
+        uint32_t r = e % 100;
+        e /= 100;
         p -= 2;
         memcpy(p, two_digits + 2 * r, 2);
     }
+    d = e;
     if (d >= 10) {
         p -= 2;
         memcpy(p, two_digits + 2 * d, 2);

@@ -91,9 +91,9 @@ static int first_nonfinite(const double *v, int n)
 static const char *nonfinite_column(RtSim *s, const RtEval *e)
 {
     const RtModel *m = s->m;
-    if (!m->columns)
+    if (!m->columns && !m->column_from)
         return NULL;
-    m->columns(e, s->cols);
+    rt_columns(m, e, s->cols);
     for (int i = 0; i < m->n_columns; i++)
         if (!isfinite(s->cols[i]))
             return m->column_names[i];
@@ -221,9 +221,9 @@ int rt_check_grids(RtSim *s)
 int rt_check_param_asserts(RtSim *s)
 {
     const RtModel *m = s->m;
-    if (!m->check_param_asserts || m->n_asserts <= 0)
+    if (m->n_asserts <= 0)
         return 0;
-    int k = m->check_param_asserts(s->p);
+    int k = rt_param_asserts(m, s->p);
     if (k < 0)
         return 0;
     rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, 0, k);

@@ -52,13 +52,19 @@
  * that names the relations still changing; a log line for every relation
  * that changed; the assertions; the right-limit row (everything computed
  * with the settled modes); and a stepper restart, since its history
- * describes the old right-hand side.  An output time equal to te writes
- * no third row.  A crossing of relations that appear only in assertions
+ * describes the old right-hand side.  An event within the time
+ * tolerance of an output time is that output time's event: its rows and
+ * log lines carry that time, and the output time gets no third row
+ * (rows_time).  A crossing of relations that appear only in assertions
  * is located the same way, and the assertions are checked there: a
  * failure is reported at the crossing time, after a row with the left
  * limit; otherwise the run goes on from there without rows or log lines.
  * Too many events in a short window is chattering: the run stops with a
  * message naming the relations involved rather than crawling forever.
+ * Compound transitions (resets) accumulating at a finite time are the
+ * Zeno limit: two of one chart in a short window, or a reset that left
+ * the state in its condition followed by a step deeper into it
+ * (watch_resets), which would otherwise go on through the condition.
  */
 #include "rt_internal.h"
 
@@ -94,6 +100,10 @@ void rt_events_alloc(RtSim *s)
     for (size_t c = 0; c < nc; c++)
         s->chart_reset_t[c] = NAN;
     s->md_trial = rt_xcalloc(nr, sizeof *s->md_trial);
+    s->md_cross = rt_xcalloc(nr, sizeof *s->md_cross);
+    s->watch = rt_xcalloc(nr, sizeof *s->watch);
+    for (size_t i = 0; i < nr; i++)
+        s->watch[i].chart = -1;
     s->gdip = rt_xcalloc(4 * nr + 1, sizeof *s->gdip);
     s->bracket = rt_xcalloc(4 * (size_t)(s->m->n_states > 0 ? s->m->n_states : 0) + 1,
                             sizeof *s->bracket);
@@ -103,12 +113,15 @@ void rt_events_alloc(RtSim *s)
     s->change_rels = rt_xcalloc(RT_CHANGE_RING, sizeof *s->change_rels);
     s->change_times = rt_xcalloc(RT_CHANGE_RING, sizeof *s->change_times);
     s->event_row_t = NAN;
+    s->out_last = NAN;
+    s->out_next = NAN;
+    s->log_t = NAN;
 }
 
 void rt_events_free(RtSim *s)
 {
     rt_delays_free(s);
-    void *bufs[] = {s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->md_trial, s->md_old, s->truth_trial, s->last_change,
+    void *bufs[] = {s->watch, s->md_cross, s->chart_reset_t, s->gdip, s->ev, s->ev_next, s->md_pre, s->chart_moved, s->bracket, s->md_trial, s->md_old, s->truth_trial, s->last_change,
                     s->change_rels, s->change_times};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
@@ -122,8 +135,12 @@ void rt_events_reset(RtSim *s)
         memset(s->ev, 0, nev * sizeof *s->ev);
     for (int c = 0; c < s->m->n_charts; c++)
         s->chart_reset_t[c] = NAN;
+    for (int i = 0; i < s->m->n_relations; i++)
+        s->watch[i].chart = -1;
     s->n_changes = 0;
     s->event_row_t = NAN;
+    s->out_last = NAN;
+    s->out_next = NAN;
 }
 
 /* Relation i cannot matter now: its guard's mode (in `modes`) is off.  If
@@ -305,8 +322,8 @@ static int discrete_step(RtSim *s, double t, double *x, int initial, int first, 
             }
         }
         if (!initial && mode >= 1 && mode <= ci->n_modes)
-            *rc = rt_csv_event_text(s, t, ci->instance, ci->name, ci->mode_names[mode - 1],
-                                    ci->location);
+            *rc = rt_csv_event_text(s, isnan(s->log_t) ? t : s->log_t, ci->instance, ci->name,
+                                    ci->mode_names[mode - 1], ci->location);
         if (m->reset && m->n_states > 0) {
             /* the entered mode's constraints on states, from the values just
                before (e reads the new mode, the old states) */
@@ -766,6 +783,24 @@ static int left_row(RtSim *s, const Point *L, double te)
     return rt_csv_row(s, te, L->x, s->dxt, s->alg);
 }
 
+/* The time an event at te writes on its rows and log lines: an event
+   within the time tolerance of an output time is that output time's
+   event, and no third row shares the time.  Just after the latest one
+   (a strict relation that turned true as the steps left it), whose row
+   is then the event's left limit (*left_done), unless another event
+   has written rows there already; just before the next one, to which
+   the steps then go on without a row (rt_run); else te itself. */
+static double rows_time(const RtSim *s, double te, int *left_done)
+{
+    double tol = time_tol(s, te);
+    *left_done = fabs(te - s->out_last) <= tol && s->event_row_t != s->out_last;
+    if (*left_done)
+        return s->out_last;
+    if (fabs(s->out_next - te) <= tol)
+        return s->out_next;
+    return te;
+}
+
 /* The state at R becomes the current one (and the stepper starts afresh
    there, since it may have gone further). */
 static void move_to(RtSim *s, const Point *R)
@@ -789,7 +824,9 @@ static int assert_crossing(RtSim *s, const Bracket *br)
     int k = m->check_asserts ? m->check_asserts(&e) : -1;
     if (k >= 0) {
         double te = s->t;
-        if (left_row(s, &br->L, te) != 0)
+        int left_done;
+        double tr = rows_time(s, te, &left_done);
+        if (!left_done && left_row(s, &br->L, tr) != 0)
             return -1;
         rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, te, k);
         return -1;
@@ -804,6 +841,90 @@ static int assert_crossing(RtSim *s, const Bracket *br)
     return 0;
 }
 
+/* ---- resets that leave the state in their condition -------------------- */
+
+/* After an event whose iteration made a compound transition (a reset):
+   a relation that crossed at the event and still holds after it keeps
+   the state inside the transition's condition (a bounce's x <= 0: the
+   event's point lies just past the crossing).  The transition fires
+   when its predicate turns true, so it can fire again only once the
+   state has left the condition.  When the reset turned the state's
+   approach around or stopped it (the relation's oriented crossing
+   function, >= 0 inside, no longer grows: v reversed, or 0), the
+   relation is watched: leaving the condition is an event that ends the
+   watch; a state found deeper inside at the end of a step, without
+   having left, has passed a bounce the integration could not resolve
+   (one below the tolerances, near the Zeno limit) or was not taken out
+   at all (a restitution of 0), and would go on through the condition
+   with the transition never firing again.  That ends the run as the
+   Zeno limit (watch_check), never a silently wrong trajectory.  A
+   relation whose approach the reset did not change (time > T) is not
+   watched: such a transition fires once, as written. */
+static void watch_resets(RtSim *s, double te)
+{
+    const RtModel *m = s->m;
+    int nr = m->n_relations, n = m->n_states;
+    int chart = -1;
+    for (int c = 0; c < m->n_charts && chart < 0; c++)
+        if (s->chart_reset_t[c] == te)
+            chart = c;
+    for (int i = 0; i < nr; i++) {
+        RtResetWatch *w = &s->watch[i];
+        /* left (or changed by this event), or the chart reset again */
+        if (w->chart >= 0 && (s->modes[i] != w->mode || w->chart == chart))
+            w->chart = -1;
+    }
+    if (chart < 0 || !m->zero_crossings || n <= 0)
+        return;
+    /* the oriented crossing functions at the reset state and a little
+       later along its derivative (a partial evaluation there) */
+    double *g0 = s->gdip, *g1 = g0 + nr;
+    RtEval e = rt_eval_make(s, te, s->x, s->dx, s->alg, s->modes);
+    m->zero_crossings(&e, g0);
+    double d = sqrt(DBL_EPSILON) * fmax(fabs(te), s->opt.output_step);
+    for (int k = 0; k < n; k++)
+        s->xt[k] = s->x[k] + d * s->dx[k];
+    if (m->n_alg > 0)
+        memcpy(s->alg_jac, s->alg, (size_t)m->n_alg * sizeof *s->alg_jac);
+    memcpy(s->md_trial, s->modes, nrel(s) * sizeof *s->md_trial);
+    RtFailure f;
+    s->solver_eval = 1;
+    int rc = rt_eval_past(s, te + d, s->xt, s->dxt, s->alg_jac, s->md_trial, &f);
+    s->solver_eval = 0;
+    if (rc != 0)
+        return;
+    RtEval e1 = rt_eval_make(s, te + d, s->xt, s->dxt, s->alg_jac, s->modes);
+    m->zero_crossings(&e1, g1);
+    for (int i = 0; i < nr; i++) {
+        const RtRelationInfo *r = &m->relations[i];
+        if (s->md_cross[i] == s->md_old[i] || s->modes[i] != s->md_cross[i]
+            || r->assert_only || r->table1 || inert(s, s->modes, i))
+            continue;   /* did not cross here, or no longer holds */
+        double o = orientation(s, i);
+        if (o * (g1[i] - g0[i]) > 0)
+            continue;   /* still moving in: the reset did not change that */
+        s->watch[i] = (RtResetWatch){chart, s->modes[i], o * g0[i], te};
+    }
+}
+
+/* At the end of a step without events: a watched relation (above)
+   deeper in its condition than its reset left it. */
+static int watch_check(RtSim *s)
+{
+    for (int i = 0; i < s->m->n_relations; i++) {
+        const RtResetWatch *w = &s->watch[i];
+        if (w->chart < 0 || s->modes[i] != w->mode || s->truth[i] != w->mode
+            || !(orientation(s, i) * s->g[i] > w->g))
+            continue;
+        rt_fail_simple(&s->fail, RT_FAILKIND_ZENO, w->t, w->chart);
+        s->fail.culprits[0] = i;
+        s->fail.n_culprits = 1;
+        s->fail.h = s->t;
+        return -1;
+    }
+    return 0;
+}
+
 /* Handles the event whose bracket has been refined: rows, the fixed
    point of the modes at R, log lines, assertions, restart. */
 static int handle_event(RtSim *s, const Bracket *br)
@@ -811,12 +932,17 @@ static int handle_event(RtSim *s, const Bracket *br)
     const RtModel *m = s->m;
     int nr = m->n_relations;
     double te = br->R.t;
-    if (left_row(s, &br->L, te) != 0
+    int left_done;
+    double tr = rows_time(s, te, &left_done);
+    if ((!left_done && left_row(s, &br->L, tr) != 0)
         || rt_delays_sample(s, te, br->L.x, s->dxt, s->alg) != 0)
         return -1;
     move_to(s, &br->R);
     memcpy(s->md_old, s->modes, nrel(s) * sizeof *s->md_old);
+    memcpy(s->md_cross, s->truth, nrel(s) * sizeof *s->md_cross);
+    s->log_t = tr;
     int rc = rt_event_iterate(s, te, s->x, 0, 0);
+    s->log_t = NAN;
     int last = -1;
     if (rc == 0) {
         rt_accept_alg(s);
@@ -830,7 +956,7 @@ static int handle_event(RtSim *s, const Bracket *br)
             if (s->modes[i] != s->md_old[i] && !quiet) {
                 last = i;
                 note_change(s, te, i);
-                rc = rt_csv_event(s, te, i, s->modes[i]);
+                rc = rt_csv_event(s, tr, i, s->modes[i]);
             }
         }
     }
@@ -839,11 +965,13 @@ static int handle_event(RtSim *s, const Bracket *br)
     if (rc == 0)
         rc = rt_check_asserts(s);
     if (rc == 0)
-        rc = rt_csv_row(s, te, s->x, s->dx, s->alg);
+        rc = rt_csv_row(s, tr, s->x, s->dx, s->alg);
     if (rc == 0)
         rc = rt_delays_sample(s, te, s->x, s->dx, s->alg);
+    if (rc == 0)
+        watch_resets(s, te);
     rt_delays_event(s, te);
-    s->event_row_t = te;
+    s->event_row_t = tr;
     rt_solver_reset(s);
     return rc;
 }
@@ -933,7 +1061,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         relations_at_end(s);
         if (first_changed_active(s) < 0) {
             no_event(s);
-            return 0;
+            return watch_check(s);
         }
     }
     if (rc == 0)

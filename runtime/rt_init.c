@@ -91,7 +91,7 @@ static int residuals(Problem *pb, const double *u, double *r)
         return -1;
     }
     RtEval e = rt_eval_make(s, s->t, pb->x, s->dx, s->alg, s->modes);
-    m->columns(&e, s->cols);
+    rt_columns(m, &e, s->cols);
     for (int i = 0; i < pb->n_rows; i++) {
         int k = pb->rows[i];
         double w = !pb->demoted && m->targets[k].high ? pb->weight_high : 1;
@@ -421,7 +421,7 @@ static void report_unmet(RtSim *s, const Targets *tg)
 {
     const RtModel *m = s->m;
     RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);
-    m->columns(&e, s->cols);
+    rt_columns(m, &e, s->cols);
     for (int k = 0; k < m->n_targets; k++) {
         int col = m->targets[k].column;
         double got = s->cols[col];
@@ -446,7 +446,7 @@ static int init_states(RtSim *s)
     int n = m->n_states;
     /* s->t is the start time: 0 for the simulator, an FMU's start time */
     /* pivots of parameters only fail here, as the first evaluation would */
-    int singular = m->check_params ? m->check_params(s->p) : -1;
+    int singular = rt_param_pivots(m, s->p);
     if (singular >= 0) {
         rt_fail_eval(&s->fail, s->t, RT_FAIL_SINGULAR, singular);
         s->fail.during_init = 1;
@@ -462,6 +462,8 @@ static int init_states(RtSim *s)
         s->nominal[j] = isfinite(nom) && nom > 0 ? nom : 1;
         s->x[j] = s->x_start[j];
     }
+    for (int j = 0; j < m->n_alg; j++)
+        s->alg[j] = 0;          /* alg_start sets those that do not start at 0 */
     if (m->alg_start && m->n_alg > 0)
         m->alg_start(s->p, s->alg);
     rt_accept_alg(s);
@@ -490,7 +492,7 @@ static int init_states(RtSim *s)
             return -1;
         return rt_check_asserts(s);
     }
-    if (m->n_targets > 0 && m->target_values && m->columns) {
+    if (m->n_targets > 0 && m->target_values && (m->columns || m->column_from)) {
         Targets tg;
         memset(&tg, 0, sizeof tg);
         size_t nt = (size_t)m->n_targets;

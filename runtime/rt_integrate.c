@@ -470,7 +470,7 @@ static int rows_need_complete(RtSim *s)
         s->rows_known = 1;
         s->rows_complete = !m->column_info;
         for (int i = 0; i < s->opt.n_vars && !s->rows_complete; i++)
-            s->rows_complete = m->column_info[s->opt.vars[i]].complete;
+            s->rows_complete = rt_column_info(m, s->opt.vars[i])->complete;
     }
     return s->rows_complete;
 }
@@ -498,8 +498,10 @@ int rt_run(RtSim *s)
         return -1;
     if (rt_csv_row(s, s->t, s->x, s->dx, s->alg) != 0)
         return -1;
+    s->out_last = s->t;
     for (long k = 1; k < n_rows; k++) {
         double tout = rt_output_time(&s->opt, k, NULL);
+        s->out_next = tout;
         if (rt_advance(s, tout) != 0)
             return -1;
         /* an event at tout wrote its two rows there already */
@@ -507,6 +509,8 @@ int rt_run(RtSim *s)
             && (rt_complete(s) != 0
                 || rt_csv_row(s, tout, s->x, s->m->n_states > 0 ? s->dx : NULL, s->alg) != 0))
             return -1;
+        s->out_last = tout;
     }
+    s->out_next = NAN;
     return 0;
 }

@@ -41,10 +41,7 @@ enum {
     RT_MAX_LOCATE_ITER = 200,       /* event location, per relation */
     RT_MAX_EVENT_REFINE = 12,       /* re-integrations to bracket an event */
     RT_CHATTER_EVENTS = 100,        /* this many events ... */
-    RT_CHATTER_NAMED = 4,
-    RT_ZENO_TOLS = 1000,            /* compound transitions of one chart
-                                       closer than this many event time
-                                       tolerances: the Zeno limit */           /* relations a chattering or settling
+    RT_CHATTER_NAMED = 4,           /* relations a chattering or settling
                                        failure names, at most */
     RT_CHANGE_RING = 4 * RT_CHATTER_EVENTS, /* logged changes kept to name
                                        the relations of chattering */
@@ -72,6 +69,19 @@ enum { RT_CVODE_MIN_STATES = 64 };
 
 typedef struct RtSim RtSim;
 typedef struct RtStepper RtStepper;       /* below */
+
+/* A relation that crossed at an event where a mode chart made a compound
+   transition (a reset) and still held afterwards, the reset having
+   turned its approach around or stopped it (a bounce's x <= 0): it must
+   be seen to leave its condition before the state goes deeper into it
+   (rt_events.c). */
+typedef struct RtResetWatch {
+    int chart;                  /* the chart that reset, or -1: unwatched */
+    int mode;                   /* the relation's value it is watched in */
+    double g;                   /* its oriented crossing function (>= 0
+                                   inside) right after the reset */
+    double t;                   /* the reset's time */
+} RtResetWatch;
 
 /* The options of TOOLS.md, validated. */
 typedef struct RtOptions {
@@ -112,7 +122,10 @@ typedef enum RtFailKind {
                                delay, h = its tau */
     RT_FAILKIND_ZENO,       /* a mode chart's compound transitions (resets)
                                accumulate: index = the chart, h = the
-                               interval between the last two */
+                               interval between the last two; or, with
+                               culprits[0], the state went deeper into
+                               that relation's condition after the
+                               reset (t: the reset's time, h: when seen) */
 } RtFailKind;
 
 typedef struct RtFailure {
@@ -215,6 +228,10 @@ struct RtSim {
                                    this iteration */
     double *chart_reset_t;      /* per chart: time of its last compound
                                    transition (NAN: none yet) */
+    RtResetWatch *watch;        /* per relation: watched after a reset that
+                                   left it in its condition (rt_events.c) */
+    int *md_cross;              /* scratch: the relations' values at an
+                                   event's point, before its iteration */
     int *md_trial;              /* scratch modes: an evaluation past a
                                    crossing (rt_eval_past) */
     int *md_old;                /* scratch: the modes before an event */
@@ -224,6 +241,14 @@ struct RtSim {
     double event_row_t;         /* time of the last event's rows (NAN
                                    before any): an output time equal to it
                                    writes no third row */
+    double out_last;            /* the latest output time reached (a row of
+                                   rt_run, an FMU's communication point;
+                                   NAN: none), and ... */
+    double out_next;            /* ... the one being advanced to: an event
+                                   within the time tolerance of either is
+                                   that output time's event */
+    double log_t;               /* the time the event log gives the event
+                                   under way (its rows' time; NAN: none) */
 
     /* Embedding (an FMU instance, runtime/fmi/): where messages go
        instead of stderr, and a function told of every logged event (a
@@ -364,6 +389,17 @@ void rt_mat_free(RtMat *mat);
    values are what rt_eval_past reads the relations from). */
 RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes);
+/* rt_tables.c: the generated functions with the model's tables around
+   them.  Every column, every derived parameter, the first singular
+   pivot of parameters (or -1), the first failing parameter assertion
+   (or -1). */
+void rt_columns(const RtModel *m, const RtEval *e, double *out);
+/* Column c's RtColumnInfo, or NULL in a model without them. */
+const RtColumnInfo *rt_column_info(const RtModel *m, int c);
+void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);
+int rt_param_pivots(const RtModel *m, const double *p);
+int rt_param_asserts(const RtModel *m, const double *p);
+
 /* A complete evaluation of the current state, if the last one was
    partial (before a row; rt_integrate.c). */
 int rt_complete(RtSim *s);

@@ -13,7 +13,8 @@
  * Everything that can be refused is refused before any file changes, so
  * a mistyped --param never truncates last run's results: the options,
  * parameters and columns first, then both output files are opened
- * without truncation and checked (openable, not one file twice), and
+ * without truncation and checked (openable, not one file twice, the
+ * event log not the results' units file RESULTS.meta), and
  * only then truncated (open_outputs).  A bad command line exits 1; a
  * failed simulation exits 3 after its rows have been flushed, with one
  * report on stderr.
@@ -397,6 +398,20 @@ static void output_abandon(Output *o)
     o->fd = -1;
 }
 
+/* Whether the file st is the directory entry RESULTS.meta of the results
+   file `out` (through any spelling of the path or a hard link: same
+   device and inode), which rt_meta_write replaces.  A symbolic link
+   named RESULTS.meta is replaced itself, not what it points to, so it is
+   not followed. */
+static int is_meta_of(const char *out, const struct stat *st)
+{
+    char *meta = rt_meta_path(out);
+    struct stat mst;
+    int same = lstat(meta, &mst) == 0 && mst.st_dev == st->st_dev && mst.st_ino == st->st_ino;
+    free(meta);
+    return same;
+}
+
 /* The results file and the event log.  A refused command line must
    change no file: each file is opened (or created) without truncation,
    both are checked (not one file twice, through links too), and only
@@ -429,6 +444,15 @@ static int open_outputs(RtSim *s)
         /* one file: the second open found it, so only res may have
            created it */
         close(ev.fd);
+        output_abandon(&res);
+        return -1;
+    }
+    if (have_ev && res.fd >= 0 && ev.fd >= 0 && S_ISREG(res.st.st_mode)
+        && is_meta_of(res.path, &ev.st)) {
+        rt_usage_error(s->prog, "--events '%s' is the units file of the results "
+                       "('%s.meta', written beside '%s'): it would replace the "
+                       "event log; name another file", ev.path, res.path, res.path);
+        output_abandon(&ev);
         output_abandon(&res);
         return -1;
     }

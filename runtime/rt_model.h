@@ -224,6 +224,29 @@ typedef struct RtChartInfo {
                                or NULL (RtRelationInfo.location_end) */
 } RtChartInfo;
 
+/* Where a column copied from a table comes from (RtModel.column_from). */
+enum {
+    RT_FROM_CODE = 0,       /* columns() computes it */
+    RT_FROM_X = 1,          /* x[index] */
+    RT_FROM_ALG = 2,        /* alg[index] */
+    RT_FROM_P = 3,          /* p[index] */
+    RT_FROM_COLUMN = 4,     /* an earlier column */
+    RT_FROM_ZERO = 5,       /* 0 */
+};
+
+/* An assertion that compares one parameter with a constant. */
+typedef struct RtParamCheck {
+    int assert_index;       /* in RtModel.asserts */
+    int slot;               /* p[slot] */
+    unsigned char op;       /* RT_CMP_* */
+    double value;           /* the constant */
+} RtParamCheck;
+
+enum {
+    RT_CMP_GT, RT_CMP_GE, RT_CMP_LT, RT_CMP_LE, RT_CMP_EQ, RT_CMP_NE,
+    RT_CMP_PLUS_MINUS,      /* p == value || p == -value */
+};
+
 typedef struct RtBlockInfo {
     int size;               /* unknowns in the block */
     const char *what;       /* equations and variables involved, readable */
@@ -269,7 +292,8 @@ struct RtModel {
 
     int n_columns;
     const char *const *column_names; /* CSV header after "time" */
-    const RtColumnInfo *column_info; /* per column; NULL in hand-written models */
+    const RtColumnInfo *column_info; /* per column, or per column_info_of
+                                        entry; NULL in hand-written models */
     /* The last n_hidden columns are never written (targets may read
        them); the n_on_request before them are written only when --vars
        names them (intermediates, integ() states). */
@@ -349,6 +373,29 @@ struct RtModel {
        event search interpolates only those (n_rel_states == 0: all). */
     int n_rel_states;
     const int *rel_states;
+
+    /* Values the runtime sets from tables, so that the generated
+       functions hold code only for what needs computing (rt_tables.c;
+       all optional):
+       - column_from[c]: 0 when columns() computes column c, else where
+         it is copied from: RT_FROM_* | index << 3;
+       - param_copies: n_param_copies pairs (dst, src), p[dst] = p[src]
+         unless overridden, done before derive_params (src is never a
+         derived parameter);
+       - pivot_slots: n_pivot_slots pairs (slot, block): the pivot of
+         block is p[slot], checked like check_params' pivots;
+       - param_checks: assertions of one parameter against a constant,
+         checked like check_param_asserts'. */
+    const int *column_from;
+    const int *column_info_of; /* per column: its entry of column_info
+                                  (distinct entries written once), or NULL:
+                                  column_info has one per column */
+    int n_param_copies;
+    const int *param_copies;
+    int n_pivot_slots;
+    const int *pivot_slots;
+    int n_param_checks;
+    const RtParamCheck *param_checks;
 };
 
 /* The one model of a simulator executable, defined by generated code. */

@@ -17,6 +17,12 @@
  * from others, skipping the overridden ones, so `--param r12=0.3` reaches
  * `lever.r12` when the model binds one to the other.
  *
+ * The number is checked twice: as written (rt_number_scan: no hex, no
+ * inf, nothing a double cannot hold), and once its unit is applied, since
+ * '1e308 ks' is 1e311 s, not a finite number; that is refused like the
+ * number itself.  A value the unit makes subnormal (1e-308 fs) is kept,
+ * as the compiler keeps {1e-308, 'fs'}.
+ *
  * Vectors and matrices (issue 11) are one parameter per element, named
  * `masses(2)` and `M(1,2)`; each can be set alone.  `--param
  * 'masses=[1 2 3] kg'` sets them all: the name without an index is the
@@ -95,6 +101,21 @@ static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double 
     }
     *scale = u.scale;
     return 0;
+}
+
+/* Whether value * scale, the SI value of what was written as `text`, is
+   a finite number; 0, or -1 after a message naming the parameter `what`
+   (a name, or a vector's path with the element). */
+static int check_scaled(RtSim *s, const RtParamInfo *pi, const char *what, int wlen,
+                        const char *text, int tlen, double value, double scale)
+{
+    if (isfinite(value * scale))
+        return 0;
+    char si[96];
+    rt_unit_format(pi->dim, si, sizeof si);
+    rt_usage_error(s->prog, "--param %.*s: '%.*s' is too large: in %s it is not a "
+                   "finite number", wlen, what, tlen, text, si);
+    return -1;
 }
 
 /* A parameter --param may not set: its message. */
@@ -222,6 +243,13 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
         if (m->params[first + k].structural || rt_param_fixed(&m->params[first + k]))
             rc = refuse_structural(s, &m->params[first + k]);
     for (int k = 0; rc == 0 && k < n; k++) {
+        char text[320];
+        snprintf(text, sizeof text, "%.10g%s%s", v[k], *skip_space(at) ? " " : "",
+                 skip_space(at));
+        rc = check_scaled(s, &m->params[first], path, (int)plen, text,
+                          (int)trimmed_len(text, strlen(text)), v[k], scale);
+    }
+    for (int k = 0; rc == 0 && k < n; k++) {
         /* the value is read row by row; the parameters are column-major */
         int r = rows == 1 || cols == 1 ? 0 : k / cols, c = rows == 1 || cols == 1 ? k : k % cols;
         int at_k = rows == 1 || cols == 1 ? k : r + c * rows;
@@ -301,7 +329,9 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
             return -1;
         }
         double scale;
-        if (unit_scale(s, pi, skip_space(val + used), &scale) != 0)
+        if (unit_scale(s, pi, skip_space(val + used), &scale) != 0
+            || check_scaled(s, pi, pi->name, (int)strlen(pi->name), val, (int)vlen, v,
+                            scale) != 0)
             return -1;
         v *= scale;
     }
@@ -324,7 +354,7 @@ int rt_params_apply(RtSim *s, char **specs, int n_specs)
         rt_names_free(ix);
         free(names);
     }
-    if (rc == 0 && m->derive_params)
-        m->derive_params(s->p, s->overridden);
+    if (rc == 0)
+        rt_derive(m, s->p, s->overridden);
     return rc;
 }

@@ -553,6 +553,21 @@ static void report_failure(RtMsg *g, const RtSim *s)
         const RtChartInfo *c = f->index >= 0 && f->index < m->n_charts ? &m->charts[f->index]
                                                                        : NULL;
         o = lead(g, s, c ? c->location : NULL, c ? c->location_end : NULL, f);
+        if (f->n_culprits > 0) {
+            const RtRelationInfo *r = f->culprits[0] >= 0 && f->culprits[0] < m->n_relations
+                                      ? &m->relations[f->culprits[0]] : NULL;
+            fprintf(o, "mode chart '%s' in %s reset without taking the state "
+                    "out of '%s'", c ? c->name : "?", instance_name(s, c ? c->instance : NULL),
+                    r && r->condition ? r->condition : "?");
+            if (r && known(r->location))
+                fprintf(o, " (%s)", r->location);
+            fprintf(o, ": by t = %.10g the state was deeper in it without having "
+                    "left it, so the compound transition cannot fire again; the resets "
+                    "accumulate below the tolerances (a Zeno limit) or no longer take "
+                    "the state out; give it a mode that ends the resets, as ImpactStop's "
+                    "rest\n", f->h);
+            return;
+        }
         fprintf(o, "mode chart '%s' in %s resets ever faster (the last two "
                 "compound transitions %.3g s apart), accumulating at a finite time "
                 "(a Zeno limit); give it a mode that ends the resets, as ImpactStop's "

@@ -93,7 +93,7 @@ static void column_unit(const RtModel *m, int col, char *buf, size_t len)
 {
     buf[0] = 0;
     if (m->column_info)
-        rt_unit_format(m->column_info[col].dim, buf, len);
+        rt_unit_format(rt_column_info(m, col)->dim, buf, len);
 }
 
 static void write_meta(FILE *fp, const void *ctx)
@@ -106,7 +106,7 @@ static void write_meta(FILE *fp, const void *ctx)
     record(fp, "column", "time", "s", "time", "time");
     for (int i = 0; i < s->opt.n_vars; i++) {
         int c = s->opt.vars[i];
-        const RtColumnInfo *ci = m->column_info ? &m->column_info[c] : NULL;
+        const RtColumnInfo *ci = rt_column_info(m, c);
         column_unit(m, c, unit, sizeof unit);
         record(fp, "column", m->column_names[c], unit,
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
@@ -124,6 +124,14 @@ static void write_meta(FILE *fp, const void *ctx)
     rt_names_free(ix);
 }
 
+char *rt_meta_path(const char *out)
+{
+    size_t n = strlen(out) + 6;
+    char *path = rt_xcalloc(n, 1);
+    snprintf(path, n, "%s.meta", out);
+    return path;
+}
+
 void rt_meta_write(const RtSim *s)
 {
     struct stat st;
@@ -131,9 +139,7 @@ void rt_meta_write(const RtSim *s)
     if (!s->out || s->out == stdout || !out || fstat(fileno(s->out), &st) != 0
         || !S_ISREG(st.st_mode))
         return;
-    size_t n = strlen(out) + 6;
-    char *path = rt_xcalloc(n, 1);
-    snprintf(path, n, "%s.meta", out);
+    char *path = rt_meta_path(out);
     if (rt_sidecar_replace(path, write_meta, s) != 0)
         rt_warn(s, "cannot write the units of the results, '%s': %s; lmdlc "
                 "plot will draw them without units", path, strerror(errno));

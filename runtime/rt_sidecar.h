@@ -19,6 +19,10 @@
    are still written, only their units are not. */
 void rt_meta_write(const RtSim *s);
 
+/* The name of the results file `out`'s units sidecar, "OUT.meta"
+   (malloc'd): no other output may be that file (rt_main.c, rt_sweep.c). */
+char *rt_meta_path(const char *out);
+
 /* Writes path atomically: `fill` writes a new file (created with mkstemp
    beside path, so no link is followed), which is then renamed over path,
    with the mode 0666 less the umask.  0, or -1 with errno set and nothing

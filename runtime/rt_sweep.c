@@ -391,17 +391,36 @@ static int check_paths(Sweep *w)
                        o->out_path);
         return -1;
     }
+    /* a row's sidecars (RESULTS.meta; RESULTS.summary for --sweep-row)
+       replace whatever file has their name: not the event log (each
+       row's open_outputs compares the files too, this refuses the
+       patterns before any row runs) */
+    const char *sides[] = {".meta", ".summary"};
+    for (int i = 0; o->events_path && i < 1 + (w->o->row != 0); i++) {
+        size_t n = strlen(o->out_path);
+        if (!strncmp(o->events_path, o->out_path, n)
+            && !strcmp(o->events_path + n, sides[i])) {
+            rt_usage_error(prog, "--events '%s' is the %s of each row's results "
+                           "('%s' beside '%s'): it would replace the event log; "
+                           "name another file", o->events_path,
+                           i ? "summary line" : "units file", sides[i], o->out_path);
+            return -1;
+        }
+    }
     const char *sum = w->o->summary_path;
     if (sum && !to_stdout(sum)) {
         for (long k = 0; k < w->n_rows; k++) {
-            for (int i = 0; i < 2; i++) {
-                char *p = subst_row(pats[i], w->labels[k]);
-                int same = p && !strcmp(p, sum);
+            for (int i = 0; i < 3; i++) {
+                char *p = subst_row(pats[i < 2 ? i : 0], w->labels[k]);
+                char *meta = i == 2 ? rt_meta_path(p) : NULL;
+                int same = p && !strcmp(meta ? meta : p, sum);
                 free(p);
+                free(meta);
                 if (same) {
+                    static const char *const what[] = {"results file", "event log",
+                                                       "units file"};
                     rt_usage_error(prog, "--sweep-summary '%s' is also the "
-                                   "%s of row %ld", sum, i ? "event log"
-                                   : "results file", k + 1);
+                                   "%s of row %ld", sum, what[i], k + 1);
                     return -1;
                 }
             }

@@ -421,7 +421,7 @@ int doc_run(const DriverOptions *o)
         if (!diag_error_count()) {
             const char *s = sema_suggest_def(p, o->file);
             diag_error(src_none, "unknown component '%s'%s", o->file,
-                       sema_did_you_mean(s).text);
+                       diag_did_you_mean(s).text);
         }
         sema_program_free(p);
         arena_free(&arena);

@@ -129,6 +129,20 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* "; did you mean 'HINT'?" (tool_put_did_you_mean), in a new string. */
+static char *did_you_mean(const char *hint)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        abort();
+    tool_put_did_you_mean(fp, hint, plot_put_text);
+    if (fclose(fp) != 0)
+        abort();
+    return text;
+}
+
 /* ---- choosing the columns ------------------------------------------------------ */
 
 /* A column name close to `name`: the only one whose last part it is
@@ -162,14 +176,16 @@ static int select_named(const PlotResults *r, const char *vars, int *sel, int *n
         int k = plot_column(r, v);
         if (k < 0) {
             const char *hint = strcmp(v, "time") == 0 ? NULL : suggest(r, v);
-            if (strcmp(v, "time") == 0)
+            if (strcmp(v, "time") == 0) {
                 plot_message("error", NULL, 0, "'%s' has no column '%s' to draw: time is "
                              "the x axis", r->path, v);
-            else if (hint)
-                plot_message("error", NULL, 0, "'%s' has no column '%s'; did you mean "
-                             "'%s'?", r->path, v, hint);
-            else
+            } else if (hint) {
+                char *dym = did_you_mean(hint);
+                plot_message("error", NULL, 0, "'%s' has no column '%s'%s", r->path, v, dym);
+                free(dym);
+            } else {
                 plot_message("error", NULL, 0, "'%s' has no column '%s'", r->path, v);
+            }
             status = 1;
             continue;
         }
@@ -832,14 +848,14 @@ done:
 int plot_main(int argc, char **argv)
 {
     const char *csv = NULL, *vars = NULL, *out = NULL;
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(help, stdout);
             return 0;
         }
     }
-    for (int i = 0; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--vars") == 0 || strcmp(a, "-o") == 0) {
             if (i + 1 >= argc)
@@ -851,8 +867,10 @@ int plot_main(int argc, char **argv)
             const char *opts[] = {"--vars", "-o", "--help"};
             const char *hint = diag_closest(a, opts, 3);
             if (hint) {
+                char *dym = did_you_mean(hint);
                 tool_message("error", "lmdlc: ", NULL, 0, "Try 'lmdlc plot --help'.",
-                             "unknown option '%s'; did you mean '%s'?", a, hint);
+                             "unknown option '%s'%s", a, dym);
+                free(dym);
                 return 1;
             }
             return usage_error("unknown option '%s'", a);

@@ -6,8 +6,8 @@
 #ifndef LMDL_PLOT_H
 #define LMDL_PLOT_H
 
-/* `lmdlc plot ARGS...`: argv[0 .. argc-1] are the arguments after
-   "plot".  Returns the exit status: 0, 1 (bad command line, unknown
+/* `lmdlc plot ARGS...`: argv[0] is "plot", argv[1 .. argc-1] its
+   arguments (a tool's entry in DRIVER_COMMANDS, driver.h).  Returns the exit status: 0, 1 (bad command line, unknown
    column, unreadable results, an unknown image format or an output that
    is an input) or 2 (gnuplot missing or failed). */
 int plot_main(int argc, char **argv);

@@ -51,3 +51,10 @@ int tool_usage_error(const char *fmt, const char *arg)
     tool_message("error", "lmdlc: ", NULL, 0, "Try 'lmdlc --help'.", fmt, arg);
     return 1;
 }
+
+void tool_put_did_you_mean(FILE *fp, const char *hint, void (*put)(FILE *, const char *))
+{
+    fputs("; did you mean '", fp);
+    put(fp, hint);
+    fputs("'?", fp);
+}

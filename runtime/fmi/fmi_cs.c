@@ -77,7 +77,12 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,
         return fmi_fail(in, fmi2Error, FMI_ERROR);
     double t1 = t0 + h;
     fmi_invalidate(in);
+    /* the communication points are the output times: an event within the
+       time tolerance of one is logged at it, as the simulator does */
+    s->out_last = s->t;
+    s->out_next = t1;
     int rc = rt_advance(s, t1);
+    s->out_next = NAN;
     /* a step ends on a partial evaluation (what the solver needs), an
        event on a complete one */
     in->evaluated = !s->alg_partial;

@@ -297,9 +297,9 @@ int fmi_evaluate(FmiInstance *in, int columns)
         in->evaluated = 1;
         in->cols_valid = 0;
     }
-    if (columns && !in->cols_valid && s->m->columns && s->m->n_columns > 0) {
+    if (columns && !in->cols_valid && s->m->n_columns > 0) {
         RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);
-        s->m->columns(&e, s->cols);
+        rt_columns(s->m, &e, s->cols);
         in->cols_valid = 1;
     }
     return 0;
@@ -366,8 +366,7 @@ static void reset_run(FmiInstance *in)
         s->p[i] = m->params[i].value;
         s->overridden[i] = 0;
     }
-    if (m->derive_params)
-        m->derive_params(s->p, s->overridden);
+    rt_derive(m, s->p, s->overridden);
     s->t = 0;
     s->h = 0;
     s->n_events = 0;

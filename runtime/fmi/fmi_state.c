@@ -6,8 +6,9 @@
  * modes, the parameters (and which were set), the algebraic values (the
  * Newton guesses, as computed and as last accepted), the nominals and
  * declared starts, the solver's next step, the event history that the
- * chattering guard reads, the event variables (issue 12) and the mode
- * charts' last compound transitions, the experiment and where the state
+ * chattering guard reads, the event variables (issue 12), the mode
+ * charts' last compound transitions and the relations watched after
+ * them (rt_events.c, watch_resets), the experiment and where the state
  * machine was.  A model with delay() has none: the delays' histories
  * are not part of a state, and modelDescription.xml says so.  It is one block of bytes, laid out below, so that serializing it
  * is a copy and deserializing one is a check and a copy.  The header
@@ -76,6 +77,7 @@ static int parts(RtSim *s, Part *out)
         {s->p, sizeof(double), rt_param_slots(m)}, {s->overridden, 1, np},
         {s->modes, sizeof(int), nr},        {s->event_times, sizeof(double), RT_CHATTER_EVENTS},
         {s->ev, sizeof(double), nev},       {s->chart_reset_t, sizeof(double), nc},
+        {s->watch, sizeof *s->watch, nr},
     };
     int n = (int)(sizeof p / sizeof p[0]);
     memcpy(out, p, sizeof p);

@@ -221,11 +221,9 @@ static fmi2Status set_params(FmiInstance *in, const char *fn, size_t n,
         s->p[ks[i]] = values[i];
         s->overridden[ks[i]] = 1;
     }
-    if (m->derive_params)
-        m->derive_params(s->p, s->overridden);
-    int bad_assert = m->check_param_asserts && m->n_asserts > 0 ? m->check_param_asserts(s->p)
-                                                                 : -1;
-    int bad_pivot = bad_assert < 0 && m->check_params ? m->check_params(s->p) : -1;
+    rt_derive(m, s->p, s->overridden);
+    int bad_assert = m->n_asserts > 0 ? rt_param_asserts(m, s->p) : -1;
+    int bad_pivot = bad_assert < 0 ? rt_param_pivots(m, s->p) : -1;
     if (bad_assert >= 0 || bad_pivot >= 0) {
         if (bad_assert >= 0) {
             rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, s->t, bad_assert);
@@ -359,8 +357,7 @@ static void move_knowns(FmiInstance *in, const int *known, size_t n, const doubl
         else
             s->p[-known[i] - 1] += h * dv[i];
     }
-    if (m->derive_params)
-        m->derive_params(s->p, s->overridden);
+    rt_derive(m, s->p, s->overridden);
     fmi_invalidate(in);
 }
 

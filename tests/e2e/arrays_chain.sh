@@ -56,4 +56,9 @@ grep -q "has 4 elements" "$work/err" || fail "wrong length: $(cat "$work/err")"
 grep -q "'N' is a structural parameter.*for-loop's range" "$work/err" || fail "N: $(cat "$work/err")"
 "$work/loop" --param masses=3 2> "$work/err" > /dev/null
 [ $? = 1 ] || fail "a scalar for a vector was accepted"
+# a vector whose unit makes an element infinite (1e306 Mg)
+"$work/loop" --param 'masses=[2 1e306 3 4] Mg' 2> "$work/err" > /dev/null
+[ $? = 1 ] || fail "an infinite mass was accepted"
+grep -qF "masses: '1e+306 Mg' is too large: in kg it is not a finite number" "$work/err" \
+  || fail "infinite element: $(cat "$work/err")"
 echo ok

@@ -12,8 +12,9 @@
 The tables: the reserved words (the `keywords` table of grammar/lexer.l),
 the section names (AST_SECTION_KINDS in compiler/ast.h, which that table
 expands), the contextual keywords (lexer.l's `contextual` table: keywords
-only inside one kind of block), the built-in functions (LMDL_BUILTINS and
-LMDL_ARRAY_FUNCS in compiler/builtin.h) and the special forms
+only inside one kind of block), the built-in functions (LMDL_BUILTINS, the
+rows before FN_NAMED, and LMDL_ARRAY_FUNCS in compiler/builtin.h) and the
+special forms
 (LMDL_SPECIAL_FORMS).  A word missing from a grammar, a word a grammar has
 that the compiler does not, a word in the wrong category, and a table of
 words this script does not know all fail here.
@@ -104,7 +105,13 @@ def compiler_words():
             "from their new place" % " ".join(sorted(set(LEXER_TABLES) - found)))
     builtin = read("compiler/builtin.h")
     for name, body in re.findall(r"#define\s+(\w+)\(X\)(.*?)\n\n", builtin, re.S):
+        ids = re.findall(r'X\(\s*(\w+)\s*,\s*"\w+"\s*,\s*\d+', body)
         rows = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', body)
+        # the rows of LMDL_BUILTINS from FN_NAMED on are internal (fmin,
+        # fmax): no model names them
+        named = re.search(r"FN_NAMED\s*=\s*(\w+)", builtin)
+        if name == "LMDL_BUILTINS" and named and named.group(1) in ids:
+            rows = rows[:ids.index(named.group(1))]
         if name not in BUILTIN_TABLES:
             if rows:
                 die("compiler/builtin.h has a table %s that "

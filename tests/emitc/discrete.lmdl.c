@@ -21,10 +21,16 @@ static const RtParamInfo params[] = {
     {"e", 0.5, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
 };
 
+static const int param_copies[] = {0, 0
+};
+
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
 }
+
+static const int pivot_slots[] = {0, 0
+};
 
 static int check_params(const double *p)
 {
@@ -50,9 +56,6 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[2] = 0.0;
-    a[1] = 0.0;
-    a[0] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -74,11 +77,11 @@ static int eval(RtEval *e)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     /* block 2, explicit: der(v); (top), discrete.lmdl:30 */
-    a[0] = (-((e->ev[2] == 1) ? 9.8100000000000005 : 0));
+    a[0] = (-((e->ev[2] == 1) ? 9.81 : 0));
     if (e->partial)
         goto done;
     /* block 1, explicit: y; (top), discrete.lmdl:18 */
-    a[1] = rt_delay(e, 0, 0.10000000000000001);
+    a[1] = rt_delay(e, 0, 0.1);
 done:
     if (e->dx)
         derivatives(e);
@@ -95,14 +98,26 @@ static const char *const column_names[] = {
     ""
 };
 
+static const char pool0[] =
+    "\0"
+    "bounces\0"
+    "the active mode (1-based, in declaration order)\0";
+
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "bounces", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{0, 0, 0, 0, 0, 0, 0}, "the active mode (1-based, in declaration order)", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, pool0 + 1, RT_COL_VARIABLE, 0},
+    {{0, 0, 0, 0, 0, 0, 0}, pool0 + 9, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
+};
+
+static const int column_info_of[] = {
+    0, 1, 2, 3, 1, 4
+};
+
+static const int column_from[] = {
+    1, 9, 10, 0, 0, 0
 };
 
 static void columns(const RtEval *e, double *out)
@@ -113,9 +128,7 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = x[0];
-    out[1] = x[1];
-    out[2] = a[1];
+    (void)out;
     out[3] = e->ev[0];
     out[4] = e->ev[1];
     out[5] = e->ev[2];
@@ -132,9 +145,17 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
+static const char s4[] = "discrete.lmdl:21:15";
+static const char s7[] = "discrete.lmdl:43:34";
+static const char pool1[] =
+    "x < {0.5, 'm'}\0"
+    "21:29\0"
+    "x <= 0\0"
+    "43:40\0";
+
 static const RtRelationInfo relations[] = {
-    {"", "x < {0.5, 'm'}", "discrete.lmdl:21:15", -1, 0, 0, 0, 0, 0, "21:29"},
-    {"", "x <= 0", "discrete.lmdl:43:34", -1, 0, 0, 0, 0, 0, "43:40"},
+    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0, pool1 + 15},
+    {pool0, pool1 + 21, s7, -1, 0, 0, 0, 0, 0, pool1 + 28},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -163,8 +184,12 @@ static void relation_values(const RtEval *e, int *truth)
     truth[1] = (x[0] <= 0);
 }
 
+static const char s9[] = "discrete.lmdl:18:10";
+static const char pool2[] =
+    "18:30\0";
+
 static const RtDelayInfo delays[] = {
-    {"", "discrete.lmdl:18:10", "18:30"},
+    {"", s9, pool2},
 };
 
 static void delay_args(const RtEval *e, double *u)
@@ -181,7 +206,7 @@ static void delay_args(const RtEval *e, double *u)
 static void delay_params(const double *p, double *tmax, double *hist)
 {
     (void)p;
-    tmax[0] = 0.10000000000000001;
+    tmax[0] = 0.1;
     hist[0] = NAN;
 }
 
@@ -277,8 +302,12 @@ static void reset(const RtEval *e, int chart, double *xn)
 }
 
 static const char *const chart_modes_0[] = {"free", "impact"};
+static const char s11[] = "discrete.lmdl:26:5";
+static const char pool3[] =
+    "45:8\0";
+
 static const RtChartInfo charts[] = {
-    {"", "mc", "discrete.lmdl:26:5", 2, 2, chart_modes_0, 3, "45:8"},
+    {"", "mc", s11, 2, 2, chart_modes_0, 3, pool3},
 };
 
 static const RtAssertInfo asserts[] = {
@@ -296,16 +325,28 @@ static int check_asserts(const RtEval *e)
     return -1;
 }
 
+static const RtParamCheck param_checks[] = {
+    {0, 0, RT_CMP_GT, 0},
+};
+
 static int check_param_asserts(const double *restrict p)
 {
     (void)p;
     return -1;
 }
 
+static const char s13[] = "discrete.lmdl:17:5";
+static const char s15[] = "discrete.lmdl:18:5";
+static const char s17[] = "discrete.lmdl:30:13";
+static const char pool4[] =
+    "17:17\0"
+    "18:31\0"
+    "30:40\0";
+
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == v, solved for der(x)", "discrete.lmdl:17:5", "17:17"},
-    {1, "y == delay(x, 0.1), solved for y", "discrete.lmdl:18:5", "18:31"},
-    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", "discrete.lmdl:30:13", "30:40"},
+    {1, "der(x) == v, solved for der(x)", s13, pool4},
+    {1, "y == delay(x, 0.1), solved for y", s15, pool4 + 6},
+    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", s17, pool4 + 12},
 };
 
 static const int rel_states[] = {
@@ -336,4 +377,8 @@ const RtModel rt_model = {
     .n_delays = 1, .delays = delays, .delay_args = delay_args,
     .delay_params = delay_params,
     .n_rel_states = 1, .rel_states = rel_states,
+    .column_from = column_from, .column_info_of = column_info_of,
+    .n_param_copies = 0, .param_copies = param_copies,
+    .n_pivot_slots = 0, .pivot_slots = pivot_slots,
+    .n_param_checks = 0, .param_checks = param_checks,
 };

@@ -29,17 +29,22 @@ static const RtParamInfo params[] = {
     {"b", 4, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
 };
 
+static const int param_copies[] = {0, 0
+};
+
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
     p[3] = (1 + (p[1] * p[2]));
 }
 
+static const int pivot_slots[] = {
+    3, 1, 1, 4
+};
+
 static int check_params(const double *p)
 {
     (void)p;
-    if (!(fabs((1 + (p[1] * p[2]))) > 1e-300)) return 1;
-    if (!(fabs(p[1]) > 1e-300)) return 4;
     return -1;
 }
 
@@ -58,14 +63,6 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[0] = 0.0;
-    a[2] = 0.0;
-    a[1] = 0.0;
-    a[3] = 0.0;
-    a[4] = 0.0;
-    a[5] = 0.0;
-    a[6] = 0.0;
-    a[7] = 0.0;
 }
 
 /* block 3, nonlinear, Newton: z; (top), loops.lmdl:28 */
@@ -163,16 +160,21 @@ static const char *const column_names[] = {
     ""
 };
 
+static const char pool0[] =
+    "\0";
+
 static const RtColumnInfo column_info[] = {
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{0, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{0, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{0, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
     {{0}, "", RT_COL_VARIABLE, 0}
+};
+
+static const int column_info_of[] = {
+    0, 1, 1, 1, 1, 1, 1, 1
+};
+
+static const int column_from[] = {
+    1, 18, 10, 26, 34, 42, 50, 58
 };
 
 static void columns(const RtEval *e, double *out)
@@ -183,14 +185,7 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = x[0];
-    out[1] = a[2];
-    out[2] = a[1];
-    out[3] = a[3];
-    out[4] = a[4];
-    out[5] = a[5];
-    out[6] = a[6];
-    out[7] = a[7];
+    (void)out;
 }
 
 static const RtTargetInfo targets[] = {
@@ -204,9 +199,17 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
+static const char s2[] = "loops.lmdl:30:13";
+static const char s5[] = "loops.lmdl:30:25";
+static const char pool1[] =
+    "x > 0.5\0"
+    "30:20\0"
+    "q > 0.1\0"
+    "30:32\0";
+
 static const RtRelationInfo relations[] = {
-    {"", "x > 0.5", "loops.lmdl:30:13", -1, 0, 0, 0, 0, 0, "30:20"},
-    {"", "q > 0.1", "loops.lmdl:30:25", 0, 1, 0, 0, 0, 0, "30:32"},
+    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0, pool1 + 8},
+    {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -219,7 +222,7 @@ static void zero_crossings(const RtEval *e, double *g)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)g;
     g[0] = (x[0] - 0.5);
-    g[1] = ((x[0] / p[1]) - 0.10000000000000001);
+    g[1] = ((x[0] / p[1]) - 0.1);
 }
 
 static void relation_values(const RtEval *e, int *truth)
@@ -232,7 +235,7 @@ static void relation_values(const RtEval *e, int *truth)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)truth;
     truth[0] = (x[0] > 0.5);
-    truth[1] = ((x[0] / p[1]) > 0.10000000000000001);
+    truth[1] = ((x[0] / p[1]) > 0.1);
 }
 
 static const RtAssertInfo asserts[] = {
@@ -250,19 +253,37 @@ static int check_asserts(const RtEval *e)
     return -1;
 }
 
+static const RtParamCheck param_checks[] = {
+    {0, 0, RT_CMP_GT, 0},
+};
+
 static int check_param_asserts(const double *restrict p)
 {
     (void)p;
     return -1;
 }
 
+static const char s7[] = "loops.lmdl:23:5";
+static const char s9[] = "loops.lmdl:24:5";
+static const char s11[] = "loops.lmdl:26:5";
+static const char s13[] = "loops.lmdl:28:5";
+static const char s15[] = "loops.lmdl:29:5";
+static const char s17[] = "loops.lmdl:30:5";
+static const char pool2[] =
+    "23:22\0"
+    "24:20\0"
+    "26:20\0"
+    "28:18\0"
+    "29:16\0"
+    "30:58\0";
+
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == -(k * x), solved for der(x)", "loops.lmdl:23:5", "23:22"},
-    {2, "a * y + w == x and 1 more equation, solved for y, w", "loops.lmdl:24:5", "24:20"},
-    {2, "x * u + v == 1 and 1 more equation, solved for u, v", "loops.lmdl:26:5", "26:20"},
-    {1, "z ^ 3 + z == x, solved for z", "loops.lmdl:28:5", "28:18"},
-    {1, "a * q == x, solved for q", "loops.lmdl:29:5", "29:16"},
-    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", "loops.lmdl:30:5", "30:58"},
+    {1, "der(x) == -(k * x), solved for der(x)", s7, pool2},
+    {2, "a * y + w == x and 1 more equation, solved for y, w", s9, pool2 + 6},
+    {2, "x * u + v == 1 and 1 more equation, solved for u, v", s11, pool2 + 12},
+    {1, "z ^ 3 + z == x, solved for z", s13, pool2 + 18},
+    {1, "a * q == x, solved for q", s15, pool2 + 24},
+    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", s17, pool2 + 30},
 };
 
 const RtModel rt_model = {
@@ -283,4 +304,8 @@ const RtModel rt_model = {
     .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
     .n_blocks = 6, .blocks = blocks,
+    .column_from = column_from, .column_info_of = column_info_of,
+    .n_param_copies = 0, .param_copies = param_copies,
+    .n_pivot_slots = 2, .pivot_slots = pivot_slots,
+    .n_param_checks = 0, .param_checks = param_checks,
 };

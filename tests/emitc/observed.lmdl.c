@@ -26,10 +26,16 @@ static const RtParamInfo params[] = {
     {"inner.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED},
 };
 
+static const int param_copies[] = {0, 0
+};
+
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
 }
+
+static const int pivot_slots[] = {0, 0
+};
 
 static int check_params(const double *p)
 {
@@ -61,10 +67,6 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[0] = 0.0;
-    a[1] = 0.0;
-    a[2] = 0.0;
-    a[3] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -107,15 +109,22 @@ static const char *const column_names[] = {
     ""
 };
 
+static const char pool0[] =
+    "\0";
+
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 0, 1, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 0, 1, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
+};
+
+static const int column_info_of[] = {
+    0, 1, 1, 2, 0, 1, 1
+};
+
+static const int column_from[] = {
+    1, 17, 17, 0, 9, 25, 25
 };
 
 static void columns(const RtEval *e, double *out)
@@ -126,13 +135,8 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = x[0];
-    out[1] = x[2];
-    out[2] = x[2];
+    (void)out;
     out[3] = (-(p[0] * x[0]));
-    out[4] = x[1];
-    out[5] = x[3];
-    out[6] = x[3];
 }
 
 static const RtTargetInfo targets[] = {
@@ -196,17 +200,27 @@ static int check_asserts(const RtEval *e)
     return -1;
 }
 
+static const RtParamCheck param_checks[] = {
+    {0, 0, RT_CMP_GT, 0},
+};
+
 static int check_param_asserts(const double *restrict p)
 {
     (void)p;
     return -1;
 }
 
+static const char s1[] = "observed.lmdl:16:5";
+static const char s3[] = "observed.lmdl:17:10";
+static const char pool1[] =
+    "16:20\0"
+    "17:18\0";
+
 static const RtBlockInfo blocks[] = {
-    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", "observed.lmdl:16:5", "16:20"},
-    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", "observed.lmdl:16:5", "16:20"},
-    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", "observed.lmdl:17:10", "17:18"},
-    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", "observed.lmdl:17:10", "17:18"},
+    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", s1, pool1},
+    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", s1, pool1},
+    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", s3, pool1 + 6},
+    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", s3, pool1 + 6},
 };
 
 const RtModel rt_model = {
@@ -227,4 +241,8 @@ const RtModel rt_model = {
     .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
     .n_blocks = 4, .blocks = blocks,
+    .column_from = column_from, .column_info_of = column_info_of,
+    .n_param_copies = 0, .param_copies = param_copies,
+    .n_pivot_slots = 0, .pivot_slots = pivot_slots,
+    .n_param_checks = 0, .param_checks = param_checks,
 };

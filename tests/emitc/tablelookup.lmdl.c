@@ -35,18 +35,27 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[17]  F(4,2)
  */
 
+static const char s2[] = "tablelookup.lmdl:19:10";
+static const char s5[] = "tablelookup.lmdl:21:10";
+static const char pool0[] =
+    "\0"
+    "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)\0"
+    "19:81\0"
+    "tablelookup(xd, td, F, x, time)\0"
+    "21:41\0";
+
 static const RtTableInfo tables[] = {
-    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10",
-     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, "19:81"},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10",
-     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}, "21:41"},
+    {pool0, pool0 + 1, s2,
+     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, pool0 + 73},
+    {pool0, pool0 + 79, s5,
+     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}, pool0 + 111},
 };
 
 static const RtParamInfo params[] = {
     {"xd(1)", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
     {"xd(2)", 0.001, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
     {"xd(3)", 0.002, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"xd(4)", 0.0040000000000000001, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
+    {"xd(4)", 0.004, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
     {"fd(1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
     {"fd(2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
     {"fd(3)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
@@ -63,10 +72,16 @@ static const RtParamInfo params[] = {
     {"F(4,2)", 7, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
 };
 
+static const int param_copies[] = {0, 0
+};
+
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
 }
+
+static const int pivot_slots[] = {0, 0
+};
 
 static int check_params(const double *p)
 {
@@ -89,11 +104,6 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[0] = 0.0;
-    a[1] = 0.0;
-    a[4] = 0.0;
-    a[2] = 0.0;
-    a[3] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -138,11 +148,18 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{1, 1, -3, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
-    {{1, 1, -2, 0, 0, 0, 0}, "", RT_COL_VARIABLE, 1},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
+    {{1, 1, -3, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
     {{0}, "", RT_COL_VARIABLE, 0}
+};
+
+static const int column_info_of[] = {
+    0, 1, 2, 1
+};
+
+static const int column_from[] = {
+    1, 10, 18, 26
 };
 
 static void columns(const RtEval *e, double *out)
@@ -153,10 +170,7 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = x[0];
-    out[1] = a[1];
-    out[2] = a[2];
-    out[3] = a[3];
+    (void)out;
 }
 
 static const RtTargetInfo targets[] = {
@@ -169,9 +183,9 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)", "tablelookup.lmdl:19:10", -1, 0, 1, 0, 0, 0, "19:81"},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 0, 0, 0, "21:41"},
-    {"", "tablelookup(xd, td, F, x, time)", "tablelookup.lmdl:21:10", -1, 0, 2, 1, 0, 0, "21:41"},
+    {pool0, pool0 + 1, s2, -1, 0, 1, 0, 0, 0, pool0 + 73},
+    {pool0, pool0 + 79, s5, -1, 0, 2, 0, 0, 0, pool0 + 111},
+    {pool0, pool0 + 79, s5, -1, 0, 2, 1, 0, 0, pool0 + 111},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -217,18 +231,32 @@ static int check_asserts(const RtEval *e)
     return -1;
 }
 
+static const RtParamCheck param_checks[] = {
+    {0, 0, RT_CMP_GT, 0},
+};
+
 static int check_param_asserts(const double *restrict p)
 {
     (void)p;
     return -1;
 }
 
+static const char s7[] = "tablelookup.lmdl:18:5";
+static const char s9[] = "tablelookup.lmdl:19:5";
+static const char s11[] = "tablelookup.lmdl:20:5";
+static const char s13[] = "tablelookup.lmdl:21:5";
+static const char pool1[] =
+    "18:27\0"
+    "19:82\0"
+    "20:18\0"
+    "21:42\0";
+
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == 0.001, solved for der(x)", "tablelookup.lmdl:18:5", "18:27"},
-    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", "tablelookup.lmdl:19:5", "19:82"},
-    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", "tablelookup.lmdl:19:5", "19:82"},
-    {1, "df == der(f), solved for df", "tablelookup.lmdl:20:5", "20:18"},
-    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", "tablelookup.lmdl:21:5", "21:42"},
+    {1, "der(x) == 0.001, solved for der(x)", s7, pool1},
+    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", s9, pool1 + 6},
+    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", s9, pool1 + 6},
+    {1, "df == der(f), solved for df", s11, pool1 + 12},
+    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", s13, pool1 + 18},
 };
 
 const RtModel rt_model = {
@@ -249,4 +277,8 @@ const RtModel rt_model = {
     .check_param_asserts = check_param_asserts,
     .n_blocks = 5, .blocks = blocks,
     .n_tables = 2, .tables = tables,
+    .column_from = column_from, .column_info_of = column_info_of,
+    .n_param_copies = 0, .param_copies = param_copies,
+    .n_pivot_slots = 0, .pivot_slots = pivot_slots,
+    .n_param_checks = 0, .param_checks = param_checks,
 };

@@ -39,6 +39,9 @@ static const RtParamInfo params[] = {
     {"wall.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
 };
 
+static const int param_copies[] = {0, 0
+};
+
 static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
@@ -46,10 +49,13 @@ static void derive_params(double *p, const unsigned char *ov)
     p[9] = (p[0] + p[2]);
 }
 
+static const int pivot_slots[] = {
+    3, 6
+};
+
 static int check_params(const double *p)
 {
     (void)p;
-    if (!(fabs(p[3]) > 1e-300)) return 6;
     return -1;
 }
 
@@ -62,7 +68,7 @@ static const char *const state_names[] = {
 static void start(const double *p, double *x0, double *nom)
 {
     (void)p; (void)x0; (void)nom;
-    x0[0] = -0.050000000000000003;
+    x0[0] = -0.05;
     nom[0] = 1.0;
     x0[1] = 0;
     nom[1] = 1.0;
@@ -71,13 +77,6 @@ static void start(const double *p, double *x0, double *nom)
 static void alg_start(const double *p, double *a)
 {
     (void)p; (void)a;
-    a[6] = 0.0;
-    a[0] = 0.0;
-    a[5] = 0.0;
-    a[4] = 0.0;
-    a[1] = 0.0;
-    a[2] = 0.0;
-    a[3] = 0.0;
 }
 
 static void derivatives(RtEval *e)
@@ -138,27 +137,40 @@ static const char *const column_names[] = {
     ""
 };
 
+static const char pool0[] =
+    "reaction force\0"
+    "tension force\0"
+    "elongation beyond the free length\0"
+    "position (alias of P.x)\0"
+    "velocity (alias of P.v)\0"
+    "force P exerts on the mass\0"
+    "contact force, always >= 0\0"
+    "how far P is inside the wall\0"
+    "force P exerts on the wall (side*f)\0"
+    "position\0"
+    "velocity\0";
+
 static const RtColumnInfo column_info[] = {
-    {{1, 1, -2, 0, 0, 0, 0}, "reaction force", RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, "tension force", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "elongation beyond the free length", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position (alias of P.x)", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity (alias of P.v)", RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the mass", RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, "contact force, always >= 0", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "how far P is inside the wall", RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, "force P exerts on the wall (side*f)", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, "position", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, "velocity", RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 15, RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 29, RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 63, RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 87, RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 111, RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 138, RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 165, RT_COL_VARIABLE, 0},
+    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 194, RT_COL_VARIABLE, 0},
+    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 230, RT_COL_VARIABLE, 0},
+    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 239, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
+};
+
+static const int column_info_of[] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 10, 9, 9, 9, 10, 10, 10
+};
+
+static const int column_from[] = {
+    2, 2, 0, 1, 9, 34, 18, 10, 26, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
 
 static void columns(const RtEval *e, double *out)
@@ -169,25 +181,8 @@ static void columns(const RtEval *e, double *out)
     const double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    out[0] = a[0];
-    out[1] = a[0];
+    (void)out;
     out[2] = (x[0] - p[9]);
-    out[3] = x[0];
-    out[4] = x[1];
-    out[5] = a[4];
-    out[6] = a[2];
-    out[7] = a[1];
-    out[8] = a[3];
-    out[9] = p[0];
-    out[10] = out[9];
-    out[11] = 0;
-    out[12] = out[11];
-    out[13] = x[0];
-    out[14] = out[13];
-    out[15] = out[13];
-    out[16] = x[1];
-    out[17] = out[16];
-    out[18] = out[16];
 }
 
 static const RtTargetInfo targets[] = {
@@ -197,13 +192,22 @@ static const RtTargetInfo targets[] = {
 static void target_values(const double *p, double *v, double *nom)
 {
     (void)p; (void)v; (void)nom;
-    v[0] = -0.050000000000000003;
+    v[0] = -0.05;
     nom[0] = 1.0;
 }
 
+static const char s13[] = "<stdlib>/translational/Wall.lmdl:27:8";
+static const char s16[] = "<stdlib>/translational/Wall.lmdl:28:12";
+static const char pool1[] =
+    "wall\0"
+    "penetration > 0\0"
+    "27:23\0"
+    "max(stiffness * penetration + damping * side * P.v, 0)\0"
+    "28:66\0";
+
 static const RtRelationInfo relations[] = {
-    {"wall", "penetration > 0", "<stdlib>/translational/Wall.lmdl:27:8", -1, 0, 0, 0, 0, 0, "27:23"},
-    {"wall", "max(stiffness * penetration + damping * side * P.v, 0)", "<stdlib>/translational/Wall.lmdl:28:12", 0, 1, 0, 0, 0, 0, "28:66"},
+    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0, pool1 + 21},
+    {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -232,17 +236,35 @@ static void relation_values(const RtEval *e, int *truth)
     truth[1] = (((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) >= 0);
 }
 
-static const int assert_params_0[] = {1};
-static const int assert_params_1[] = {3};
-static const int assert_params_2[] = {5};
-static const int assert_params_3[] = {6};
-static const int assert_params_4[] = {7};
+static const int assert_reads[] = {
+    1, 3, 5, 6, 7
+};
+
+static const char s20[] = "<stdlib>/translational/Spring.lmdl:22:5";
+static const char s24[] = "<stdlib>/translational/Mass.lmdl:22:5";
+static const char s27[] = "<stdlib>/translational/Wall.lmdl:33:5";
+static const char s30[] = "<stdlib>/translational/Wall.lmdl:34:5";
+static const char s33[] = "<stdlib>/translational/Wall.lmdl:35:5";
+static const char pool2[] =
+    "spring\0"
+    "Spring: k must be >= 0\0"
+    "22:46\0"
+    "mass\0"
+    "Mass: m must be > 0\0"
+    "22:42\0"
+    "Wall: side must be 1 or -1\0"
+    "33:67\0"
+    "Wall: stiffness must be >= 0\0"
+    "34:60\0"
+    "Wall: damping must be >= 0\0"
+    "35:56\0";
+
 static const RtAssertInfo asserts[] = {
-    {"spring", "Spring: k must be >= 0", "<stdlib>/translational/Spring.lmdl:22:5", 1, assert_params_0, 1, "22:46"},
-    {"mass", "Mass: m must be > 0", "<stdlib>/translational/Mass.lmdl:22:5", 1, assert_params_1, 1, "22:42"},
-    {"wall", "Wall: side must be 1 or -1", "<stdlib>/translational/Wall.lmdl:33:5", 1, assert_params_2, 1, "33:67"},
-    {"wall", "Wall: stiffness must be >= 0", "<stdlib>/translational/Wall.lmdl:34:5", 1, assert_params_3, 1, "34:60"},
-    {"wall", "Wall: damping must be >= 0", "<stdlib>/translational/Wall.lmdl:35:5", 1, assert_params_4, 1, "35:56"},
+    {pool2, pool2 + 7, s20, 1, assert_reads + 0, 1, pool2 + 30},
+    {pool2 + 36, pool2 + 41, s24, 1, assert_reads + 1, 1, pool2 + 61},
+    {pool1, pool2 + 67, s27, 1, assert_reads + 2, 1, pool2 + 94},
+    {pool1, pool2 + 100, s30, 1, assert_reads + 3, 1, pool2 + 129},
+    {pool1, pool2 + 135, s33, 1, assert_reads + 4, 1, pool2 + 162},
 };
 
 static int check_asserts(const RtEval *e)
@@ -256,25 +278,44 @@ static int check_asserts(const RtEval *e)
     return -1;
 }
 
+static const RtParamCheck param_checks[] = {
+    {0, 1, RT_CMP_GE, 0},
+    {1, 3, RT_CMP_GT, 0},
+    {2, 5, RT_CMP_PLUS_MINUS, 1},
+    {3, 6, RT_CMP_GE, 0},
+    {4, 7, RT_CMP_GE, 0},
+};
+
 static int check_param_asserts(const double *restrict p)
 {
     (void)p;
-    if (!((p[1] >= 0))) return 0;
-    if (!((p[3] > 0))) return 1;
-    if (!(((p[5] == 1) || (p[5] == -1)))) return 2;
-    if (!((p[6] >= 0))) return 3;
-    if (!((p[7] >= 0))) return 4;
     return -1;
 }
 
+static const char s35[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
+static const char s37[] = "<stdlib>/translational/Spring.lmdl:21:5";
+static const char s39[] = "<stdlib>/translational/Wall.lmdl:26:5";
+static const char s41[] = "<stdlib>/translational/Wall.lmdl:27:5";
+static const char s43[] = "<stdlib>/translational/Wall.lmdl:32:5";
+static const char s45[] = "<stdlib>/translational/Spring.lmdl:6:5";
+static const char s47[] = "<stdlib>/translational/Mass.lmdl:21:5";
+static const char pool3[] =
+    "12:17\0"
+    "21:22\0"
+    "26:44\0"
+    "31:8\0"
+    "32:26\0"
+    "6:25\0"
+    "21:21\0";
+
 static const RtBlockInfo blocks[] = {
-    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", "<stdlib>/domains/TranslationalPB.lmdl:12:5", "12:17"},
-    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", "<stdlib>/translational/Spring.lmdl:21:5", "21:22"},
-    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", "<stdlib>/translational/Wall.lmdl:26:5", "26:44"},
-    {1, "wall.f == if wall.penetration > 0, if wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v >= 0, wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v else 0 end else 0 end (in wall), solved for wall.f", "<stdlib>/translational/Wall.lmdl:27:5", "31:8"},
-    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", "<stdlib>/translational/Wall.lmdl:32:5", "32:26"},
-    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", "<stdlib>/translational/Spring.lmdl:6:5", "6:25"},
-    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", "<stdlib>/translational/Mass.lmdl:21:5", "21:21"},
+    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", s35, pool3},
+    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", s37, pool3 + 6},
+    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", s39, pool3 + 12},
+    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", s41, pool3 + 18},
+    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", s43, pool3 + 23},
+    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", s45, pool3 + 29},
+    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", s47, pool3 + 34},
 };
 
 const RtModel rt_model = {
@@ -295,4 +336,8 @@ const RtModel rt_model = {
     .n_asserts = 5, .asserts = asserts, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
     .n_blocks = 7, .blocks = blocks,
+    .column_from = column_from, .column_info_of = column_info_of,
+    .n_param_copies = 0, .param_copies = param_copies,
+    .n_pivot_slots = 1, .pivot_slots = pivot_slots,
+    .n_param_checks = 5, .param_checks = param_checks,
 };

@@ -85,6 +85,21 @@ done
 run 1 "$sim" -o "$tmp/new.csv" --events "$tmp/./new.csv"
 expect_in "$tmp/err" "-o and --events name the same file"
 [ -e "$tmp/new.csv" ] && fail "new.csv was created by a refused run"
+# --events naming the results' units file (RESULTS.meta, replaced after
+# the results are opened): refused, through another spelling, a hard or
+# a symbolic link too, whether it exists or not; nothing changed or made.
+echo "old units" >"$tmp/p.csv.meta"
+ln "$tmp/p.csv.meta" "$tmp/hard.meta"
+ln -s "$tmp/p.csv.meta" "$tmp/soft.meta"
+for ev in "$tmp/p.csv.meta" "$tmp/./p.csv.meta" "$tmp/hard.meta" "$tmp/soft.meta"; do
+    run 1 "$sim" -o "$tmp/p.csv" --events "$ev"
+    expect_in "$tmp/err" "is the units file of the results"
+    [ "$(cat "$tmp/p.csv")" = "last run" ] || fail "p.csv was changed (--events $ev)"
+    [ "$(cat "$tmp/p.csv.meta")" = "old units" ] || fail "p.csv.meta was changed (--events $ev)"
+done
+run 1 "$sim" -o "$tmp/new.csv" --events "$tmp/new.csv.meta"
+expect_in "$tmp/err" "--events '$tmp/new.csv.meta' is the units file of the results"
+[ -e "$tmp/new.csv" ] || [ -e "$tmp/new.csv.meta" ] && fail "a refused run created a file"
 # Two device files are not one results file: /dev/null twice is fine.
 run 0 "$sim" -o /dev/null --events /dev/null --stop-time 0.01
 # A good run truncates the old results.

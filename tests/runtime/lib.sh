@@ -23,6 +23,29 @@ run() {
     fi
 }
 
+# run_within SECONDS WANT CMD ARGS...: run, with a bound on the wall-clock
+# time: a watchdog stops CMD after SECONDS, and that fails the test
+# (instead of leaving it to ctest's TIMEOUT).  The watchdog's sleep may
+# outlive the test by up to SECONDS; its output goes nowhere.
+run_within() {
+    limit=$1 want=$2
+    shift 2
+    rm -f "$tmp/timed_out"
+    "$@" >"$tmp/out.csv" 2>"$tmp/err" &
+    pid=$!
+    (sleep "$limit"; : >"$tmp/timed_out"; kill "$pid") >/dev/null 2>&1 &
+    dog=$!
+    wait "$pid"
+    got=$?
+    kill "$dog" 2>/dev/null
+    wait "$dog" 2>/dev/null
+    [ -e "$tmp/timed_out" ] && fail "did not finish within $limit s: $*"
+    if [ "$got" != "$want" ]; then
+        sed 's/^/  stderr: /' "$tmp/err" >&2
+        fail "exit status $got, expected $want: $*"
+    fi
+}
+
 # check_max NAME TOL FILE AWK: evaluates the awk statements AWK on every
 # data row of the CSV FILE, with c["col"] the field number of a column
 # (so $c["time"] is the time) and `err` the error they compute; fails if

@@ -1,5 +1,6 @@
 # params.sh SIM: --param with units, derived parameters, booleans, and
-# the refusals (exit 1): structural, unknown, wrong dimension, bad value.
+# the refusals (exit 1): structural, unknown, wrong dimension, bad value,
+# a value its unit makes infinite.
 . "$(dirname "$0")/lib.sh"
 sim=$1
 # 'k=2 kN/m' is 2000 N/m and reaches spring.k through derive_params.
@@ -43,6 +44,17 @@ run 1 "$sim" --param 'm=2 kg^100'
 expect_in "$tmp/err" "the unit power 100 is out of range: unit exponents are limited to -99..99"
 run 1 "$sim" --param 'm=2 kg^99*kg'
 expect_in "$tmp/err" "this unit has kg^100: unit exponents are limited to -99..99"
+# The value once its unit is applied: 1e308 Mg is 1e311 kg, not a finite
+# number; refused (exit 1) before any output is opened, so -o's file is
+# left as it was.  A subnormal result is kept, as the compiler keeps
+# {1e-308, 'fs'}.
+printf 'keep\n' >"$tmp/keep.csv"
+run 1 "$sim" --param 'm=1e308 Mg' -o "$tmp/keep.csv"
+expect_in "$tmp/err" "--param m: '1e308 Mg' is too large: in kg it is not a finite number"
+[ "$(cat "$tmp/keep.csv")" = keep ] || fail "a refused --param changed -o's file"
+run 1 "$sim" --param 'k=-1.5e306 kN/m'
+expect_in "$tmp/err" "--param k: '-1.5e306 kN/m' is too large: in N/m it is not a finite number"
+run 0 "$sim" --stop-time 0.01 --param 'spring.k=1e-300 mN/m'
 # A unit glued to the number still works: 500e0g is 0.5 kg.
 run 0 "$sim" --stop-time 0.01 --param 'm=500e0g'
 echo "params: overrides and refusals as expected"

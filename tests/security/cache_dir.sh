@@ -41,6 +41,13 @@ refused "$work/group" "it is writable by its group (mode 0770)"
 mkdir -m 0700 "$work/real"
 ln -s "$work/real" "$work/link"
 refused "$work/link" "it is a symbolic link"
+# ... however its path ends: 'link/' and 'link/.' name where the link
+# points, so the link must be seen before they are resolved.
+refused "$work/link/" "refusing the cache directory '$work/link' (from LMDL_CACHE): it is a symbolic link"
+refused "$work/link//" "it is a symbolic link"
+refused "$work/link/./" "it is a symbolic link"
+# A real directory written with a trailing slash is fine.
+runs_decay "$work/real/"
 # Not a directory.
 : >"$work/file"
 refused "$work/file" "it is not a directory"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # A cached simulator is executed only when it is a regular file owned by
 # the user that no one else can write; anything else at the entry's name
-# (garbage, a directory, a group-writable or foreign script, a link) is
-# rebuilt, and the real simulator runs.
+# (garbage, a directory, a group-writable or foreign script, a link, a
+# truncated simulator) is rebuilt, and the real simulator runs.
 . "$(dirname "$0")/lib.sh"
 cache="$work/cache"
 runs_decay "$cache"
@@ -26,6 +26,17 @@ rm -f "$entry"; : >"$entry"; chmod 0700 "$entry"
 rebuilt "an empty file"
 rm -f "$entry"; mkdir "$entry"; : >"$entry/x"
 rebuilt "a directory"
+# A simulator cut short (a full disk, a crash while it was written) would
+# die of SIGSEGV at every run: its ELF headers are checked against its
+# size first.  Cut in the middle of its code, and by its last byte (the
+# section headers).
+size=$(wc -c <"$entry")
+for keep in $((size / 4)) $((size - 1)); do
+  runs_decay "$cache"
+  truncate -s "$keep" "$entry" || fail "truncate"
+  rebuilt "a simulator truncated to $keep of $size bytes"
+  [ "$(wc -c <"$entry")" = "$size" ] || fail "truncated to $keep: not rebuilt whole"
+done
 rm -f "$entry"; printf '#!/nonexistent/interpreter\n' >"$entry"; chmod 0700 "$entry"
 rebuilt "a script whose interpreter is missing"
 rm -f "$entry"; script; chmod 0775 "$entry"

@@ -56,6 +56,12 @@ refused 'F\n1\n2\n' "-o 'out.csv' has no {row} in it: all 2 rows would write tha
 refused 'F\n1\n2\n' "--events 'ev.csv' has no {row} in it" -o 'out-{row}.csv' --events ev.csv
 refused 'F\n1\n2\n' "a sweep writes each row's results to its own file" --events 'ev-{row}.csv'
 refused 'F\n1\n2\n' "-o and --events name the same files" -o 'x-{row}.csv' --events 'x-{row}.csv'
+refused 'F\n1\n2\n' "--events 'x-{row}.csv.meta' is the units file of each row's results" \
+  -o 'x-{row}.csv' --events 'x-{row}.csv.meta'
+refused 'F\n1\n2\n' "--events 'x-{row}.csv.summary' is the summary line of each row's results" \
+  -o 'x-{row}.csv' --events 'x-{row}.csv.summary' --sweep-row 1
+refused 'F\n1\n2\n' "--sweep-summary 'out-1.csv.meta' is also the units file of row 1" \
+  -o 'out-{row}.csv' --sweep-summary out-1.csv.meta
 refused 'F\n1\n2\n' "--sweep-row writes its summary line next to its results" -o 'out-{row}.csv' \
   --sweep-row 1 --sweep-summary summary.csv
 refused 'F\n1\n2\n' "--sweep-summary 'out-2.csv' is also the results file of row 2" -o 'out-{row}.csv' \

@@ -1,0 +1,323 @@
+/*
+ * resolve_members.c - resolution (resolve.c): each definition's member
+ * table, its conditional arms (scopes) and its sections' attributes.
+ *
+ * Conditional sections make scopes: arm 0 is the unconditional body and
+ * every if/elseif/else arm is a child scope of the arm it sits in.  A name
+ * may be declared in two sibling arms (only one exists after elaboration),
+ * never twice on one path.  Every declaration of a definition is collected
+ * before any of its bodies is checked.
+ */
+#include "resolve_internal.h"
+
+#include <string.h>
+
+/* ---- member tables -------------------------------------------------------- */
+
+bool rs_scope_within(const SemaDef *d, int inner, int outer)
+{
+    for (int s = inner; s >= 0; s = s == 0 ? -1 : d->scope_parent[s])
+        if (s == outer)
+            return true;
+    return false;
+}
+
+SemaMember *sema_member(const SemaDef *d, const Sym *name)
+{
+    return symmap_get(&d->members, name);
+}
+
+/* The declaration of `name` visible from arm `scope`, or NULL. */
+SemaMember *rs_visible(const SemaDef *d, const Sym *name, int scope)
+{
+    for (SemaMember *m = symmap_get(&d->members, name); m; m = m->next_same_name)
+        if (rs_scope_within(d, scope, m->scope))
+            return m;
+    return NULL;
+}
+
+/* The array grows by doubling; its capacity is the next power of two of
+   nscopes, so a component with thousands of arms stays linear. */
+int rs_new_scope(Program *p, SemaDef *d, int parent, const void *item)
+{
+    int n = d->nscopes;
+    if ((n & (n - 1)) == 0) {
+        size_t cap = (size_t)(n ? 2 * n : 1);
+        int *sp = arena_alloc(p->arena, sizeof(int) * cap);
+        const void **si = arena_alloc(p->arena, sizeof(void *) * cap);
+        if (n) {
+            memcpy(sp, d->scope_parent, sizeof(int) * (size_t)n);
+            memcpy(si, d->scope_item, sizeof(void *) * (size_t)n);
+        }
+        d->scope_parent = sp;
+        d->scope_item = si;
+    }
+    d->scope_parent[n] = parent;
+    d->scope_item[n] = item;
+    return d->nscopes++;
+}
+
+/* Two arms can never be active together only when they lie in different
+   clauses of one if: below their lowest common arm, the two branches are
+   clauses of the same item. */
+bool rs_exclusive(const SemaDef *d, int a, int b)
+{
+    for (int x = a; x >= 0; x = x == 0 ? -1 : d->scope_parent[x]) {
+        for (int y = b; y >= 0; y = y == 0 ? -1 : d->scope_parent[y]) {
+            int px = x == 0 ? -1 : d->scope_parent[x];
+            int py = y == 0 ? -1 : d->scope_parent[y];
+            if (x != y && px == py && px >= 0)
+                return d->scope_item[x] == d->scope_item[y];
+            if (x == y)
+                return false; /* one contains the other */
+        }
+    }
+    return false;
+}
+
+static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *name,
+                           SrcSpan at, AstDecl *decl, AstInstance *inst, int scope)
+{
+    SemaMember *first = symmap_get(&d->members, name);
+    for (SemaMember *m = first; m; m = m->next_same_name) {
+        if (!rs_exclusive(d, scope, m->scope)) {
+            diag_error(at, "'%s' is declared twice in %s '%s'", name->name,
+                       d->ast->kind == DEF_DOMAIN ? "domain" : "component",
+                       d->ast->name->name);
+            diag_note(m->decl ? m->decl->name_span : m->inst->name_span,
+                      "the first declaration of '%s' (a %s) is here",
+                      name->name, sema_member_kind_names[m->kind]);
+            break; /* still declared, so uses of it raise no more errors */
+        }
+    }
+    SemaMember *m = arena_alloc(p->arena, sizeof *m);
+    m->kind = kind;
+    m->name = name;
+    m->decl = decl;
+    m->inst = inst;
+    m->scope = scope;
+    m->order = d->member_list.n;
+    m->next_same_name = first;
+    symmap_put(&d->members, name, m);
+    ptrvec_push(p->arena, &d->member_list, m);
+    return m;
+}
+
+/* ---- section attributes ------------------------------------------------------
+
+   parameters(Access = private), variables(Access = private, Event = true),
+   intermediates(Access = private), components(ExternalAccess = modify |
+   observe | none).  Anything else is an error at the attribute.  Event =
+   true makes the variables of the section event variables (issue 12):
+   piecewise constant, changed only by when clauses and mode chart entry
+   actions. */
+
+/* X(name, its values, the sections that take it) */
+#define SECTION_ATTRIBUTES(X)                                                \
+    X("Access", "public or private",                                         \
+      (1 << SEC_PARAMETERS) | (1 << SEC_VARIABLES) | (1 << SEC_INTERMEDIATES)) \
+    X("ExternalAccess", "modify, observe or none", 1 << SEC_COMPONENTS)       \
+    X("Event", "true or false", 1 << SEC_VARIABLES)
+
+typedef struct SectionAttrs {
+    SemaAccess access;      /* Access */
+    SemaExternal external;  /* ExternalAccess */
+    bool event;             /* Event = true: the section's variables are
+                               event variables (issue 12) */
+} SectionAttrs;
+
+static SectionAttrs section_attrs(Program *p, AstItem *it)
+{
+#define X_ATTRNAME(n, vals, where) n,
+#define X_ATTRVALS(n, vals, where) vals,
+#define X_ATTRWHERE(n, vals, where) where,
+    static const char *const names[] = {SECTION_ATTRIBUTES(X_ATTRNAME)};
+    static const char *const values[] = {SECTION_ATTRIBUTES(X_ATTRVALS)};
+    static const unsigned where[] = {SECTION_ATTRIBUTES(X_ATTRWHERE)};
+    enum { NATTR = sizeof names / sizeof names[0] };
+    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY, false};
+    AstSectionKind k = it->u.section.kind;
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        const char *n = g->name->name;
+        int a = 0;
+        while (a < NATTR && strcmp(names[a], n))
+            a++;
+        if (a == NATTR || !(where[a] & (1u << k))) {
+            PtrVec v = {0};
+            for (int j = 0; j < NATTR; j++)
+                if (where[j] & (1u << k))
+                    ptrvec_push(p->arena, &v, (void *)names[j]);
+            const char *s = diag_closest(n, (const char *const *)v.items, v.n);
+            if (a < NATTR)
+                diag_error(g->name_span, "a '%s' section has no attribute '%s'",
+                           ast_section_names[k], n);
+            else
+                diag_error(g->name_span, "unknown attribute '%s' of a '%s' section%s",
+                           n, ast_section_names[k], diag_did_you_mean(s).text);
+            continue;
+        }
+        AstExpr *v = g->value;
+        const char *word = ast_is_simple_name(v) ? v->u.name.parts[0].sym->name
+                           : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
+                           : "";
+        bool ok = true;
+        if (!strcmp(n, "Access")) {
+            ok = !strcmp(word, "public") || !strcmp(word, "private");
+            if (!strcmp(word, "private"))
+                r.access = ACCESS_PRIVATE;
+        } else if (!strcmp(n, "ExternalAccess")) {
+            ok = !strcmp(word, "modify") || !strcmp(word, "observe") || !strcmp(word, "none");
+            r.external = !strcmp(word, "none") ? EXT_NONE
+                         : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
+        } else {
+            ok = !strcmp(word, "true") || !strcmp(word, "false");
+            r.event = !strcmp(word, "true");
+        }
+        if (!ok)
+            diag_error(v->span, "%s is %s", n, values[a]);
+    }
+    return r;
+}
+
+/* What the declarations of a section are (the section table, ast.h). */
+static SemaMemberKind member_kind_of(AstSectionKind k)
+{
+#define X_SECMEMBER(k, w, tok, mem, where, entry, title, col, val, rank) (int)mem,
+    static const int member[] = {AST_SECTION_KINDS(X_SECMEMBER)};
+    return (SemaMemberKind)member[k];
+}
+
+bool rs_section_allowed(AstDefKind dk, AstSectionKind k)
+{
+    return (ast_section_where[k] & (dk == DEF_DOMAIN ? SEC_IN_DOMAIN : SEC_IN_COMPONENT)) != 0;
+}
+
+/* arrays: the indices of a declaration `m(i) = ...` fit where it is: one
+   index, inside a for-loop, for components and nodes; and a component or
+   node declared inside a loop is an array. */
+static int declared_rank(SemaDef *d, AstSectionKind k, PtrVec *index, Sym *name,
+                         SrcSpan at, bool in_loop)
+{
+    const char *what = k == SEC_COMPONENTS ? "component" : "node";
+    if (index->n && !in_loop) {
+        diag_error(at, "'%s(...)' declares an array element, which belongs in a "
+                   "for-loop: for i = 1:N ... %s(i) = ...", name->name, name->name);
+        return 0;
+    }
+    if (!index->n && in_loop) {
+        diag_error(at, "a %s declared in a for-loop is an array element and "
+                   "needs the loop's index: %s(i)", what, name->name);
+        return 0;
+    }
+    if (index->n > 1) {
+        diag_error(at, "an array of %ss has one index, not %d", what, index->n);
+        return 1;
+    }
+    (void)d;
+    return index->n;
+}
+
+/* Declares what one section declares (nothing for the sections that
+   declare nothing). */
+static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool in_loop)
+{
+    AstSectionKind k = it->u.section.kind;
+    if (!rs_section_allowed(d->ast->kind, k)) {
+        diag_error(it->span, "a %s cannot have a '%s' section",
+                   d->ast->kind == DEF_DOMAIN ? "domain" : "component",
+                   ast_section_names[k]);
+        return;
+    }
+    PtrVec *v = &it->u.section.entries;
+    SectionAttrs at = section_attrs(p, it);
+    if (in_loop && k != SEC_COMPONENTS && k != SEC_NODES && k != SEC_CONNECTIONS
+        && k != SEC_BRANCHES && k != SEC_EQUATIONS) {
+        diag_error(it->span, "a for-loop may hold components, nodes, "
+                   "connections, branches and equations, not a '%s' section: "
+                   "declare the vector outside the loop", ast_section_names[k]);
+        return;
+    }
+    if (k == SEC_COMPONENTS) {
+        for (int j = 0; j < v->n; j++) {
+            AstInstance *in = v->items[j];
+            SemaMember *m = declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in,
+                                    scope);
+            m->external = at.external;
+            m->rank = declared_rank(d, k, &in->index, in->name, in->name_span, in_loop);
+            /* its type now, so that a reference checked before the
+               declaration's section (`connect(A, m(1).P)` above the loop
+               that declares m) resolves; check_instance reports a bad one */
+            SemaDef *t = in->type_qual ? sema_lookup_qualified(p, in->type_qual, d->file)
+                                       : sema_lookup(p, in->type, d->file);
+            if (t && t->ast->kind == DEF_COMPONENT && t != d)
+                m->type = t;
+        }
+    } else if (ast_section_is_decls(k)) {
+        for (int j = 0; j < v->n; j++) {
+            AstDecl *dc = v->items[j];
+            SemaMember *m = declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc,
+                                    NULL, scope);
+            m->access = at.access;
+            m->event = at.event;
+            if (k == SEC_NODES)
+                m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
+            else if (dc->index.n)
+                diag_error(dc->name_span, "only components and nodes are declared "
+                           "with an index; a vector %s is declared by its value, "
+                           "as in %s = {zeros(1, N), 'm'}",
+                           sema_member_kind_names[m->kind], dc->name->name);
+        }
+    }
+}
+
+/* arrays: the sections of a for-loop's body, and the loops nested in it,
+   declare into the arm the loop is in. */
+static void collect_loop(Program *p, SemaDef *d, AstItem *loop, int scope)
+{
+    d->has_arrays = true;
+    if (d->ast->kind == DEF_DOMAIN) {
+        diag_error(loop->span, "a domain cannot have for-loops");
+        return;
+    }
+    PtrVec *body = &loop->u.for_.body;
+    for (int i = 0; i < body->n; i++) {
+        AstItem *it = body->items[i];
+        if (it->kind == ITEM_SECTION)
+            collect_section(p, d, it, scope, true);
+        else if (it->kind == ITEM_FOR)
+            collect_loop(p, d, it, scope);
+        else
+            diag_error(it->span, "a conditional section cannot be inside a "
+                       "for-loop; put the for-loop inside the conditional "
+                       "section, or use an if-equation");
+    }
+}
+
+/* Declares the members of one arm: its own sections first, then the
+   arms nested in it, so that every declaration is known before any body is
+   checked. */
+void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
+{
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_SECTION)
+            collect_section(p, d, it, scope, false);
+        else if (it->kind == ITEM_FOR)
+            collect_loop(p, d, it, scope);
+    }
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind != ITEM_IF)
+            continue;
+        if (d->ast->kind == DEF_DOMAIN) {
+            diag_error(it->span, "a domain cannot have conditional sections");
+            continue;
+        }
+        for (int j = 0; j < it->u.if_.clauses.n; j++) {
+            AstClause *c = it->u.if_.clauses.items[j];
+            c->arm = rs_new_scope(p, d, scope, it);
+            rs_collect_members(p, d, &c->body, c->arm);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/*
+ * rt_tables.c - the model's values that come from tables rather than
+ * from generated code (rt_model.h, issue 13).
+ *
+ * Straight-line C costs the C compiler far more per statement than data
+ * does, and most columns are copies of a state, an algebraic value, a
+ * parameter or another column; most derived parameters are copies of
+ * another parameter; most pivots checked once are one parameter; most
+ * parameter assertions compare one parameter with a constant.  The
+ * compiler writes those as tables and the functions here apply them
+ * around the generated code, in the order the generated code alone
+ * would have: copies of parameters first (their sources are never
+ * derived), then derive_params; columns() first, then the copies in
+ * column order (a copied column's source is earlier); the first failing
+ * pivot or assertion of tables and code together.
+ */
+#include "rt_internal.h"
+
+#include <math.h>
+
+void rt_columns(const RtModel *m, const RtEval *e, double *out)
+{
+    if (m->columns)
+        m->columns(e, out);
+    if (!m->column_from)
+        return;
+    for (int c = 0; c < m->n_columns; c++) {
+        int f = m->column_from[c], i = f >> 3;
+        switch (f & 7) {
+        case RT_FROM_X: out[c] = e->x[i]; break;
+        case RT_FROM_ALG: out[c] = e->alg[i]; break;
+        case RT_FROM_P: out[c] = e->p[i]; break;
+        case RT_FROM_COLUMN: out[c] = out[i]; break;
+        case RT_FROM_ZERO: out[c] = 0; break;
+        default: break;
+        }
+    }
+}
+
+const RtColumnInfo *rt_column_info(const RtModel *m, int c)
+{
+    if (!m->column_info)
+        return NULL;
+    return &m->column_info[m->column_info_of ? m->column_info_of[c] : c];
+}
+
+void rt_derive(const RtModel *m, double *p, const unsigned char *overridden)
+{
+    for (int k = 0; k < m->n_param_copies; k++) {
+        int dst = m->param_copies[2 * k], src = m->param_copies[2 * k + 1];
+        if (!overridden[dst])
+            p[dst] = p[src];
+    }
+    if (m->derive_params)
+        m->derive_params(p, overridden);
+}
+
+int rt_param_pivots(const RtModel *m, const double *p)
+{
+    int first = m->check_params ? m->check_params(p) : -1;
+    for (int k = 0; k < m->n_pivot_slots; k++) {
+        int block = m->pivot_slots[2 * k + 1];
+        if (!(fabs(p[m->pivot_slots[2 * k]]) > 1e-300) && (first < 0 || block < first))
+            first = block;
+    }
+    return first;
+}
+
+static int holds(const RtParamCheck *c, double v)
+{
+    switch (c->op) {
+    case RT_CMP_GT: return v > c->value;
+    case RT_CMP_GE: return v >= c->value;
+    case RT_CMP_LT: return v < c->value;
+    case RT_CMP_LE: return v <= c->value;
+    case RT_CMP_EQ: return v == c->value;
+    case RT_CMP_NE: return v != c->value;
+    default: return v == c->value || v == -c->value;
+    }
+}
+
+int rt_param_asserts(const RtModel *m, const double *p)
+{
+    int first = m->check_param_asserts && m->n_asserts > 0 ? m->check_param_asserts(p) : -1;
+    for (int k = 0; k < m->n_param_checks; k++) {
+        const RtParamCheck *c = &m->param_checks[k];
+        if (!holds(c, p[c->slot]) && (first < 0 || c->assert_index < first))
+            first = c->assert_index;
+    }
+    return first;
+}
