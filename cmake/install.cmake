@@ -55,6 +55,10 @@ install(DIRECTORY library/ DESTINATION ${LMDL_INSTALL_STDLIBDIR}
 # (a C compiler, the C library's headers, and every library the simulators
 # link: extend it when the runtime links more).
 set(LMDL_DEB_DEPENDS "gcc | c-compiler, libc6-dev, libgsl-dev, libsundials-dev, libsuitesparse-dev, libzip4")
+# LMDL_DEB_RECOMMENDS: what commands use when present, and refuse with a
+# message otherwise: gnuplot for lmdlc plot, GNU parallel for lmdlc sweep
+# --engine parallel --run.
+set(LMDL_DEB_RECOMMENDS "gnuplot-nox | gnuplot, parallel")
 set(CPACK_PACKAGE_NAME lmdl)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
@@ -67,4 +71,5 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${LMDL_DEB_DEPENDS}")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${LMDL_DEB_RECOMMENDS}")
 include(CPack)

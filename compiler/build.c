@@ -458,17 +458,31 @@ static const char *environment_line(const char *out, char *buf, size_t len)
     return NULL;
 }
 
-/* Reports a failed run of the compiler.  Returns 1 when the generated
-   code is to blame (keep the C file), 0 otherwise. */
+static int cc_failure_error(const CcRun *r, const char *cc, const char *c_path);
+
+/* Reports a failed run of the compiler: its output, then the error (as
+   JSON: the error, with the output as its note).  Returns 1 when the
+   generated code is to blame (keep the C file), 0 otherwise. */
 static int report_cc_failure(const CcRun *r, const char *cc, const char *c_path)
 {
-    if (r->len) {
+    static const char omitted[] = "[... more output from the C compiler omitted]\n";
+    bool json = diag_format() == DIAG_FORMAT_JSON;
+    if (r->len && !json) {
         fputs(r->output, stderr);
         if (r->output[r->len - 1] != '\n')
             fputc('\n', stderr);
         if (r->truncated)
-            fputs("[... more output from the C compiler omitted]\n", stderr);
+            fputs(omitted, stderr);
     }
+    int rc = cc_failure_error(r, cc, c_path);
+    if (r->len && json)
+        diag_note(src_none, "the C compiler's output:\n%s%s", r->output,
+                  r->truncated ? omitted : "");
+    return rc;
+}
+
+static int cc_failure_error(const CcRun *r, const char *cc, const char *c_path)
+{
     if (r->spawn_error == ENOENT) {
         diag_error(src_none, "the C compiler '%s' was not found; install one, or "
                    "set CC to choose another", cc);
@@ -600,9 +614,12 @@ static int build_into(const char *c_text, const char *out_path, int cache_entry,
         if (bad < 0 && nunits > 0)
             bad = cc_run(&cmds[nunits], 1, 1, &runs[nunits], &set, &old) < 0 ? -1 : nunits;
         if (bad < 0) {
+            /* warnings, if the compiler had any */
             for (int k = 0; k < ncmd; k++)
-                if (runs[k].output)
-                    fputs(runs[k].output, stderr);  /* warnings, if the compiler had any */
+                if (runs[k].output && diag_format() != DIAG_FORMAT_JSON)
+                    fputs(runs[k].output, stderr);
+                else if (runs[k].output && runs[k].output[0])
+                    diag_warning(src_none, "the C compiler's output:\n%s", runs[k].output);
             if (cache_entry && chmod(bin, 0700) != 0)
                 diag_error(src_none, "cannot set the mode of '%s': %s", bin,
                            strerror(errno));

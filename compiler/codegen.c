@@ -124,7 +124,9 @@ static void emit_tables(Cg *cg)
                 cp_emit(&cg->p, "%s%d", j ? ", " : "", a < tb->axes ? tb->dim[a].e[j] : 0);
             cp_emit(&cg->p, "}");
         }
-        cp_emit(&cg->p, "}},\n");
+        cp_emit(&cg->p, "}");
+        cp_location_end(&cg->p, tb->span);
+        cp_emit(&cg->p, "},\n");
     }
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
@@ -771,13 +773,15 @@ static void emit_relations(Cg *cg)
             cp_pstr(&cg->p, "");
         int g = pl->rels[i].guard;
         const DaeExpr *r = pl->rels[i].rel;
-        cp_emit(&cg->p, ", %d, %d, %d, %d, %d, %d},\n", g, g >= 0 ? pl->rels[i].guard_value : 0,
+        cp_emit(&cg->p, ", %d, %d, %d, %d, %d, %d", g, g >= 0 ? pl->rels[i].guard_value : 0,
                 r->kind == DX_SEGMENT ? r->u.seg.tab->index + 1 : 0,
                 r->kind == DX_SEGMENT ? r->u.seg.axis : 0,
                 pl->rels[i].assert_only ? 1 : 0, pl->rels[i].reads_alg ? 1 : 0);
+        cp_location_end(&cg->p, o ? o->span : src_none);
+        cp_emit(&cg->p, "},\n");
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0, NULL},\n");
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
     cg->p.modes = false;
@@ -975,10 +979,12 @@ static void emit_asserts(Cg *cg)
             cp_emit(&cg->p, ", %d, assert_reads + %d", n, at[i]);
         else
             cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d},\n", cg->pl->assert_once[i] ? 1 : 0);
+        cp_emit(&cg->p, ", %d", cg->pl->assert_once[i] ? 1 : 0);
+        cp_location_end(&cg->p, a->span);
+        cp_emit(&cg->p, "},\n");
     }
     if (!d->asserts.n)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL},\n");
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
     free(at);
@@ -1043,11 +1049,12 @@ static void emit_blocks(Cg *cg)
         cp_str(&cg->p, what);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, o->span);
+        cp_location_end(&cg->p, o->span);
         cp_emit(&cg->p, "},\n");
     }
     fclose(fp);
     if (!s->blocks.n)
-        cp_emit(&cg->p, "    {0, \"\", \"\"},\n");
+        cp_emit(&cg->p, "    {0, \"\", \"\", NULL},\n");
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
 }

@@ -217,7 +217,9 @@ void cg_charts(CPrint *p, const Dae *d)
         cp_str(p, c->name);
         cp_emit(p, ", ");
         cp_location(p, c->span);
-        cp_emit(p, ", %d, %d, chart_modes_%d, %d},\n", c->evar, c->modes.n, i, c->next);
+        cp_emit(p, ", %d, %d, chart_modes_%d, %d", c->evar, c->modes.n, i, c->next);
+        cp_location_end(p, c->span);
+        cp_emit(p, "},\n");
     }
     cp_emit(p, "};\n\n");
     cp_pool_end(p, pool_at);
@@ -316,6 +318,7 @@ void cg_delays(CPrint *p, const Plan *pl)
             cp_location(p, dl->span);
         else
             cp_str(p, "");
+        cp_location_end(p, dl ? dl->span : src_none);
         cp_emit(p, "},\n");
     }
     cp_emit(p, "};\n\n");

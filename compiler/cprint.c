@@ -617,6 +617,21 @@ void cp_location(CPrint *cg, SrcSpan sp)
     free(s);
 }
 
+void cp_location_end(CPrint *cg, SrcSpan sp)
+{
+    if (!src_get(sp.file)) {
+        cp_emit(cg, ", NULL");
+        return;
+    }
+    int line, col;
+    uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
+    src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
+    char buf[48];
+    snprintf(buf, sizeof buf, "%d:%d", line, col);
+    cp_emit(cg, ", ");
+    cp_pstr(cg, buf);
+}
+
 void cp_comment(CPrint *cg, const char *s)
 {
     /* the text can neither close the comment nor open a nested one (a

@@ -131,6 +131,10 @@ void cp_comment(CPrint *cg, const char *s);
 void cp_comment_var(CPrint *cg, const char *name, int order);
 /* "file:line:col", pooled (cp_pstr). */
 void cp_location(CPrint *cg, SrcSpan sp);
+/* ", " and "line:col", the exclusive end of sp (the location_end fields
+   of rt_model.h), pooled like cp_location; ", NULL" when sp has no
+   file. */
+void cp_location_end(CPrint *cg, SrcSpan sp);
 /* Separator before element i of a long initializer, 20 to a line. */
 const char *cp_list_sep(int i);
 

@@ -37,6 +37,11 @@ void diag_set_format(DiagFormat f)
     format = f;
 }
 
+DiagFormat diag_format(void)
+{
+    return format;
+}
+
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 static uint32_t utf8_length(const unsigned char *s, uint32_t n)
 {
@@ -245,6 +250,28 @@ static void json_report(const char *kind, SrcSpan sp, const char *fmt, va_list a
         fputs(",\"notes\":[", pending);
     }
     free(msg);
+}
+
+void diag_json_message(const char *severity, const char *file, long line,
+                       const char *message)
+{
+    diag_flush();
+    fputc('{', out);
+    if (file) {
+        fputs("\"file\":", out);
+        json_string(out, file);
+        if (line > 0)
+            fprintf(out, ",\"line\":%ld", line);
+        else
+            fputs(",\"line\":null", out);
+        fputs(",\"column\":null,\"end_line\":null,\"end_column\":null", out);
+    } else {
+        json_location(out, src_none);
+    }
+    fprintf(out, ",\"severity\":\"%s\",\"message\":", severity);
+    json_string(out, message);
+    fputs(",\"notes\":[]}\n", out);
+    fflush(out);
 }
 
 const char *diag_take_format_option(int *argc, char **argv)

@@ -45,12 +45,26 @@ typedef enum DiagFormat {
 } DiagFormat;
 
 void diag_set_format(DiagFormat f);
+DiagFormat diag_format(void);
+/* The environment variable through which the simulators that lmdlc runs
+   learn the format (runtime/rt_report.c reads it). */
+#define DIAG_FORMAT_ENV "LMDL_DIAGNOSTICS_FORMAT"
 /* Takes every --diagnostics-format=F (or --diagnostics-format F) out of
    argv, shifting the rest down, and sets the format.  Returns NULL, or the
    offending argument when F is neither json nor text. */
 const char *diag_take_format_option(int *argc, char **argv);
 /* Writes out what is held back and flushes the stream. */
 void diag_flush(void);
+
+/* For the messages of the tools and of the command line, which are about
+   no place in a model source and keep their own text format (plot.c,
+   sweep.c, tool.c): with DIAG_FORMAT_JSON, writes `message` as one JSON
+   object of its own (after what is held back), with `severity`, and
+   `file` and `line` when the message is about a line of a file that is
+   not a model (a results CSV's row; NULL and 0 otherwise: the column and
+   the end are null). */
+void diag_json_message(const char *severity, const char *file, long line,
+                       const char *message);
 
 /* "did you mean" support: the candidate closest to `name` by edit distance,
    or NULL when none is close enough to be a plausible typo. */

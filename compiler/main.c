@@ -139,6 +139,9 @@ int main(int argc, char **argv)
     const char *format = diag_take_format_option(&argc, argv);
     if (format)
         return tool_usage_error("--diagnostics-format is json or text, not '%s'", format);
+    /* the simulators that run and sweep start follow lmdlc's format
+       (runtime/rt_report.c) */
+    setenv(DIAG_FORMAT_ENV, diag_format() == DIAG_FORMAT_JSON ? "json" : "text", 1);
     if (argc < 2)
         return tool_usage_error("%s", "no command given");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0

@@ -12,22 +12,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Written without allocating anything more. */
+static void out_of_memory(void)
+{
+    if (rt_diag_json())
+        fputs("{\"file\":null,\"line\":null,\"column\":null,\"end_line\":null,"
+              "\"end_column\":null,\"severity\":\"error\",\"message\":\"out of memory\","
+              "\"notes\":[]}\n", stderr);
+    else
+        fputs("error: out of memory\n", stderr);
+    exit(RT_EXIT_SIM);
+}
+
 void *rt_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fputs("error: out of memory\n", stderr);
-        exit(RT_EXIT_SIM);
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void *rt_xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);
-    if (!q) {
-        fputs("error: out of memory\n", stderr);
-        exit(RT_EXIT_SIM);
-    }
+    if (!q)
+        out_of_memory();
     return q;
 }

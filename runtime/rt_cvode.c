@@ -184,7 +184,7 @@ static int cv_setup(RtSim *s)
         bad = !cv->ls || CVodeSetLinearSolver(cv->mem, cv->ls, cv->A) != CV_SUCCESS
               || CVodeSetJacFn(cv->mem, cv_jac) != CV_SUCCESS;
     if (bad) {
-        fprintf(stderr, "%s: error: cannot set up the cvode solver\n", s->prog);
+        rt_message(stderr, s->prog, "error", "cannot set up the cvode solver");
         return -1;
     }
     return 0;

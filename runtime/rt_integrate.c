@@ -183,8 +183,7 @@ static int gsl_setup(RtSim *s)
                                                 s->opt.atol, s->opt.rtol, 1.0,
                                                 0.0, s->nominal);
     if (!s->drv) {
-        fprintf(stderr, "%s: error: cannot set up the %s solver\n", s->prog,
-                s->opt.solver);
+        rt_message(stderr, s->prog, "error", "cannot set up the %s solver", s->opt.solver);
         return -1;
     }
     return 0;

@@ -303,6 +303,42 @@ extern const RtStepper rt_stepper_cvode;  /* rt_cvode.c */
 /* rt_report.c: every message the simulator prints. */
 void rt_warn(const RtSim *s, const char *fmt, ...) RT_PRINTF(2, 3);
 void rt_usage_error(const char *prog, const char *fmt, ...) RT_PRINTF(2, 3);
+/* A usage error about a line of a file (the sets file): "PROG: error:
+   PATH:LINE: ..." (line 0: "PATH: ..."). */
+void rt_sets_error(const char *prog, const char *path, long line, const char *fmt, ...)
+    RT_PRINTF(4, 5);
+/* One message "PROG: SEVERITY: ..." to `to`, in the format of the
+   environment. */
+void rt_message(FILE *to, const char *prog, const char *severity, const char *fmt, ...)
+    RT_PRINTF(4, 5);
+
+/* The environment variable that selects JSON Lines for the messages on
+   stderr ("json"; anything else is text). */
+#define RT_DIAG_FORMAT_ENV "LMDL_DIAGNOSTICS_FORMAT"
+int rt_diag_json(void);
+
+/* A message being written (rt_report.c): rt_msg_begin returns the stream
+   its text goes to; the text ends with a newline, then rt_msg_end.  In
+   text, "WHERE: SEVERITY: text" straight to the stream (WHERE the
+   location when known, else the program); as JSON, one object. */
+typedef struct RtMsg {
+    FILE *to;                   /* the stream it goes to */
+    FILE *fp;                   /* where its text is written: to, or a
+                                   memory stream (JSON); NULL when ended */
+    char *text;                 /* the memory stream's buffer ... */
+    size_t len;                 /* ... and its length */
+    const char *severity;       /* "error", "warning" or "note" */
+    const char *location;       /* "file:line:col", or NULL */
+    const char *location_end;   /* "line:col", or NULL */
+    const char *file;           /* rt_msg_place's file, or NULL */
+    long line;                  /* ... and line (0: unknown) */
+} RtMsg;
+FILE *rt_msg_begin(RtMsg *g, FILE *to, const char *prog, const char *severity,
+                   const char *location, const char *location_end);
+/* The message is about line `line` of file (not a model source): text
+   "FILE:LINE: " in front of the message, JSON the file and line fields. */
+void rt_msg_place(RtMsg *g, const char *file, long line);
+void rt_msg_end(RtMsg *g);
 void rt_warn_targets(const RtSim *s, const char *lead, const int *targets,
                      int n, const char *tail);
 void rt_report_failure(const RtSim *s);

@@ -64,8 +64,10 @@ static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--max-step", "--quiet", "--help", "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
-    "--sweep-check",
+    "--sweep-check", "--diagnostics-format",
 };
+
+static const char format_option[] = "--diagnostics-format";
 
 /* What the command line said, before it is checked against the model. */
 typedef struct CmdLine {
@@ -209,6 +211,13 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
             continue;
         }
         if (rt_sweep_flag(&c->sweep, arg))
+            continue;
+        if (!strcmp(arg, format_option)) {
+            i++;            /* taken by take_format */
+            continue;
+        }
+        if (!strncmp(arg, format_option, sizeof format_option - 1)
+            && arg[sizeof format_option - 1] == '=')
             continue;
         if (!strncmp(arg, "-o", 2)) {
             const char *val = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
@@ -484,16 +493,41 @@ static int close_output(RtSim *s, FILE *fp, const char *path)
     return bad ? -1 : 0;
 }
 
+/* --diagnostics-format json|text, before anything can be said: it sets
+   the environment variable that rt_report.c reads, so that a sweep's row
+   children have it too.  0, or -1 after a message. */
+static int take_format(const char *prog, int argc, char **argv)
+{
+    size_t len = sizeof format_option - 1;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        if (!strcmp(argv[i], format_option))
+            v = i + 1 < argc ? argv[++i] : "";
+        else if (!strncmp(argv[i], format_option, len) && argv[i][len] == '=')
+            v = argv[i] + len + 1;
+        else
+            continue;
+        if (strcmp(v, "json") && strcmp(v, "text")) {
+            rt_usage_error(prog, "--diagnostics-format is json or text, not '%s'", v);
+            return -1;
+        }
+        setenv(RT_DIAG_FORMAT_ENV, v, 1);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const RtModel *m = &rt_model;
     const char *prog = argc > 0 && argv[0] && *argv[0] ? base_name(argv[0]) : "simulator";
     gsl_set_error_handler_off();
+    if (take_format(prog, argc, argv) != 0)
+        return RT_EXIT_USAGE;
 
     if (m->abi != RT_ABI_VERSION) {
-        fprintf(stderr, "%s: error: the model was generated for runtime "
-                "interface %d, but this runtime implements %d; build it "
-                "again with the same lmdlc\n", prog, m->abi, RT_ABI_VERSION);
+        rt_message(stderr, prog, "error", "the model was generated for runtime "
+                   "interface %d, but this runtime implements %d; build it "
+                   "again with the same lmdlc", m->abi, RT_ABI_VERSION);
         return RT_EXIT_SIM;
     }
 

@@ -21,7 +21,7 @@
 
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 11
+#define RT_ABI_VERSION 12
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -128,6 +128,11 @@ typedef struct RtRelationInfo {
                                line, no restart of the equations) */
     unsigned char reads_alg; /* its operands read algebraic values: a probe
                                inside a step evaluates the model for it */
+    const char *location_end; /* "line:col" just past the construct that
+                               location starts (the exclusive end, for
+                               --diagnostics-format=json), or NULL
+                               (unknown); last in each of these structs,
+                               so that older initializers only gain it */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of
@@ -162,6 +167,8 @@ typedef struct RtTableInfo {
     unsigned char interp;   /* RT_INTERP_* */
     unsigned char extrap;   /* RT_EXTRAP_* */
     short dim[2][RT_DIM_COUNT]; /* the units of the grids (and queries) */
+    const char *location_end; /* "line:col" where location's span ends,
+                               or NULL (RtRelationInfo.location_end) */
 } RtTableInfo;
 
 /* The segment of x on grid g of n points (0 .. n), and the crossing
@@ -184,6 +191,8 @@ typedef struct RtAssertInfo {
     int n_params;           /* parameters the condition reads ... */
     const int *params;      /* ... their indices, shown with a failure */
     unsigned char params_only; /* reads nothing but parameters */
+    const char *location_end; /* "line:col" where location's span ends,
+                               or NULL (RtRelationInfo.location_end) */
 } RtAssertInfo;
 
 /* The value of delay k's argument at time e->t - tau, interpolated in
@@ -195,6 +204,8 @@ double rt_delay(const RtEval *e, int k, double tau);
 typedef struct RtDelayInfo {
     const char *instance;   /* instance path */
     const char *location;   /* "file:line:col" of the delay() call */
+    const char *location_end; /* "line:col" where location's span ends,
+                               or NULL (RtRelationInfo.location_end) */
 } RtDelayInfo;
 
 /* A mode chart: its active mode is event variable `evar` (the 1-based
@@ -209,6 +220,8 @@ typedef struct RtChartInfo {
     int next;               /* event variable of the mode a compound
                                transition goes on to (0 when none is
                                under way) */
+    const char *location_end; /* "line:col" where location's span ends,
+                               or NULL (RtRelationInfo.location_end) */
 } RtChartInfo;
 
 /* Where a column copied from a table comes from (RtModel.column_from). */
@@ -238,6 +251,8 @@ typedef struct RtBlockInfo {
     int size;               /* unknowns in the block */
     const char *what;       /* equations and variables involved, readable */
     const char *location;   /* "file:line:col" of its first equation */
+    const char *location_end; /* "line:col" where location's span ends,
+                               or NULL (RtRelationInfo.location_end) */
 } RtBlockInfo;
 
 struct RtModel {

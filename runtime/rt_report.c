@@ -16,12 +16,24 @@
  *
  * Failures are recorded by the modules as RtFailure values (rt_fail_*),
  * and printed here once, by main, after the rows have been flushed.
+ *
+ * With LMDL_DIAGNOSTICS_FORMAT=json in the environment (the simulator's
+ * --diagnostics-format=json sets it; lmdlc run and lmdlc sweep set it to
+ * their own format) a message on stderr is one JSON object instead, with
+ * the fields of lmdlc's (README.md, "Machine-readable diagnostics"): its
+ * text is written to a memory stream between rt_msg_begin and rt_msg_end,
+ * and its location goes to the location fields instead of the lead.  An
+ * environment variable, not a flag in the runtime, so that the runtime
+ * keeps no state of its own and a sweep's row children inherit it.
+ * Messages to an embedder's stream (an FMU's log) stay text.
  */
 #include "rt_internal.h"
 #include "rt_units.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -50,16 +62,198 @@ static FILE *msg_out(const RtSim *s)
     return s->msgs ? s->msgs : stderr;
 }
 
+int rt_diag_json(void)
+{
+    const char *f = getenv(RT_DIAG_FORMAT_ENV);
+    return f && !strcmp(f, "json");
+}
+
+static int known(const char *text)
+{
+    return text && *text;
+}
+
+/* ---- JSON Lines -------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F)
+        || (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return len;
+}
+
+/* n bytes of s as a JSON string, as lmdlc's compiler/diag.c writes them
+   (a library the runtime cannot use): quotes, backslashes and control
+   characters escaped, invalid UTF-8 replaced by U+FFFD. */
+static void json_string(FILE *fp, const char *s, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)s;
+    fputc('"', fp);
+    for (size_t i = 0; i < n;) {
+        size_t len = c[i] >= 0x80 ? utf8_length(c + i, n - i) : 1;
+        if (len == 0)
+            fputs("\\ufffd", fp);
+        else if (c[i] == '"' || c[i] == '\\')
+            fprintf(fp, "\\%c", c[i]);
+        else if (c[i] == '\n')
+            fputs("\\n", fp);
+        else if (c[i] == '\t')
+            fputs("\\t", fp);
+        else if (c[i] < 0x20 || c[i] == 0x7f)
+            fprintf(fp, "\\u%04x", c[i]);
+        else
+            fwrite(c + i, 1, len, fp);
+        i += len ? len : 1;
+    }
+    fputc('"', fp);
+}
+
+/* The number after the last ':' of s[0..*n), taken off *n; -1 if there
+   is none. */
+static long trailing_number(const char *s, size_t *n)
+{
+    size_t i = *n;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        i--;
+    if (i == *n || i == 0 || s[i - 1] != ':' || *n - i > 9)
+        return -1;
+    long v = strtol(s + i, NULL, 10);
+    *n = i - 1;
+    return v;
+}
+
+static void json_number(FILE *fp, const char *key, long v)
+{
+    if (v > 0)
+        fprintf(fp, ",\"%s\":%ld", key, v);
+    else
+        fprintf(fp, ",\"%s\":null", key);
+}
+
+/* "file", "line", "column", "end_line", "end_column" of a location
+   "file:line:col" (or "file:line") and its end "line:col"; what is not
+   known is null. */
+static void json_location(FILE *fp, const char *location, const char *end)
+{
+    size_t n = known(location) ? strlen(location) : 0;
+    long col = trailing_number(location, &n), line = trailing_number(location, &n);
+    if (line < 0) {
+        line = col;     /* "file:line" */
+        col = -1;
+    }
+    if (n == 0 || line < 0) {
+        fputs("\"file\":null,\"line\":null,\"column\":null,\"end_line\":null,"
+              "\"end_column\":null", fp);
+        return;
+    }
+    long eline = -1, ecol = -1;
+    if (col < 0 || !known(end) || sscanf(end, "%ld:%ld", &eline, &ecol) != 2)
+        eline = ecol = -1;
+    fputs("\"file\":", fp);
+    json_string(fp, location, n);
+    json_number(fp, "line", line);
+    json_number(fp, "column", col);
+    json_number(fp, "end_line", eline);
+    json_number(fp, "end_column", ecol);
+}
+
+FILE *rt_msg_begin(RtMsg *g, FILE *to, const char *prog, const char *severity,
+                   const char *location, const char *location_end)
+{
+    memset(g, 0, sizeof *g);
+    g->to = to;
+    g->severity = severity;
+    g->location = location;
+    g->location_end = location_end;
+    if (to == stderr && rt_diag_json()) {
+        g->fp = open_memstream(&g->text, &g->len);
+        if (g->fp)
+            return g->fp;
+    }
+    g->fp = to;
+    fprintf(to, "%s: %s: ", known(location) ? location : prog, severity);
+    return to;
+}
+
+void rt_msg_place(RtMsg *g, const char *file, long line)
+{
+    if (g->fp != g->to) {
+        g->file = file;
+        g->line = line;
+    } else if (line > 0) {
+        fprintf(g->fp, "%s:%ld: ", file, line);
+    } else {
+        fprintf(g->fp, "%s: ", file);
+    }
+}
+
+void rt_msg_end(RtMsg *g)
+{
+    if (!g->fp)
+        return;
+    if (g->fp == g->to) {
+        fflush(g->to);
+        g->fp = NULL;
+        return;
+    }
+    fclose(g->fp);
+    g->fp = NULL;
+    size_t n = g->len;
+    while (n > 0 && (g->text[n - 1] == '\n' || g->text[n - 1] == '\r'))
+        n--;
+    fputc('{', g->to);
+    if (g->file) {
+        fputs("\"file\":", g->to);
+        json_string(g->to, g->file, strlen(g->file));
+        json_number(g->to, "line", g->line);
+        fputs(",\"column\":null,\"end_line\":null,\"end_column\":null", g->to);
+    } else {
+        json_location(g->to, g->location, g->location_end);
+    }
+    fprintf(g->to, ",\"severity\":\"%s\",\"message\":", g->severity);
+    json_string(g->to, g->text, n);
+    fputs(",\"notes\":[]}\n", g->to);
+    fflush(g->to);
+    free(g->text);
+    g->text = NULL;
+}
+
+void rt_message(FILE *to, const char *prog, const char *severity, const char *fmt, ...)
+{
+    RtMsg g;
+    FILE *o = rt_msg_begin(&g, to, prog, severity, NULL, NULL);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o, fmt, ap);
+    va_end(ap);
+    fputc('\n', o);
+    rt_msg_end(&g);
+}
+
+/* ---- messages ------------------------------------------------------------------ */
+
 void rt_warn(const RtSim *s, const char *fmt, ...)
 {
     if (s->opt.quiet)
         return;
+    RtMsg g;
+    FILE *o = rt_msg_begin(&g, msg_out(s), s->prog, "warning", NULL, NULL);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(msg_out(s), "%s: warning: ", s->prog);
-    vfprintf(msg_out(s), fmt, ap);
-    fputc('\n', msg_out(s));
+    vfprintf(o, fmt, ap);
     va_end(ap);
+    fputc('\n', o);
+    rt_msg_end(&g);
 }
 
 /* "PROG: warning: LEAD 'col1', 'col2' TAIL", naming targets by column. */
@@ -69,38 +263,58 @@ void rt_warn_targets(const RtSim *s, const char *lead, const int *targets,
     const RtModel *m = s->m;
     if (s->opt.quiet)
         return;
-    fprintf(msg_out(s), "%s: warning: %s", s->prog, lead);
+    RtMsg g;
+    FILE *o = rt_msg_begin(&g, msg_out(s), s->prog, "warning", NULL, NULL);
+    fputs(lead, o);
     for (int i = 0; i < n; i++) {
         int col = m->targets[targets[i]].column;
-        fprintf(msg_out(s), "%s'%s'", i ? ", " : "", col >= 0 && col < m->n_columns
+        fprintf(o, "%s'%s'", i ? ", " : "", col >= 0 && col < m->n_columns
                 ? m->column_names[col] : "?");
     }
-    fprintf(msg_out(s), "%s\n", tail);
+    fprintf(o, "%s\n", tail);
+    rt_msg_end(&g);
 }
 
 void rt_usage_error(const char *prog, const char *fmt, ...)
 {
+    RtMsg g;
+    FILE *o = rt_msg_begin(&g, stderr, prog, "error", NULL, NULL);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vfprintf(o, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "Try '%s --help' for the options.\n", prog);
+    fputc('\n', o);
+    /* the hint is for a person, not a diagnostic */
+    if (o == stderr)
+        fprintf(stderr, "Try '%s --help' for the options.\n", prog);
+    rt_msg_end(&g);
 }
 
-static int known(const char *text)
+void rt_sets_error(const char *prog, const char *path, long line, const char *fmt, ...)
 {
-    return text && *text;
+    RtMsg g;
+    FILE *o = rt_msg_begin(&g, stderr, prog, "error", NULL, NULL);
+    rt_msg_place(&g, path, line);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o, fmt, ap);
+    va_end(ap);
+    fputc('\n', o);
+    if (o == stderr)
+        fprintf(stderr, "Try '%s --help' for the options.\n", prog);
+    rt_msg_end(&g);
 }
 
-/* "LOCATION: error: at t = T: " or "PROG: error: at t = T: ". */
-static void lead(const RtSim *s, const char *location, const RtFailure *f)
+/* Starts a failure's message: "LOCATION: error: at t = T: " or
+   "PROG: error: at t = T: ". */
+static FILE *lead(RtMsg *g, const RtSim *s, const char *location, const char *location_end,
+                  const RtFailure *f)
 {
-    fprintf(msg_out(s), "%s: error: at t = %.10g: ", known(location) ? location
-            : s->prog, f->t);
+    FILE *o = rt_msg_begin(g, msg_out(s), s->prog, "error", location, location_end);
+    fprintf(o, "at t = %.10g: ", f->t);
     if (f->during_init)
-        fputs("initialization failed: ", msg_out(s));
+        fputs("initialization failed: ", o);
+    return o;
 }
 
 static const char *instance_name(const RtSim *s, const char *inst)
@@ -108,7 +322,7 @@ static const char *instance_name(const RtSim *s, const char *inst)
     return known(inst) ? inst : (known(s->m->name) ? s->m->name : "the model");
 }
 
-static void report_eval(const RtSim *s, const RtFailure *f)
+static void report_eval(RtMsg *g, const RtSim *s, const RtFailure *f)
 {
     const RtModel *m = s->m;
     const RtBlockInfo *b = f->index >= 0 && f->index < m->n_blocks && m->blocks
@@ -120,38 +334,37 @@ static void report_eval(const RtSim *s, const RtFailure *f)
     };
     int code = f->code >= RT_FAIL_SINGULAR && f->code <= RT_FAIL_DOMAIN
                ? f->code : RT_FAIL_DOMAIN;
-    lead(s, b ? b->location : NULL, f);
-    fputs(what[code], msg_out(s));
+    FILE *o = lead(g, s, b ? b->location : NULL, b ? b->location_end : NULL, f);
+    fputs(what[code], o);
     if (b) {
-        fprintf(msg_out(s), " in block %d", f->index);
+        fprintf(o, " in block %d", f->index);
         if (known(b->what))
-            fprintf(msg_out(s), ": %s", b->what);
+            fprintf(o, ": %s", b->what);
     }
     if (f->collapsed)
-        fprintf(msg_out(s), "; the %s solver's step size collapsed to %.3g s "
+        fprintf(o, "; the %s solver's step size collapsed to %.3g s "
                 "trying to get past it", s->opt.solver, f->h);
-    fputc('\n', msg_out(s));
+    fputc('\n', o);
 }
 
 /* A value with its unit, as the table's axis has it. */
-static void put_quantity(const RtSim *s, double v, const short *dim, int digits)
+static void put_quantity(FILE *o, double v, const short *dim, int digits)
 {
     char unit[96];
     rt_unit_format(dim, unit, sizeof unit);
-    fprintf(msg_out(s), "%.*g%s%s", digits, v, strcmp(unit, "1") ? " " : "",
+    fprintf(o, "%.*g%s%s", digits, v, strcmp(unit, "1") ? " " : "",
             strcmp(unit, "1") ? unit : "");
 }
 
 /* A tablelookup queried outside its grid with extrapolation = error, or
    a grid that --param made non-monotonic. */
-static void report_table(const RtSim *s, const RtFailure *f)
+static void report_table(RtMsg *msg, const RtSim *s, const RtFailure *f)
 {
     const RtModel *m = s->m;
     const RtTableInfo *tb = f->index >= 0 && f->index < m->n_tables ? &m->tables[f->index]
                                                                    : NULL;
     if (!tb) {
-        lead(s, NULL, f);
-        fputs("a table lookup failed\n", msg_out(s));
+        fputs("a table lookup failed\n", lead(msg, s, NULL, NULL, f));
         return;
     }
     const double *g = s->p + tb->grid[f->axis];
@@ -159,26 +372,27 @@ static void report_table(const RtSim *s, const RtFailure *f)
     const char *pname = tb->grid[f->axis] + (int)f->count < m->n_params
                         ? m->params[tb->grid[f->axis] + f->count].name : "?";
     if (f->kind == RT_FAILKIND_GRID) {
-        fprintf(msg_out(s), "%s: error: invalid parameters: the grid of tablelookup "
-                "in %s is not strictly monotonic: %s = ", known(tb->location)
-                ? tb->location : s->prog, instance_name(s, tb->instance), pname);
-        put_quantity(s, g[f->count], tb->dim[f->axis], 10);
-        fprintf(msg_out(s), " does not follow %s = ", m->params[tb->grid[f->axis]
+        FILE *o = rt_msg_begin(msg, msg_out(s), s->prog, "error", tb->location,
+                               tb->location_end);
+        fprintf(o, "invalid parameters: the grid of tablelookup in %s is not strictly "
+                "monotonic: %s = ", instance_name(s, tb->instance), pname);
+        put_quantity(o, g[f->count], tb->dim[f->axis], 10);
+        fprintf(o, " does not follow %s = ", m->params[tb->grid[f->axis]
                 + f->count - 1].name);
-        put_quantity(s, g[f->count - 1], tb->dim[f->axis], 10);
-        fputc('\n', msg_out(s));
+        put_quantity(o, g[f->count - 1], tb->dim[f->axis], 10);
+        fputc('\n', o);
         return;
     }
-    lead(s, tb->location, f);
-    fprintf(msg_out(s), "tablelookup in %s: the query%s ", instance_name(s, tb->instance),
+    FILE *o = lead(msg, s, tb->location, tb->location_end, f);
+    fprintf(o, "tablelookup in %s: the query%s ", instance_name(s, tb->instance),
             tb->axes == 2 ? (f->axis ? " x2" : " x1") : "");
     /* enough digits to show a query just past the end of the grid */
-    put_quantity(s, f->query, tb->dim[f->axis], 15);
-    fputs(" is outside the grid [", msg_out(s));
-    put_quantity(s, g[0] < g[n - 1] ? g[0] : g[n - 1], tb->dim[f->axis], 10);
-    fputs(", ", msg_out(s));
-    put_quantity(s, g[0] < g[n - 1] ? g[n - 1] : g[0], tb->dim[f->axis], 10);
-    fputs("] (extrapolation = error)\n", msg_out(s));
+    put_quantity(o, f->query, tb->dim[f->axis], 15);
+    fputs(" is outside the grid [", o);
+    put_quantity(o, g[0] < g[n - 1] ? g[0] : g[n - 1], tb->dim[f->axis], 10);
+    fputs(", ", o);
+    put_quantity(o, g[0] < g[n - 1] ? g[n - 1] : g[0], tb->dim[f->axis], 10);
+    fputs("] (extrapolation = error)\n", o);
 }
 
 /* The hint to try an implicit solver is for the explicit ones only (a
@@ -196,7 +410,7 @@ static int solver_is_explicit(const char *name)
 
 /* " (lever.r12 = -1 m, ...)": the parameters an assert reads, as the run
    had them. */
-static void param_values(const RtSim *s, const RtAssertInfo *a)
+static void param_values(FILE *o, const RtSim *s, const RtAssertInfo *a)
 {
     const RtModel *m = s->m;
     int shown = 0;
@@ -205,23 +419,23 @@ static void param_values(const RtSim *s, const RtAssertInfo *a)
         if (k < 0 || k >= m->n_params)
             continue;
         const RtParamInfo *pi = &m->params[k];
-        fprintf(msg_out(s), "%s%s = ", shown++ ? ", " : " (", pi->name);
+        fprintf(o, "%s%s = ", shown++ ? ", " : " (", pi->name);
         if (pi->is_bool) {
-            fputs(s->p[k] != 0 ? "true" : "false", msg_out(s));
+            fputs(s->p[k] != 0 ? "true" : "false", o);
         } else {
             char unit[96];
             rt_unit_format(pi->dim, unit, sizeof unit);
-            fprintf(msg_out(s), "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
+            fprintf(o, "%.10g%s%s", s->p[k], strcmp(unit, "1") ? " " : "",
                     strcmp(unit, "1") ? unit : "");
         }
     }
     if (shown)
-        fputc(')', msg_out(s));
+        fputc(')', o);
 }
 
 /* "'x > 0' in relay, 'v < 0' in relay (ball.lmdl:9:5)": the relations
    that kept changing (the first one's location leads the message). */
-static void culprits(const RtSim *s, const RtFailure *f)
+static void culprits(FILE *o, const RtSim *s, const RtFailure *f)
 {
     const RtModel *m = s->m;
     int n = f->n_culprits;
@@ -231,65 +445,69 @@ static void culprits(const RtSim *s, const RtFailure *f)
     for (int k = 0; k < n; k++) {
         int i = f->n_culprits ? f->culprits[k] : f->index;
         const RtRelationInfo *r = i >= 0 && i < m->n_relations ? &m->relations[i] : NULL;
-        fprintf(msg_out(s), "%s'%s' in %s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
+        fprintf(o, "%s'%s' in %s", k == 0 ? "" : k == n - 1 ? " and " : ", ",
                 r && r->condition ? r->condition : "?",
                 instance_name(s, r ? r->instance : NULL));
         if (k > 0 && r && known(r->location))
-            fprintf(msg_out(s), " (%s)", r->location);
+            fprintf(o, " (%s)", r->location);
     }
     if (n == 0)
-        fputs("'?'", msg_out(s));
+        fputs("'?'", o);
 }
 
-void rt_report_failure(const RtSim *s)
+/* The failure's message, begun in g (the caller ends it). */
+static void report_failure(RtMsg *g, const RtSim *s)
 {
     const RtFailure *f = &s->fail;
     const RtModel *m = s->m;
+    FILE *o;
     switch (f->kind) {
     case RT_FAILKIND_NONE:
         return;
     case RT_FAILKIND_EVAL:
-        report_eval(s, f);
+        report_eval(g, s, f);
         return;
     case RT_FAILKIND_NONFINITE:
-        lead(s, NULL, f);
-        fprintf(msg_out(s), "%s%s%s is not a number (NaN or infinite)\n",
+        o = lead(g, s, NULL, NULL, f);
+        fprintf(o, "%s%s%s is not a number (NaN or infinite)\n",
                 f->is_der ? "der(" : "'", f->name ? f->name : "a variable",
                 f->is_der ? ")" : "'");
         return;
     case RT_FAILKIND_ASSERT: {
         const RtAssertInfo *a = f->index >= 0 && f->index < m->n_asserts
                                 ? &m->asserts[f->index] : NULL;
-        if (f->before_start)
-            fprintf(msg_out(s), "%s: error: invalid parameters: ", a && known(a->location)
-                    ? a->location : s->prog);
-        else
-            lead(s, a ? a->location : NULL, f);
-        fprintf(msg_out(s), "assertion failed in %s: %s",
+        if (f->before_start) {
+            o = rt_msg_begin(g, msg_out(s), s->prog, "error", a ? a->location : NULL,
+                             a ? a->location_end : NULL);
+            fputs("invalid parameters: ", o);
+        } else {
+            o = lead(g, s, a ? a->location : NULL, a ? a->location_end : NULL, f);
+        }
+        fprintf(o, "assertion failed in %s: %s",
                 instance_name(s, a ? a->instance : NULL),
                 a && a->message ? a->message : "(no message)");
         if (a)
-            param_values(s, a);
-        fputc('\n', msg_out(s));
+            param_values(o, s, a);
+        fputc('\n', o);
         return;
     }
     case RT_FAILKIND_SOLVER: {
         const char *explicit_hint = solver_is_explicit(s->opt.solver)
             ? "; if the model is stiff, try --solver msbdf" : "";
-        lead(s, NULL, f);
+        o = lead(g, s, NULL, NULL, f);
         if (f->code == GSL_FAILURE)
-            fprintf(msg_out(s), "the %s solver cannot meet the tolerances even "
+            fprintf(o, "the %s solver cannot meet the tolerances even "
                     "with a step of %.3g s: the solution may be growing "
                     "without bound, or changing abruptly without an "
                     "event%s\n", s->opt.solver, f->h, explicit_hint);
         else
-            fprintf(msg_out(s), "the %s solver failed: %s (step size %.3g s)%s\n",
+            fprintf(o, "the %s solver failed: %s (step size %.3g s)%s\n",
                     s->opt.solver, gsl_strerror(f->code), f->h, explicit_hint);
         return;
     }
     case RT_FAILKIND_STEPS:
-        lead(s, NULL, f);
-        fprintf(msg_out(s), "the %s solver took more than %d steps between two "
+        o = lead(g, s, NULL, NULL, f);
+        fprintf(o, "the %s solver took more than %d steps between two "
                 "output times%s\n", s->opt.solver, RT_MAX_STEPS_PER_OUTPUT,
                 solver_is_explicit(s->opt.solver) ? "; the model may be too "
                 "stiff for it (try --solver msbdf)" : ": the solution changes "
@@ -299,34 +517,34 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_MODES: {
         const RtRelationInfo *r = f->index >= 0 && f->index < m->n_relations
                                   ? &m->relations[f->index] : NULL;
-        lead(s, r ? r->location : NULL, f);
+        o = lead(g, s, r ? r->location : NULL, r ? r->location_end : NULL, f);
         if (f->kind == RT_FAILKIND_CHATTER)
-            fprintf(msg_out(s), "chattering: %ld events within %.3g s, on ", f->count,
+            fprintf(o, "chattering: %ld events within %.3g s, on ", f->count,
                     RT_CHATTER_WINDOW * s->opt.stop_time);
         else
-            fputs("the conditions do not settle at one instant: ", msg_out(s));
+            fputs("the conditions do not settle at one instant: ", o);
         if (f->kind == RT_FAILKIND_MODES && f->chart >= 0 && f->chart < m->n_charts) {
             const RtChartInfo *c = &m->charts[f->chart];
-            fprintf(msg_out(s), "mode chart '%s' in %s keeps switching modes%s",
+            fprintf(o, "mode chart '%s' in %s keeps switching modes%s",
                     c->name, instance_name(s, c->instance), f->n_culprits ? ", and " : "\n");
             if (!f->n_culprits)
                 return;
         }
-        culprits(s, f);
+        culprits(o, s, f);
         fputs(f->kind == RT_FAILKIND_CHATTER ? "\n" : f->n_culprits > 1
               ? " keep changing each other's values\n"
-              : " keeps changing its value when the others change theirs\n", msg_out(s));
+              : " keeps changing its value when the others change theirs\n", o);
         return;
     }
     case RT_FAILKIND_DELAY: {
         const RtDelayInfo *dl = f->index >= 0 && f->index < m->n_delays ? &m->delays[f->index]
                                                                        : NULL;
-        lead(s, dl ? dl->location : NULL, f);
+        o = lead(g, s, dl ? dl->location : NULL, dl ? dl->location_end : NULL, f);
         if (!(f->h >= 0))
-            fprintf(msg_out(s), "delay in %s: its tau is %.10g s; a delay must not be "
+            fprintf(o, "delay in %s: its tau is %.10g s; a delay must not be "
                     "negative\n", instance_name(s, dl ? dl->instance : NULL), f->h);
         else
-            fprintf(msg_out(s), "delay in %s: its tau of %.10g s exceeds its MaximumDelay "
+            fprintf(o, "delay in %s: its tau of %.10g s exceeds its MaximumDelay "
                     "of %.10g s\n", instance_name(s, dl ? dl->instance : NULL), f->h,
                     rt_delays_tmax(s, f->index));
         return;
@@ -334,34 +552,41 @@ void rt_report_failure(const RtSim *s)
     case RT_FAILKIND_ZENO: {
         const RtChartInfo *c = f->index >= 0 && f->index < m->n_charts ? &m->charts[f->index]
                                                                        : NULL;
-        lead(s, c ? c->location : NULL, f);
+        o = lead(g, s, c ? c->location : NULL, c ? c->location_end : NULL, f);
         if (f->n_culprits > 0) {
             const RtRelationInfo *r = f->culprits[0] >= 0 && f->culprits[0] < m->n_relations
                                       ? &m->relations[f->culprits[0]] : NULL;
-            fprintf(msg_out(s), "mode chart '%s' in %s reset without taking the state "
+            fprintf(o, "mode chart '%s' in %s reset without taking the state "
                     "out of '%s'", c ? c->name : "?", instance_name(s, c ? c->instance : NULL),
                     r && r->condition ? r->condition : "?");
             if (r && known(r->location))
-                fprintf(msg_out(s), " (%s)", r->location);
-            fprintf(msg_out(s), ": by t = %.10g the state was deeper in it without having "
+                fprintf(o, " (%s)", r->location);
+            fprintf(o, ": by t = %.10g the state was deeper in it without having "
                     "left it, so the compound transition cannot fire again; the resets "
                     "accumulate below the tolerances (a Zeno limit) or no longer take "
                     "the state out; give it a mode that ends the resets, as ImpactStop's "
                     "rest\n", f->h);
             return;
         }
-        fprintf(msg_out(s), "mode chart '%s' in %s resets ever faster (the last two "
+        fprintf(o, "mode chart '%s' in %s resets ever faster (the last two "
                 "compound transitions %.3g s apart), accumulating at a finite time "
                 "(a Zeno limit); give it a mode that ends the resets, as ImpactStop's "
                 "rest\n", c ? c->name : "?", instance_name(s, c ? c->instance : NULL), f->h);
         return;
     }
     case RT_FAILKIND_IO:
-        lead(s, NULL, f);
-        fprintf(msg_out(s), "cannot write '%s'\n", f->name ? f->name : "output");
+        o = lead(g, s, NULL, NULL, f);
+        fprintf(o, "cannot write '%s'\n", f->name ? f->name : "output");
         return;
     case RT_FAILKIND_TABLE: case RT_FAILKIND_GRID:
-        report_table(s, f);
+        report_table(g, s, f);
         return;
     }
+}
+
+void rt_report_failure(const RtSim *s)
+{
+    RtMsg g = {0};
+    report_failure(&g, s);
+    rt_msg_end(&g);
 }

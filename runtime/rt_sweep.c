@@ -187,10 +187,7 @@ static void sets_error(const Sweep *w, long line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (line > 0)
-        rt_usage_error(w->prog, "%s:%ld: %s", w->path, line, msg);
-    else
-        rt_usage_error(w->prog, "%s: %s", w->path, msg);
+    rt_sets_error(w->prog, w->path, line, "%s", msg);
 }
 
 /* The header: labels, then parameter paths that --param accepts. */
@@ -331,8 +328,12 @@ static int check_rows(Sweep *w)
         int n;
         char **specs = row_specs(w, k, &n);
         if (rt_params_apply(&scratch, specs, n) != 0) {
-            fprintf(stderr, "%s: note: in %s, line %ld (row %ld)\n", w->prog,
-                    w->path, r->line, k);
+            RtMsg g;
+            FILE *o = rt_msg_begin(&g, stderr, w->prog, "note", NULL, NULL);
+            g.file = w->path;   /* the place, as JSON has it */
+            g.line = r->line;
+            fprintf(o, "in %s, line %ld (row %ld)\n", w->path, r->line, k);
+            rt_msg_end(&g);
             rc = -1;
         }
         free_specs(specs, n);
@@ -575,9 +576,151 @@ static void final_values(const char *path, time_t started, char **out, int n)
     fclose(fp);
 }
 
+/* ---- a row's messages as JSON ------------------------------------------------------ */
+
+/* Appends code point c to b as UTF-8. */
+static char *put_utf8(char *b, unsigned c)
+{
+    if (c < 0x80) {
+        *b++ = (char)c;
+    } else if (c < 0x800) {
+        *b++ = (char)(0xC0 | c >> 6);
+        *b++ = (char)(0x80 | (c & 0x3F));
+    } else {
+        *b++ = (char)(0xE0 | c >> 12);
+        *b++ = (char)(0x80 | ((c >> 6) & 0x3F));
+        *b++ = (char)(0x80 | (c & 0x3F));
+    }
+    return b;
+}
+
+/* The JSON string whose opening quote *p is past, decoded (the escapes
+   rt_report.c writes, and the others of JSON but surrogate pairs); *p
+   goes past its closing quote.  NULL when it is malformed. */
+static char *json_decode(const char **p)
+{
+    const char *q = *p;
+    char *out = rt_xcalloc(strlen(q) * 3 + 1, 1), *b = out;
+    for (; *q && *q != '"'; q++) {
+        if (*q != '\\') {
+            *b++ = *q;
+            continue;
+        }
+        q++;
+        static const char named[] = "\"\\/bfnrt", meant[] = "\"\\/\b\f\n\r\t";
+        const char *esc = *q ? strchr(named, *q) : NULL;
+        if (esc) {
+            *b++ = meant[esc - named];
+        } else if (*q == 'u' && strspn(q + 1, "0123456789abcdefABCDEF") >= 4) {
+            char hex[5] = {q[1], q[2], q[3], q[4], 0};
+            b = put_utf8(b, (unsigned)strtoul(hex, NULL, 16));
+            q += 4;
+        } else {
+            free(out);
+            return NULL;
+        }
+    }
+    if (*q != '"') {
+        free(out);
+        return NULL;
+    }
+    *b = 0;
+    *p = q + 1;
+    return out;
+}
+
+/* Skips the array at *p (the notes), strings and all; 0, or -1. */
+static int json_skip_array(const char **p)
+{
+    int depth = 0;
+    for (const char *q = *p; *q; q++) {
+        if (*q == '"') {
+            q++;
+            char *str = json_decode(&q);
+            if (!str)
+                return -1;
+            free(str);
+            q--;
+        } else if (*q == '[' || *q == '{') {
+            depth++;
+        } else if ((*q == ']' || *q == '}') && --depth == 0) {
+            *p = q + 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* A line a row's child wrote as JSON (the objects of rt_report.c, with
+   LMDL_DIAGNOSTICS_FORMAT=json) as the text line it stands for,
+   "LOCATION: SEVERITY: MESSAGE", "PROG: SEVERITY: FILE:LINE: MESSAGE" or
+   "PROG: SEVERITY: MESSAGE", so that the row's message in the summary is
+   the same in both formats; NULL when the line is no such object. */
+static char *json_line_text(const char *prog, const char *line)
+{
+    const char *p = line;
+    char *file = NULL, *severity = NULL, *message = NULL, *text = NULL;
+    long at[2] = {0, 0};        /* line, column; 0 unknown */
+    if (*p++ != '{')
+        return NULL;
+    while (*p == '"') {
+        p++;
+        char *key = json_decode(&p);
+        if (!key || *p++ != ':') {
+            free(key);
+            goto done;
+        }
+        char **str = !strcmp(key, "file") ? &file : !strcmp(key, "severity") ? &severity
+                     : !strcmp(key, "message") ? &message : NULL;
+        char *end = NULL;
+        int bad = 0;
+        if (*p == '"') {
+            p++;
+            char *v = json_decode(&p);
+            bad = !v;
+            if (str && v && !*str)
+                *str = v;
+            else
+                free(v);
+        } else if (!strncmp(p, "null", 4)) {
+            p += 4;
+        } else if (*p == '[') {
+            bad = json_skip_array(&p) != 0;
+        } else {
+            long v = strtol(p, &end, 10);
+            bad = end == p;
+            p = end;
+            if (!strcmp(key, "line") || !strcmp(key, "column"))
+                at[key[0] == 'c'] = v;
+        }
+        free(key);
+        if (bad)
+            goto done;
+        if (*p == ',')
+            p++;
+    }
+    if (*p != '}' || !severity || !message)
+        goto done;
+    size_t n = strlen(prog) + (file ? strlen(file) : 0) + strlen(severity)
+               + strlen(message) + 64;
+    text = rt_xcalloc(n, 1);
+    if (file && at[0] > 0 && at[1] > 0)
+        snprintf(text, n, "%s:%ld:%ld: %s: %s", file, at[0], at[1], severity, message);
+    else if (file && at[0] > 0)
+        snprintf(text, n, "%s: %s: %s:%ld: %s", prog, severity, file, at[0], message);
+    else
+        snprintf(text, n, "%s: %s: %s", prog, severity, message);
+done:
+    free(file);
+    free(severity);
+    free(message);
+    return text;
+}
+
 /* What a row's child said on stderr: passed on as it comes, with its
    first error line (or else its last line) kept as the row's message. */
 typedef struct ChildErr {
+    const char *prog;           /* the program, for JSON lines */
     char line[MAX_MESSAGE];     /* the line being read, truncated */
     size_t len;                 /* its length */
     char *error;                /* the first line with ": error: " */
@@ -589,10 +732,13 @@ static void child_line(ChildErr *e)
     e->line[e->len] = 0;
     if (e->len == 0)
         return;
-    if (!e->error && strstr(e->line, ": error: "))
-        e->error = xstrdup(e->line);
+    char *text = e->line[0] == '{' ? json_line_text(e->prog, e->line) : NULL;
+    const char *line = text ? text : e->line;
+    if (!e->error && strstr(line, ": error: "))
+        e->error = xstrdup(line);
     free(e->last);
-    e->last = xstrdup(e->line);
+    e->last = xstrdup(line);
+    free(text);
     e->len = 0;
 }
 
@@ -653,7 +799,7 @@ static int run_row(Sweep *w, long k, char **f)
     }
     close(fds[1]);
     int status = RT_EXIT_SIM, signo = 0;
-    ChildErr e = {{0}, 0, NULL, NULL};
+    ChildErr e = {w->prog, {0}, 0, NULL, NULL};
     char msg[MAX_MESSAGE + 64];
     msg[0] = 0;
     if (pid < 0) {
@@ -727,9 +873,9 @@ static int close_summary(const Sweep *w, FILE *fp)
 {
     int bad = fp == stdout ? fflush(fp) != 0 : fclose(fp) != 0;
     if (bad)
-        fprintf(stderr, "%s: error: cannot write the summary '%s'\n",
-                w->prog, to_stdout(w->o->summary_path) ? "standard output"
-                : w->o->summary_path);
+        rt_message(stderr, w->prog, "error", "cannot write the summary '%s'",
+                   to_stdout(w->o->summary_path) ? "standard output"
+                   : w->o->summary_path);
     return bad ? -1 : 0;
 }
 
@@ -757,8 +903,8 @@ static int write_fragment(const Sweep *w, long k, char **f)
     Fragment fr = {w, f};
     int rc = rt_sidecar_replace(path, fill_fragment, &fr);
     if (rc != 0)
-        fprintf(stderr, "%s: error: cannot write the row's summary '%s': %s\n",
-                w->prog, path, strerror(errno));
+        rt_message(stderr, w->prog, "error", "cannot write the row's summary '%s': %s",
+                   path, strerror(errno));
     free(out);
     free(path);
     return rc;
@@ -833,9 +979,8 @@ static int run_all(Sweep *w)
             }
             ok = st == 0;
             if (!ok && !w->s->opt.quiet)
-                fprintf(stderr, "%s: note: row %s failed (status %s); the "
-                        "other rows go on\n", w->prog, w->labels[k - 1],
-                        f[w->status_col]);
+                rt_message(stderr, w->prog, "note", "row %s failed (status %s); the "
+                           "other rows go on", w->labels[k - 1], f[w->status_col]);
         }
         failed += !ok;
         write_fields(w->summary, f, w->n_header);
@@ -844,8 +989,8 @@ static int run_all(Sweep *w)
         free_fields(f, w->n_header);
     }
     if (failed && !w->s->opt.quiet)
-        fprintf(stderr, "%s: note: %ld of %ld rows %s\n", w->prog, failed,
-                w->n_rows, w->o->collect ? "did not succeed" : "failed");
+        rt_message(stderr, w->prog, "note", "%ld of %ld rows %s", failed, w->n_rows,
+                   w->o->collect ? "did not succeed" : "failed");
     return rc != 0 ? RT_EXIT_SIM : failed ? RT_EXIT_SIM : RT_EXIT_OK;
 }
 

@@ -27,6 +27,9 @@
     "                       MAT v4, else CSV), their units to FILE.meta\n"     \
     "  --events FILE        write the event log (CSV) to FILE\n"                 \
     "  --quiet              no progress bar and no warnings\n"                   \
+    "  --diagnostics-format=json|text\n"                                         \
+    "                       messages on stderr as JSON Lines, or text [text,\n"  \
+    "                       or $LMDL_DIAGNOSTICS_FORMAT]\n"                      \
     "  --sweep SETS.csv     one run per row of SETS.csv (a column per "          \
     "parameter);\n"                                                              \
     "                       -o and --events name each row's files with {row}\n"  \

@@ -6,8 +6,9 @@
  * its declaration's comment and its dimension's unit; the top model's
  * outputs have causality output.  A state is the variable of its column
  * when it has one (a variable of order 0, or an eliminated variable whose
- * value is that derivative itself, like w in w == der(theta)); otherwise
- * it gets a variable of its own, named as the simulator names it
+ * value is that derivative itself, like w in w == der(theta)), the column
+ * of the name lmdlc check gives the state where several columns hold it;
+ * otherwise it gets a variable of its own, named as the simulator names it
  * (der(x)).  A state's derivative is the variable of the unknown that
  * holds it: a state, a column, or else a der(NAME) variable of its own.
  *
@@ -21,6 +22,21 @@
  * Relations count through both branches (the modes are frozen between
  * events), so the sets are exact for the equations as compiled, never
  * smaller than the truth.
+ *
+ * Initial unknowns.  At initialization the knowns are the inputs and the
+ * parameters (FMI 2.0 section 2.2.8: variables with initial = "exact"),
+ * and the states are unknowns, computed by rt_init.c: from their start
+ * values, then set to their targets' values where every target is on a
+ * state, or else by a solve for all targets at once, whose result may
+ * depend on every start value, nominal, target value and on whatever the
+ * targeted variables read.  So a state's set is its start value's (or its
+ * targets' values'), or in a solve the union of all of those; the same
+ * walk through the blocks, with states standing for their sets and every
+ * parameter counted (and the parameters its default is an expression of,
+ * and a table's grid and data), gives the derivatives' and outputs'.
+ * The initial event (event variables, mode charts) and delays' start
+ * values are not followed: for such models the InitialUnknowns carry no
+ * dependencies, which says "on every known".
  */
 #include "fmu_vars.h"
 
@@ -78,6 +94,12 @@ typedef struct Deps {
     int *mark, stamp;       /* per known: membership of the set being built */
     int *buf, n, cap;       /* the set being built */
     bool inputs;            /* the model has top-level inputs */
+    bool init;              /* initialization: every parameter is a known,
+                               and a state stands for state_init[slot] */
+    const KSet *state_init; /* with init: per state, its knowns, or NULL
+                               (a state then adds nothing) */
+    const KSet *param_of;   /* with init: per parameter, it and those its
+                               default is an expression of */
 } Deps;
 
 static void add(Deps *d, int k)
@@ -94,13 +116,22 @@ static void add(Deps *d, int k)
     d->buf[d->n++] = k;
 }
 
+static void add_set(Deps *d, const KSet *k)
+{
+    for (int i = 0; i < k->n; i++)
+        add(d, k->k[i]);
+}
+
 static void add_stvar(Deps *d, int sv)
 {
     if (sv < 0)
         return;
     StVar *x = d->p->s->vars.items[sv];
     if (x->state) {
-        add(d, x->slot);
+        if (!d->init)
+            add(d, x->slot);
+        else if (d->state_init)
+            add_set(d, &d->state_init[x->slot]);
         return;
     }
     KSet *k = &d->of[sv];
@@ -108,7 +139,17 @@ static void add_stvar(Deps *d, int sv)
         add(d, k->k[i]);
 }
 
-/* The inputs and variables an expression mentions (visited once each). */
+/* Parameter k: with its default's parameters once they are known. */
+static void add_param(Deps *d, int k)
+{
+    if (d->param_of && d->param_of[k].k)
+        add_set(d, &d->param_of[k]);
+    else
+        add(d, d->ns + k);
+}
+
+/* The inputs and variables an expression mentions (visited once each);
+   with d->init, the parameters too. */
 static void add_expr(Deps *d, const DaeExpr *e, PtrMap *seen)
 {
     if (ptrmap_get(seen, e))
@@ -116,9 +157,21 @@ static void add_expr(Deps *d, const DaeExpr *e, PtrMap *seen)
     ptrmap_put(seen, e, (void *)e);
     if (e->kind == DX_PARAM) {
         DaeParam *q = d->p->d->params.items[e->u.index];
-        if (q->input)
+        if (d->init)
+            add_param(d, e->u.index);
+        else if (q->input)
             add(d, d->ns + e->u.index);
         return;
+    }
+    if (d->init && e->kind == DX_SEGMENT) {
+        const DaeTable *t = e->u.seg.tab;
+        for (int i = 0; i < t->n[e->u.seg.axis]; i++)
+            add_param(d, t->grid[e->u.seg.axis] + i);
+    }
+    if (d->init && e->kind == DX_LOOKUP) {
+        const DaeTable *t = e->u.look.s1->u.seg.tab;
+        for (int i = 0; i < t->n[0] * (t->axes == 2 ? t->n[1] : 1); i++)
+            add_param(d, t->data + i);
     }
     if (e->kind == DX_VAR) {
         add_stvar(d, plan_stvar(d->p, e->u.var.index, e->u.var.order));
@@ -153,10 +206,34 @@ static void begin(Deps *d)
     d->n = 0;
 }
 
+static void add_expr_once(Deps *d, const DaeExpr *e)
+{
+    if (!e)
+        return;
+    PtrMap seen = {0};
+    add_expr(d, e, &seen);
+    ptrmap_free(&seen);
+}
+
+/* A column's variable vi: its unknown, or what its definition mentions. */
+static void add_column(Deps *d, int vi)
+{
+    DaeVar *v = d->p->d->vars.items[vi];
+    if (v->eliminated)
+        add_expr_once(d, v->alias_expr);
+    else
+        add_stvar(d, plan_stvar(d->p, vi, 0));
+}
+
+/* The sets of every unknown, block by block (forgetting earlier ones). */
 static void deps_of_blocks(Deps *d)
 {
     const Plan *p = d->p;
     Structure *s = p->s;
+    for (int i = 0; i < s->vars.n; i++) {
+        free(d->of[i].k);
+        d->of[i] = (KSet){NULL, 0};
+    }
     for (int b = 0; b < p->nblocks; b++) {
         const PlanBlock *blk = &p->blocks[b];
         begin(d);
@@ -164,7 +241,7 @@ static void deps_of_blocks(Deps *d)
             StEq *q = s->eqs.items[blk->eqs[i]];
             for (int a = 0; a < q->nadj; a++)
                 add_stvar(d, q->adj[a]);    /* this block's own: empty yet */
-            if (d->inputs) {
+            if (d->inputs || d->init) {
                 PtrMap seen = {0};
                 add_expr(d, q->res, &seen);
                 ptrmap_free(&seen);
@@ -237,6 +314,133 @@ static void make_guid(char out[40], const char *text)
              (unsigned)(h2 >> 32) & 0xffff, (unsigned)h2);
 }
 
+/* ---- initial unknowns -------------------------------------------------------- */
+
+/* Per parameter: it and the parameters its default is an expression of
+   (earlier ones), so that a change of those reaches what reads it. */
+static KSet *param_closures(Deps *d)
+{
+    Dae *dae = d->p->d;
+    KSet *of = calloc((size_t)dae->params.n + 1, sizeof *of);
+    if (!of)
+        abort();
+    d->param_of = of;
+    for (int k = 0; k < dae->params.n; k++) {
+        DaeParam *q = dae->params.items[k];
+        begin(d);
+        add(d, d->ns + k);
+        add_expr_once(d, q->expr);
+        of[k] = take(d);
+    }
+    return of;
+}
+
+/* Per state, the knowns its initial value depends on (rt_init.c): its
+   start value, or its targets' values when every target is on a state,
+   or after a solve everything the solve reads. */
+static void initial_states(Deps *d, KSet *st)
+{
+    const Plan *p = d->p;
+    Dae *dae = p->d;
+    Structure *s = p->s;
+    int ns = s->nstates;
+    bool direct = p->ntargets > 0;
+    for (int k = 0; k < p->ntargets; k++)
+        direct &= p->targets[k].state1 > 0 && p->targets[k].state1 <= ns;
+    if (p->ntargets == 0 || direct) {
+        for (int j = 0; j < ns; j++) {
+            StVar *x = s->vars.items[s->state_var[j]];
+            DaeVar *v = dae->vars.items[x->var];
+            bool targeted = false;
+            begin(d);
+            for (int k = 0; k < p->ntargets; k++) {
+                if (p->targets[k].state1 - 1 != j)
+                    continue;
+                DaeVar *tv = dae->vars.items[p->targets[k].var];
+                add_expr_once(d, tv->start);
+                targeted = true;
+            }
+            if (!targeted && x->order == 0)    /* a derivative starts at 0 */
+                add_expr_once(d, v->start);
+            st[j] = take(d);
+        }
+        return;
+    }
+    /* a solve: the targeted variables through the equations, states aside */
+    d->state_init = NULL;
+    deps_of_blocks(d);
+    begin(d);
+    for (int j = 0; j < ns; j++) {
+        StVar *x = s->vars.items[s->state_var[j]];
+        DaeVar *v = dae->vars.items[x->var];
+        if (x->order == 0) {
+            add_expr_once(d, v->start);
+            add_expr_once(d, v->nominal);
+        }
+    }
+    for (int k = 0; k < p->ntargets; k++) {
+        DaeVar *tv = dae->vars.items[p->targets[k].var];
+        add_expr_once(d, tv->start);
+        add_expr_once(d, tv->nominal);
+        add_column(d, p->targets[k].var);
+    }
+    for (int j = 0; j < ns; j++)
+        st[j] = take(d);
+}
+
+/* The dependencies of every initial unknown (fmu_xml.c: the outputs, the
+   states and the derivatives), as 1-based variable indices. */
+static void initial_deps(FmuModel *fm, Deps *d, const int *param_var, const int *der_of,
+                         const int *col_var)
+{
+    const Plan *p = d->p;
+    Structure *s = p->s;
+    int ns = s->nstates;
+    KSet *st = calloc((size_t)ns + 1, sizeof *st);
+    int *state_of = malloc(sizeof(int) * (size_t)(fm->nvars + 1));
+    if (!st || !state_of)
+        abort();
+    d->init = true;
+    KSet *param_of = param_closures(d);
+    initial_states(d, st);
+    d->state_init = st;
+    deps_of_blocks(d);
+    for (int i = 0; i < fm->nvars; i++)
+        state_of[i] = -1;
+    for (int j = 0; j < ns; j++)
+        state_of[fm->state_var[j]] = j;
+    for (int i = 0; i < fm->nvars; i++) {
+        FmuVar *f = &fm->vars[i];
+        if (state_of[i] < 0 && der_of[i] < 0 && f->causality != FMU_OUTPUT)
+            continue;
+        begin(d);
+        if (state_of[i] >= 0)
+            add_set(d, &st[state_of[i]]);
+        else if (der_of[i] >= 0)
+            add_stvar(d, ((StVar *)s->vars.items[s->state_var[der_of[i]]])->deriv);
+        else
+            add_column(d, col_var[f->index]);
+        f->init_deps = malloc(sizeof(int) * (size_t)(d->n + 1));
+        if (!f->init_deps)
+            abort();
+        for (int q = 0; q < d->n; q++)     /* states stood for their sets */
+            f->init_deps[q] = 1 + param_var[d->buf[q] - ns];
+        f->ninit_deps = d->n;
+        qsort(f->init_deps, (size_t)f->ninit_deps, sizeof(int), cmp_int);
+    }
+    fm->init_deps = true;
+    d->init = false;
+    d->state_init = NULL;
+    d->param_of = NULL;
+    for (int j = 0; j < ns; j++)
+        free(st[j].k);
+    for (int k = 0; k < p->d->params.n; k++)
+        free(param_of[k].k);
+    free(st);
+    free(param_of);
+    free(state_of);
+}
+
 FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
 {
     Dae *d = p->d;
@@ -292,6 +496,27 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         int sv = plan_stvar(p, a->u.var.index, a->u.var.order);
         if (sv >= 0 && colof[sv] < 0)
             colof[sv] = p->first_column[i];
+    }
+    /* a state's variable is preferably the column named as lmdlc check and
+       the simulator name the state (dae_shown_name: lever.theta, not the
+       node port lever.R.theta that is first among its columns) */
+    for (int j = 0; j < ns; j++) {
+        int sv = s->state_var[j];
+        StVar *x = s->vars.items[sv];
+        if (x->order != 0)
+            continue;
+        const char *name = dae_shown_name(d->vars.items[x->var]);
+        for (int k = 0; k < p->ncolumns - p->n_hidden; k++) {
+            int c = p->columns[k].var;
+            if (c < 0 || strcmp(p->columns[k].name, name) != 0)
+                continue;
+            DaeVar *cv = d->vars.items[c];
+            const DaeExpr *a = cv->eliminated ? cv->alias_expr : NULL;
+            if (c == x->var
+                || (a && a->kind == DX_VAR && a->u.var.index == x->var && a->u.var.order == 0))
+                colof[sv] = k;
+            break;
+        }
     }
     /* states, then their derivatives */
     for (int j = 0; j < ns; j++) {
@@ -360,7 +585,8 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
 
     /* dependencies of the outputs and the derivatives */
     Deps dp = {p, ns, calloc((size_t)s->vars.n + 1, sizeof(KSet)),
-               calloc((size_t)(ns + d->params.n) + 1, sizeof(int)), 0, NULL, 0, 0, inputs};
+               calloc((size_t)(ns + d->params.n) + 1, sizeof(int)), 0, NULL, 0, 0, inputs,
+               false, NULL, NULL};
     if (!dp.of || !dp.mark)
         abort();
     deps_of_blocks(&dp);
@@ -404,6 +630,9 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         f->ndeps = dp.n;
         qsort(f->deps, (size_t)f->ndeps, sizeof(int), cmp_int);
     }
+    /* the initial event and delays' start values are not followed */
+    if (d->evars.n == 0 && d->charts.n == 0 && p->delays.n == 0)
+        initial_deps(fm, &dp, param_var, der_of, col_var);
     free(der_of);
     free(col_var);
     for (int i = 0; i < s->vars.n; i++)
@@ -423,6 +652,7 @@ void fmu_model_free(FmuModel *fm)
     for (int i = 0; i < fm->nvars; i++) {
         free(fm->vars[i].name);
         free(fm->vars[i].deps);
+        free(fm->vars[i].init_deps);
     }
     free(fm->vars);
     free(fm->state_var);

@@ -54,6 +54,11 @@ typedef struct FmuVar {
                                indices of the states and inputs it depends
                                on, ascending */
     int ndeps;              /* entries in deps */
+    int *init_deps;         /* with FmuModel.init_deps, outputs, states and
+                               derivatives: the 1-based indices of the
+                               parameters and inputs their values at
+                               initialization depend on, ascending */
+    int ninit_deps;         /* entries in init_deps */
 } FmuVar;
 
 typedef struct FmuModel {
@@ -67,6 +72,8 @@ typedef struct FmuModel {
     int *state_var;         /* per state: its variable (0-based) */
     int *der_var;           /* per state: its derivative's variable */
     int nrels;              /* event indicators */
+    bool init_deps;         /* the initial unknowns' dependencies are known
+                               (FmuVar.init_deps); else on every known */
     bool no_fmu_state;      /* delay()s: their histories are not part of an
                                FMU state, so it has none (docs/fmi.md) */
 } FmuModel;

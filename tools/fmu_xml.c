@@ -179,13 +179,15 @@ static void variable(FILE *fp, const FmuModel *fm, int i)
     fputs("/>\n    </ScalarVariable>\n", fp);
 }
 
-static void unknown(FILE *fp, const FmuVar *v, int index, bool with_deps)
+/* An Unknown, with the dependencies deps[0..ndeps) unless deps is NULL
+   (on every known). */
+static void unknown(FILE *fp, int index, const int *deps, int ndeps)
 {
     fprintf(fp, "      <Unknown index=\"%d\"", index);
-    if (with_deps) {
+    if (deps) {
         fputs(" dependencies=\"", fp);
-        for (int k = 0; k < v->ndeps; k++)
-            fprintf(fp, "%s%d", k ? " " : "", v->deps[k]);
+        for (int k = 0; k < ndeps; k++)
+            fprintf(fp, "%s%d", k ? " " : "", deps[k]);
         fputc('"', fp);
     }
     fputs("/>\n", fp);
@@ -201,18 +203,21 @@ static void model_structure(FILE *fp, const FmuModel *fm)
         fputs("    <Outputs>\n", fp);
         for (int i = 0; i < fm->nvars; i++)
             if (fm->vars[i].causality == FMU_OUTPUT)
-                unknown(fp, &fm->vars[i], i + 1, true);
+                unknown(fp, i + 1, fm->vars[i].deps, fm->vars[i].ndeps);
         fputs("    </Outputs>\n", fp);
     }
     if (fm->nstates) {
         /* in the order of the continuous states */
         fputs("    <Derivatives>\n", fp);
         for (int j = 0; j < fm->nstates; j++)
-            unknown(fp, &fm->vars[fm->der_var[j]], fm->der_var[j] + 1, true);
+            unknown(fp, fm->der_var[j] + 1, fm->vars[fm->der_var[j]].deps,
+                    fm->vars[fm->der_var[j]].ndeps);
         fputs("    </Derivatives>\n", fp);
     }
     /* outputs, states and derivatives, all computed at initialization,
-       ascending; no dependencies attribute: on every known */
+       ascending, with the parameters and inputs they depend on there (no
+       dependencies attribute, on every known, where fmu_vars.c does not
+       follow the initialization) */
     bool *initial = calloc((size_t)fm->nvars + 1, sizeof *initial);
     if (!initial)
         abort();
@@ -227,7 +232,8 @@ static void model_structure(FILE *fp, const FmuModel *fm)
         fputs("    <InitialUnknowns>\n", fp);
         for (int i = 0; i < fm->nvars; i++)
             if (initial[i])
-                unknown(fp, &fm->vars[i], i + 1, false);
+                unknown(fp, i + 1, fm->init_deps ? fm->vars[i].init_deps : NULL,
+                        fm->vars[i].ninit_deps);
         fputs("    </InitialUnknowns>\n", fp);
     }
     free(initial);

@@ -82,9 +82,7 @@ static const char help[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "lmdlc: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'lmdlc plot --help'.\n");
+    tool_message("error", "lmdlc: ", NULL, 0, "Try 'lmdlc plot --help'.", fmt, arg);
     return 1;
 }
 
@@ -108,21 +106,41 @@ static void gp_str(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
-/* Prints "A, B, C and N more" for at most LIST_MAX names. */
-static void put_list(FILE *fp, const PlotStrs *names, const int *idx, int n)
+/* "A, B, C and N more" for at most LIST_MAX names, in a new string. */
+static char *list_text(const PlotStrs *names, const int *idx, int n)
 {
-    for (int i = 0; i < n && i < LIST_MAX; i++) {
-        fputs(i ? ", " : "", fp);
-        plot_put_text(fp, names->s[idx[i]]);
-    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        abort();
+    for (int i = 0; i < n && i < LIST_MAX; i++)
+        fprintf(fp, "%s%s", i ? ", " : "", names->s[idx[i]]);
     if (n > LIST_MAX)
         fprintf(fp, " and %d more", n - LIST_MAX);
+    if (fclose(fp) != 0)
+        abort();
+    return text;
 }
 
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* "; did you mean 'HINT'?" (tool_put_did_you_mean), in a new string. */
+static char *did_you_mean(const char *hint)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        abort();
+    tool_put_did_you_mean(fp, hint, plot_put_text);
+    if (fclose(fp) != 0)
+        abort();
+    return text;
 }
 
 /* ---- choosing the columns ------------------------------------------------------ */
@@ -157,19 +175,16 @@ static int select_named(const PlotResults *r, const char *vars, int *sel, int *n
          v = strtok_r(NULL, ",", &save)) {
         int k = plot_column(r, v);
         if (k < 0) {
-            fprintf(stderr, "lmdlc: error: '");
-            plot_put_text(stderr, r->path);
-            fprintf(stderr, "' has no column '");
-            plot_put_text(stderr, v);
             const char *hint = strcmp(v, "time") == 0 ? NULL : suggest(r, v);
             if (strcmp(v, "time") == 0) {
-                fprintf(stderr, "' to draw: time is the x axis\n");
+                plot_message("error", NULL, 0, "'%s' has no column '%s' to draw: time is "
+                             "the x axis", r->path, v);
             } else if (hint) {
-                fputc('\'', stderr);
-                tool_put_did_you_mean(stderr, hint, plot_put_text);
-                fputc('\n', stderr);
+                char *dym = did_you_mean(hint);
+                plot_message("error", NULL, 0, "'%s' has no column '%s'%s", r->path, v, dym);
+                free(dym);
             } else {
-                fprintf(stderr, "'\n");
+                plot_message("error", NULL, 0, "'%s' has no column '%s'", r->path, v);
             }
             status = 1;
             continue;
@@ -214,14 +229,10 @@ static const char *select_default(const PlotResults *r, int *sel, int *nsel)
 /* Says which columns are drawn without --vars. */
 static void say_default(const PlotResults *r, const char *what, const int *cols, int n)
 {
-    fprintf(stderr, "lmdlc: note: drawing the %s", what);
-    if (r->model) {
-        fprintf(stderr, " of ");
-        plot_put_text(stderr, r->model);
-    }
-    fprintf(stderr, ": ");
-    put_list(stderr, &r->names, cols, n);
-    fprintf(stderr, "; --vars chooses others\n");
+    char *list = list_text(&r->names, cols, n);
+    plot_message("note", NULL, 0, "drawing the %s%s%s: %s; --vars chooses others", what,
+                 r->model ? " of " : "", r->model ? r->model : "", list);
+    free(list);
 }
 
 /* ---- panels --------------------------------------------------------------------- */
@@ -346,17 +357,13 @@ static void put_value(FILE *gp, const Row *row, int k)
 /* Reports a row that cannot be drawn; returns 1. */
 static int bad_row(const PlotResults *r, const char *what, const char *field)
 {
-    fprintf(stderr, "lmdlc: error: ");
-    plot_put_text(stderr, r->path);
-    fprintf(stderr, ":%ld: %s", r->line, what);
     if (field) {
         char *shown = strndup(field, strcspn(field, ","));
-        fputs(": '", stderr);
-        plot_put_text(stderr, shown ? shown : "?");
-        fputs("'", stderr);
+        plot_message("error", r->path, r->line, "%s: '%s'", what, shown ? shown : "?");
         free(shown);
+    } else {
+        plot_message("error", r->path, r->line, "%s", what);
     }
-    fputc('\n', stderr);
     return 1;
 }
 
@@ -405,10 +412,8 @@ static int send_rows(PlotResults *r, Layout *l, FILE *gp, long *nrows)
         const char *bad;
         int fields = split_row(&row, ncol, line, (size_t)got, &bad);
         if (fields != ncol && !complete) {
-            fprintf(stderr, "lmdlc: note: ignoring the unfinished last line %ld of '",
-                    r->line);
-            plot_put_text(stderr, r->path);
-            fprintf(stderr, "' (the run was stopped while writing it)\n");
+            plot_message("note", NULL, 0, "ignoring the unfinished last line %ld of '%s' "
+                         "(the run was stopped while writing it)", r->line, r->path);
             break;
         }
         if (fields != ncol) {
@@ -429,9 +434,7 @@ static int send_rows(PlotResults *r, Layout *l, FILE *gp, long *nrows)
         }
     }
     if (!status && ferror(r->fp)) {
-        fprintf(stderr, "lmdlc: error: cannot read '");
-        plot_put_text(stderr, r->path);
-        fprintf(stderr, "': %s\n", strerror(errno));
+        plot_message("error", NULL, 0, "cannot read '%s': %s", r->path, strerror(errno));
         status = 1;
     }
     free(line);
@@ -611,9 +614,8 @@ static void drop_empty(Layout *l, const PlotResults *r)
                 pn->col[n] = pn->col[c];
                 pn->slot[n++] = pn->slot[c];
             } else {
-                fprintf(stderr, "lmdlc: warning: left out '");
-                plot_put_text(stderr, r->names.s[pn->col[c]]);
-                fprintf(stderr, "': it has no finite value\n");
+                plot_message("warning", NULL, 0, "left out '%s': it has no finite value",
+                             r->names.s[pn->col[c]]);
             }
         }
         pn->n = n;
@@ -694,10 +696,10 @@ static pid_t start_gnuplot(int *to, int out, int data)
         if (rc == 0)
             *to = w;
         else
-            fprintf(stderr, "lmdlc: error: cannot run gnuplot (%s); install it, e.g. "
-                    "with 'apt-get install gnuplot-nox'\n", strerror(rc));
+            plot_message("error", NULL, 0, "cannot run gnuplot (%s); install it, e.g. "
+                         "with 'apt-get install gnuplot-nox'", strerror(rc));
     } else {
-        fprintf(stderr, "lmdlc: error: cannot start gnuplot: %s\n", strerror(rc));
+        plot_message("error", NULL, 0, "cannot start gnuplot: %s", strerror(rc));
     }
     int fdv[] = {in, o, d, rc ? w : -1};
     for (int i = 0; i < 4; i++)
@@ -718,7 +720,7 @@ static int run_gnuplot(const PlotResults *r, const Layout *l, const Format *f, i
     void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     FILE *gp = fdopen(to, "w");
     if (!gp) {
-        fprintf(stderr, "lmdlc: out of memory\n");
+        plot_message("error", NULL, 0, "out of memory");
         exit(2);
     }
     put_script(gp, f, r, l);
@@ -730,9 +732,7 @@ static int run_gnuplot(const PlotResults *r, const Layout *l, const Format *f, i
     struct stat st;
     if (sent && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && fstat(fd, &st) == 0 && st.st_size > 0)
         return 0;
-    fprintf(stderr, "lmdlc: error: gnuplot failed to draw '");
-    plot_put_text(stderr, out);
-    fprintf(stderr, "'\n");
+    plot_message("error", NULL, 0, "gnuplot failed to draw '%s'", out);
     return 2;
 }
 
@@ -742,25 +742,23 @@ static int draw(PlotResults *r, Layout *l, const Format *f, const char *out)
 {
     FILE *data = tmpfile();
     if (!data) {
-        fprintf(stderr, "lmdlc: error: cannot make a temporary file: %s\n", strerror(errno));
+        plot_message("error", NULL, 0, "cannot make a temporary file: %s", strerror(errno));
         return 1;
     }
     long nrows = 0;
     int status = send_rows(r, l, data, &nrows);
     if (!status && fflush(data) != 0) {
-        fprintf(stderr, "lmdlc: error: cannot write a temporary file: %s\n", strerror(errno));
+        plot_message("error", NULL, 0, "cannot write a temporary file: %s", strerror(errno));
         status = 1;
     }
     if (!status && nrows == 0) {
-        fprintf(stderr, "lmdlc: error: '");
-        plot_put_text(stderr, r->path);
-        fprintf(stderr, "' has no rows to draw\n");
+        plot_message("error", NULL, 0, "'%s' has no rows to draw", r->path);
         status = 1;
     }
     if (!status)
         drop_empty(l, r);
     if (!status && l->npanels == 0) {
-        fprintf(stderr, "lmdlc: error: nothing to draw\n");
+        plot_message("error", NULL, 0, "nothing to draw");
         status = 1;
     }
     if (!status && outfile_special(out)) {
@@ -774,9 +772,7 @@ static int draw(PlotResults *r, Layout *l, const Format *f, const char *out)
     char *tmp = NULL;
     int fd = status ? -1 : outfile_begin(out, &tmp);
     if (!status && fd < 0) {
-        fprintf(stderr, "lmdlc: error: cannot write '");
-        plot_put_text(stderr, out);
-        fprintf(stderr, "': %s\n", strerror(errno));
+        plot_message("error", NULL, 0, "cannot write '%s': %s", out, strerror(errno));
         status = 1;
     }
     if (!status) {
@@ -786,9 +782,7 @@ static int draw(PlotResults *r, Layout *l, const Format *f, const char *out)
         int err = outfile_finish(fd, tmp, out, status == 0) != 0 && !status ? errno : 0;
         release_interrupts(old);
         if (err) {
-            fprintf(stderr, "lmdlc: error: cannot write '");
-            plot_put_text(stderr, out);
-            fprintf(stderr, "': %s\n", strerror(err));
+            plot_message("error", NULL, 0, "cannot write '%s': %s", out, strerror(err));
             status = 1;
         }
     }
@@ -807,11 +801,9 @@ static bool is_input(const char *out, const char *csv)
     const char *in = outfile_same_file(out, csv) ? csv
                      : outfile_same_file(out, meta) ? meta : NULL;
     if (in) {
-        fprintf(stderr, "lmdlc: error: refusing to write '");
-        plot_put_text(stderr, out);
-        fprintf(stderr, "': it is %s '", strcmp(in, out) == 0 ? "the input" : "the same file as the input");
-        plot_put_text(stderr, in);
-        fprintf(stderr, "'; choose another output file\n");
+        plot_message("error", NULL, 0, "refusing to write '%s': it is %s '%s'; choose "
+                     "another output file", out, strcmp(in, out) == 0 ? "the input"
+                     : "the same file as the input", in);
     }
     free(meta);
     return in != NULL;
@@ -823,9 +815,8 @@ int plot_run(const char *csv, const char *vars, const char *out)
         return 1;
     const Format *f = format_for(out);
     if (!f) {
-        fprintf(stderr, "lmdlc: error: cannot tell the format of '");
-        plot_put_text(stderr, out);
-        fprintf(stderr, "': its extension must be .png, .svg or .pdf\n");
+        plot_message("error", NULL, 0, "cannot tell the format of '%s': its extension "
+                     "must be .png, .svg or .pdf", out);
         return 1;
     }
     PlotResults r = {0};
@@ -846,12 +837,12 @@ int plot_run(const char *csv, const char *vars, const char *out)
         if (what)
             say_default(&r, what, l.cols + 1, l.ncols - 1);
         if (l.nleft) {
-            fprintf(stderr, "lmdlc: warning: left out %d column%s (a plot has at most "
-                    "%d panels, one per unit, of %d curves each): ", l.nleft,
-                    l.nleft == 1 ? "" : "s", PLOT_MAX_PANELS, PLOT_MAX_CURVES);
-            put_list(stderr, &r.names, l.left, l.nleft);
-            fprintf(stderr, "; draw %s in another plot with --vars\n",
-                    l.nleft == 1 ? "it" : "them");
+            char *list = list_text(&r.names, l.left, l.nleft);
+            plot_message("warning", NULL, 0, "left out %d column%s (a plot has at most %d "
+                         "panels, one per unit, of %d curves each): %s; draw %s in another "
+                         "plot with --vars", l.nleft, l.nleft == 1 ? "" : "s",
+                         PLOT_MAX_PANELS, PLOT_MAX_CURVES, list, l.nleft == 1 ? "it" : "them");
+            free(list);
         }
         status = draw(&r, &l, f, out);
     }
@@ -884,9 +875,10 @@ int plot_main(int argc, char **argv)
             const char *opts[] = {"--vars", "-o", "--help"};
             const char *hint = diag_closest(a, opts, 3);
             if (hint) {
-                fprintf(stderr, "lmdlc: unknown option '%s'", a);
-                tool_put_did_you_mean(stderr, hint, plot_put_text);
-                fputs("\nTry 'lmdlc plot --help'.\n", stderr);
+                char *dym = did_you_mean(hint);
+                tool_message("error", "lmdlc: ", NULL, 0, "Try 'lmdlc plot --help'.",
+                             "unknown option '%s'%s", a, dym);
+                free(dym);
                 return 1;
             }
             return usage_error("unknown option '%s'", a);

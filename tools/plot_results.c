@@ -14,7 +14,10 @@
  */
 #include "plot_results.h"
 
+#include "tool.h"
+
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +30,12 @@ enum { META_FIELDS = 5 };
 
 static void out_of_memory(void)
 {
-    fprintf(stderr, "lmdlc: out of memory\n");
+    if (diag_format() == DIAG_FORMAT_JSON)
+        fputs("{\"file\":null,\"line\":null,\"column\":null,\"end_line\":null,"
+              "\"end_column\":null,\"severity\":\"error\",\"message\":\"out of memory\","
+              "\"notes\":[]}\n", stderr);
+    else
+        fprintf(stderr, "lmdlc: out of memory\n");
     exit(2);
 }
 
@@ -103,6 +111,41 @@ void plot_put_text(FILE *fp, const char *s)
             p += n;
         }
     }
+}
+
+/* s as plot_put_text prints it, in a new string. */
+static char *harmless(const char *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        out_of_memory();
+    plot_put_text(fp, s);
+    if (fclose(fp) != 0)
+        out_of_memory();
+    return text;
+}
+
+void plot_message(const char *severity, const char *file, long line, const char *fmt, ...)
+{
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    char *raw = plot_xrealloc(NULL, n > 0 ? (size_t)n + 1 : 1);
+    raw[0] = 0;
+    if (n > 0)
+        vsnprintf(raw, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    char *msg = harmless(raw), *where = file ? harmless(file) : NULL;
+    char lead[64];
+    snprintf(lead, sizeof lead, "lmdlc: %s: ", severity);
+    tool_message(severity, lead, where, line, NULL, "%s", msg);
+    free(raw);
+    free(msg);
+    free(where);
 }
 
 /* ---- CSV records ---------------------------------------------------------------- */
@@ -195,18 +238,14 @@ int plot_results_open(PlotResults *r, const char *path)
     r->path = path;
     r->fp = fopen(path, "r");
     if (!r->fp) {
-        fprintf(stderr, "lmdlc: error: cannot read '");
-        plot_put_text(stderr, path);
-        fprintf(stderr, "': %s\n", strerror(errno));
+        plot_message("error", NULL, 0, "cannot read '%s': %s", path, strerror(errno));
         return 1;
     }
     skip_bom(r->fp);
     int got = read_record(r->fp, &r->names, &r->line);
     if (got <= 0 || r->names.n < 2 || strcmp(r->names.s[0], "time") != 0) {
-        fprintf(stderr, "lmdlc: error: '");
-        plot_put_text(stderr, path);
-        fprintf(stderr, "' is not a results file: its header must be 'time' and at "
-                "least one column\n");
+        plot_message("error", NULL, 0, "'%s' is not a results file: its header must be "
+                     "'time' and at least one column", path);
         return 1;
     }
     int n = r->names.n - 1;
@@ -241,9 +280,8 @@ const char *plot_unit(const PlotResults *r, int col)
 /* Why RESULTS.meta was not used, as a note. */
 static void meta_ignored(const PlotResults *r, const char *why)
 {
-    fprintf(stderr, "lmdlc: note: no units: '");
-    plot_put_text(stderr, r->meta_path);
-    fprintf(stderr, "' %s; the y axes show no units\n", why);
+    plot_message("note", NULL, 0, "no units: '%s' %s; the y axes show no units",
+                 r->meta_path, why);
 }
 
 /* Reads the records after the header; NULL, or why the file is not this

@@ -57,6 +57,13 @@ const char *plot_unit(const PlotResults *r, int col);
    that a name can neither forge a line nor break an SVG. */
 void plot_put_text(FILE *fp, const char *s);
 
+/* A message of lmdlc plot: "lmdlc: SEVERITY: [FILE:LINE: ]MESSAGE" on
+   stderr, its text (names included) and file made harmless as by
+   plot_put_text, or with --diagnostics-format=json an object
+   (tool_message).  line 0: the message is not about a line. */
+void plot_message(const char *severity, const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Allocation that exits (status 2) when memory runs out. */
 void *plot_xrealloc(void *p, size_t n);
 void *plot_xcalloc(size_t n, size_t size);

@@ -36,6 +36,7 @@
 #include "driver.h"
 #include "source.h"
 #include "sym.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,11 +136,12 @@ static void words_free(Words *v)
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "lmdlc: sweep: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'lmdlc sweep --help'.\n");
+    tool_message("error", "lmdlc: sweep: ", NULL, 0, "Try 'lmdlc sweep --help'.", fmt, arg);
     return 1;
 }
+
+/* An error of the sweep: "lmdlc: sweep: MESSAGE", or a JSON object. */
+#define sweep_error(...) tool_message("error", "lmdlc: sweep: ", NULL, 0, NULL, __VA_ARGS__)
 
 /* The simulator options lmdlc sweep sets itself. */
 static bool owned_option(const char *a)
@@ -515,8 +517,8 @@ static int write_script(const SweepArgs *a, const char *text)
         if (fd >= 0)
             fchmod(fd, 0777 & ~mask);
     } else if (fd < 0 && errno == EEXIST) {
-        fprintf(stderr, "lmdlc: sweep: '%s' exists; give --force to replace "
-                "it\n", path);
+        sweep_error("'%s' exists; give --force to replace "
+                    "it", path);
         return -1;
     }
     size_t len = strlen(text);
@@ -529,8 +531,8 @@ static int write_script(const SweepArgs *a, const char *text)
         ok = 0;
     }
     if (!ok) {
-        fprintf(stderr, "lmdlc: sweep: cannot write '%s': %s\n", path,
-                strerror(err));
+        sweep_error("cannot write '%s': %s", path,
+                    strerror(err));
         if (tmp && fd >= 0)
             remove(tmp);
     }
@@ -546,8 +548,8 @@ static char *build_simulator(const SweepArgs *a, const char *name, int *status)
     char real[PATH_MAX];
     struct stat st;
     if (!realpath(dir, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "lmdlc: sweep: the directory '%s' for the simulator "
-                "does not exist\n", dir);
+        sweep_error("the directory '%s' for the simulator "
+                    "does not exist", dir);
         free(dir);
         *status = 1;
         return NULL;
@@ -582,8 +584,8 @@ static long check_sets(const Words *check)
     char out[64];
     int st = spawn_wait(check->w, out, sizeof out, false);
     if (st < 0) {
-        fprintf(stderr, "lmdlc: sweep: cannot run the simulator %s: %s\n",
-                check->w[0], strerror(errno));
+        sweep_error("cannot run the simulator %s: %s",
+                    check->w[0], strerror(errno));
         return -1;
     }
     char *end;
@@ -599,20 +601,20 @@ static int run_job(const SweepArgs *a, Words *job, Words *collect)
     const char *engine = a->engine == ENGINE_PARALLEL ? "GNU parallel" : "sbatch";
     int st = spawn_wait(job->w, NULL, 0, true);
     if (st < 0) {
-        fprintf(stderr, "lmdlc: sweep: cannot run %s (%s): %s\n", engine,
-                job->w[0], strerror(errno));
+        sweep_error("cannot run %s (%s): %s", engine,
+                    job->w[0], strerror(errno));
         return 1;
     }
     /* The rows' own statuses come from the collect step; the engine's
        only matters when it contradicts them (a job never started). */
     int cst = spawn_wait(collect->w, NULL, 0, false);
     if (cst < 0) {
-        fprintf(stderr, "lmdlc: sweep: cannot run the simulator %s: %s\n",
-                collect->w[0], strerror(errno));
+        sweep_error("cannot run the simulator %s: %s",
+                    collect->w[0], strerror(errno));
         return 3;
     }
     if (cst == 0 && st != 0) {
-        fprintf(stderr, "lmdlc: sweep: %s exited with status %d\n", engine, st);
+        sweep_error("%s exited with status %d", engine, st);
         return 3;
     }
     return cst;
@@ -622,8 +624,8 @@ static int sweep(SweepArgs *a)
 {
     char sets[PATH_MAX];
     if (!realpath(a->sets, sets)) {
-        fprintf(stderr, "lmdlc: sweep: cannot read the sets file '%s': %s\n",
-                a->sets, strerror(errno));
+        sweep_error("cannot read the sets file '%s': %s",
+                    a->sets, strerror(errno));
         return 1;
     }
     char *name = model_name(a);

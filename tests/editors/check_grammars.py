@@ -1,17 +1,23 @@
 #!/usr/bin/python3
 """check_grammars.py - the editor grammars (editors/) against the compiler.
 
-    check_grammars.py SRCDIR keywords   reserved words and built-in functions
-                                        of both grammars = the compiler's;
-                                        the JSON files parse
+    check_grammars.py SRCDIR keywords   every keyword table of the compiler
+                                        is in both grammars, each word in
+                                        its category; the JSON files parse
     check_grammars.py SRCDIR textmate   the TextMate grammar highlights
                                         tests/editors/sample.lmdl as expected
     check_grammars.py SRCDIR vim        the Vim syntax file does (exit 77,
                                         skipped, when vim is not installed)
 
-The reserved words come from the keyword table of grammar/lexer.l, the
-built-in functions from the LMDL_BUILTINS (the rows before FN_NAMED) and LMDL_ARRAY_FUNCS tables in compiler/builtin.h.  A change of
-either without the grammars, or of the grammars alone, fails here.
+The tables: the reserved words (the `keywords` table of grammar/lexer.l),
+the section names (AST_SECTION_KINDS in compiler/ast.h, which that table
+expands), the contextual keywords (lexer.l's `contextual` table: keywords
+only inside one kind of block), the built-in functions (LMDL_BUILTINS, the
+rows before FN_NAMED, and LMDL_ARRAY_FUNCS in compiler/builtin.h) and the
+special forms
+(LMDL_SPECIAL_FORMS).  A word missing from a grammar, a word a grammar has
+that the compiler does not, a word in the wrong category, and a table of
+words this script does not know all fail here.
 """
 import glob
 import json
@@ -45,57 +51,86 @@ def die(msg):
 
 # ---- what the compiler says ------------------------------------------------
 
-def lexer_keywords():
-    """The reserved words of grammar/lexer.l: the entries of its keyword
-    table, {"word", TOKEN}, or an X-macro list X(TOKEN, "word") if the
-    table becomes one."""
-    path = os.path.join(SRC, "grammar/lexer.l")
-    text = open(path, encoding="utf-8").read()
-    words = re.findall(r'\{\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_][A-Z0-9_]*\s*\}', text)
-    words += re.findall(r'\b[A-Z_]+\s*\(\s*[A-Z_][A-Z0-9_]*\s*,\s*"([A-Za-z_]\w*)"\s*\)', text)
-    # the section keywords come from the section table of compiler/ast.h,
-    # X(SEC_KIND, "word", TOKEN, ...), when the lexer's table expands it
-    if re.search(r"\bAST_SECTION_KINDS\s*\(", text):
-        ast_h = open(os.path.join(SRC, "compiler/ast.h"), encoding="utf-8").read()
-        m = re.search(r"#define\s+AST_SECTION_KINDS\(X\)(.*?)\n\n", ast_h, re.S)
-        sections = re.findall(r'X\(\s*SEC_\w+\s*,\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_]+',
-                              m.group(1) if m else "")
-        if not sections:
-            die("grammar/lexer.l expands AST_SECTION_KINDS, but no rows "
-                'X(SEC_KIND, "word", TOKEN, ...) were found in compiler/ast.h')
-        words += sections
+# Every table of words in grammar/lexer.l and compiler/builtin.h, and the
+# category of the grammars it is compared with.  A table this script does
+# not know fails the test, so a new kind of keyword cannot go unnoticed.
+LEXER_TABLES = {"keywords": "reserved", "contextual": "contextual"}
+BUILTIN_TABLES = {"LMDL_BUILTINS": "builtins", "LMDL_ARRAY_FUNCS": "builtins",
+                  "LMDL_SPECIAL_FORMS": "special forms"}
+CATEGORIES = ["reserved", "sections", "contextual", "builtins", "special forms"]
+
+
+def read(rel):
+    return open(os.path.join(SRC, rel), encoding="utf-8").read()
+
+
+def section_words():
+    """The section keywords: the rows X(SEC_KIND, "word", TOKEN, ...) of
+    AST_SECTION_KINDS in compiler/ast.h."""
+    m = re.search(r"#define\s+AST_SECTION_KINDS\(X\)(.*?)\n\n", read("compiler/ast.h"), re.S)
+    words = re.findall(r'X\(\s*SEC_\w+\s*,\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_]+',
+                       m.group(1) if m else "")
     if not words:
-        die("found no keywords in grammar/lexer.l (neither a table of "
-            '{"word", TOKEN} entries nor X(TOKEN, "word") entries).  If the '
-            "keyword table moved, make tests/editors/check_grammars.py read "
-            "it from its new place.")
-    if len(set(words)) != len(words):
-        die("a keyword appears twice in grammar/lexer.l: %s" % sorted(words))
-    return set(words)
+        die('no rows X(SEC_KIND, "word", TOKEN, ...) of AST_SECTION_KINDS were '
+            "found in compiler/ast.h")
+    return words
 
 
-def compiler_builtins():
-    """The names of the LMDL_BUILTINS table (X(FN_SIN, "sin", 1, ...)) in
-    compiler/builtin.h."""
-    path = os.path.join(SRC, "compiler/builtin.h")
-    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
-    m = re.search(r"#define\s+LMDL_BUILTINS\(X\)(.*?)\n\n", text, re.S)
-    if m:
-        rows = re.findall(r'X\(\s*(\w+)\s*,\s*"(\w+)"\s*,\s*\d+', m.group(1))
-        # the rows from FN_NAMED on are internal (fmin, fmax): no model names them
-        named = re.search(r"FN_NAMED\s*=\s*(\w+)", text)
-        ids = [i for i, _ in rows]
-        if named and named.group(1) in ids:
+def compiler_words():
+    """{category: set of words}: the reserved words (grammar/lexer.l's
+    `keywords` table, without the sections it expands), the sections
+    (AST_SECTION_KINDS), the contextual keywords (lexer.l's `contextual`
+    table: {"word", TOKEN, INSIDE}), the built-in functions (LMDL_BUILTINS,
+    LMDL_ARRAY_FUNCS) and the special forms (LMDL_SPECIAL_FORMS)."""
+    words = {c: [] for c in CATEGORIES}
+    lexer = read("grammar/lexer.l")
+    # every C array of {"word", TOKEN...} rows
+    tables = re.findall(r"\b(\w+)\[\]\s*=\s*\{(.*?)\n\};", lexer, re.S)
+    found = set()
+    for name, body in tables:
+        rows = re.findall(r'\{\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_][A-Z0-9_]*\s*[,}]', body)
+        if not rows and "AST_SECTION_KINDS" not in body:
+            continue
+        if name not in LEXER_TABLES:
+            die("grammar/lexer.l has a table of words %r that "
+                "tests/editors/check_grammars.py does not know: say which "
+                "category of the grammars it belongs to (LEXER_TABLES)" % name)
+        found.add(name)
+        words[LEXER_TABLES[name]] += rows
+        if "AST_SECTION_KINDS" in body:
+            words["sections"] += section_words()
+    if found != set(LEXER_TABLES):
+        die("grammar/lexer.l has no table %s of {\"word\", TOKEN} rows; if the "
+            "keywords moved, make tests/editors/check_grammars.py read them "
+            "from their new place" % " ".join(sorted(set(LEXER_TABLES) - found)))
+    builtin = read("compiler/builtin.h")
+    for name, body in re.findall(r"#define\s+(\w+)\(X\)(.*?)\n\n", builtin, re.S):
+        ids = re.findall(r'X\(\s*(\w+)\s*,\s*"\w+"\s*,\s*\d+', body)
+        rows = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', body)
+        # the rows of LMDL_BUILTINS from FN_NAMED on are internal (fmin,
+        # fmax): no model names them
+        named = re.search(r"FN_NAMED\s*=\s*(\w+)", builtin)
+        if name == "LMDL_BUILTINS" and named and named.group(1) in ids:
             rows = rows[:ids.index(named.group(1))]
-        names = [n for _, n in rows]
-        # the functions of vectors and matrices, LMDL_ARRAY_FUNCS
-        a = re.search(r"#define\s+LMDL_ARRAY_FUNCS\(X\)(.*?)\n\n", text, re.S)
-        if a:
-            names += re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', a.group(1))
-        if names:
-            return set(names)
-    die("found no LMDL_BUILTINS table of X(id, \"name\", arity, ...) rows in "
-        "compiler/builtin.h; if it moved, update tests/editors/check_grammars.py")
+        if name not in BUILTIN_TABLES:
+            if rows:
+                die("compiler/builtin.h has a table %s that "
+                    "tests/editors/check_grammars.py does not know: say which "
+                    "category of the grammars it belongs to (BUILTIN_TABLES)" % name)
+            continue
+        if not rows:
+            die("no X(id, \"name\", arity, ...) rows in %s (compiler/builtin.h)" % name)
+        found.add(name)
+        words[BUILTIN_TABLES[name]] += rows
+    missing = set(BUILTIN_TABLES) - found
+    if missing:
+        die("compiler/builtin.h has no table %s; if it moved, update "
+            "tests/editors/check_grammars.py" % " ".join(sorted(missing)))
+    every = [w for c in CATEGORIES for w in words[c]]
+    dups = sorted({w for w in every if every.count(w) > 1})
+    if dups:
+        die("a word is in two of the compiler's tables: %s" % " ".join(dups))
+    return {c: set(w) for c, w in words.items()}
 
 
 # ---- what the grammars say -------------------------------------------------
@@ -104,39 +139,63 @@ VIM_OPTIONS = {"contained", "skipwhite", "skipnl", "skipempty", "transparent",
                "display", "fold", "conceal", "oneline", "extend"}
 
 
+def vim_alternation(line, group):
+    """The words of `syntax match GROUP "\\<\\%(a\\|b\\)\\>..."`, or None."""
+    m = re.match(r'\s*syn(?:tax)?\s+match\s+%s\s+"\\<\\%%\((.*?)\\\)' % group, line)
+    return m.group(1).split("\\|") if m else None
+
+
 def vim_words():
-    """Reserved words: every word of every `syntax keyword` (options such as
-    nextgroup=... left out).  Built-ins: the alternation of lmdlBuiltin."""
-    keywords, builtins = [], None
+    """{category: list of words}.  Every word of every `syntax keyword`
+    (options such as nextgroup=... left out): in lmdlSection a section, in
+    a group lmdlContextual* a contextual keyword (those are `contained`,
+    highlighted only inside the matches that find them in their place),
+    else a reserved word.  The built-ins: the alternation of lmdlBuiltin;
+    the special forms: that of lmdlSpecialForm."""
+    got = {c: None if c in ("builtins", "special forms") else [] for c in CATEGORIES}
     for line in open(VIM_SYNTAX, encoding="utf-8"):
         parts = line.split()
         if len(parts) >= 3 and parts[0] in ("syn", "synt", "syntax") and parts[1] in ("keyword", "keyw"):
-            keywords += [w for w in parts[3:] if "=" not in w and w not in VIM_OPTIONS]
-        m = re.match(r'\s*syn(?:tax)?\s+match\s+lmdlBuiltin\s+"\\<\\%\((.*?)\\\)', line)
-        if m:
-            builtins = m.group(1).split("\\|")
-    if not keywords:
+            group = parts[2]
+            cat = ("sections" if group == "lmdlSection" else
+                   "contextual" if group.startswith("lmdlContextual") else "reserved")
+            got[cat] += [w for w in parts[3:] if "=" not in w and w not in VIM_OPTIONS]
+        for cat, group in (("builtins", "lmdlBuiltin"), ("special forms", "lmdlSpecialForm")):
+            alt = vim_alternation(line, group)
+            if alt is not None:
+                got[cat] = (got[cat] or []) + alt
+    if not got["reserved"]:
         die("no `syntax keyword` in %s" % VIM_SYNTAX)
-    if builtins is None:
-        die("no lmdlBuiltin match in %s" % VIM_SYNTAX)
-    return keywords, builtins
+    for cat, group in (("builtins", "lmdlBuiltin"), ("special forms", "lmdlSpecialForm")):
+        if got[cat] is None:
+            die("no %s match in %s" % (group, VIM_SYNTAX))
+    return got
 
 
 def alternation(regex):
-    """The words of every \\b(a|b|c)\\b in a TextMate regex."""
+    """The words of every (a|b|c)\\b in a TextMate regex."""
     words = []
-    for group in re.findall(r"\\b\(([A-Za-z0-9_|]+)\)\\b", regex):
+    for group in re.findall(r"\(((?:\w+\|)*\w+)\)\\b", regex):
         words += group.split("|")
     return words
 
 
 def textmate_words(g):
-    rules = g["repository"]["keywords"]["patterns"]
-    keywords = []
-    for r in rules:
-        keywords += alternation(r["match"])
-    builtins = alternation(g["repository"]["builtins"]["match"])
-    return keywords, builtins
+    """{category: list of words}: the rules of the repository's `keywords`
+    (the one named keyword.other.section.lmdl: the sections), `contextual`
+    (matches and begins), `builtins` and `special-forms`."""
+    got = {c: [] for c in CATEGORIES}
+    repo = g["repository"]
+    for r in repo["keywords"]["patterns"]:
+        cat = "sections" if r.get("name") == "keyword.other.section.lmdl" else "reserved"
+        got[cat] += alternation(r["match"])
+    for r in repo["contextual"]["patterns"]:
+        got["contextual"] += alternation(r.get("match", r.get("begin", "")))
+        for sub in r.get("patterns", []):
+            got["contextual"] += alternation(sub.get("match", ""))
+    got["builtins"] = alternation(repo["builtins"]["match"])
+    got["special forms"] = alternation(repo["special-forms"]["match"])
+    return got
 
 
 def compare(what, got, want):
@@ -156,13 +215,16 @@ def check_keywords():
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             fail("%s is not valid JSON: %s" % (f, r.stderr.strip()))
-    kw, bi = lexer_keywords(), compiler_builtins()
-    vk, vb = vim_words()
-    compare("Vim reserved words", vk, kw)
-    compare("Vim built-in functions", vb, bi)
-    tk, tb = textmate_words(json.load(open(TM_GRAMMAR, encoding="utf-8")))
-    compare("TextMate reserved words", tk, kw)
-    compare("TextMate built-in functions", tb, bi)
+    want = compiler_words()
+    grammars = (("Vim", vim_words()),
+                ("TextMate", textmate_words(json.load(open(TM_GRAMMAR, encoding="utf-8")))))
+    for name, got in grammars:
+        for cat in CATEGORIES:
+            compare("%s %s" % (name, cat), got[cat], want[cat])
+        every = [w for c in CATEGORIES for w in got[c]]
+        dups = sorted({w for w in every if every.count(w) > 1})
+        if dups:
+            fail("%s: in two categories: %s" % (name, " ".join(dups)))
     # the package wires the grammar and the configuration to .lmdl files
     pkg = json.load(open(os.path.join(SRC, "editors/vscode/package.json")))
     lang = pkg["contributes"]["languages"][0]
@@ -184,8 +246,8 @@ def check_keywords():
     if not m or m.group(1, 2, 3, 4, 5) != ("models/a.lmdl", "12", "5", "error", "unknown name 'x'"):
         fail("the problem matcher does not read %r" % line)
     if not failures:
-        print("%d reserved words, %d built-in functions: Vim and TextMate agree "
-              "with the compiler" % (len(kw), len(bi)))
+        print("%s: Vim and TextMate agree with the compiler"
+              % ", ".join("%d %s" % (len(want[c]), c) for c in CATEGORIES))
 
 
 # ---- highlighting of the sample ----------------------------------------------
@@ -232,6 +294,42 @@ EXPECT = [
     (27, "s negative", "lmdlString", "string.quoted.single.lmdl"),
     (27, "''", "lmdlQuoteEscape", "constant.character.escape.quote.lmdl"),
     (29, "end", "lmdlEnd", "keyword.other.end.lmdl"),
+    # contextual keywords only in their place, special forms where called
+    (33, "initial", None, None),
+    (34, "mode", None, None),
+    (40, "events", "lmdlSection", "keyword.other.section.lmdl"),
+    (41, "when", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (41, "initialevent", "lmdlContextualEvent", "keyword.other.contextual.lmdl"),
+    (42, "initial", None, None),
+    (43, "elsewhen", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (43, "edge", "lmdlSpecialForm", "support.function.special-form.lmdl"),
+    (43, "time", "lmdlTime", "variable.language.time.lmdl"),
+    (43, "initialevent", "lmdlContextualEvent", "keyword.other.contextual.lmdl"),
+    (48, "delay", "lmdlSpecialForm", "support.function.special-form.lmdl"),
+    (48, "History", None, None),
+    (48, "value", "lmdlSpecialForm", "support.function.special-form.lmdl"),
+    (48, "integ", "lmdlSpecialForm", "support.function.special-form.lmdl"),
+    (49, "let", "lmdlFunction", "storage.type.function.lmdl"),
+    (51, "in", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (52, "w", None, None),
+    (55, "modecharts", "lmdlSection", "keyword.other.section.lmdl"),
+    (56, "mc", None, None),
+    (56, "modechart", "lmdlContextualChart", "keyword.other.contextual.lmdl"),
+    (57, "modes", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (58, "mode", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (58, "free", None, None),
+    (59, "entry", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (60, "v_before", None, None),
+    (63, "initial", None, None),
+    (67, "transitions", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (68, "free", None, None),
+    (68, "edge", "lmdlSpecialForm", "support.function.special-form.lmdl"),
+    (70, "initial", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (71, "free", None, None),
+    (71, "mode", None, None),
+    (77, "function", "lmdlFunction", "storage.type.function.lmdl"),
+    (78, "definitions", "lmdlContextual", "keyword.other.contextual.lmdl"),
+    (79, "f", None, None),
 ]
 
 

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -146,14 +146,16 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const char s4[] = "discrete.lmdl:21:15";
-static const char s6[] = "discrete.lmdl:43:34";
+static const char s7[] = "discrete.lmdl:43:34";
 static const char pool1[] =
     "x < {0.5, 'm'}\0"
-    "x <= 0\0";
+    "21:29\0"
+    "x <= 0\0"
+    "43:40\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0},
-    {pool0, pool1 + 15, s6, -1, 0, 0, 0, 0, 0},
+    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0, pool1 + 15},
+    {pool0, pool1 + 21, s7, -1, 0, 0, 0, 0, 0, pool1 + 28},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -182,10 +184,12 @@ static void relation_values(const RtEval *e, int *truth)
     truth[1] = (x[0] <= 0);
 }
 
-static const char s7[] = "discrete.lmdl:18:10";
+static const char s9[] = "discrete.lmdl:18:10";
+static const char pool2[] =
+    "18:30\0";
 
 static const RtDelayInfo delays[] = {
-    {"", s7},
+    {"", s9, pool2},
 };
 
 static void delay_args(const RtEval *e, double *u)
@@ -298,14 +302,16 @@ static void reset(const RtEval *e, int chart, double *xn)
 }
 
 static const char *const chart_modes_0[] = {"free", "impact"};
-static const char s8[] = "discrete.lmdl:26:5";
+static const char s11[] = "discrete.lmdl:26:5";
+static const char pool3[] =
+    "45:8\0";
 
 static const RtChartInfo charts[] = {
-    {"", "mc", s8, 2, 2, chart_modes_0, 3},
+    {"", "mc", s11, 2, 2, chart_modes_0, 3, pool3},
 };
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -329,14 +335,18 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s9[] = "discrete.lmdl:17:5";
-static const char s10[] = "discrete.lmdl:18:5";
-static const char s11[] = "discrete.lmdl:30:13";
+static const char s13[] = "discrete.lmdl:17:5";
+static const char s15[] = "discrete.lmdl:18:5";
+static const char s17[] = "discrete.lmdl:30:13";
+static const char pool4[] =
+    "17:17\0"
+    "18:31\0"
+    "30:40\0";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == v, solved for der(x)", s9},
-    {1, "y == delay(x, 0.1), solved for y", s10},
-    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", s11},
+    {1, "der(x) == v, solved for der(x)", s13, pool4},
+    {1, "y == delay(x, 0.1), solved for y", s15, pool4 + 6},
+    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", s17, pool4 + 12},
 };
 
 static const int rel_states[] = {

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -200,14 +200,16 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const char s2[] = "loops.lmdl:30:13";
-static const char s4[] = "loops.lmdl:30:25";
+static const char s5[] = "loops.lmdl:30:25";
 static const char pool1[] =
     "x > 0.5\0"
-    "q > 0.1\0";
+    "30:20\0"
+    "q > 0.1\0"
+    "30:32\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0},
-    {pool0, pool1 + 8, s4, 0, 1, 0, 0, 0, 0},
+    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0, pool1 + 8},
+    {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -237,7 +239,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -261,20 +263,27 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s5[] = "loops.lmdl:23:5";
-static const char s6[] = "loops.lmdl:24:5";
-static const char s7[] = "loops.lmdl:26:5";
-static const char s8[] = "loops.lmdl:28:5";
-static const char s9[] = "loops.lmdl:29:5";
-static const char s10[] = "loops.lmdl:30:5";
+static const char s7[] = "loops.lmdl:23:5";
+static const char s9[] = "loops.lmdl:24:5";
+static const char s11[] = "loops.lmdl:26:5";
+static const char s13[] = "loops.lmdl:28:5";
+static const char s15[] = "loops.lmdl:29:5";
+static const char s17[] = "loops.lmdl:30:5";
+static const char pool2[] =
+    "23:22\0"
+    "24:20\0"
+    "26:20\0"
+    "28:18\0"
+    "29:16\0"
+    "30:58\0";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == -(k * x), solved for der(x)", s5},
-    {2, "a * y + w == x and 1 more equation, solved for y, w", s6},
-    {2, "x * u + v == 1 and 1 more equation, solved for u, v", s7},
-    {1, "z ^ 3 + z == x, solved for z", s8},
-    {1, "a * q == x, solved for q", s9},
-    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", s10},
+    {1, "der(x) == -(k * x), solved for der(x)", s7, pool2},
+    {2, "a * y + w == x and 1 more equation, solved for y, w", s9, pool2 + 6},
+    {2, "x * u + v == 1 and 1 more equation, solved for u, v", s11, pool2 + 12},
+    {1, "z ^ 3 + z == x, solved for z", s13, pool2 + 18},
+    {1, "a * q == x, solved for q", s15, pool2 + 24},
+    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", s17, pool2 + 30},
 };
 
 const RtModel rt_model = {

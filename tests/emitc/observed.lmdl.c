@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -160,7 +160,7 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "", "", -1, 0, 0, 0, 0, 0},
+    {"", "", "", -1, 0, 0, 0, 0, 0, NULL},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -186,7 +186,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -211,13 +211,16 @@ static int check_param_asserts(const double *restrict p)
 }
 
 static const char s1[] = "observed.lmdl:16:5";
-static const char s2[] = "observed.lmdl:17:10";
+static const char s3[] = "observed.lmdl:17:10";
+static const char pool1[] =
+    "16:20\0"
+    "17:18\0";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", s1},
-    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", s1},
-    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", s2},
-    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", s2},
+    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", s1, pool1},
+    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", s1, pool1},
+    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", s3, pool1 + 6},
+    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", s3, pool1 + 6},
 };
 
 const RtModel rt_model = {

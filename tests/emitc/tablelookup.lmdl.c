@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -36,17 +36,19 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const char s2[] = "tablelookup.lmdl:19:10";
-static const char s4[] = "tablelookup.lmdl:21:10";
+static const char s5[] = "tablelookup.lmdl:21:10";
 static const char pool0[] =
     "\0"
     "tablelookup(xd, fd, x, interpolation = smooth, extrapolation = nearest)\0"
-    "tablelookup(xd, td, F, x, time)\0";
+    "19:81\0"
+    "tablelookup(xd, td, F, x, time)\0"
+    "21:41\0";
 
 static const RtTableInfo tables[] = {
     {pool0, pool0 + 1, s2,
-     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}},
-    {pool0, pool0 + 73, s4,
-     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}},
+     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, pool0 + 73},
+    {pool0, pool0 + 79, s5,
+     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}, pool0 + 111},
 };
 
 static const RtParamInfo params[] = {
@@ -181,9 +183,9 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool0 + 1, s2, -1, 0, 1, 0, 0, 0},
-    {pool0, pool0 + 73, s4, -1, 0, 2, 0, 0, 0},
-    {pool0, pool0 + 73, s4, -1, 0, 2, 1, 0, 0},
+    {pool0, pool0 + 1, s2, -1, 0, 1, 0, 0, 0, pool0 + 73},
+    {pool0, pool0 + 79, s5, -1, 0, 2, 0, 0, 0, pool0 + 111},
+    {pool0, pool0 + 79, s5, -1, 0, 2, 1, 0, 0, pool0 + 111},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -215,7 +217,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0},
+    {"", "", "", 0, NULL, 0, NULL},
 };
 
 static int check_asserts(const RtEval *e)
@@ -239,17 +241,22 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s5[] = "tablelookup.lmdl:18:5";
-static const char s6[] = "tablelookup.lmdl:19:5";
-static const char s7[] = "tablelookup.lmdl:20:5";
-static const char s8[] = "tablelookup.lmdl:21:5";
+static const char s7[] = "tablelookup.lmdl:18:5";
+static const char s9[] = "tablelookup.lmdl:19:5";
+static const char s11[] = "tablelookup.lmdl:20:5";
+static const char s13[] = "tablelookup.lmdl:21:5";
+static const char pool1[] =
+    "18:27\0"
+    "19:82\0"
+    "20:18\0"
+    "21:42\0";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(x) == 0.001, solved for der(x)", s5},
-    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", s6},
-    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", s6},
-    {1, "df == der(f), solved for df", s7},
-    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", s8},
+    {1, "der(x) == 0.001, solved for der(x)", s7, pool1},
+    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", s9, pool1 + 6},
+    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", s9, pool1 + 6},
+    {1, "df == der(f), solved for df", s11, pool1 + 12},
+    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", s13, pool1 + 18},
 };
 
 const RtModel rt_model = {

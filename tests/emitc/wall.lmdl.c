@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 11,
-               "generated for runtime interface 11: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 12,
+               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -197,15 +197,17 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const char s13[] = "<stdlib>/translational/Wall.lmdl:27:8";
-static const char s15[] = "<stdlib>/translational/Wall.lmdl:28:12";
+static const char s16[] = "<stdlib>/translational/Wall.lmdl:28:12";
 static const char pool1[] =
     "wall\0"
     "penetration > 0\0"
-    "max(stiffness * penetration + damping * side * P.v, 0)\0";
+    "27:23\0"
+    "max(stiffness * penetration + damping * side * P.v, 0)\0"
+    "28:66\0";
 
 static const RtRelationInfo relations[] = {
-    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0},
-    {pool1, pool1 + 21, s15, 0, 1, 0, 0, 0, 0},
+    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0, pool1 + 21},
+    {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82},
 };
 
 static void zero_crossings(const RtEval *e, double *g)
@@ -238,26 +240,31 @@ static const int assert_reads[] = {
     1, 3, 5, 6, 7
 };
 
-static const char s18[] = "<stdlib>/translational/Spring.lmdl:22:5";
-static const char s21[] = "<stdlib>/translational/Mass.lmdl:22:5";
-static const char s23[] = "<stdlib>/translational/Wall.lmdl:33:5";
-static const char s25[] = "<stdlib>/translational/Wall.lmdl:34:5";
-static const char s27[] = "<stdlib>/translational/Wall.lmdl:35:5";
+static const char s20[] = "<stdlib>/translational/Spring.lmdl:22:5";
+static const char s24[] = "<stdlib>/translational/Mass.lmdl:22:5";
+static const char s27[] = "<stdlib>/translational/Wall.lmdl:33:5";
+static const char s30[] = "<stdlib>/translational/Wall.lmdl:34:5";
+static const char s33[] = "<stdlib>/translational/Wall.lmdl:35:5";
 static const char pool2[] =
     "spring\0"
     "Spring: k must be >= 0\0"
+    "22:46\0"
     "mass\0"
     "Mass: m must be > 0\0"
+    "22:42\0"
     "Wall: side must be 1 or -1\0"
+    "33:67\0"
     "Wall: stiffness must be >= 0\0"
-    "Wall: damping must be >= 0\0";
+    "34:60\0"
+    "Wall: damping must be >= 0\0"
+    "35:56\0";
 
 static const RtAssertInfo asserts[] = {
-    {pool2, pool2 + 7, s18, 1, assert_reads + 0, 1},
-    {pool2 + 30, pool2 + 35, s21, 1, assert_reads + 1, 1},
-    {pool1, pool2 + 55, s23, 1, assert_reads + 2, 1},
-    {pool1, pool2 + 82, s25, 1, assert_reads + 3, 1},
-    {pool1, pool2 + 111, s27, 1, assert_reads + 4, 1},
+    {pool2, pool2 + 7, s20, 1, assert_reads + 0, 1, pool2 + 30},
+    {pool2 + 36, pool2 + 41, s24, 1, assert_reads + 1, 1, pool2 + 61},
+    {pool1, pool2 + 67, s27, 1, assert_reads + 2, 1, pool2 + 94},
+    {pool1, pool2 + 100, s30, 1, assert_reads + 3, 1, pool2 + 129},
+    {pool1, pool2 + 135, s33, 1, assert_reads + 4, 1, pool2 + 162},
 };
 
 static int check_asserts(const RtEval *e)
@@ -285,22 +292,30 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s28[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
-static const char s29[] = "<stdlib>/translational/Spring.lmdl:21:5";
-static const char s30[] = "<stdlib>/translational/Wall.lmdl:26:5";
-static const char s31[] = "<stdlib>/translational/Wall.lmdl:27:5";
-static const char s32[] = "<stdlib>/translational/Wall.lmdl:32:5";
-static const char s33[] = "<stdlib>/translational/Spring.lmdl:6:5";
-static const char s34[] = "<stdlib>/translational/Mass.lmdl:21:5";
+static const char s35[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
+static const char s37[] = "<stdlib>/translational/Spring.lmdl:21:5";
+static const char s39[] = "<stdlib>/translational/Wall.lmdl:26:5";
+static const char s41[] = "<stdlib>/translational/Wall.lmdl:27:5";
+static const char s43[] = "<stdlib>/translational/Wall.lmdl:32:5";
+static const char s45[] = "<stdlib>/translational/Spring.lmdl:6:5";
+static const char s47[] = "<stdlib>/translational/Mass.lmdl:21:5";
+static const char pool3[] =
+    "12:17\0"
+    "21:22\0"
+    "26:44\0"
+    "31:8\0"
+    "32:26\0"
+    "6:25\0"
+    "21:21\0";
 
 static const RtBlockInfo blocks[] = {
-    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", s28},
-    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", s29},
-    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", s30},
-    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", s31},
-    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", s32},
-    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", s33},
-    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", s34},
+    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", s35, pool3},
+    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", s37, pool3 + 6},
+    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", s39, pool3 + 12},
+    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", s41, pool3 + 18},
+    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", s43, pool3 + 23},
+    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", s45, pool3 + 29},
+    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", s47, pool3 + 34},
 };
 
 const RtModel rt_model = {

@@ -12,7 +12,9 @@ that a schema cannot state, for what lmdlc fmu writes:
 - InitialUnknowns, in index order, holds every output, state and
   derivative (all computed at initialization);
 - dependencies name only states and inputs (the knowns of Model
-  Exchange), ascending, and every index is in range;
+  Exchange), ascending, and every index is in range; those of the
+  InitialUnknowns only parameters and inputs (the knowns of
+  initialization: initial="exact");
 - numberOfEventIndicators is present; ME and CS name one binary.
 Prints what it checked; exit 1 on the first broken rule.
 """
@@ -81,5 +83,13 @@ for tag in ("Outputs", "Derivatives"):
         if deps != sorted(set(deps)) or not set(deps) <= knowns:
             fail("%s %s: dependencies %s are not ascending states and inputs"
                  % (tag, u.get("index"), deps))
+params = {i for i, sv in enumerate(svs, 1) if sv.get("causality") == "parameter"}
+for u in unknowns("InitialUnknowns"):
+    if u.get("dependencies") is None:
+        continue
+    deps = [int(x) for x in u.get("dependencies").split()]
+    if deps != sorted(set(deps)) or not set(deps) <= params | inputs:
+        fail("InitialUnknowns %s: dependencies %s are not ascending parameters and inputs"
+             % (u.get("index"), deps))
 print("%s: %d variables, %d states, %d outputs, %d inputs, %d units: the rules hold"
       % (root.get("modelName"), len(svs), len(states), len(outputs), len(inputs), len(units)))

@@ -8,7 +8,8 @@
 # schema cannot state: units defined, starts, derivatives, ModelStructure).
 # pushed.lmdl's file is compared with pushed.lmdl.xml (UPDATE_GOLDEN=1
 # rewrites it; read the diff): its outputs depend on the states x and v,
-# der(v) on the input F only.  The archive holds exactly
+# der(v) on the input F only; at initialization p on m, der(v) on m and
+# F, the rest on nothing (x and v start at constants).  The archive holds exactly
 # modelDescription.xml, the binary and the sources SourceFiles lists.
 . "$(dirname "$0")/lib.sh"
 command -v xmllint >/dev/null || { echo "SKIP: no xmllint (libxml2-utils)"; exit 77; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# deb.sh BUILD SRC VERSION DEPENDS - `cpack -G DEB` makes a Debian package
+# deb.sh BUILD SRC VERSION DEPENDS RECOMMENDS - `cpack -G DEB` makes a Debian package
 # of the build with the right contents and dependencies.
 #
 # Builds the package from BUILD into a temporary directory, then checks
@@ -8,6 +8,8 @@
 #    Architecture fields match, and Depends is DEPENDS (the CMake variable
 #    LMDL_DEB_DEPENDS), which must name a C compiler, libc6-dev and
 #    libgsl-dev, libsundials-dev and libsuitesparse-dev (the archives simulators link), and libzip4 (which lmdlc links for FMUs);
+#    Recommends is RECOMMENDS (LMDL_DEB_RECOMMENDS), which must name
+#    gnuplot-nox (lmdlc plot) and parallel (lmdlc sweep --engine parallel);
 #  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a and
 #    liblmdl_rt_pic.a (FMUs), usr/include/lmdl/rt_model.h, rt_units.h,
 #    lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
@@ -17,7 +19,7 @@
 #  - the lmdlc unpacked from it (dpkg-deb -x) checks an example using the
 #    unpacked library, with no LMDL_* variable set.
 set -eu
-build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3 depends=$4
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) version=$3 depends=$4 recommends=$5
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lmdl-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -38,6 +40,13 @@ for d in "gcc | c-compiler" libc6-dev libgsl-dev libsundials-dev libsuitesparse-
   printf '%s\n' "$depends" | tr ',' '\n' | sed 's/^ *//' | grep -qx "$d" \
     || fail "Depends lacks '$d'"
 done
+
+[ "$(field Recommends)" = "$recommends" ] \
+  || fail "Recommends: '$(field Recommends)', expected '$recommends'"
+printf '%s\n' "$recommends" | tr ',|' '\n\n' | sed 's/^ *//; s/ *$//' | grep -qx gnuplot-nox \
+  || fail "Recommends lacks gnuplot-nox"
+printf '%s\n' "$recommends" | tr ',|' '\n\n' | sed 's/^ *//; s/ *$//' | grep -qx parallel \
+  || fail "Recommends lacks parallel"
 
 # The files, against what they should be.
 dpkg-deb -c "$deb" >"$tmp/contents"

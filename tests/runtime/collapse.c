@@ -16,7 +16,7 @@
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x", "z"};
 static const RtBlockInfo blocks[] = {
-    {1, "tanh((z - x)/w) == 0 (solving for z)", "collapse.lmdl:5:5"},
+    {1, "tanh((z - x)/w) == 0 (solving for z)", "collapse.lmdl:5:5", NULL},
 };
 
 static double width(double x)

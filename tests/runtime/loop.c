@@ -15,9 +15,9 @@
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x", "z", "p", "q"};
 static const RtBlockInfo blocks[] = {
-    {1, "z^3 + z == time (solving for z)", "loop.lmdl:5:5"},
+    {1, "z^3 + z == time (solving for z)", "loop.lmdl:5:5", NULL},
     {2, "p^2 + q^2 == 1 + time, p - q == 0.5*sin(time) (solving for p, q)",
-     "loop.lmdl:6:5"},
+     "loop.lmdl:6:5", NULL},
 };
 
 static int block0_res(RtEval *e, const double *z, double *res)

@@ -10,7 +10,7 @@
 
 static const char *const column_names[] = {"div.y"};
 static const RtBlockInfo blocks[] = {
-    {1, "div: (1 - 2*time)*y == 1 (solving for y)", "singular.lmdl:4:5"},
+    {1, "div: (1 - 2*time)*y == 1 (solving for y)", "singular.lmdl:4:5", NULL},
 };
 
 static int eval(RtEval *e)

@@ -9,9 +9,9 @@
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x", "w", "pair.z1", "pair.z2"};
 static const RtBlockInfo blocks[] = {
-    {1, "w == 2*x (solving for w)", "singular_loop.lmdl:3:5"},
+    {1, "w == 2*x (solving for w)", "singular_loop.lmdl:3:5", NULL},
     {2, "pair: z1 + z2 == 1, 2*z1 + 2*z2 == 3 (solving for z1, z2)",
-     "singular_loop.lmdl:8:5"},
+     "singular_loop.lmdl:8:5", NULL},
 };
 
 static int res(RtEval *e, const double *z, double *r)

@@ -6,13 +6,15 @@
 # end.  The job array runs every row; each row's results and the merged
 # summary are byte-identical to the sequential --sweep, and each task left
 # its Slurm log.  Skipped (77) where the daemons are not installed (CI
-# does not install them) or a cluster cannot be started here.
+# installs them, scripts/bootstrap.sh does not) or a cluster cannot be
+# started, or cannot run a job, here (a container without what slurmd
+# needs): only a cluster that runs a trivial job can fail this test.
 . "$(dirname "$0")/lib.sh"
 find_bin() {
   command -v "$1" 2>/dev/null || { [ -x "/usr/sbin/$1" ] && echo "/usr/sbin/$1"; }
 }
 skip() { echo "SKIP: $*"; exit 77; }
-for b in munged mungekey slurmctld slurmd sbatch sinfo; do
+for b in munged mungekey slurmctld slurmd sbatch sinfo srun; do
   find_bin "$b" >/dev/null || skip "$b is not installed (Debian: slurm-wlm, munge)"
 done
 command -v timeout >/dev/null || skip "no timeout(1)"
@@ -77,6 +79,8 @@ until [ "$(sinfo -h -o %t 2>/dev/null)" = idle ]; do
   [ $i -lt 60 ] || skip "the node never became idle: $(tail -n 3 "$c/slurmd.log" 2>/dev/null)"
   sleep 0.5
 done
+timeout 60 srun --quiet -N1 -n1 true >"$c/probe.out" 2>&1 \
+  || skip "the cluster cannot run a job here: $(tail -n 2 "$c/probe.out")"
 
 d="$work/r \$x 'q\""
 mkdir "$d"

@@ -2,12 +2,14 @@
 " Language:     lmdl (equation-based modeling language, .lmdl files)
 " Maintainer:   the lmdl project
 "
-" Every word given to `syntax keyword` below is a reserved word of the
-" language, and every reserved word is given to exactly one `syntax
-" keyword`: tests/editors/check_grammars.py compares them with the
-" keyword table of grammar/lexer.l.  Words that are not reserved (the
-" function names, `value`/`priority`/`nominal` in a variable's long form)
-" are matched by patterns instead, only where they have that meaning.
+" Every word given to `syntax keyword` below is a keyword of the
+" language, and every keyword is given to exactly one `syntax keyword`:
+" tests/editors/check_grammars.py compares them with the keyword tables of
+" grammar/lexer.l (the sections in lmdlSection, the contextual keywords in
+" the lmdlContextual* groups, the other reserved words elsewhere).  Words
+" that are not reserved (the built-in functions and special forms,
+" `value`/`priority`/`nominal` in a variable's long form) are matched by
+" patterns instead, only where they have that meaning.
 
 if exists("b:current_syntax")
   finish
@@ -43,9 +45,33 @@ syntax keyword lmdlTime time
 " For-loops around sections and equations (arrays).
 syntax keyword lmdlRepeat for
 
+" Contextual keywords (the `contextual` table of grammar/lexer.l): keywords
+" only directly inside one kind of block, so that a model may have a
+" parameter `initial` or `mode`.  They are contained keywords, highlighted
+" only inside the transparent matches below, which find a word where the
+" keyword would stand:
+"  - the first word of a line, unless what follows makes it a name (=, ==,
+"    ., [, ;, ,, :, ->, <=, >=, ~=): definitions, in, when, elsewhen,
+"    modes, transitions, initial, mode, entry;
+"  - a word after `when` or `elsewhen` on its line: initialevent;
+"  - the last word of a line after `=`: NAME = modechart.
+" These matches come before every other match, so that one starting at the
+" same place (a built-in function's call) wins over them.
+syntax keyword lmdlContextual contained definitions in when elsewhen
+syntax keyword lmdlContextual contained modes transitions initial mode entry
+syntax keyword lmdlContextualEvent contained initialevent
+syntax keyword lmdlContextualChart contained modechart
+syntax match lmdlCtxFirst "^\s*\zs\h\w*\>\%(\s*\%([;,:.=[]\|->\|[<>~]=\)\)\@!" transparent contains=lmdlContextual
+syntax match lmdlCtxPredicate "\%(^\s*\%(when\|elsewhen\)\>.*\)\@<=\<\h\w*\>" transparent contains=lmdlContextualEvent
+syntax match lmdlCtxChart "\%([^=<>~]=\s*\)\@<=\<\h\w*\>\ze\s*\%(%.*\)\=$" transparent contains=lmdlContextualChart
+
 " Built-in functions, only where they are called (they are not reserved:
 " a parameter may be called `max`).
 syntax match lmdlBuiltin "\<\%(sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|exp\|log\|log10\|sqrt\|abs\|sign\|min\|max\|numel\|size\|sum\|zeros\|ones\|tablelookup\)\>\ze\s*("
+
+" The special forms (LMDL_SPECIAL_FORMS): written like calls, but not
+" functions of numbers: value(x, 'unit'), integ(e), edge(b), delay(u, tau).
+syntax match lmdlSpecialForm "\<\%(value\|integ\|edge\|delay\)\>\ze\s*("
 
 " priority.high, priority.low, priority.none
 syntax match lmdlPriority "\<priority\.\%(high\|low\|none\)\>"
@@ -92,7 +118,11 @@ highlight default link lmdlAssert       Exception
 highlight default link lmdlDer          Operator
 highlight default link lmdlTime         Constant
 highlight default link lmdlRepeat       Repeat
+highlight default link lmdlContextual   Statement
+highlight default link lmdlContextualEvent Constant
+highlight default link lmdlContextualChart Structure
 highlight default link lmdlBuiltin      Function
+highlight default link lmdlSpecialForm  Special
 highlight default link lmdlPriority     Constant
 highlight default link lmdlField        Identifier
 highlight default link lmdlNumber       Number
