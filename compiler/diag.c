@@ -6,6 +6,8 @@
  */
 #include "diag.h"
 
+#include "rt_json.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,29 +44,12 @@ DiagFormat diag_format(void)
     return format;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static uint32_t utf8_length(const unsigned char *s, uint32_t n)
-{
-    uint32_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-                 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (uint32_t k = 1; k < len; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F)
-        || (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-        return 0;
-    return len;
-}
-
 /* Bytes of the character echoed at offset i: a valid UTF-8 sequence, or
    one byte (shown as '?' when it is not valid). */
 static uint32_t char_length(const SrcFile *f, uint32_t i, uint32_t stop)
 {
     const unsigned char *c = (const unsigned char *)f->text + i;
-    uint32_t len = *c >= 0x80 ? utf8_length(c, stop - i) : 1;
+    uint32_t len = *c >= 0x80 ? (uint32_t)rt_utf8_length(c, stop - i) : 1;
     return len ? len : 1;
 }
 
@@ -107,7 +92,7 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
        UTF-8 so that the message itself stays valid text. */
     for (uint32_t i = ws; i < we; i += char_length(f, i, we)) {
         const unsigned char *c = (const unsigned char *)f->text + i;
-        if (*c >= 0x80 && utf8_length(c, we - i))
+        if (*c >= 0x80 && rt_utf8_length(c, we - i))
             fwrite(c, 1, char_length(f, i, we), out);
         else
             fputc(*c == '\t' ? '\t' : (*c < 0x20 || *c >= 0x7f) ? '?' : *c, out);
@@ -131,32 +116,10 @@ static void quote(SrcFile *f, SrcSpan sp, int line)
 
 /* ---- JSON Lines ------------------------------------------------------------ */
 
-/* s as a JSON string: quotes, backslashes and control characters escaped,
-   valid UTF-8 passed through, and each byte that is not part of valid
-   UTF-8 replaced by U+FFFD, so that the output is always valid JSON (and
-   valid UTF-8) whatever bytes a file name or a message holds. */
+/* s as a JSON string (rt_json.c: the writer the simulator uses too). */
 static void json_string(FILE *fp, const char *s)
 {
-    const unsigned char *c = (const unsigned char *)s;
-    size_t n = strlen(s);
-    fputc('"', fp);
-    for (size_t i = 0; i < n;) {
-        uint32_t len = c[i] >= 0x80 ? utf8_length(c + i, (uint32_t)(n - i > 4 ? 4 : n - i)) : 1;
-        if (len == 0)
-            fputs("\\ufffd", fp);
-        else if (c[i] == '"' || c[i] == '\\')
-            fprintf(fp, "\\%c", c[i]);
-        else if (c[i] == '\n')
-            fputs("\\n", fp);
-        else if (c[i] == '\t')
-            fputs("\\t", fp);
-        else if (c[i] < 0x20 || c[i] == 0x7f)
-            fprintf(fp, "\\u%04x", c[i]);
-        else
-            fwrite(c + i, 1, len, fp);
-        i += len ? len : 1;
-    }
-    fputc('"', fp);
+    rt_json_string(fp, s, strlen(s));
 }
 
 /* "file", "line", "column", "end_line", "end_column": lines and columns

@@ -28,6 +28,7 @@
  * Messages to an embedder's stream (an FMU's log) stay text.
  */
 #include "rt_internal.h"
+#include "rt_json.h"
 #include "rt_units.h"
 
 #include <stdarg.h>
@@ -75,49 +76,6 @@ static int known(const char *text)
 
 /* ---- JSON Lines -------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-    size_t len = s[0] >= 0xC2 && s[0] <= 0xDF ? 2
-               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F)
-        || (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-        return 0;
-    return len;
-}
-
-/* n bytes of s as a JSON string, as lmdlc's compiler/diag.c writes them
-   (a library the runtime cannot use): quotes, backslashes and control
-   characters escaped, invalid UTF-8 replaced by U+FFFD. */
-static void json_string(FILE *fp, const char *s, size_t n)
-{
-    const unsigned char *c = (const unsigned char *)s;
-    fputc('"', fp);
-    for (size_t i = 0; i < n;) {
-        size_t len = c[i] >= 0x80 ? utf8_length(c + i, n - i) : 1;
-        if (len == 0)
-            fputs("\\ufffd", fp);
-        else if (c[i] == '"' || c[i] == '\\')
-            fprintf(fp, "\\%c", c[i]);
-        else if (c[i] == '\n')
-            fputs("\\n", fp);
-        else if (c[i] == '\t')
-            fputs("\\t", fp);
-        else if (c[i] < 0x20 || c[i] == 0x7f)
-            fprintf(fp, "\\u%04x", c[i]);
-        else
-            fwrite(c + i, 1, len, fp);
-        i += len ? len : 1;
-    }
-    fputc('"', fp);
-}
-
 /* The number after the last ':' of s[0..*n), taken off *n; -1 if there
    is none. */
 static long trailing_number(const char *s, size_t *n)
@@ -160,7 +118,7 @@ static void json_location(FILE *fp, const char *location, const char *end)
     if (col < 0 || !known(end) || sscanf(end, "%ld:%ld", &eline, &ecol) != 2)
         eline = ecol = -1;
     fputs("\"file\":", fp);
-    json_string(fp, location, n);
+    rt_json_string(fp, location, n);
     json_number(fp, "line", line);
     json_number(fp, "column", col);
     json_number(fp, "end_line", eline);
@@ -214,14 +172,14 @@ void rt_msg_end(RtMsg *g)
     fputc('{', g->to);
     if (g->file) {
         fputs("\"file\":", g->to);
-        json_string(g->to, g->file, strlen(g->file));
+        rt_json_string(g->to, g->file, strlen(g->file));
         json_number(g->to, "line", g->line);
         fputs(",\"column\":null,\"end_line\":null,\"end_column\":null", g->to);
     } else {
         json_location(g->to, g->location, g->location_end);
     }
     fprintf(g->to, ",\"severity\":\"%s\",\"message\":", g->severity);
-    json_string(g->to, g->text, n);
+    rt_json_string(g->to, g->text, n);
     fputs(",\"notes\":[]}\n", g->to);
     fflush(g->to);
     free(g->text);
