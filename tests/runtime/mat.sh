@@ -28,6 +28,9 @@ for round in 1 2 3; do
     rm -f "$tmp/k.mat"
     "$wide" --quiet --stop-time 1000 --output-step 0.001 -o "$tmp/k.mat" &
     pid=$!
+    # the delay counts from the file's creation: a start slowed down (the
+    # sanitizers, a loaded machine) must not be killed before it has one
+    for i in $(seq 100); do [ -e "$tmp/k.mat" ] && break; sleep 0.05; done
     sleep "$delay"
     kill -s TERM "$pid"
     wait "$pid"
