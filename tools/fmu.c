@@ -42,6 +42,8 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include "zipdl.h"  /* after <zip.h>: its functions through dlsym */
+
 #ifndef LMDL_FMU_RT_SOURCES
 #error "LMDL_FMU_RT_SOURCES: the runtime files an FMU carries (runtime/CMakeLists.txt)"
 #endif
@@ -303,6 +305,11 @@ static char *build_binary(const char *c_text, const char *ident, const char *out
 /* The zip of every entry, in memory; NULL after a report. */
 static char *zip_archive(const Archive *a, size_t *len)
 {
+    char why[512];
+    if (zipdl_load(why, sizeof why) != 0) {
+        diag_error(src_none, "cannot make the FMU archive: %s", why);
+        return NULL;
+    }
     zip_error_t ze;
     zip_error_init(&ze);
     zip_source_t *src = zip_source_buffer_create(NULL, 0, 0, &ze);
