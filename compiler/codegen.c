@@ -273,15 +273,18 @@ static void emit_states(Cg *cg)
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
         DaeVar *v = d->vars.items[x->var];
-        char *name = NULL;
-        size_t sz = 0;
-        FILE *fp = open_memstream(&name, &sz);
-        dae_fput_var(fp, dae_shown_name(v), x->order);
-        fclose(fp);
-        cp_emit(&cg->p, "    ");
-        cp_str(&cg->p, name);
-        cp_emit(&cg->p, ",\n");
-        free(name);
+        /* der(name) for a state that is a derivative, written in place */
+        cp_emit(&cg->p, "    \"");
+        for (int k = 0; k < x->order; k++)
+            cp_put(&cg->p.buf, "der(", 4);
+        size_t at = cg->p.buf.n;
+        cp_str(&cg->p, dae_shown_name(v));
+        /* cp_str's quotes: the opening one goes, the closing one stays last */
+        memmove(cg->p.buf.s + at, cg->p.buf.s + at + 1, cg->p.buf.n - at - 1);
+        cg->p.buf.n -= 2;
+        for (int k = 0; k < x->order; k++)
+            cp_put(&cg->p.buf, ")", 1);
+        cp_emit(&cg->p, "\",\n");
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
     CpChunk c = {.name = "start", .params = "const double *p, double *x0, double *nom",

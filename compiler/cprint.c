@@ -597,6 +597,20 @@ char *cp_source_text(SrcSpan sp)
     return s;
 }
 
+/* The decimal digits of v >= 0 at p; returns the end. */
+static char *put_uint(char *p, unsigned v)
+{
+    char digits[12];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = digits[--n];
+    return p;
+}
+
 void cp_location(CPrint *cg, SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
@@ -606,15 +620,22 @@ void cp_location(CPrint *cg, SrcSpan sp)
     }
     int line, col;
     src_linecol(sp, &line, &col);
-    char buf[64];
-    snprintf(buf, sizeof buf, ":%d:%d", line, col);
-    size_t n = strlen(f->path) + strlen(buf) + 1;
-    char *s = malloc(n);
+    /* "path:line:col", written by hand: this runs for every row of the
+       tables, and snprintf was a tenth of emit-c */
+    size_t n = strlen(f->path);
+    char small[512], *s = n + 32 <= sizeof small ? small : malloc(n + 32);
     if (!s)
         abort();
-    snprintf(s, n, "%s%s", f->path, buf);
+    memcpy(s, f->path, n);
+    char *p = s + n;
+    *p++ = ':';
+    p = put_uint(p, (unsigned)line);
+    *p++ = ':';
+    p = put_uint(p, (unsigned)col);
+    *p = 0;
     pstr(cg, s, true);
-    free(s);
+    if (s != small)
+        free(s);
 }
 
 void cp_location_end(CPrint *cg, SrcSpan sp)
@@ -626,8 +647,9 @@ void cp_location_end(CPrint *cg, SrcSpan sp)
     int line, col;
     uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
     src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
-    char buf[48];
-    snprintf(buf, sizeof buf, "%d:%d", line, col);
+    char buf[32], *p = put_uint(buf, (unsigned)line);
+    *p++ = ':';
+    *put_uint(p, (unsigned)col) = 0;
     cp_emit(cg, ", ");
     cp_pstr(cg, buf);
 }
