@@ -15,14 +15,23 @@
  * and one per mode a mode chart enters, with the chart's name as the
  * condition and the mode's as the value.
  *
- * One write per line.  Every line (the header, each row, each log line)
- * is formatted into one buffer and handed to the file in a single
- * write(2), with SIGINT, SIGTERM and SIGHUP held off meanwhile: a run
- * that fails, or is interrupted or terminated, keeps every row up to that
- * point, each one whole.  There is no stdio buffering, so nothing is lost
- * with the process either.  SIGKILL cannot be held off, and Linux may end
- * a large write to a file early when SIGKILL arrives during it, so a
- * killed run can in principle end in a partial last row.
+ * Whole rows, in batches.  Every line (the header, each row, each log
+ * line) is formatted into one buffer.  Results rows then wait in a batch
+ * of whole rows that reaches the file in one write(2) when it holds 64 KB
+ * or its first row is 0.1 s old (wall clock), before an event log line,
+ * and at the end of the run, failed or not.  The header and event log
+ * lines are written at once.  SIGINT, SIGTERM and SIGHUP are held off
+ * while a batch is written or grows; one that comes between writes
+ * first writes the waiting rows (write(2) is safe in a signal handler)
+ * and then kills the process with the same signal.  So a run that fails,
+ * or is interrupted or terminated, keeps every row up to that point, each
+ * one whole.  SIGKILL cannot be held off: it loses the rows of the batch
+ * (at most 0.1 s of them, like a stdio buffer), and Linux may end a
+ * large write to a file early when SIGKILL arrives during it, so a killed
+ * run can in principle end in a partial last row.  One write per row
+ * cost a system call a row: 5,000 rows of the wall contact over 10 s
+ * took 20.8 ms against 11.2 ms for the hand-written program, whose stdio
+ * wrote 4 KB at a time.
  *
  * Fields are quoted (RFC 4180) only when they need it, so ordinary names
  * and conditions stay readable and `cut -d,` keeps working on them.
@@ -53,6 +62,9 @@ typedef struct Seen {
 
 struct RtOutput {
     Line line;                  /* the line being formatted (reused) */
+    Line batch;                 /* whole results rows not yet written */
+    double batch_since;         /* wall clock of the batch's first row */
+    int fd;                     /* the results file */
     RtMat *mat;                 /* the MAT writer for a .mat results file */
     /* Reuse of formatted numbers in results rows: a field whose value has
        the bits it had in the previous row copies that row's text; one
@@ -75,9 +87,16 @@ struct RtOutput {
    process dies of the same signal as before, only never inside a row. */
 static volatile sig_atomic_t writing_line, deferred_signal;
 static const int held_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* The results whose waiting rows a terminating signal writes first. */
+static RtOutput *volatile batched;
+
+static int write_batch(RtOutput *o);
 
 static void die_of(int sig)
 {
+    RtOutput *o = batched;
+    if (o)
+        write_batch(o);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -214,6 +233,71 @@ static int write_line(RtSim *s, FILE *fp, const char *path, double t)
     return 0;
 }
 
+/* A batch is written when it holds this much, or its first row is this
+   old (see the head of the file). */
+#define BATCH_BYTES 65536
+#define BATCH_SECONDS 0.1
+
+/* Writes the waiting rows with write(2) or pwrite(2) alone, so that a
+   signal handler may call it.  0, or -1 when the file refused them. */
+static int write_batch(RtOutput *o)
+{
+    if (o->mat)
+        return rt_mat_flush(o->mat);
+    const char *at = o->batch.text;
+    size_t left = o->batch.len;
+    while (left > 0) {
+        ssize_t w = write(o->fd, at, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        at += w;
+        left -= (size_t)w;
+    }
+    o->batch.len = 0;
+    return left > 0 ? -1 : 0;
+}
+
+static size_t batch_bytes(const RtOutput *o)
+{
+    return o->mat ? rt_mat_waiting(o->mat) : o->batch.len;
+}
+
+/* The waiting rows reach the file now; a write error fails the run. */
+static int flush_batch(RtSim *s, double t)
+{
+    RtOutput *o = s->output;
+    if (!o || batch_bytes(o) == 0)
+        return 0;
+    rt_hold_signals();
+    int rc = write_batch(o);
+    rt_release_signals();
+    if (rc != 0) {
+        rt_fail_simple(&s->fail, RT_FAILKIND_IO, t, -1);
+        s->fail.name = s->opt.out_path ? s->opt.out_path : "standard output";
+    }
+    return rc;
+}
+
+int rt_csv_flush(RtSim *s)
+{
+    return flush_batch(s, s->t);
+}
+
+/* After a row joined the batch (its first row started the clock): the
+   batch is written when it is due. */
+static int batch_grew(RtSim *s, RtOutput *o, size_t before, double t)
+{
+    if (before == 0) {
+        o->batch_since = rt_wall_clock();
+        return batch_bytes(o) >= BATCH_BYTES ? flush_batch(s, t) : 0;
+    }
+    if (batch_bytes(o) >= BATCH_BYTES || rt_wall_clock() - o->batch_since >= BATCH_SECONDS)
+        return flush_batch(s, t);
+    return 0;
+}
+
 static int ends_with(const char *s, const char *tail)
 {
     size_t n = strlen(s), m = strlen(tail);
@@ -224,10 +308,15 @@ int rt_csv_header(RtSim *s)
 {
     const RtModel *m = s->m;
     RtOutput *o = output(s);
+    o->fd = fileno(s->out);
     if (s->opt.out_path && ends_with(s->opt.out_path, ".mat")) {
-        o->mat = rt_mat_open(s, fileno(s->out));
-        return o->mat ? 0 : -1;
+        o->mat = rt_mat_open(s, o->fd);
+        if (!o->mat)
+            return -1;
+        batched = o;
+        return 0;
     }
+    batched = o;
     line_put(&o->line, "time", 4);
     for (int i = 0; i < s->opt.n_vars; i++) {
         line_char(&o->line, ',');
@@ -248,8 +337,12 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
         RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
         rt_columns_some(m, &e, s->cols, s->opt.vars, s->opt.n_vars);
     }
-    if (o->mat)
-        return rt_mat_row(s, o->mat, t);
+    if (o->mat) {
+        size_t before = batch_bytes(o);
+        if (rt_mat_row(s, o->mat, t) != 0)
+            return -1;
+        return batch_grew(s, o, before, t);
+    }
     int nf = s->opt.n_vars;
     if (!o->seen) {
         size_t cap = 16;
@@ -289,15 +382,16 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
         o->len[i] = (uint16_t)(l->len - at);
     }
     l->text[l->len++] = '\n';
-    size_t n = l->len;
-    int rc = write_line(s, s->out, s->opt.out_path, t);
+    size_t before = o->batch.len;
+    rt_hold_signals();
+    line_put(&o->batch, l->text, l->len);
+    rt_release_signals();
     /* the row just written is the next row's previous one */
     Line written = o->line;
-    written.len = n;
     o->line = o->prev;
     o->line.len = 0;
     o->prev = written;
-    return rc;
+    return batch_grew(s, o, before, t);
 }
 
 int rt_csv_events_header(RtSim *s)
@@ -339,6 +433,10 @@ int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *cond
         s->on_event(s->on_event_ctx, t, instance, condition, value, location);
     if (!s->events)
         return 0;
+    /* the rows before the event first: the two files (or one, when both
+       are standard output) stay in order */
+    if (flush_batch(s, t) != 0)
+        return -1;
     Line *l = &output(s)->line;
     line_reserve(l, RT_DTOA_SIZE);
     line_number(l, t);
@@ -356,7 +454,14 @@ void rt_csv_close(RtSim *s)
 {
     if (!s->output)
         return;
+    if (batched == s->output) {
+        rt_hold_signals();
+        write_batch(s->output);   /* rt_csv_flush has, unless the run was cut short */
+        batched = NULL;
+        rt_release_signals();
+    }
     rt_mat_free(s->output->mat);
+    free(s->output->batch.text);
     free(s->output->line.text);
     free(s->output->prev.text);
     free(s->output->seen);

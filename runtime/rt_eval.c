@@ -35,26 +35,6 @@
 #include <math.h>
 #include <string.h>
 
-RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
-                    double *alg, const int *modes)
-{
-    RtEval e;
-    memset(&e, 0, sizeof e);
-    e.m = s->m;
-    e.t = t;
-    e.x = x;
-    e.dx = s->m->n_states > 0 ? dx : NULL;
-    e.alg = alg;
-    e.p = s->p;
-    e.modes = modes;
-    e.fail_block = -1;
-    e.rt = s->blocks;
-    e.ev = s->ev;
-    e.delays = s->delays;
-    e.partial = s->solver_eval != 0;
-    return e;
-}
-
 /* Whether v[0 .. n) are all finite (see the top of the file). */
 typedef double RtV2 __attribute__((vector_size(16)));
 

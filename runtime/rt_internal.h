@@ -358,7 +358,8 @@ int rt_params_apply(RtSim *s, char **specs, int n_specs);
 /* Why --param and sweeps may not set a parameter (its access), or NULL. */
 const char *rt_param_fixed(const RtParamInfo *pi);
 
-/* rt_csv.c: the results file and the event log, one write per line. */
+/* rt_csv.c: the results file and the event log, whole lines; results rows
+   in batches (each a write of whole rows). */
 int rt_csv_header(RtSim *s);
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg);
@@ -370,6 +371,9 @@ int rt_csv_event(RtSim *s, double t, int relation, int value);
    at `location`. */
 int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *condition,
                       const char *value, const char *location);
+/* rt_csv_flush writes the rows that wait in the batch (before the files
+   are closed); 0, or -1 with s->fail set. */
+int rt_csv_flush(RtSim *s);
 void rt_csv_close(RtSim *s);
 /* One CSV field (RFC 4180 quoting when needed) to a stdio stream. */
 void rt_csv_field(FILE *fp, const char *text);
@@ -379,16 +383,41 @@ void rt_hold_signals(void);
 void rt_release_signals(void);
 
 /* rt_mat.c: MAT version 4 results (OpenModelica's layout).  rt_mat_open
-   writes everything but the rows to fd; rt_mat_row appends s->cols. */
+   writes everything but the rows to fd; rt_mat_row appends s->cols to the
+   waiting rows (rt_mat_waiting bytes), which rt_mat_flush writes with
+   pwrite(2) alone (a signal handler may call it; -1 if the file refused). */
 RtMat *rt_mat_open(RtSim *s, int fd);
 int rt_mat_row(RtSim *s, RtMat *mat, double t);
+size_t rt_mat_waiting(const RtMat *mat);
+int rt_mat_flush(RtMat *mat);
 void rt_mat_free(RtMat *mat);
 
 /* rt_eval.c: evaluation with every check.  rt_eval_try is
    rt_eval_checked without restoring alg after a failure (the failed
    values are what rt_eval_past reads the relations from). */
-RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
-                    double *alg, const int *modes);
+/* The evaluation of s at (t, x) (inline: built out of line and returned,
+   the struct was copied through loads that straddled the stores that
+   made it, a store-forwarding stall that took a fifth of the wall
+   contact's run). */
+static inline RtEval rt_eval_make(RtSim *s, double t, const double *x, double *dx,
+                                  double *alg, const int *modes)
+{
+    RtEval e = {
+        .m = s->m,
+        .t = t,
+        .x = x,
+        .dx = s->m->n_states > 0 ? dx : NULL,
+        .alg = alg,
+        .p = s->p,
+        .modes = modes,
+        .fail_block = -1,
+        .rt = s->blocks,
+        .ev = s->ev,
+        .delays = s->delays,
+        .partial = s->solver_eval != 0,
+    };
+    return e;
+}
 /* rt_tables.c: the generated functions with the model's tables around
    them.  Every column, every derived parameter, the first singular
    pivot of parameters (or -1), the first failing parameter assertion
@@ -526,6 +555,7 @@ void rt_blockwork_free(RtBlockWork *w);
 RtProgress *rt_progress_new(int enabled, double stop_time);
 void rt_progress_update(RtProgress *p, double t);
 void rt_progress_done(RtProgress *p);
+double rt_wall_clock(void);
 
 /* Allocation that never returns NULL (a simulator out of memory stops). */
 void *rt_xcalloc(size_t n, size_t size);

@@ -586,6 +586,9 @@ int main(int argc, char **argv)
         || rt_run(&sim) != 0)
         status = RT_EXIT_SIM;
 out:
+    /* the rows still in the batch, also after a failure (rt_csv.c) */
+    if (sim.out && rt_csv_flush(&sim) != 0)
+        status = RT_EXIT_SIM;
     if (sim.out)
         close_output(&sim, sim.out, sim.opt.out_path);
     if (sim.events && sim.events != sim.out)

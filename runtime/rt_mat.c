@@ -24,12 +24,14 @@
  *   data_2       double (1 + C) x R: one column per result row (time,
  *                then the --vars columns), R rows; two at each event
  *
- * data_2 is last and grows one column per row: the column is written at
- * the end of the file, then R in data_2's header is overwritten, both
- * with SIGINT/SIGTERM/SIGHUP held off and without buffering.  So a run
+ * data_2 is last and grows one column per row.  Rows wait in memory in
+ * a batch (rt_csv.c says when one is written); a batch is written at the
+ * end of the file, then R in data_2's header is overwritten, both with
+ * SIGINT/SIGTERM/SIGHUP held off, and a terminating signal between
+ * batches writes the waiting rows before the process dies.  So a run
  * that fails, or is interrupted or terminated, leaves a complete file
- * with every row so far.  Only a SIGKILL (or a crash of the machine)
- * between those two writes can leave one row's bytes after the data the
+ * with every row so far.  A SIGKILL loses the rows of the batch, and one
+ * between those two writes can leave a batch's bytes after the data the
  * header declares; scipy then refuses the file, and truncating it to the
  * declared size repairs it.
  */
@@ -46,7 +48,9 @@ struct RtMat {
     off_t rows_at;              /* offset of data_2's column count */
     off_t end;                  /* where the next column goes */
     int32_t rows;               /* result rows written */
-    double *column;             /* one row: time and the selected values */
+    double *column;             /* rows waiting: time and the selected values */
+    size_t waiting, cap;        /* rows waiting; room for this many */
+    size_t row_bytes;           /* one row */
 };
 
 enum { MAT_DOUBLE = 0, MAT_INT32 = 20, MAT_TEXT = 51 };
@@ -194,27 +198,48 @@ RtMat *rt_mat_open(RtSim *s, int fd)
     mat->fd = fd;
     mat->rows_at = (off_t)rows_at;
     mat->end = (off_t)size;
-    mat->column = rt_xcalloc((size_t)s->opt.n_vars + 1, sizeof *mat->column);
+    mat->row_bytes = ((size_t)s->opt.n_vars + 1) * sizeof *mat->column;
     return mat;
 }
 
 int rt_mat_row(RtSim *s, RtMat *mat, double t)
 {
-    int nv = s->opt.n_vars;
-    if (mat->rows == INT32_MAX)
+    size_t nv = (size_t)s->opt.n_vars;
+    if ((size_t)mat->rows + mat->waiting >= INT32_MAX)
         return io_failed(s, t);
-    mat->column[0] = t;
-    for (int i = 0; i < nv; i++)
-        mat->column[1 + i] = s->cols[s->opt.vars[i]];
-    size_t bytes = ((size_t)nv + 1) * sizeof *mat->column;
-    int32_t rows = mat->rows + 1;
+    /* the rows grow with the terminating signals held: a signal handler
+       may write them (rt_mat_flush) */
     rt_hold_signals();
+    if (mat->waiting == mat->cap) {
+        mat->cap = mat->cap ? 2 * mat->cap : 16;
+        mat->column = rt_xrealloc(mat->column, mat->cap * (nv + 1) * sizeof *mat->column);
+    }
+    double *row = mat->column + mat->waiting * (nv + 1);
+    row[0] = t;
+    for (size_t i = 0; i < nv; i++)
+        row[1 + i] = s->cols[s->opt.vars[i]];
+    mat->waiting++;
+    rt_release_signals();
+    return 0;
+}
+
+size_t rt_mat_waiting(const RtMat *mat)
+{
+    return mat->waiting * mat->row_bytes;
+}
+
+int rt_mat_flush(RtMat *mat)
+{
+    if (mat->waiting == 0)
+        return 0;
+    size_t bytes = mat->waiting * mat->row_bytes;
+    int32_t rows = mat->rows + (int32_t)mat->waiting;
     int rc = pwrite_all(mat->fd, mat->column, bytes, mat->end);
     if (rc == 0)
         rc = pwrite_all(mat->fd, &rows, sizeof rows, mat->rows_at);
-    rt_release_signals();
+    mat->waiting = 0;
     if (rc != 0)
-        return io_failed(s, t);
+        return -1;
     mat->rows = rows;
     mat->end += (off_t)bytes;
     return 0;

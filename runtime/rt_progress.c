@@ -26,7 +26,8 @@ struct RtProgress {
     int drawn;              /* the bar is on screen */
 };
 
-static double wall_clock(void)
+/* Seconds on the monotonic clock (also the results' batching, rt_csv.c). */
+double rt_wall_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -38,7 +39,7 @@ RtProgress *rt_progress_new(int enabled, double stop_time)
     RtProgress *p = rt_xcalloc(1, sizeof *p);
     p->enabled = enabled && isatty(STDERR_FILENO);
     p->stop_time = stop_time;
-    p->started = wall_clock();
+    p->started = rt_wall_clock();
     return p;
 }
 
@@ -46,7 +47,7 @@ void rt_progress_update(RtProgress *p, double t)
 {
     if (!p || !p->enabled)
         return;
-    double now = wall_clock();
+    double now = rt_wall_clock();
     if (now - p->started < RT_PROGRESS_DELAY || now - p->drawn_at < RT_PROGRESS_PERIOD)
         return;
     double frac = p->stop_time > 0 ? t / p->stop_time : 1;

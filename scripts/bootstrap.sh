@@ -4,7 +4,7 @@
 # Installs what is missing (a C compiler, cmake, flex, bison, GSL,
 # SUNDIALS and SuiteSparse for --solver cvode, libzip and pkg-config for
 # lmdlc fmu; for the tests python3-scipy (MAT results read back), vim, GNU
-# parallel and xmllint), with sudo when not run as root, then configures
+# parallel, strace and xmllint), with sudo when not run as root, then configures
 # and builds into ./build.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
@@ -25,6 +25,7 @@ command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"   # tests/fmu
 /usr/bin/python3 -c 'import scipy' 2>/dev/null || need="$need python3-scipy"   # tablelookup references
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
+command -v strace >/dev/null 2>&1 || need="$need strace"   # runtime.batch
 [ -f /usr/include/cvode/cvode.h ] || need="$need libsundials-dev"
 [ -f /usr/include/suitesparse/klu.h ] || need="$need libsuitesparse-dev"
 /usr/bin/python3 -c 'import scipy.io' 2>/dev/null || need="$need python3-scipy"
