@@ -1143,6 +1143,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg.p.modes_of = &pl->rel_index;
     cg.p.delays_of = &pl->delay_index;
     cg.p.consts_base = pl->d->params.n;
+    cg.p.recips = &pl->recips;
     Dae *d = cg.d;
     Structure *s = cg.s;
 

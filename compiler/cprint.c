@@ -275,6 +275,19 @@ void cp_raw(CPrint *cg, DaeExpr *e)
                 return;
             }
         }
+        /* a quotient by a constant multiplies by its reciprocal, computed
+           once (plan_eval.c) */
+        if (e->kind == DX_DIV && cg->consts_of && cg->recips) {
+            DaeExpr *r = ptrmap_get(cg->recips, e);
+            if (r) {
+                cp_emit(cg, "(");
+                cp_expr(cg, e->u.bin.a);
+                cp_emit(cg, " * ");
+                cp_expr(cg, r);
+                cp_emit(cg, ")");
+                return;
+            }
+        }
         /* a quotient of constants left unfolded is not finite (1 / 0):
            its value, since C would divide the integers 1 and 0 */
         if (e->kind == DX_DIV && e->u.bin.a->kind == DX_CONST

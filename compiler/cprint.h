@@ -34,6 +34,8 @@ struct CPrint {
                                p[consts_base + k] (Plan.consts); NULL in
                                functions that may run before they are set */
     int consts_base;        /* the parameters' count */
+    const PtrMap *recips;   /* with consts_of: a quotient -> the constant
+                               reciprocal of its divisor (Plan.recips) */
     bool modes;             /* relations read md[] (true) or are evaluated */
     bool eval_ctx;          /* a function with a writable RtEval *e (eval, the
                                loop functions): tables report a query outside

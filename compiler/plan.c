@@ -805,6 +805,7 @@ void plan_free(Plan *p)
     ptrmap_free(&p->rel_index);
     ptrmap_free(&p->delay_index);
     ptrmap_free(&p->const_index);
+    ptrmap_free(&p->recips);
     arena_free(&p->arena);
     free(p);
 }

@@ -169,6 +169,8 @@ typedef struct Plan {
        once, after the parameters are set, into p[n_params + k] */
     PtrVec consts;          /* DaeExpr*, children before their parents */
     PtrMap const_index;     /* node -> 1 + its index in consts */
+    PtrMap recips;          /* a quotient a / b of eval with b constant ->
+                               1 / b, a constant: printed a * (1 / b) */
     int nonce;              /* pivots checked once, after the parameters */
     bool *assert_once;      /* per assertion (Dae.asserts): it reads
                                parameters only, so it is checked once,

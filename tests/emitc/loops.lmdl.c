@@ -36,6 +36,8 @@ static void derive_params(double *p, const unsigned char *ov)
 {
     (void)p; (void)ov;
     p[3] = (1 + (p[1] * p[2]));
+    p[4] = (1 / p[3]);
+    p[5] = (1 / p[1]);
 }
 
 static const int pivot_slots[] = {
@@ -114,7 +116,7 @@ static int eval(RtEval *e)
     if (e->partial)
         goto done;
     /* block 1, symbolic linear: y, w; (top), loops.lmdl:24 */
-    a[1] = ((x[0] - p[1]) / p[3]);
+    a[1] = ((x[0] - p[1]) * p[4]);
     a[2] = (1 + (p[2] * a[1]));
     /* block 2, linear, LU: u, v; (top), loops.lmdl:26 */
     {
@@ -139,7 +141,7 @@ static int eval(RtEval *e)
         a[5] = z[0];
     }
     /* block 4, explicit: q; (top), loops.lmdl:29 */
-    a[6] = (x[0] / p[1]);
+    a[6] = (x[0] * p[5]);
     /* block 5, explicit: f; (top), loops.lmdl:30 */
     a[7] = (md[0] ? (md[1] ? a[6] : 0) : 0);
 done:
@@ -222,7 +224,7 @@ static void zero_crossings(const RtEval *e, double *g)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)g;
     g[0] = (x[0] - 0.5);
-    g[1] = ((x[0] / p[1]) - 0.1);
+    g[1] = ((x[0] * p[5]) - 0.1);
 }
 
 static void relation_values(const RtEval *e, int *truth)
@@ -235,7 +237,7 @@ static void relation_values(const RtEval *e, int *truth)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)truth;
     truth[0] = (x[0] > 0.5);
-    truth[1] = ((x[0] / p[1]) > 0.1);
+    truth[1] = ((x[0] * p[5]) > 0.1);
 }
 
 static const RtAssertInfo asserts[] = {
@@ -290,7 +292,7 @@ const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Loops",
     .n_params = 3, .params = params, .derive_params = derive_params,
-    .n_consts = 1,
+    .n_consts = 3,
     .check_params = check_params,
     .n_states = 1, .state_names = state_names, .start = start,
     .n_alg = 8, .alg_start = alg_start,

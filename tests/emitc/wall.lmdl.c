@@ -47,6 +47,7 @@ static void derive_params(double *p, const unsigned char *ov)
     (void)p; (void)ov;
     p[8] = (p[7] * p[5]);
     p[9] = (p[0] + p[2]);
+    p[10] = (1 / p[3]);
 }
 
 static const int pivot_slots[] = {
@@ -108,7 +109,7 @@ static int eval(RtEval *e)
     /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
     a[4] = (-(a[3] + a[0]));
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
-    a[5] = (a[4] / p[3]);
+    a[5] = (a[4] * p[10]);
     if (e->dx)
         derivatives(e);
     return 0;
@@ -322,7 +323,7 @@ const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "MassOnWall",
     .n_params = 8, .params = params, .derive_params = derive_params,
-    .n_consts = 2,
+    .n_consts = 3,
     .check_params = check_params,
     .n_states = 2, .state_names = state_names, .start = start,
     .n_alg = 7, .alg_start = alg_start,
