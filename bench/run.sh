@@ -113,6 +113,55 @@ tables() {
         if (worst != "") printf "| generated simulators within 1.2x of hand-written C | worst %sx (%s); every case below | %s |\n", num(worst, 3), wcase, status(worst < 1.2)
         print ""
 
+        # ---- targets of issue 13
+        print "## Targets of issue 13"
+        print ""
+        print "| target | measured | status |"
+        print "|---|---|---|"
+        nt = split("wall_contact_10s:1 lever_chain:100 lever_chain:1000", tc, " ")
+        for (j = 1; j <= nt; j++) {
+            split(tc[j], q, ":")
+            for (s = 1; s <= 2; s++) {
+                sv = s == 1 ? "msbdf" : "rk8pd"
+                x = get("sim", q[1], q[2], "ratio_" sv)
+                if (x == "" || x == "nan") continue
+                printf "| %s N = %s, %s: <= 1.10x the hand-written reference | %sx (%s ms against %s ms; start and initialization alone %s ms) | %s |\n", q[1], q[2], sv, num(x, 3), ms(get("sim", q[1], q[2], "gen_" sv)), ms(get("sim", q[1], q[2], "ref_" sv)), ms(get("sim", q[1], q[2], "gen_init_" sv)), status(x <= 1.10)
+            }
+        }
+        for (i = 1; i <= cnt["rhs"]; i++) {
+            split(order["rhs", i], p, SUBSEP)
+            gt = get("rhs", p[1], p[2], "gen_ir_per_try"); ri = get("rhs", p[1], p[2], "ref_ir_per_eval")
+            if (gt > 0 && ri > 0) printf "| %s N = %s: instructions per eval plus checks <= 1.5x the reference right-hand side | %s against %s Ir: %sx | %s |\n", p[1], p[2], num(gt, 4), num(ri, 4), num(gt / ri, 3), status(gt / ri <= 1.5)
+        }
+        for (i = 1; i <= cnt["output"]; i++) {
+            split(order["output", i], p, SUBSEP)
+            c = p[1]; n = p[2]
+            x = get("output", c, n, "ratio_csv"); y = get("output", c, n, "ratio_mat")
+            if (x != "") printf "| every column of the N = %s chain <= 1.5x one column (CSV) | %sx (%s ms against %s ms; %s columns) | %s |\n", n, num(x, 3), ms(get("output", c, n, "wall_csv")), ms(get("output", c, n, "wall_one")), get("output", c, n, "columns"), status(x <= 1.5)
+            if (y != "") printf "| every column of the N = %s chain <= 1.5x one column (MAT) | %sx (%s ms) | %s |\n", n, num(y, 3), ms(get("output", c, n, "wall_mat")), status(y <= 1.5)
+        }
+        x = get("stiff", "lever_chain", 1000, "cvode"); g = get("stiff", "lever_chain", 1000, "growth_cvode")
+        if (x != "") printf "| lever chain N = 1,000, stiff solver: <= 2 s per simulated second | cvode %s s (msbdf %s s) | %s |\n", num(x, 3), num(get("stiff", "lever_chain", 1000, "msbdf"), 3), status(x <= 2)
+        if (g != "") printf "| lever chain N = 100 -> 1,000 growth, stiff solver: <= 15x | cvode %sx (msbdf %sx) | %s |\n", num(g, 3), num(get("stiff", "lever_chain", 1000, "growth_msbdf"), 3), status(g <= 15)
+        x = get("build", "lever_chain", 1000, "build")
+        if (x != "") printf "| `lmdlc build` of the N = 1,000 chain <= 3 s | %s s (C compiler %s s, %s MB of C) | %s |\n", num(x, 3), num(get("build", "lever_chain", 1000, "pass_cc"), 3), num(get("compile", "lever_chain", 1000, "c_bytes") / 1048576, 3), status(x <= 3)
+        for (i = 1; i <= cnt["build"]; i++) {
+            split(order["build", i], p, SUBSEP)
+            if (eqs(p[1], p[2]) + 0 < 90000) continue
+            x = get("build", p[1], p[2], "build")
+            if (x != "") printf "| end-to-end `lmdlc build` of about 10^5 equations (reported) | %s s (%s N = %s, %s equations; C compiler %s s; peak RSS %s MB) | reported |\n", num(x, 3), p[1], p[2], eqs(p[1], p[2]), num(get("build", p[1], p[2], "pass_cc"), 3), mb(get("build", p[1], p[2], "build_rss"))
+            else if (has("build", p[1], p[2], "build_failed")) printf "| end-to-end `lmdlc build` of about 10^5 equations (reported) | %s | reported |\n", fail_text("build", p[1], p[2], "build_failed")
+        }
+        x = get("compile", "lever_chain", 10000, "ratio10_emit_c")
+        if (x != "") printf "| `emit-c` growth from N = 1,000 to 10,000 levers <= 11x (wall) | %sx (CPU %sx) | %s |\n", num(x, 3), num(get("compile", "lever_chain", 10000, "ratio10_emit_c_cpu_timed"), 3), status(x <= 11)
+        for (i = 1; i <= cnt["compile"]; i++) {
+            split(order["compile", i], p, SUBSEP)
+            if (p[1] != "mass_chain" || eqs(p[1], p[2]) + 0 < 90000) continue
+            x = get("compile", p[1], p[2], "emit_c")
+            if (x != "") printf "| `emit-c` of 10^5 equations <= 1.5 s | %s s (CPU %s s; mass chain N = %s, %s equations) | %s |\n", num(x, 3), num(get("compile", p[1], p[2], "emit_c_cpu_timed"), 3), p[2], eqs(p[1], p[2]), status(x <= 1.5)
+        }
+        print ""
+
         # ---- compile cost
         print "## Compile cost"
         print ""
@@ -259,6 +308,22 @@ tables() {
             if (last == 1000) printf "Targets (issue 13): N = 1,000 with the stiff solver <= 2 s per simulated second: cvode %s s (%s); growth N = 100 -> 1,000 <= 15x: cvode %sx (%s).\n\n", num(x, 3), status(x <= 2), num(g, 3), status(g != "" && g <= 15)
         }
 
+        # ---- output
+        if (cnt["output"] > 0) {
+            print "## Output: every column against one (lever chain, rk8pd, files)"
+            print ""
+            print "The same simulator writing one column (`--vars ma1.x`), every column as CSV and every column as MAT, the three runs alternating round by round; Ir is one callgrind run of each."
+            print ""
+            print "| N | columns | rows | one column (ms) | every column, CSV (ms) | ratio | every column, MAT (ms) | ratio | CSV / MAT (MB) | Ir one / CSV / MAT (M) | load before / after |"
+            print "|---|---|---|---|---|---|---|---|---|---|---|"
+            for (i = 1; i <= cnt["output"]; i++) {
+                split(order["output", i], p, SUBSEP)
+                c = p[1]; n = p[2]
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s / %s | %s / %s |\n", n, get("output", c, n, "columns"), get("output", c, n, "rows"), ms(get("output", c, n, "wall_one")), ms(get("output", c, n, "wall_csv")), num(get("output", c, n, "ratio_csv"), 3), ms(get("output", c, n, "wall_mat")), num(get("output", c, n, "ratio_mat"), 3), num(get("output", c, n, "bytes_csv") / 1048576, 3), num(get("output", c, n, "bytes_mat") / 1048576, 3), mi(get("output", c, n, "ir_one")), mi(get("output", c, n, "ir_csv")), mi(get("output", c, n, "ir_mat")), get("output", c, n, "load_before"), get("output", c, n, "load_after")
+            }
+            print ""
+        }
+
         # ---- rhs
         if (cnt["rhs"] > 0) {
             print "## Cost per right-hand-side evaluation (callgrind, rk8pd)"
@@ -316,6 +381,10 @@ if [ "$mode" = smoke ]; then
     ARRAY_SIZES="30"            # the chain as for-loops vs written out
     SIM_RK="10"                 # simulations with rk8pd
     SIM_BDF=""                  # simulations with msbdf and cvode
+    SIM_BDF_BIG=""              # lever chain with msbdf only (slow: dense)
+    BIG_BUILD=no                # lmdlc build of the ~10^5-equation chain
+    OUT_N=10                    # output: every column against one
+    OUT_RUNS=3                  # alternating rounds of the three runs
     STIFF_N="10 20"             # lever chain: msbdf against cvode, paired
     STIFF_RUNS=3                # pairs of runs per N
     RHS_N=""                    # callgrind of the chain simulators
@@ -333,6 +402,10 @@ else
     ARRAY_SIZES="1000 10000"
     SIM_RK="10 100 1000"
     SIM_BDF="10 100"
+    SIM_BDF_BIG="1000"
+    BIG_BUILD=yes
+    OUT_N=100
+    OUT_RUNS=11
     STIFF_N="100 1000"
     STIFF_RUNS=5
     RHS_N="100"
@@ -351,6 +424,10 @@ CG_SIZES=${BENCH_CG_SIZES-$CG_SIZES}
 FIND_MAX=${BENCH_FIND_MAX-$FIND_MAX}
 SIM_RK=${BENCH_SIM_RK-$SIM_RK}
 SIM_BDF=${BENCH_SIM_BDF-$SIM_BDF}
+SIM_BDF_BIG=${BENCH_SIM_BDF_BIG-$SIM_BDF_BIG}
+BIG_BUILD=${BENCH_BIG_BUILD-$BIG_BUILD}
+OUT_N=${BENCH_OUT_N-$OUT_N}
+OUT_RUNS=${BENCH_OUT_RUNS-$OUT_RUNS}
 STIFF_N=${BENCH_STIFF_N-$STIFF_N}
 STIFF_RUNS=${BENCH_STIFF_RUNS-$STIFF_RUNS}
 RHS_N=${BENCH_RHS_N-$RHS_N}
@@ -695,9 +772,11 @@ sim_case() {
     limited "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o "$gout" > /dev/null 2> "$work/tmp/$tag.gen.err"
     grc=$?
     g_first=$(calc "$(now) - $t0")
+    t0=$(now)
     # shellcheck disable=SC2086
     limited "$rbin" --n "$n" --solver "$rs" $extra -o "$rout" > /dev/null 2> "$work/tmp/$tag.ref.err"
     rrc=$?
+    r_first=$(calc "$(now) - $t0")
     if [ "$grc" -ne 0 ]; then
         rec sim "$c" "$n" "$eqs" "gen_failed_$s" 1 - "$(why "$grc" "$work/tmp/$tag.gen.err")"
         say "  generated simulator failed: $(why "$grc" "$work/tmp/$tag.gen.err")"
@@ -726,7 +805,17 @@ sim_case() {
         g_med=$wm_med
         g_runs=$wm_runs
     fi
-    wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+    if [ "$(awk -v w="$r_first" 'BEGIN { print (w > 20) }')" = 1 ]; then
+        echo "$r_first" > "$work/tmp/${tag}_ref.walls"
+        rm -f "$work/tmp/${tag}_ref.rss"
+        # shellcheck disable=SC2086
+        repeat_timed "${tag}_ref" 2 "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+        wm_med=$(median < "$work/tmp/${tag}_ref.walls")
+        wm_runs=$(wc -l < "$work/tmp/${tag}_ref.walls" | tr -d ' ')
+    else
+        # shellcheck disable=SC2086
+        wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+    fi
     rec sim "$c" "$n" "$eqs" "gen_$s" "$g_med" s "median of $g_runs runs"
     rec sim "$c" "$n" "$eqs" "ref_$s" "$wm_med" s "median of $wm_runs runs; the reference with $rs"
     rec sim "$c" "$n" "$eqs" "ratio_$s" "$(ratio "$g_med" "$wm_med")" x "generated / hand-written"
@@ -827,6 +916,23 @@ for c in lever_chain mass_chain; do
     done
 done
 [ -z "$BIG_MASS" ] || compile_case mass_chain "$BIG_MASS" "$(gen_model mass_chain "$BIG_MASS")"
+# the end-to-end build of about 10^5 equations: one run (minutes of cc)
+if [ -n "$BIG_MASS" ] && [ "$BIG_BUILD" = yes ]; then
+    say "build mass_chain N=$BIG_MASS (one run)"
+    tag=build_mass_chain_$BIG_MASS
+    rm -f "$work/tmp/$tag.passes"
+    timed "$tag" "$LMDLC" build --time-passes "$(gen_model mass_chain "$BIG_MASS")" -o "$work/bin/mass_chain_$BIG_MASS"
+    e=$(eqs_of mass_chain "$BIG_MASS")
+    if [ "$tr_rc" -eq 0 ]; then
+        rec build mass_chain "$BIG_MASS" "$e" build "$tr_wall" s "one run"
+        rec build mass_chain "$BIG_MASS" "$e" build_cpu_timed "$tr_cpu" s "user+system incl. the C compiler; one run"
+        rec build mass_chain "$BIG_MASS" "$e" build_rss "$tr_rss" KB "peak RSS of lmdlc or the C compiler"
+        passes_rec build mass_chain "$BIG_MASS" "$e" "$tag"
+    else
+        rec build mass_chain "$BIG_MASS" "$e" build_failed 1 - "$(why "$tr_rc" "$work/tmp/$tag.err")"
+    fi
+    rm -f "$work/bin/mass_chain_$BIG_MASS"
+fi
 rec env machine - - load_after_compile "$(loadavg)" "1/5/15 min"
 
 # growth: time(N)/time(N/10)
@@ -957,6 +1063,7 @@ for s in msbdf rk8pd; do
 done
 sim_case wall_contact 1 cvode "$wc_sim" "$work/bin/ref_wall_contact" "" msbdf
 sim_case wall_contact_10s 1 rk8pd "$wc_sim" "$work/bin/ref_wall_contact" "--stop-time 10 --output-step 0.002"
+sim_case wall_contact_10s 1 msbdf "$wc_sim" "$work/bin/ref_wall_contact" "--stop-time 10 --output-step 0.002"
 
 # chain_sim CASE N: makes sure the simulator and its C exist
 chain_sim() {
@@ -977,6 +1084,9 @@ for c in mass_chain lever_chain; do
         chain_sim "$c" "$n" && sim_case "$c" "$n" msbdf "$work/bin/${c}_$n" "$work/bin/ref_$c" ""
         chain_sim "$c" "$n" && sim_case "$c" "$n" cvode "$work/bin/${c}_$n" "$work/bin/ref_$c" "" msbdf
     done
+done
+for n in $SIM_BDF_BIG; do
+    chain_sim lever_chain "$n" && sim_case lever_chain "$n" msbdf "$work/bin/lever_chain_$n" "$work/bin/ref_lever_chain" ""
 done
 
 # ---- 5. stiff solvers: msbdf against cvode --------------------------------------------------
@@ -1034,6 +1144,57 @@ for n in $STIFF_N; do
         rec stiff lever_chain "$n" "$eqs" growth_cvode "$(ratio "$c_med" "$stiff_c0")" x "time(N=$n)/time(N=$stiff_first)"
     fi
 done
+
+# ---- 6. output: every column against one ------------------------------------------------------
+
+# The lever chain with rk8pd, writing one column, every column as CSV and
+# every column as MAT to files, the three runs alternating round by round.
+if [ -n "$OUT_N" ] && chain_sim lever_chain "$OUT_N"; then
+    n=$OUT_N
+    sim=$work/bin/lever_chain_$n
+    eqs=$(chain_eqs lever_chain "$n")
+    say "== output: lever chain N=$n, every column against one ($OUT_RUNS rounds)"
+    rec output lever_chain "$n" "$eqs" load_before "$(loadavg)" "1/5/15 min"
+    for k in one csv mat; do : > "$work/tmp/out_$k.walls"; done
+    r=0
+    while [ "$r" -lt "$OUT_RUNS" ]; do
+        for k in one csv mat; do
+            case $k in
+                one) timed out_one "$sim" --quiet --solver rk8pd --vars ma1.x -o "$work/out/out_one.csv" ;;
+                csv) timed out_csv "$sim" --quiet --solver rk8pd -o "$work/out/out_all.csv" ;;
+                mat) timed out_mat "$sim" --quiet --solver rk8pd -o "$work/out/out_all.mat" ;;
+            esac
+            [ "$tr_rc" -eq 0 ] && echo "$tr_wall" >> "$work/tmp/out_$k.walls"
+        done
+        r=$((r + 1))
+    done
+    one=$(median < "$work/tmp/out_one.walls")
+    for k in one csv mat; do
+        rec output lever_chain "$n" "$eqs" "wall_$k" "$(median < "$work/tmp/out_$k.walls")" s "median of $(wc -l < "$work/tmp/out_$k.walls" | tr -d ' ') runs, alternating"
+    done
+    rec output lever_chain "$n" "$eqs" ratio_csv "$(ratio "$(median < "$work/tmp/out_csv.walls")" "$one")" x "every column as CSV / one column"
+    rec output lever_chain "$n" "$eqs" ratio_mat "$(ratio "$(median < "$work/tmp/out_mat.walls")" "$one")" x "every column as MAT / one column"
+    rec output lever_chain "$n" "$eqs" columns "$(head -n 1 "$work/out/out_all.csv" | awk -F, '{ print NF - 1 }')" - "columns besides time"
+    rec output lever_chain "$n" "$eqs" rows "$(($(wc -l < "$work/out/out_all.csv") - 1))" - "rows"
+    rec output lever_chain "$n" "$eqs" bytes_csv "$(wc -c < "$work/out/out_all.csv" | tr -d ' ')" B "every column as CSV"
+    rec output lever_chain "$n" "$eqs" bytes_mat "$(wc -c < "$work/out/out_all.mat" | tr -d ' ')" B "every column as MAT"
+    rec output lever_chain "$n" "$eqs" load_after "$(loadavg)" "1/5/15 min"
+    if [ "$VALGRIND" = yes ]; then
+        for k in one csv mat; do
+            case $k in
+                one) a="--vars ma1.x -o $work/out/cg_one.csv" ;;
+                csv) a="-o $work/out/cg_all.csv" ;;
+                mat) a="-o $work/out/cg_all.mat" ;;
+            esac
+            # shellcheck disable=SC2086
+            ( limited valgrind --tool=callgrind --callgrind-out-file="$work/callgrind/out_$k.out" \
+                "$sim" --quiet --solver rk8pd $a ) > "$work/tmp/cg_out.log" 2>&1
+            ir=$(awk '/Collected :/ { print $NF }' "$work/tmp/cg_out.log")
+            [ -n "$ir" ] && rec output lever_chain "$n" "$eqs" "ir_$k" "$ir" Ir "the whole run (callgrind)"
+        done
+    fi
+    rm -f "$work/out/out_all.csv" "$work/out/out_all.mat" "$work/out/cg_all.csv" "$work/out/cg_all.mat"
+fi
 
 if [ "$VALGRIND" = yes ]; then
     say "== cost per right-hand-side evaluation"
