@@ -441,6 +441,8 @@ md=$prefix.md
 for d in models c bin out tmp callgrind hf; do
     mkdir -p "$work/$d" || exit 1
 done
+# simulators and C from an earlier run may come from another compiler
+rm -f "$work"/bin/* "$work"/c/*
 mkdir -p "$(dirname "$prefix")" || exit 1
 log=$work/run.log
 : > "$log"
