@@ -205,15 +205,10 @@ static RtOutput *output(RtSim *s)
     return s->output;
 }
 
-/* The line reaches fp's file in one write, with the terminating signals
-   held; a write error fails the run. */
-static int write_line(RtSim *s, FILE *fp, const char *path, double t)
+/* Writes n bytes to fd with write(2) alone (a signal handler may call
+   it); returns the bytes left unwritten, 0 on success. */
+static size_t write_all(int fd, const char *at, size_t left)
 {
-    Line *l = &s->output->line;
-    int fd = fileno(fp);
-    const char *at = l->text;
-    size_t left = l->len;
-    rt_hold_signals();
     while (left > 0) {
         ssize_t w = write(fd, at, left);
         if (w < 0 && errno == EINTR)
@@ -223,6 +218,16 @@ static int write_line(RtSim *s, FILE *fp, const char *path, double t)
         at += w;
         left -= (size_t)w;
     }
+    return left;
+}
+
+/* The line reaches fp's file in one write, with the terminating signals
+   held; a write error fails the run. */
+static int write_line(RtSim *s, FILE *fp, const char *path, double t)
+{
+    Line *l = &s->output->line;
+    rt_hold_signals();
+    size_t left = write_all(fileno(fp), l->text, l->len);
     rt_release_signals();
     l->len = 0;
     if (left > 0) {
@@ -244,17 +249,7 @@ static int write_batch(RtOutput *o)
 {
     if (o->mat)
         return rt_mat_flush(o->mat);
-    const char *at = o->batch.text;
-    size_t left = o->batch.len;
-    while (left > 0) {
-        ssize_t w = write(o->fd, at, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        at += w;
-        left -= (size_t)w;
-    }
+    size_t left = write_all(o->fd, o->batch.text, o->batch.len);
     o->batch.len = 0;
     return left > 0 ? -1 : 0;
 }

@@ -8,8 +8,8 @@
 # gains a row; with it, nearly every one does: 64 KB or 0.1 s of rows wait
 # at almost every moment.  Each round's file must also be whole rows, in
 # CSV and in MAT.  Then one write per batch, not per row: 2,001 rows of a
-# finished run reach the file in far fewer writes than rows (strace, when
-# it is installed).
+# finished run reach the file in at most a tenth as many writes as rows
+# (strace, when it is installed).
 . "$(dirname "$0")/lib.sh"
 sim=$1
 rows_of() {
@@ -60,7 +60,10 @@ if command -v strace >/dev/null 2>&1; then
     writes=$(grep -c '^[0-9]* *write(' "$tmp/trace")
     echo "$rows rows in $writes writes"
     [ "$rows" -ge 2000 ] || fail "only $rows rows"
-    [ "$writes" -le 20 ] || fail "$writes writes for $rows rows: not batched"
+    # a batch is written every 0.1 s at least, so a run slowed down by
+    # strace, the sanitizers or the machine's load makes more writes; one
+    # per row would be 2,000
+    [ "$writes" -le $((rows / 10)) ] || fail "$writes writes for $rows rows: not batched"
 else
     echo "strace is not installed: the count of writes is not checked"
 fi
