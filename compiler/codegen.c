@@ -516,7 +516,9 @@ static void emit_eval_part(Cg *cg, int part)
     cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
     cp_locals(&cg->p, true);
     cp_begin_function(&cg->p);
+    size_t body_at = cg->p.buf.n;
     emit_stmts(cg, pl->part_start[part], pl->part_start[part + 1]);
+    cp_roll(&cg->p.buf, body_at);
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 

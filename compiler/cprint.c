@@ -380,12 +380,14 @@ static void chunk_open(CPrint *cg, CpChunk *c)
     if (c->parts == 0)
         c->suffix_at = cg->buf.n; /* where "_0" goes, removed if it stays alone */
     cp_emit(cg, "_%d(%s)\n{\n%s", c->parts, c->params, c->prologue);
+    c->body_at = cg->buf.n;
     c->parts++;
     c->items = 0;
 }
 
 static void chunk_close(CPrint *cg, CpChunk *c)
 {
+    cp_roll(&cg->buf, c->body_at);
     cp_emit(cg, c->is_int ? "    return -1;\n}\n\n" : "}\n\n");
 }
 

@@ -97,6 +97,7 @@ typedef struct CpChunk {
     int parts;              /* parts emitted */
     int items;              /* items in the current part */
     size_t suffix_at;       /* offset of part 0's "_0" in the buffer */
+    size_t body_at;         /* offset of the current part's statements */
 } CpChunk;
 
 #define RO_LOCALS                                                          \
@@ -105,6 +106,10 @@ typedef struct CpChunk {
     "    const double *restrict a = e->alg;\n"                             \
     "    const int *md = e->modes;\n"                                      \
     "    (void)t; (void)x; (void)p; (void)a; (void)md;\n"
+
+/* Rolls runs of repeated statements in b's text from `from` on into
+   loops (croll.c); every part of a chunked function and of eval. */
+void cp_roll(CpBuf *b, size_t from);
 
 void cp_chunk_begin(CPrint *cg, CpChunk *c);
 /* Call before each item's statements. */

@@ -1,0 +1,507 @@
+/*
+ * croll.c - repeated statements rolled into loops (cprint.h, cp_roll).
+ *
+ * A model made of many copies of one component (a chain of levers)
+ * prints, statement for statement, the same C lines again and again with
+ * other array indices:
+ *
+ *     a[72] = ((x[16] - p[91]) * p[1299]);      lever 9
+ *     a[73] = (a[72] + x[16]);
+ *     a[81] = ((x[18] - p[101]) * p[1298]);     lever 10
+ *     a[82] = (a[81] + x[18]);
+ *
+ * Straight-line code that grows with the model: at a thousand levers the
+ * evaluation is 200 KB of instructions fetched at every call, and the C
+ * compiler works through it line by line.  Here a run of R >= 3 groups
+ * of K such lines (R * K >= 12) with the same shape, whose integers all
+ * step by the same amount from one group to the next, is printed once,
+ * as the body
+ * of a loop over r_ = 0 .. R-1 whose integers are `(first + step * r_)`.
+ * The loop runs the groups in their order, so it computes exactly what
+ * the lines did, operation for operation.
+ *
+ * What may be rolled: lines `    NAME[INT] = EXPR;` and
+ * `    const double tN = EXPR;` (a shared subexpression) without braces,
+ * quotes or `return`; comment lines go with the line after them (the
+ * loop keeps the first group's, as the blocks' origins).  Any other
+ * line ends a run.  Integers in floating constants (0.5, 1e-05) are
+ * text and must be equal; integers of more than nine digits too.  A
+ * temporary tN that a group reads must be defined in the same group (at
+ * the same step as its definition), and one a run defines must not be
+ * read after it: inside the loop it is a local of the body.
+ *
+ * LMDL_ROLL=no in the environment turns rolling off (tests/e2e/roll.sh
+ * compares the two builds' results byte for byte).
+ */
+#include "cprint.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A run is rolled when it repeats at least ROLL_MIN_REPEAT times and
+   covers at least ROLL_MIN_LINES statements: a small model's C stays
+   straight-line, each block with its own comment. */
+enum { ROLL_MIN_REPEAT = 3, ROLL_MIN_LINES = 12, ROLL_MAX_GROUP = 48 };
+
+enum { LINE_OTHER, LINE_COMMENT, LINE_SIMPLE };
+
+/* A number of a simple line: an integer or the number of a temporary. */
+typedef struct RollNum {
+    long v;
+    bool temp;              /* tN, not an integer */
+    bool def;               /* the tN a `const double tN =` line defines */
+} RollNum;
+
+typedef struct RollLine {
+    const char *s;          /* the line, without its newline */
+    size_t n;
+    int kind;               /* LINE_* */
+    size_t norm, norm_n;    /* its shape: the text with numbers as '#' */
+    uint64_t hash;          /* ... hashed */
+    int num0, nnum;         /* its numbers: nums[num0 .. num0 + nnum) */
+} RollLine;
+
+typedef struct Roll {
+    RollLine *lines;
+    int nlines;
+    RollNum *nums;
+    int nnums, cap_nums;
+    CpBuf norm;             /* the shapes, back to back */
+    int *last_read;         /* per temporary: the last line that reads it */
+    long ntemps;
+    long *step;             /* per number of a group: its step */
+    int cap_step;
+    CpBuf out;              /* the rewritten text */
+} Roll;
+
+static bool is_ident(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+static void push_num(Roll *r, long v, bool temp, bool def)
+{
+    if (r->nnums == r->cap_nums) {
+        r->cap_nums = r->cap_nums ? 2 * r->cap_nums : 256;
+        r->nums = realloc(r->nums, (size_t)r->cap_nums * sizeof *r->nums);
+        if (!r->nums)
+            abort();
+    }
+    r->nums[r->nnums++] = (RollNum){v, temp, def};
+}
+
+/* Whether line l (without the indent) is a simple statement. */
+static bool simple_line(const char *s, size_t n)
+{
+    if (n < 6 || s[n - 1] != ';' || memchr(s, '{', n) || memchr(s, '}', n)
+        || memchr(s, '"', n) || memchr(s, '\'', n))
+        return false;
+    size_t i = 0;
+    if (n > 14 && !memcmp(s, "const double t", 14)) {
+        i = 14;
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+        while (i < n && isdigit((unsigned char)s[i]))
+            i++;
+    } else {
+        while (i < n && (islower((unsigned char)s[i]) || s[i] == '_'))
+            i++;
+        if (i == 0 || i >= n || s[i] != '[')
+            return false;
+        for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+            ;
+        if (i >= n || s[i] != ']')
+            return false;
+        i++;
+    }
+    if (n - i < 4 || memcmp(s + i, " = ", 3))
+        return false;
+    for (size_t k = i; k + 6 <= n; k++)
+        if (!memcmp(s + k, "return", 6))
+            return false;
+    return true;
+}
+
+/* The shape and the numbers of a simple line. */
+static void normalize(Roll *r, RollLine *l)
+{
+    const char *s = l->s + 4;
+    size_t n = l->n - 4;
+    l->norm = r->norm.n;
+    l->num0 = r->nnums;
+    bool def = n > 14 && !memcmp(s, "const double t", 14);
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (isalpha((unsigned char)c) || c == '_') {
+            size_t j = i + 1;
+            while (j < n && is_ident(s[j]))
+                j++;
+            bool temp = c == 't' && j - i > 1 && j - i <= 10;
+            for (size_t k = i + 1; temp && k < j; k++)
+                temp = isdigit((unsigned char)s[k]);
+            if (temp) {
+                push_num(r, strtol(s + i + 1, NULL, 10), true, def && i == 13);
+                cp_put(&r->norm, "t#", 2);
+            } else {
+                cp_put(&r->norm, s + i, j - i);
+            }
+            i = j;
+        } else if (isdigit((unsigned char)c)) {
+            size_t j = i;
+            while (j < n && isdigit((unsigned char)s[j]))
+                j++;
+            bool whole = j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'));
+            if (whole) {
+                push_num(r, strtol(s + i, NULL, 10), false, false);
+                cp_put(&r->norm, "#", 1);
+            } else {
+                /* a floating constant (or a long integer): text */
+                if (j < n && s[j] == '.')
+                    for (j++; j < n && isdigit((unsigned char)s[j]); j++)
+                        ;
+                if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+                    j++;
+                    if (j < n && (s[j] == '+' || s[j] == '-'))
+                        j++;
+                    while (j < n && isdigit((unsigned char)s[j]))
+                        j++;
+                }
+                cp_put(&r->norm, s + i, j - i);
+            }
+            i = j;
+        } else {
+            cp_put(&r->norm, &c, 1);
+            i++;
+        }
+    }
+    l->norm_n = r->norm.n - l->norm;
+    l->nnum = r->nnums - l->num0;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t k = 0; k < l->norm_n; k++)
+        h = (h ^ (unsigned char)r->norm.s[l->norm + k]) * 1099511628211ull;
+    l->hash = h;
+}
+
+/* The temporaries that line l reads (not defines): last_read. */
+static void note_reads(Roll *r, int li)
+{
+    const RollLine *l = &r->lines[li];
+    const char *s = l->s;
+    for (size_t i = 0; i < l->n; i++) {
+        if (s[i] != 't' || (i > 0 && is_ident(s[i - 1])))
+            continue;
+        size_t j = i + 1;
+        while (j < l->n && isdigit((unsigned char)s[j]))
+            j++;
+        if (j == i + 1 || (j < l->n && is_ident(s[j])))
+            continue;
+        long t = strtol(s + i + 1, NULL, 10);
+        if (t >= 0 && t < r->ntemps)
+            r->last_read[t] = li;
+        i = j - 1;
+    }
+}
+
+static bool same_shape(const Roll *r, const RollLine *a, const RollLine *b)
+{
+    return a->hash == b->hash && a->norm_n == b->norm_n && a->nnum == b->nnum
+           && !memcmp(r->norm.s + a->norm, r->norm.s + b->norm, a->norm_n);
+}
+
+/* Whether group g (items it[g*k .. g*k+k)) is group 0 stepped g times. */
+static bool group_matches(const Roll *r, const int *it, int k, int g)
+{
+    int q = 0;
+    for (int i = 0; i < k; i++) {
+        const RollLine *a = &r->lines[it[i]], *b = &r->lines[it[g * k + i]];
+        if (!same_shape(r, a, b))
+            return false;
+        for (int m = 0; m < a->nnum; m++, q++)
+            if (r->nums[b->num0 + m].v != r->nums[a->num0 + m].v + g * r->step[q])
+                return false;
+    }
+    return true;
+}
+
+/* The temporaries of group 0 (items it[0 .. k)) with the steps in
+   r->step: every one read is defined earlier in the group, read at the
+   step of its definition, and none of the run's (rep groups) is read
+   after the run's last line. */
+static bool temps_ok(const Roll *r, const int *it, int k, int rep)
+{
+    int q = 0;
+    for (int i = 0; i < k; i++) {
+        const RollLine *l = &r->lines[it[i]];
+        for (int m = 0; m < l->nnum; m++, q++) {
+            const RollNum *x = &r->nums[l->num0 + m];
+            if (!x->temp)
+                continue;
+            if (x->def) {
+                long t = x->v;
+                for (int g = 0; g < rep; g++) {
+                    long tg = t + g * r->step[q];
+                    if (tg < 0 || tg >= r->ntemps || r->last_read[tg] > it[rep * k - 1])
+                        return false;
+                }
+                continue;
+            }
+            /* a read: of a definition earlier in this group, same step */
+            bool found = false;
+            int qq = 0;
+            for (int i2 = 0; i2 <= i && !found; i2++) {
+                const RollLine *l2 = &r->lines[it[i2]];
+                for (int m2 = 0; m2 < l2->nnum && !found; m2++, qq++) {
+                    const RollNum *y = &r->nums[l2->num0 + m2];
+                    if (i2 == i && m2 >= m)
+                        break;
+                    found = y->temp && y->def && y->v == x->v && r->step[qq] == r->step[q];
+                }
+            }
+            if (!found)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Prints line l of group 0 inside the loop, its numbers stepped. */
+static void put_stepped(Roll *r, const RollLine *l, int q)
+{
+    cp_put(&r->out, "        ", 8);
+    const char *s = l->s + 4;
+    size_t n = l->n - 4, m = 0;
+    for (size_t i = 0; i < n;) {
+        char c = s[i];
+        if (isalpha((unsigned char)c) || c == '_') {
+            size_t j = i + 1;
+            while (j < n && is_ident(s[j]))
+                j++;
+            bool temp = c == 't' && j - i > 1 && j - i <= 10;
+            for (size_t k = i + 1; temp && k < j; k++)
+                temp = isdigit((unsigned char)s[k]);
+            cp_put(&r->out, s + i, j - i);     /* a temporary keeps group 0's name */
+            if (temp) {
+                m++;
+                q++;
+            }
+            i = j;
+        } else if (isdigit((unsigned char)c)) {
+            size_t j = i;
+            while (j < n && isdigit((unsigned char)s[j]))
+                j++;
+            bool whole = j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'));
+            if (whole) {
+                long d = r->step[q];
+                if (d == 0) {
+                    cp_put(&r->out, s + i, j - i);
+                } else {
+                    char buf[64];
+                    int len = snprintf(buf, sizeof buf, "(%ld %c %ld * r_)",
+                                       r->nums[l->num0 + m].v, d < 0 ? '-' : '+', d < 0 ? -d : d);
+                    cp_put(&r->out, buf, (size_t)len);
+                }
+                m++;
+                q++;
+            } else {
+                if (j < n && s[j] == '.')
+                    for (j++; j < n && isdigit((unsigned char)s[j]); j++)
+                        ;
+                if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+                    j++;
+                    if (j < n && (s[j] == '+' || s[j] == '-'))
+                        j++;
+                    while (j < n && isdigit((unsigned char)s[j]))
+                        j++;
+                }
+                cp_put(&r->out, s + i, j - i);
+            }
+            i = j;
+        } else {
+            cp_put(&r->out, &c, 1);
+            i++;
+        }
+    }
+    cp_put(&r->out, "\n", 1);
+}
+
+static void put_line(Roll *r, const RollLine *l)
+{
+    cp_put(&r->out, l->s, l->n);
+    cp_put(&r->out, "\n", 1);
+}
+
+/* Rolls the simple lines it[0 .. m) (with the comments before each one,
+   lead[i] .. it[i]), a stretch without other lines. */
+static void roll_stretch(Roll *r, const int *it, const int *lead, int m)
+{
+    int j = 0;
+    while (j < m) {
+        int best_k = 0, best_rep = 0;
+        for (int k = 1; k <= ROLL_MAX_GROUP && j + ROLL_MIN_REPEAT * k <= m; k++) {
+            if (r->lines[it[j]].hash != r->lines[it[j + k]].hash)
+                continue;
+            /* the steps, from groups 0 and 1 */
+            int nq = 0;
+            bool shaped = true;
+            for (int i = 0; i < k && shaped; i++) {
+                const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + k + i]];
+                shaped = same_shape(r, a, b);
+                nq += a->nnum;
+            }
+            if (!shaped)
+                continue;
+            if (nq > r->cap_step) {
+                r->cap_step = 2 * nq;
+                r->step = realloc(r->step, (size_t)r->cap_step * sizeof *r->step);
+                if (!r->step)
+                    abort();
+            }
+            int q = 0;
+            for (int i = 0; i < k; i++) {
+                const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + k + i]];
+                for (int mm = 0; mm < a->nnum; mm++)
+                    r->step[q++] = r->nums[b->num0 + mm].v - r->nums[a->num0 + mm].v;
+            }
+            int rep = 2;
+            while (j + (rep + 1) * k <= m && group_matches(r, it + j, k, rep))
+                rep++;
+            if (rep < ROLL_MIN_REPEAT || rep * k < ROLL_MIN_LINES || rep * k <= best_rep * best_k)
+                continue;
+            if (!temps_ok(r, it + j, k, rep))
+                continue;
+            best_k = k;
+            best_rep = rep;
+        }
+        if (!best_k) {
+            for (int li = lead[j]; li <= it[j]; li++)
+                put_line(r, &r->lines[li]);
+            j++;
+            continue;
+        }
+        /* the steps of the chosen group size again */
+        int q = 0;
+        for (int i = 0; i < best_k; i++) {
+            const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + best_k + i]];
+            for (int mm = 0; mm < a->nnum; mm++)
+                r->step[q++] = r->nums[b->num0 + mm].v - r->nums[a->num0 + mm].v;
+        }
+        char head[160];
+        int len = snprintf(head, sizeof head,
+                           "    /* %d times the %d statement%s below, for r_ = 0 .. %d: the"
+                           " first time's blocks; each next one steps its indices */\n",
+                           best_rep, best_k, best_k == 1 ? "" : "s", best_rep - 1);
+        cp_put(&r->out, head, (size_t)len);
+        len = snprintf(head, sizeof head, "    for (int r_ = 0; r_ < %d; r_++) {\n", best_rep);
+        cp_put(&r->out, head, (size_t)len);
+        q = 0;
+        for (int i = 0; i < best_k; i++) {
+            for (int li = lead[j + i]; li < it[j + i]; li++) {
+                cp_put(&r->out, "    ", 4);
+                put_line(r, &r->lines[li]);
+            }
+            const RollLine *l = &r->lines[it[j + i]];
+            put_stepped(r, l, q);
+            q += l->nnum;
+        }
+        cp_put(&r->out, "    }\n", 6);
+        j += best_rep * best_k;
+    }
+}
+
+void cp_roll(CpBuf *b, size_t from)
+{
+    static int enabled = -1;
+    if (enabled < 0) {
+        const char *env = getenv("LMDL_ROLL");
+        enabled = !(env && !strcmp(env, "no"));
+    }
+    if (!enabled)
+        return;
+    Roll r = {0};
+    /* the lines */
+    int cap = 0;
+    for (size_t at = from; at < b->n;) {
+        const char *nl = memchr(b->s + at, '\n', b->n - at);
+        size_t end = nl ? (size_t)(nl - b->s) : b->n;
+        if (r.nlines == cap) {
+            cap = cap ? 2 * cap : 256;
+            r.lines = realloc(r.lines, (size_t)cap * sizeof *r.lines);
+            if (!r.lines)
+                abort();
+        }
+        RollLine *l = &r.lines[r.nlines++];
+        *l = (RollLine){.s = b->s + at, .n = end - at, .kind = LINE_OTHER};
+        if (l->n > 4 && !memcmp(l->s, "    ", 4)) {
+            const char *s = l->s + 4;
+            size_t n = l->n - 4;
+            if (n >= 4 && s[0] == '/' && s[1] == '*' && s[n - 2] == '*' && s[n - 1] == '/')
+                l->kind = LINE_COMMENT;
+            else if (simple_line(s, n))
+                l->kind = LINE_SIMPLE;
+        }
+        at = nl ? end + 1 : b->n;
+    }
+    for (int i = 0; i < r.nlines; i++)
+        if (r.lines[i].kind == LINE_SIMPLE)
+            normalize(&r, &r.lines[i]);
+    /* the temporaries' last reads */
+    for (int i = 0; i < r.nnums; i++)
+        if (r.nums[i].temp && r.nums[i].v + 1 > r.ntemps)
+            r.ntemps = r.nums[i].v + 1;
+    bool any = false;
+    for (int i = 0; i + 1 < r.nlines && !any; i++)
+        any = r.lines[i].kind == LINE_SIMPLE && r.lines[i + 1].kind != LINE_OTHER;
+    if (!any || r.nlines < ROLL_MIN_LINES) {
+        free(r.lines);
+        free(r.nums);
+        free(r.norm.s);
+        return;
+    }
+    r.last_read = calloc((size_t)r.ntemps + 1, sizeof *r.last_read);
+    int *it = malloc((size_t)r.nlines * sizeof *it), *lead = malloc((size_t)r.nlines * sizeof *lead);
+    if (!r.last_read || !it || !lead)
+        abort();
+    for (int i = 0; i < r.nlines; i++)
+        if (r.lines[i].kind != LINE_COMMENT)
+            note_reads(&r, i);
+    /* stretches of simple lines (and comments) between other lines */
+    int m = 0, pending = -1;
+    for (int i = 0; i <= r.nlines; i++) {
+        int kind = i < r.nlines ? r.lines[i].kind : LINE_OTHER;
+        if (kind == LINE_COMMENT) {
+            if (pending < 0)
+                pending = i;
+            continue;
+        }
+        if (kind == LINE_SIMPLE) {
+            lead[m] = pending >= 0 ? pending : i;
+            it[m++] = i;
+            pending = -1;
+            continue;
+        }
+        roll_stretch(&r, it, lead, m);
+        m = 0;
+        if (pending >= 0)
+            for (int li = pending; li < i; li++)
+                put_line(&r, &r.lines[li]);
+        pending = -1;
+        if (i < r.nlines)
+            put_line(&r, &r.lines[i]);
+    }
+    /* the text after the last newline had none */
+    if (b->n > from && b->s[b->n - 1] != '\n' && r.out.n > 0)
+        r.out.n--;
+    b->n = from;
+    cp_put(b, r.out.s ? r.out.s : "", r.out.n);
+    free(r.out.s);
+    free(r.lines);
+    free(r.nums);
+    free(r.norm.s);
+    free(r.last_read);
+    free(r.step);
+    free(it);
+    free(lead);
+}
