@@ -53,7 +53,8 @@ for ext in csv csv csv csv mat mat; do
 done
 [ "$gained" -ge 1 ] || fail "no round's SIGTERM wrote the waiting rows (the batch was lost)"
 
-if command -v strace >/dev/null 2>&1; then
+# strace needs ptrace, which some containers forbid: then the count is skipped
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true >/dev/null 2>&1; then
     # LeakSanitizer cannot run under ptrace (the sanitizer build)
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         strace -f -e trace=write -o "$tmp/trace" "$sim" --quiet --stop-time 2 --output-step 0.001 -o "$tmp/w.csv" \
@@ -67,6 +68,6 @@ if command -v strace >/dev/null 2>&1; then
     # per row would be 2,000
     [ "$writes" -le $((rows / 10)) ] || fail "$writes writes for $rows rows: not batched"
 else
-    echo "strace is not installed: the count of writes is not checked"
+    echo "strace is not installed or cannot trace here: the count of writes is not checked"
 fi
 echo ok
