@@ -125,6 +125,53 @@ static bool simple_line(const char *s, size_t n)
     return true;
 }
 
+/* The tokens of a simple line that matter here. */
+enum {
+    TOK_CHAR,               /* one character, as it is */
+    TOK_NAME,               /* an identifier, as it is (eval_3, s17) */
+    TOK_TEMP,               /* a temporary tN: a number */
+    TOK_INT,                /* an integer of up to nine digits: a number */
+    TOK_TEXT                /* a floating constant or a long integer: text */
+};
+
+/* The kind of the token that starts at s[i] (i < n); *end is past it. */
+static int token(const char *s, size_t n, size_t i, size_t *end)
+{
+    char c = s[i];
+    size_t j = i + 1;
+    if (isalpha((unsigned char)c) || c == '_') {
+        while (j < n && is_ident(s[j]))
+            j++;
+        *end = j;
+        bool temp = c == 't' && j - i > 1 && j - i <= 10;
+        for (size_t k = i + 1; temp && k < j; k++)
+            temp = isdigit((unsigned char)s[k]);
+        return temp ? TOK_TEMP : TOK_NAME;
+    }
+    if (!isdigit((unsigned char)c)) {
+        *end = j;
+        return TOK_CHAR;
+    }
+    while (j < n && isdigit((unsigned char)s[j]))
+        j++;
+    if (j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'))) {
+        *end = j;
+        return TOK_INT;
+    }
+    if (j < n && s[j] == '.')
+        for (j++; j < n && isdigit((unsigned char)s[j]); j++)
+            ;
+    if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+        j++;
+        if (j < n && (s[j] == '+' || s[j] == '-'))
+            j++;
+        while (j < n && isdigit((unsigned char)s[j]))
+            j++;
+    }
+    *end = j;
+    return TOK_TEXT;
+}
+
 /* The shape and the numbers of a simple line. */
 static void normalize(Roll *r, RollLine *l)
 {
@@ -133,48 +180,19 @@ static void normalize(Roll *r, RollLine *l)
     l->norm = r->norm.n;
     l->num0 = r->nnums;
     bool def = n > 14 && !memcmp(s, "const double t", 14);
-    for (size_t i = 0; i < n;) {
-        char c = s[i];
-        if (isalpha((unsigned char)c) || c == '_') {
-            size_t j = i + 1;
-            while (j < n && is_ident(s[j]))
-                j++;
-            bool temp = c == 't' && j - i > 1 && j - i <= 10;
-            for (size_t k = i + 1; temp && k < j; k++)
-                temp = isdigit((unsigned char)s[k]);
-            if (temp) {
-                push_num(r, strtol(s + i + 1, NULL, 10), true, def && i == 13);
-                cp_put(&r->norm, "t#", 2);
-            } else {
-                cp_put(&r->norm, s + i, j - i);
-            }
-            i = j;
-        } else if (isdigit((unsigned char)c)) {
-            size_t j = i;
-            while (j < n && isdigit((unsigned char)s[j]))
-                j++;
-            bool whole = j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'));
-            if (whole) {
-                push_num(r, strtol(s + i, NULL, 10), false, false);
-                cp_put(&r->norm, "#", 1);
-            } else {
-                /* a floating constant (or a long integer): text */
-                if (j < n && s[j] == '.')
-                    for (j++; j < n && isdigit((unsigned char)s[j]); j++)
-                        ;
-                if (j < n && (s[j] == 'e' || s[j] == 'E')) {
-                    j++;
-                    if (j < n && (s[j] == '+' || s[j] == '-'))
-                        j++;
-                    while (j < n && isdigit((unsigned char)s[j]))
-                        j++;
-                }
-                cp_put(&r->norm, s + i, j - i);
-            }
-            i = j;
-        } else {
-            cp_put(&r->norm, &c, 1);
-            i++;
+    for (size_t i = 0, j; i < n; i = j) {
+        switch (token(s, n, i, &j)) {
+        case TOK_TEMP:
+            push_num(r, strtol(s + i + 1, NULL, 10), true, def && i == 13);
+            cp_put(&r->norm, "t#", 2);
+            break;
+        case TOK_INT:
+            push_num(r, strtol(s + i, NULL, 10), false, false);
+            cp_put(&r->norm, "#", 1);
+            break;
+        default:
+            cp_put(&r->norm, s + i, j - i);
+            break;
         }
     }
     l->norm_n = r->norm.n - l->norm;
@@ -267,62 +285,26 @@ static bool temps_ok(const Roll *r, const int *it, int k, int rep)
     return true;
 }
 
-/* Prints line l of group 0 inside the loop, its numbers stepped. */
+/* Prints line l of group 0 inside the loop, its numbers stepped (its
+   steps from r->step[q]); a temporary keeps group 0's name. */
 static void put_stepped(Roll *r, const RollLine *l, int q)
 {
     cp_put(&r->out, "        ", 8);
     const char *s = l->s + 4;
-    size_t n = l->n - 4, m = 0;
-    for (size_t i = 0; i < n;) {
-        char c = s[i];
-        if (isalpha((unsigned char)c) || c == '_') {
-            size_t j = i + 1;
-            while (j < n && is_ident(s[j]))
-                j++;
-            bool temp = c == 't' && j - i > 1 && j - i <= 10;
-            for (size_t k = i + 1; temp && k < j; k++)
-                temp = isdigit((unsigned char)s[k]);
-            cp_put(&r->out, s + i, j - i);     /* a temporary keeps group 0's name */
-            if (temp) {
-                m++;
-                q++;
-            }
-            i = j;
-        } else if (isdigit((unsigned char)c)) {
-            size_t j = i;
-            while (j < n && isdigit((unsigned char)s[j]))
-                j++;
-            bool whole = j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'));
-            if (whole) {
-                long d = r->step[q];
-                if (d == 0) {
-                    cp_put(&r->out, s + i, j - i);
-                } else {
-                    char buf[64];
-                    int len = snprintf(buf, sizeof buf, "(%ld %c %ld * r_)",
-                                       r->nums[l->num0 + m].v, d < 0 ? '-' : '+', d < 0 ? -d : d);
-                    cp_put(&r->out, buf, (size_t)len);
-                }
-                m++;
-                q++;
-            } else {
-                if (j < n && s[j] == '.')
-                    for (j++; j < n && isdigit((unsigned char)s[j]); j++)
-                        ;
-                if (j < n && (s[j] == 'e' || s[j] == 'E')) {
-                    j++;
-                    if (j < n && (s[j] == '+' || s[j] == '-'))
-                        j++;
-                    while (j < n && isdigit((unsigned char)s[j]))
-                        j++;
-                }
-                cp_put(&r->out, s + i, j - i);
-            }
-            i = j;
+    size_t n = l->n - 4;
+    int m = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        int kind = token(s, n, i, &j);
+        if (kind == TOK_INT && r->step[q + m] != 0) {
+            long d = r->step[q + m];
+            char buf[64];
+            int len = snprintf(buf, sizeof buf, "(%ld %c %ld * r_)", r->nums[l->num0 + m].v,
+                               d < 0 ? '-' : '+', d < 0 ? -d : d);
+            cp_put(&r->out, buf, (size_t)len);
         } else {
-            cp_put(&r->out, &c, 1);
-            i++;
+            cp_put(&r->out, s + i, j - i);
         }
+        m += kind == TOK_INT || kind == TOK_TEMP;
     }
     cp_put(&r->out, "\n", 1);
 }
@@ -333,38 +315,68 @@ static void put_line(Roll *r, const RollLine *l)
     cp_put(&r->out, "\n", 1);
 }
 
+/* Whether groups 0 and 1 of K items (it[0 .. 2k)) have the same shapes;
+   if so, r->step holds each number's step from group 0 to group 1. */
+static bool group_steps(Roll *r, const int *it, int k)
+{
+    int nq = 0;
+    for (int i = 0; i < k; i++) {
+        const RollLine *a = &r->lines[it[i]], *b = &r->lines[it[k + i]];
+        if (!same_shape(r, a, b))
+            return false;
+        nq += a->nnum;
+    }
+    if (nq > r->cap_step) {
+        r->cap_step = 2 * nq;
+        r->step = realloc(r->step, (size_t)r->cap_step * sizeof *r->step);
+        if (!r->step)
+            abort();
+    }
+    int q = 0;
+    for (int i = 0; i < k; i++) {
+        const RollLine *a = &r->lines[it[i]], *b = &r->lines[it[k + i]];
+        for (int m = 0; m < a->nnum; m++)
+            r->step[q++] = r->nums[b->num0 + m].v - r->nums[a->num0 + m].v;
+    }
+    return true;
+}
+
+/* The loop for rep groups of k items from it[0] (steps in r->step): the
+   first group's lines, with the comments before each. */
+static void put_loop(Roll *r, const int *it, const int *lead, int k, int rep)
+{
+    char head[160];
+    int len = snprintf(head, sizeof head,
+                       "    /* %d times the %d statement%s below, for r_ = 0 .. %d: the"
+                       " first time's blocks; each next one steps its indices */\n",
+                       rep, k, k == 1 ? "" : "s", rep - 1);
+    cp_put(&r->out, head, (size_t)len);
+    len = snprintf(head, sizeof head, "    for (int r_ = 0; r_ < %d; r_++) {\n", rep);
+    cp_put(&r->out, head, (size_t)len);
+    int q = 0;
+    for (int i = 0; i < k; i++) {
+        for (int li = lead[i]; li < it[i]; li++) {
+            cp_put(&r->out, "    ", 4);
+            put_line(r, &r->lines[li]);
+        }
+        const RollLine *l = &r->lines[it[i]];
+        put_stepped(r, l, q);
+        q += l->nnum;
+    }
+    cp_put(&r->out, "    }\n", 6);
+}
+
 /* Rolls the simple lines it[0 .. m) (with the comments before each one,
-   lead[i] .. it[i]), a stretch without other lines. */
+   lead[i] .. it[i]), a stretch without other lines: at each item, the
+   group size K whose run covers the most items, if any qualifies. */
 static void roll_stretch(Roll *r, const int *it, const int *lead, int m)
 {
     int j = 0;
     while (j < m) {
         int best_k = 0, best_rep = 0;
         for (int k = 1; k <= ROLL_MAX_GROUP && j + ROLL_MIN_REPEAT * k <= m; k++) {
-            if (r->lines[it[j]].hash != r->lines[it[j + k]].hash)
+            if (r->lines[it[j]].hash != r->lines[it[j + k]].hash || !group_steps(r, it + j, k))
                 continue;
-            /* the steps, from groups 0 and 1 */
-            int nq = 0;
-            bool shaped = true;
-            for (int i = 0; i < k && shaped; i++) {
-                const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + k + i]];
-                shaped = same_shape(r, a, b);
-                nq += a->nnum;
-            }
-            if (!shaped)
-                continue;
-            if (nq > r->cap_step) {
-                r->cap_step = 2 * nq;
-                r->step = realloc(r->step, (size_t)r->cap_step * sizeof *r->step);
-                if (!r->step)
-                    abort();
-            }
-            int q = 0;
-            for (int i = 0; i < k; i++) {
-                const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + k + i]];
-                for (int mm = 0; mm < a->nnum; mm++)
-                    r->step[q++] = r->nums[b->num0 + mm].v - r->nums[a->num0 + mm].v;
-            }
             int rep = 2;
             while (j + (rep + 1) * k <= m && group_matches(r, it + j, k, rep))
                 rep++;
@@ -381,32 +393,8 @@ static void roll_stretch(Roll *r, const int *it, const int *lead, int m)
             j++;
             continue;
         }
-        /* the steps of the chosen group size again */
-        int q = 0;
-        for (int i = 0; i < best_k; i++) {
-            const RollLine *a = &r->lines[it[j + i]], *b = &r->lines[it[j + best_k + i]];
-            for (int mm = 0; mm < a->nnum; mm++)
-                r->step[q++] = r->nums[b->num0 + mm].v - r->nums[a->num0 + mm].v;
-        }
-        char head[160];
-        int len = snprintf(head, sizeof head,
-                           "    /* %d times the %d statement%s below, for r_ = 0 .. %d: the"
-                           " first time's blocks; each next one steps its indices */\n",
-                           best_rep, best_k, best_k == 1 ? "" : "s", best_rep - 1);
-        cp_put(&r->out, head, (size_t)len);
-        len = snprintf(head, sizeof head, "    for (int r_ = 0; r_ < %d; r_++) {\n", best_rep);
-        cp_put(&r->out, head, (size_t)len);
-        q = 0;
-        for (int i = 0; i < best_k; i++) {
-            for (int li = lead[j + i]; li < it[j + i]; li++) {
-                cp_put(&r->out, "    ", 4);
-                put_line(r, &r->lines[li]);
-            }
-            const RollLine *l = &r->lines[it[j + i]];
-            put_stepped(r, l, q);
-            q += l->nnum;
-        }
-        cp_put(&r->out, "    }\n", 6);
+        group_steps(r, it + j, best_k);     /* the chosen size's steps again */
+        put_loop(r, it + j, lead + j, best_k, best_rep);
         j += best_rep * best_k;
     }
 }

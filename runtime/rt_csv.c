@@ -284,11 +284,10 @@ int rt_csv_flush(RtSim *s)
    batch is written when it is due. */
 static int batch_grew(RtSim *s, RtOutput *o, size_t before, double t)
 {
-    if (before == 0) {
-        o->batch_since = rt_wall_clock();
-        return batch_bytes(o) >= BATCH_BYTES ? flush_batch(s, t) : 0;
-    }
-    if (batch_bytes(o) >= BATCH_BYTES || rt_wall_clock() - o->batch_since >= BATCH_SECONDS)
+    double now = rt_wall_clock();
+    if (before == 0)
+        o->batch_since = now;
+    if (batch_bytes(o) >= BATCH_BYTES || now - o->batch_since >= BATCH_SECONDS)
         return flush_batch(s, t);
     return 0;
 }
@@ -308,10 +307,10 @@ int rt_csv_header(RtSim *s)
         o->mat = rt_mat_open(s, o->fd);
         if (!o->mat)
             return -1;
-        batched = o;
-        return 0;
     }
     batched = o;
+    if (o->mat)
+        return 0;
     line_put(&o->line, "time", 4);
     for (int i = 0; i < s->opt.n_vars; i++) {
         line_char(&o->line, ',');
