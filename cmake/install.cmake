@@ -1,7 +1,7 @@
 # install.cmake - `cmake --install build --prefix DIR` and `cpack -G DEB`
 # (README.md, "Installing").
 #
-# The layout below PREFIX is compiled into lmdlc (compiler/paths.c), which
+# The layout below PREFIX is compiled into lmdlc (compiler/base/paths.c), which
 # finds PREFIX from its own executable, so an installed tree can be moved.
 # Fixed relative directories, not GNUInstallDirs: a multiarch libdir
 # (lib/x86_64-linux-gnu) would make the layout depend on the prefix.
@@ -11,7 +11,7 @@ set(LMDL_INSTALL_INCLUDEDIR include/lmdl)
 set(LMDL_INSTALL_STDLIBDIR share/lmdl/library)
 set(LMDL_INSTALL_FMUSRCDIR share/lmdl/runtime)
 
-target_compile_definitions(lmdl_core PRIVATE
+target_compile_definitions(lmdl_base PRIVATE
   LMDL_BUILD_DIR="$<TARGET_FILE_DIR:lmdlc>"
   LMDL_INSTALL_BINDIR="${LMDL_INSTALL_BINDIR}"
   LMDL_INSTALL_LIBDIR="${LMDL_INSTALL_LIBDIR}"
@@ -34,8 +34,10 @@ install(TARGETS lmdl_rt ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
 install(TARGETS lmdl_rt_pic ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
 # The headers generated code includes (rt_model.h, and rt_units.h for
-# RT_DIM_COUNT; lmdl_fmi.h for an FMU's table).
-install(FILES runtime/rt_model.h runtime/rt_units.h runtime/lmdl_fmi.h
+# RT_DIM_COUNT and rt_kinds.h, which it includes; lmdl_fmi.h for an FMU's
+# table), flat.
+install(FILES runtime/rt_model.h runtime/common/rt_units.h runtime/common/rt_kinds.h
+              runtime/lmdl_fmi.h
         DESTINATION ${LMDL_INSTALL_INCLUDEDIR} PERMISSIONS ${LMDL_FILE_MODE})
 # The sources an FMU carries in sources/ (tools/fmu.c): the runtime files
 # of liblmdl_rt_pic.a and every header, as in runtime/.

@@ -210,3 +210,25 @@ int rt_check_param_asserts(RtSim *s)
     s->fail.before_start = 1;
     return -1;
 }
+
+/* A table's value for generated code (rt_model.h): the interpolant of
+   rt_table.c, and the first query outside a grid with extrapolation =
+   error recorded in the evaluation, for its report. */
+double rt_lookup(const RtTableInfo *tb, const double *p, RtEval *e, int s1, int s2,
+                 double x1, double x2, int d1, int d2)
+{
+    if (e && tb->extrap == RT_EXTRAP_ERROR && !e->table_error) {
+        int out1 = s1 <= 0 || s1 >= tb->n[0];
+        int out2 = tb->axes == 2 && (s2 <= 0 || s2 >= tb->n[1]);
+        if (out1 || out2) {
+            e->table_error = tb;
+            e->table_axis = out1 ? 0 : 1;
+            e->table_query = out1 ? x1 : x2;
+        }
+    }
+    if (tb->axes == 1)
+        return rt_table1(p + tb->grid[0], tb->n[0], p + tb->data, tb->interp, tb->extrap,
+                         s1, x1, d1);
+    return rt_table2(p + tb->grid[0], tb->n[0], p + tb->grid[1], tb->n[1], p + tb->data,
+                     tb->interp, tb->extrap, s1, s2, x1, x2, d1, d2);
+}

@@ -19,6 +19,7 @@
 #ifndef LMDL_RT_MODEL_H
 #define LMDL_RT_MODEL_H
 
+#include "rt_kinds.h"
 #include "rt_units.h"
 
 #define RT_ABI_VERSION 12
@@ -97,14 +98,6 @@ typedef struct RtColumnInfo {
                                 n_alg_solver): rows with it need one */
 } RtColumnInfo;
 
-/* RtParamInfo.access: who may set a parameter at run time. */
-enum {
-    RT_PARAM_PUBLIC = 0,    /* --param and sweeps may set it */
-    RT_PARAM_PRIVATE = 1,   /* parameters(Access = private): its component's own */
-    RT_PARAM_OBSERVED = 2,  /* in a component declared with ExternalAccess =
-                               observe or none: not modifiable from outside */
-};
-
 typedef struct RtTargetInfo {
     int column;             /* the column (variable) the target is on */
     unsigned char high;     /* 1: priority.high, 0: priority.low */
@@ -150,8 +143,7 @@ typedef struct RtRelationInfo {
 
 /* ---- tables (tablelookup) ------------------------------------------------ */
 
-enum { RT_INTERP_LINEAR = 0, RT_INTERP_SMOOTH = 1 };
-enum { RT_EXTRAP_LINEAR = 0, RT_EXTRAP_NEAREST = 1, RT_EXTRAP_ERROR = 2 };
+/* RT_INTERP_* and RT_EXTRAP_* are in rt_kinds.h. */
 
 /* A table: its grids and data are run-time parameters (so --param
    reaches them), consecutive in p[]. */

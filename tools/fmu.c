@@ -182,7 +182,7 @@ static char *table_c(const FmuModel *fm)
 /* ---- sources/ ------------------------------------------------------------------ */
 
 /* Adds the runtime's sources (LMDL_FMU_RT_SOURCES, relative to the
-   sources directory) and every header there and in fmi/, flat, under
+   sources directory) and every header there, in fmi/ and in common/, flat, under
    sources/.  The .c names go to *cfiles.  -1 after a report. */
 static int add_runtime_sources(Archive *a, char ***cfiles, int *ncfiles)
 {
@@ -211,8 +211,8 @@ static int add_runtime_sources(Archive *a, char ***cfiles, int *ncfiles)
         (*cfiles)[(*ncfiles)++] = strdup(base_name(f));
     }
     free(list);
-    const char *subs[] = {"", "/fmi"};
-    for (int s = 0; s < 2 && rc == 0; s++) {
+    const char *subs[] = {"", "/fmi", "/common"};
+    for (int s = 0; s < 3 && rc == 0; s++) {
         char sub[4096];
         snprintf(sub, sizeof sub, "%s%s", dir, subs[s]);
         DIR *d = opendir(sub);

@@ -9,7 +9,7 @@ mkdir -p "$work/x*/ /* ??" || fail mkdir
 cp "$here/hostile.lmdl" "$here/mass_spring.lmdl" "$work/x*/ /* ??/" || fail cp
 for m in hostile mass_spring; do
   (cd "$work" && "$LMDLC" emit-c "x*/ /* ??/$m.lmdl" -o $m.c) || fail "emit-c $m from x*/"
-  "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -I "$here/../../runtime" -c "$work/$m.c" \
+  "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -I "$here/../../runtime" -I "$here/../../runtime/common" -c "$work/$m.c" \
     -o "$work/$m.o" || fail "the generated C of $m does not compile cleanly"
 done
 grep -q '/\* block 1, explicit: base.f; spring, x\* / / \* ? ?/mass_spring.lmdl:18 \*/' \

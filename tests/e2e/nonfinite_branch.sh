@@ -4,7 +4,7 @@
 # changes nothing (y == x), and the taken one is a run-time failure.
 . "$(dirname "$0")/lib.sh"
 "$LMDLC" emit-c "$here/nonfinite_branch.lmdl" -o "$work/m.c" || fail "emit-c"
-"${CC:-cc}" -std=c11 -Wall -Wextra -Werror -I "$here/../../runtime" -c "$work/m.c" \
+"${CC:-cc}" -std=c11 -Wall -Wextra -Werror -I "$here/../../runtime" -I "$here/../../runtime/common" -c "$work/m.c" \
   -o "$work/m.o" || fail "the generated C does not compile cleanly"
 build nonfinite_branch.lmdl sim
 "$work/sim" --stop-time 1 --output-step 0.1 -o "$work/out.csv" || fail "run"

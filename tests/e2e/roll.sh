@@ -1,6 +1,6 @@
 #!/bin/sh
 # Rolled loops compute what the straight-line statements did, operation
-# for operation (compiler/croll.c): the 30-lever chain of bench/gen built
+# for operation (compiler/emit/croll.c): the 30-lever chain of bench/gen built
 # with rolling (its eval has loops) and with LMDL_ROLL=no (none) gives the
 # same CSV, byte for byte, with rk8pd, msbdf and cvode, every column.
 . "$(dirname "$0")/lib.sh"

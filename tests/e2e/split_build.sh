@@ -1,6 +1,6 @@
 #!/bin/sh
 # split_build.sh - a model built from several translation units
-# compiled in parallel (compiler/cunits.c; LMDL_BUILD_SPLIT=yes splits
+# compiled in parallel (compiler/emit/cunits.c; LMDL_BUILD_SPLIT=yes splits
 # this chain of 30 levers, which is below the size that splits by
 # itself): data and the code run once at -O0, the solver's code at -O2.
 # The simulator writes exactly the rows of the same model built from one

@@ -10,10 +10,10 @@
                                         skipped, when vim is not installed)
 
 The tables: the reserved words (the `keywords` table of grammar/lexer.l),
-the section names (AST_SECTION_KINDS in compiler/ast.h, which that table
+the section names (AST_SECTION_KINDS in compiler/front/ast.h, which that table
 expands), the contextual keywords (lexer.l's `contextual` table: keywords
 only inside one kind of block), the built-in functions (LMDL_BUILTINS, the
-rows before FN_NAMED, and LMDL_ARRAY_FUNCS in compiler/builtin.h) and the
+rows before FN_NAMED, and LMDL_ARRAY_FUNCS in compiler/ir/builtin.h) and the
 special forms
 (LMDL_SPECIAL_FORMS).  A word missing from a grammar, a word a grammar has
 that the compiler does not, a word in the wrong category, and a table of
@@ -51,7 +51,7 @@ def die(msg):
 
 # ---- what the compiler says ------------------------------------------------
 
-# Every table of words in grammar/lexer.l and compiler/builtin.h, and the
+# Every table of words in grammar/lexer.l and compiler/ir/builtin.h, and the
 # category of the grammars it is compared with.  A table this script does
 # not know fails the test, so a new kind of keyword cannot go unnoticed.
 LEXER_TABLES = {"keywords": "reserved", "contextual": "contextual"}
@@ -66,13 +66,13 @@ def read(rel):
 
 def section_words():
     """The section keywords: the rows X(SEC_KIND, "word", TOKEN, ...) of
-    AST_SECTION_KINDS in compiler/ast.h."""
-    m = re.search(r"#define\s+AST_SECTION_KINDS\(X\)(.*?)\n\n", read("compiler/ast.h"), re.S)
+    AST_SECTION_KINDS in compiler/front/ast.h."""
+    m = re.search(r"#define\s+AST_SECTION_KINDS\(X\)(.*?)\n\n", read("compiler/front/ast.h"), re.S)
     words = re.findall(r'X\(\s*SEC_\w+\s*,\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_]+',
                        m.group(1) if m else "")
     if not words:
         die('no rows X(SEC_KIND, "word", TOKEN, ...) of AST_SECTION_KINDS were '
-            "found in compiler/ast.h")
+            "found in compiler/front/ast.h")
     return words
 
 
@@ -103,7 +103,7 @@ def compiler_words():
         die("grammar/lexer.l has no table %s of {\"word\", TOKEN} rows; if the "
             "keywords moved, make tests/editors/check_grammars.py read them "
             "from their new place" % " ".join(sorted(set(LEXER_TABLES) - found)))
-    builtin = read("compiler/builtin.h")
+    builtin = read("compiler/ir/builtin.h")
     for name, body in re.findall(r"#define\s+(\w+)\(X\)(.*?)\n\n", builtin, re.S):
         ids = re.findall(r'X\(\s*(\w+)\s*,\s*"\w+"\s*,\s*\d+', body)
         rows = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*\d+', body)
@@ -114,17 +114,17 @@ def compiler_words():
             rows = rows[:ids.index(named.group(1))]
         if name not in BUILTIN_TABLES:
             if rows:
-                die("compiler/builtin.h has a table %s that "
+                die("compiler/ir/builtin.h has a table %s that "
                     "tests/editors/check_grammars.py does not know: say which "
                     "category of the grammars it belongs to (BUILTIN_TABLES)" % name)
             continue
         if not rows:
-            die("no X(id, \"name\", arity, ...) rows in %s (compiler/builtin.h)" % name)
+            die("no X(id, \"name\", arity, ...) rows in %s (compiler/ir/builtin.h)" % name)
         found.add(name)
         words[BUILTIN_TABLES[name]] += rows
     missing = set(BUILTIN_TABLES) - found
     if missing:
-        die("compiler/builtin.h has no table %s; if it moved, update "
+        die("compiler/ir/builtin.h has no table %s; if it moved, update "
             "tests/editors/check_grammars.py" % " ".join(sorted(missing)))
     every = [w for c in CATEGORIES for w in words[c]]
     dups = sorted({w for w in every if every.count(w) > 1})

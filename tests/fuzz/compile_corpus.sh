@@ -13,7 +13,7 @@ for f in "$dir"/*; do
   n=$((n + 1))
   if timeout 20 "$lmdlc" emit-c "$f" -o "$tmp/out.c" >/dev/null 2>&1; then
     ok=$((ok + 1))
-    if ! timeout 60 cc -fsyntax-only -I "$rt" "$tmp/out.c" 2>"$tmp/err"; then
+    if ! timeout 60 cc -fsyntax-only -I "$rt" -I "$rt/common" "$tmp/out.c" 2>"$tmp/err"; then
       bad=$((bad + 1))
       cp "$f" "bad_$bad.lmdl"
       cp "$tmp/err" "bad_$bad.err"

@@ -12,7 +12,7 @@
 #    gnuplot-nox (lmdlc plot) and parallel (lmdlc sweep --engine parallel);
 #  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a and
 #    liblmdl_rt_pic.a (FMUs), usr/include/lmdl/rt_model.h, rt_units.h,
-#    lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
+#    rt_kinds.h, lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
 #    and under usr/share/lmdl/runtime the FMU sources (files of
 #    SRC/runtime, rt_main.c not among them), all owned by root and
 #    writable by root only;
@@ -56,14 +56,15 @@ grep '^\./usr/share/lmdl/runtime/' "$tmp/all" >"$tmp/fmusrc" || fail "no FMU sou
 while read -r f; do
   [ -f "$src/runtime/${f#./usr/share/lmdl/runtime/}" ] || fail "$f is not in runtime/"
 done <"$tmp/fmusrc"
-for f in rt_eval.c fmi/fmi_me.c fmi/lmdl_fmi2.h rt_model.h; do
+for f in rt_eval.c fmi/fmi_me.c fmi/lmdl_fmi2.h rt_model.h common/rt_units.c common/rt_kinds.h; do
   grep -qx "./usr/share/lmdl/runtime/$f" "$tmp/fmusrc" || fail "no FMU source $f"
 done
 grep -q 'rt_main\.c$' "$tmp/fmusrc" && fail "the FMU sources hold rt_main.c"
 grep -v '^\./usr/share/lmdl/runtime/' "$tmp/all" >"$tmp/files"
 {
   printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/lib/liblmdl_rt_pic.a \
-    ./usr/include/lmdl/rt_model.h ./usr/include/lmdl/rt_units.h ./usr/include/lmdl/lmdl_fmi.h
+    ./usr/include/lmdl/rt_model.h ./usr/include/lmdl/rt_units.h ./usr/include/lmdl/rt_kinds.h \
+    ./usr/include/lmdl/lmdl_fmi.h
   (cd "$src/library" && find . -type f) | sed 's|^\./|./usr/share/lmdl/library/|'
 } | sort >"$tmp/want"
 diff -u "$tmp/want" "$tmp/files" >"$tmp/diff" || fail "contents differ: $(cat "$tmp/diff")"

@@ -1,5 +1,5 @@
 /*
- * diag_json.c - the JSON Lines format of compiler/diag.c, byte for byte:
+ * diag_json.c - the JSON Lines format of compiler/base/diag.c, byte for byte:
  * nesting of notes, a warning, locations spanning lines, code-point
  * columns, escaping of quotes, backslashes and control characters,
  * invalid UTF-8 in messages and file names, diagnostics without a

@@ -1,5 +1,5 @@
 /*
- * dtoa.c - reference tests of rt_dtoa (runtime/rt_dtoa.c), label runtime.
+ * dtoa.c - reference tests of rt_dtoa (runtime/common/rt_dtoa.c), label runtime.
  *
  *   rt_dtoa_test [RANDOM_BITS [NICE_DECIMALS]]
  *

@@ -1,5 +1,5 @@
 /*
- * blt_order.c - Tarjan's block order (compiler/blt.c) on small hand-made
+ * blt_order.c - Tarjan's block order (compiler/structure/blt.c) on small hand-made
  * dependency graphs: a chain, cycles, a join of two cycles, self loops and
  * known unknowns ignored, and a long chain that a recursive search would
  * not survive.

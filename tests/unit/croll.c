@@ -1,5 +1,5 @@
 /*
- * croll.c - rolling repeated statements into loops (compiler/croll.c)
+ * croll.c - rolling repeated statements into loops (compiler/emit/croll.c)
  * on small hand-written texts: a chain rolled with its steps (one of them
  * negative) and the first group's comments; runs too short, shapes that
  * differ, integers that do not step evenly, and floating constants that

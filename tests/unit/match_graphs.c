@@ -1,5 +1,5 @@
 /*
- * match_graphs.c - the augmenting-path matcher (compiler/match.c) on small
+ * match_graphs.c - the augmenting-path matcher (compiler/structure/match.c) on small
  * hand-made bipartite graphs: an assignment that needs an augmenting path,
  * a singular system (two equations for one unknown), a structurally
  * singular one, the ok() restriction, growth, and the colored sets that

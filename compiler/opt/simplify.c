@@ -31,7 +31,7 @@
 
 #include "diag.h"
 #include "prefer.h"
-#include "rt_model.h"
+#include "rt_kinds.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -29,21 +29,11 @@
 
 #include "diag.h"
 #include "lower.h"
-#include "rt_model.h"
-#include "units_check.h"
+#include "rt_kinds.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-int elab_find(Model *m, int node)
-{
-    while (m->nodes[node].parent != node) {
-        m->nodes[node].parent = m->nodes[m->nodes[node].parent].parent;
-        node = m->nodes[node].parent;
-    }
-    return node;
-}
 
 static void unite(Model *m, int a, int b)
 {
@@ -60,82 +50,6 @@ static void unite(Model *m, int a, int b)
     if (m->nodes[a].rank == m->nodes[b].rank)
         m->nodes[a].rank++;
     m->nodes[a].reference |= m->nodes[b].reference;
-}
-
-/* ---- walking the active arms -------------------------------------------- */
-
-static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
-                 void *ctx);
-
-bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
-                 bool (*fn)(void *ctx), void *ctx)
-{
-    long *vals;
-    int n;
-    if (!lower_range(m, in, f->range, &vals, &n, report))
-        return false;
-    const ElabEnv *outer = in->env;
-    for (int k = 0; k < n; k++) {
-        ElabEnv env = {f->var, (double)vals[k], outer};
-        in->env = &env;
-        bool more = fn(ctx);
-        in->env = outer;
-        if (!more)
-            break;
-    }
-    return true;
-}
-
-/* arrays: a for-loop's body, once per value of its variable (the range
-   was checked when the loop was unrolled). */
-typedef struct WalkLoop {
-    Model *m;               /* the model */
-    ElabInst *in;           /* the instance */
-    PtrVec *body;           /* the loop's items */
-    ElabSectionFn fn;       /* what the walk calls */
-    void *ctx;              /* its context */
-} WalkLoop;
-
-static bool walk_iteration(void *ctx)
-{
-    WalkLoop *w = ctx;
-    walk(w->m, w->in, w->body, true, w->fn, w->ctx);
-    return true;
-}
-
-static void walk_loop(Model *m, ElabInst *in, AstItem *it, ElabSectionFn fn, void *ctx)
-{
-    WalkLoop w = {m, in, &it->u.for_.body, fn, ctx};
-    elab_unroll(m, in, &it->u.for_, false, walk_iteration, &w);
-}
-
-static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
-                 void *ctx)
-{
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind == ITEM_SECTION && active)
-            fn(m, in, it, ctx);
-    }
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind != ITEM_IF)
-            continue;
-        for (int j = 0; j < it->u.if_.clauses.n; j++) {
-            AstClause *c = it->u.if_.clauses.items[j];
-            walk(m, in, &c->body, active && in->arm_active[c->arm], fn, ctx);
-        }
-    }
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
-        if (it->kind == ITEM_FOR && active)
-            walk_loop(m, in, it, fn, ctx);
-    }
-}
-
-void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx)
-{
-    walk(m, in, &in->def->ast->items, true, fn, ctx);
 }
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -165,102 +79,6 @@ static bool is_zero_literal(const AstExpr *e)
     return e->kind == EXPR_NUM && e->u.num.value == 0;
 }
 
-/* Checks that a binding written in the parent has the declared dimension. */
-static bool check_binding(Model *m, ElabInst *in, AstArg *g, Dim want, bool want_bool,
-                          const char *what)
-{
-    Dim got;
-    bool got_bool = false;
-    if (!units_dim(m, in->parent, g->value, &got, &got_bool))
-        return false;
-    if (want_bool != got_bool) {
-        diag_error(g->value->span, "%s '%s' of %s is %s, but this value is %s",
-                   what, g->name->name, in->def->ast->name->name,
-                   want_bool ? "true/false" : "a number",
-                   got_bool ? "true/false" : "a number");
-        return false;
-    }
-    if (!want_bool && !dim_eq(want, got) && !is_zero_literal(g->value)) {
-        char a[64], b[64];
-        diag_error(g->value->span, "%s '%s' of %s is %s, but this value is %s",
-                   what, g->name->name, in->def->ast->name->name,
-                   dim_phrase(want, a, sizeof a), dim_phrase(got, b, sizeof b));
-        return false;
-    }
-    return true;
-}
-
-static void mark_structural(Model *m, int index)
-{
-    DaeParam *p = m->plist->items[index];
-    if (p->structural)
-        return;
-    p->structural = true;
-    /* everything it is computed from decides structure too */
-    PtrVec stack = {0};
-    ptrvec_push(m->arena, &stack, p->expr);
-    while (stack.n) {
-        DaeExpr *e = stack.items[--stack.n];
-        if (e->kind == DX_PARAM)
-            mark_structural(m, e->u.index);
-        DaeExpr *kids[3];
-        for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-            ptrvec_push(m->arena, &stack, kids[i]);
-    }
-}
-
-static void mark_structural_expr(Model *m, DaeExpr *e)
-{
-    if (e->kind == DX_PARAM)
-        mark_structural(m, e->u.index);
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        mark_structural_expr(m, kids[i]);
-}
-
-void elab_mark_structural(Model *m, DaeExpr *e)
-{
-    if (!dae_is_leaf(e) || e->kind == DX_PARAM)
-        mark_structural_expr(m, e);
-}
-
-/* Kept up to date as parameters are made, so evaluating one costs its own
-   size, not the number of parameters so far. */
-const double *elab_param_values(Model *m)
-{
-    return m->pvalues;
-}
-
-static void record_value(Model *m, int index, double v)
-{
-    if (index >= m->cap_pvalues) {
-        m->cap_pvalues = m->cap_pvalues ? m->cap_pvalues * 2 : 256;
-        m->pvalues = realloc(m->pvalues, sizeof(double) * (size_t)m->cap_pvalues);
-        if (!m->pvalues)
-            abort();
-    }
-    m->pvalues[index] = v;
-    dae_table_param_value(m->t, index, v); /* what folding knows of it */
-}
-
-int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e, Dim dim,
-                   bool is_bool)
-{
-    DaeParam *p = arena_alloc(m->t->arena, sizeof *p);
-    p->name = elab_dae_str(m, name);
-    p->span = sp;
-    p->expr = e;
-    p->dim = dim;
-    p->is_bool = is_bool;
-    p->value = dae_eval_params(e, m->pvalues);
-    int index = m->plist->n;
-    record_value(m, index, p->value);
-    if (!isfinite(p->value))
-        diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
-    ptrvec_push(m->t->arena, m->plist, p);
-    return index;
-}
-
 /* arrays: the name of element k (0-based, column-major) of a vector or
    matrix named `name`: name(k+1) for a vector, name(i,j) for a matrix. */
 static const char *element_name(Model *m, const char *name, int k, int rows, int cols)
@@ -282,44 +100,41 @@ static void set_access(Model *m, ElabInst *in, ElabSlot *s, int first, int n)
 }
 
 /* A parameter is a vector when its value is one (its binding's, else its
-   default's): then one run-time parameter per element. */
+   default's): then one run-time parameter per element.  Its dimension
+   (its declaration's, or for {v, '*'} its binding's) and the check of its
+   binding are the unit check's. */
 static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
     s->active = true;
-    units_dim(m, in, d->value, &s->dim, &s->is_bool);
     AstArg *g = find_arg(in, d->name);
     SrcSpan sp = d->span;
     /* {v, '*'}: the unit of the binding; unbound, the declared default
        (and a default of 0 fits any unit) */
     s->any_unit = ast_any_unit(d->value);
-    if (s->any_unit && g) {
-        bool isb = false;
-        units_dim(m, in->parent, g->value, &s->dim, &isb);
-    } else if (s->any_unit) {
+    if (s->any_unit && !g)
         s->fits_any = is_zero_literal(d->value->u.quantity.value);
-    }
     LowerValue v;
     if (g) {
-        check_binding(m, in, g, s->dim, s->is_bool, "parameter");
         v = lower_value(m, in->parent, g->value);
         sp = g->value->span;
     } else {
         v = lower_value(m, in, d->value);
     }
     const char *name = elab_qualify(m, in, d->name->name);
-    if (v.rows == 1 && v.cols == 1) {
-        s->param = elab_new_param(m, name, sp, v.el[0], s->dim, s->is_bool);
-        set_access(m, in, s, s->param, 1);
-        return;
+    int n = v.rows * v.cols;
+    s->vec = !(v.rows == 1 && v.cols == 1);
+    if (s->vec) {
+        s->rows = v.rows;
+        s->cols = v.cols;
     }
-    s->vec = true;
-    s->rows = v.rows;
-    s->cols = v.cols;
     s->param = m->plist->n;
-    for (int k = 0; k < v.rows * v.cols; k++)
-        elab_new_param(m, element_name(m, name, k, v.rows, v.cols), sp, v.el[k], s->dim,
-                       s->is_bool);
-    set_access(m, in, s, s->param, v.rows * v.cols);
+    for (int k = 0; k < n; k++) {
+        int p = elab_new_param(m, s->vec ? element_name(m, name, k, v.rows, v.cols) : name,
+                               sp, v.el[k]);
+        DaeParam *dp = elab_param(m, p);
+        elab_dim_of_slot(m, &dp->dim, &dp->is_bool, in, s);
+    }
+    set_access(m, in, s, s->param, n);
 }
 
 /* ---- variables, inputs, nodes ---------------------------------------------- */
@@ -364,38 +179,20 @@ static DaeExpr **values_for(Model *m, ElabInst *ctx, AstExpr *e, int n, int rows
 /* Applies a target given in context `ctx` (the declaration's, or the
    parent's for an override) to the n variables vs of one declaration (n
    elements of a vector variable, rows * cols); with_value false leaves
-   the start values alone. */
+   the start values alone.  The units of the target are the unit
+   check's. */
 static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar **vs, int n,
-                         int rows, int cols, bool with_value, ElabInst *owner,
-                         const char *what)
+                         int rows, int cols, bool with_value)
 {
-    ElabVar *v = vs[0];
     AstExpr *val = with_value ? record_field(rec, "value") : NULL;
     AstExpr *nom = record_field(rec, "nominal");
     AstExpr *pri = rec->kind == EXPR_RECORD ? record_field(rec, "priority") : NULL;
     if (val) {
-        Dim dim;
-        bool isb = false;
-        if (units_dim(m, ctx, val, &dim, &isb) && what && !dim_eq(dim, v->dim)
-            && !is_zero_literal(val)) {
-            char a[64], b[64];
-            diag_error(val->span, "%s '%s' of %s is %s, but this value is %s",
-                       what, strrchr(v->name, '.') ? strrchr(v->name, '.') + 1 : v->name,
-                       owner->def->ast->name->name, dim_phrase(v->dim, a, sizeof a),
-                       dim_phrase(dim, b, sizeof b));
-        }
         DaeExpr **x = values_for(m, ctx, val, n, rows, cols, "this value");
         for (int k = 0; x && k < n; k++)
             vs[k]->start = x[k];
     }
     if (nom) {
-        Dim dim;
-        bool isb = false;
-        if (units_dim(m, ctx, nom, &dim, &isb) && !dim_eq(dim, v->dim)) {
-            char a[64], b[64];
-            diag_error(nom->span, "the nominal value is %s, but the variable is %s",
-                       dim_phrase(dim, b, sizeof b), dim_phrase(v->dim, a, sizeof a));
-        }
         DaeExpr **x = values_for(m, ctx, nom, n, rows, cols, "the nominal value");
         for (int k = 0; x && k < n; k++)
             vs[k]->nominal = x[k];
@@ -410,8 +207,6 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
 {
     s->active = true;
     AstExpr *val = record_field(d->value, "value");
-    if (val)
-        units_dim(m, in, val, &s->dim, &s->is_bool);
     LowerValue start = {1, 1, NULL};
     if (val)
         start = lower_value(m, in, val);
@@ -444,7 +239,7 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
         v->span = d->name_span;
         v->description = d->comment;
         v->owner = in;
-        v->dim = s->dim;
+        elab_dim_of_slot(m, &v->dim, NULL, in, s);
         v->start = start.el ? start.el[k] : dae_const(m->t, 0);
         vs[k] = v;
         ptrvec_push(m->arena, to, v);
@@ -452,23 +247,18 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     s->untyped = d->untyped;
     if (n == 0)
         return;
-    apply_target(m, in, d->value, vs, n, start.rows, start.cols, false, in, NULL);
+    apply_target(m, in, d->value, vs, n, start.rows, start.cols, false);
     AstArg *g = find_arg(in, d->name);
-    /* an untyped output's unit is not known yet: its target is not checked */
     if (g)
-        apply_target(m, in->parent, g->value, vs, n, start.rows, start.cols, true, in,
-                     s->untyped ? NULL : "variable");
+        apply_target(m, in->parent, g->value, vs, n, start.rows, start.cols, true);
 }
 
 static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 {
     s->active = true;
-    units_dim(m, in, d->value, &s->dim, &s->is_bool);
     s->untyped = d->untyped;
     AstArg *g = find_arg(in, d->name);
     if (g) {
-        if (!s->untyped)
-            check_binding(m, in, g, s->dim, s->is_bool, "input");
         s->input = lower_expr(m, in->parent, g->value);
         s->bound_at = g->value->span;
     }
@@ -589,7 +379,7 @@ static void mark_names_structural(Model *m, ElabInst *in, AstExpr *e)
         ElabSlot *s = elab_slot(in, e->u.name.parts[0].sym);
         if (e->u.name.n == 1 && s && s->active && s->m->kind == MEM_PARAMETER
             && s->param >= 0)
-            mark_structural(m, s->param);
+            elab_mark_param_structural(m, s->param);
         break;
     }
     case EXPR_CALL:
@@ -685,15 +475,9 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
                 chosen = j;
                 break;
             }
-            Dim dim;
-            bool isb = false;
-            if (units_dim(m, in, c->cond, &dim, &isb) && !isb) {
-                diag_error(c->cond->span, "the condition of a conditional section "
-                           "must be true or false");
-                continue;
-            }
+            /* that it is true/false is the unit check's */
             DaeExpr *e = lower_expr(m, in, c->cond);
-            mark_structural_expr(m, e);
+            elab_mark_structural(m, e);
             double v = dae_eval_params(e, m->pvalues);
             if (v != 0 && !isnan(v))
                 chosen = j;
@@ -752,6 +536,9 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     in->def = def;
     in->parent = parent;
     in->ast = ast;
+    /* arrays: the loop variables its arguments are read with, for the
+       passes after elaboration (the unit check reads them again) */
+    in->parent_env = parent ? elab_env_copy(m, parent->env) : NULL;
     if (parent && ast) {
         SemaMember *mm = member_of_decl(parent->def, ast->name, ast);
         in->external = mm && mm->external > parent->external ? mm->external
@@ -810,9 +597,10 @@ static const char *end_text(Model *m, End *e)
 static DaeExpr *top_input(Model *m, ElabInst *in, ElabSlot *s)
 {
     s->param = elab_new_param(m, elab_qualify(m, in, s->m->decl->name->name),
-                              s->m->decl->span, lower_expr(m, in, s->m->decl->value), s->dim,
-                              s->is_bool);
-    ((DaeParam *)m->plist->items[s->param])->input = true;
+                              s->m->decl->span, lower_expr(m, in, s->m->decl->value));
+    DaeParam *p = elab_param(m, s->param);
+    p->input = true;
+    elab_dim_of_slot(m, &p->dim, &p->is_bool, in, s);
     return dae_param(m->t, s->param);
 }
 
@@ -853,20 +641,11 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
             continue;
         e->slot->driver = src->slot;
         e->slot->driver_owner = src->owner;
-        bool dimless_src = dim_is_none(src->slot->dim);
-        if (src->slot->untyped || e->slot->untyped) {
-            /* checked once the unit check has inferred their units */
-            ElabLink *l = arena_alloc(m->arena, sizeof *l);
-            *l = (ElabLink){src->slot, e->slot, end_text(m, src), end_text(m, e),
-                            e->ast->span};
-            ptrvec_push(m->arena, &m->links, l);
-        } else if (!dimless_src && !dim_eq(src->slot->dim, e->slot->dim)) {
-            char a[64], b[64];
-            diag_error(e->ast->span, "'%s' is %s, but the output '%s' driving "
-                       "it is %s", end_text(m, e), dim_phrase(e->slot->dim, a, sizeof a),
-                       end_text(m, src), dim_phrase(src->slot->dim, b, sizeof b));
-            continue;
-        }
+        /* the units of its ends are checked by the unit check */
+        ElabLink *l = arena_alloc(m->arena, sizeof *l);
+        *l = (ElabLink){src->slot, e->slot, src->owner, e->owner, end_text(m, src),
+                        end_text(m, e), e->ast->span};
+        ptrvec_push(m->arena, &m->links, l);
         if (e->slot->m->kind == MEM_OUTPUT) {
             /* The composite's own output follows the child's. */
             ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
@@ -989,34 +768,6 @@ static void connect_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
         connect_one(m, in, it->u.section.entries.items[j]);
 }
 
-/* A domain read as an instance, so its equations lower like any other;
-   each across slot's var is pointed at the current set's variable. */
-ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
-{
-    ElabInst *in = ptrmap_get(&m->domain_insts, dom);
-    if (in)
-        return in;
-    in = arena_alloc(m->arena, sizeof *in);
-    in->path = "";
-    in->dae_path = elab_dae_str(m, "");
-    in->def = dom;
-    in->arm_active = arena_alloc(m->arena, sizeof(bool) * 2);
-    in->arm_active[0] = true;
-    in->arm_key = "1";
-    int n = dom->member_list.n;
-    in->slots = arena_alloc(m->arena, sizeof(ElabSlot) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        ElabSlot *s = &in->slots[i];
-        s->m = dom->member_list.items[i];
-        s->active = true;
-        s->param = s->node = s->var = -1;
-        bool b;
-        units_dim(m, in, s->m->decl->value, &s->dim, &b);
-    }
-    ptrmap_put(&m->domain_insts, dom, in);
-    return in;
-}
-
 static const char *port_name(Model *m, ElabNode *n, const char *across)
 {
     const char *parts[] = {n->inst->path, n->name->name, across};
@@ -1080,7 +831,7 @@ static void make_sets(Model *m)
             v->span = am->decl->name_span;
             v->description = am->decl->comment;
             v->owner = first->inst;
-            v->dim = din->slots[j].dim;
+            elab_dim_of_slot(m, &v->dim, NULL, din, &din->slots[j]);
             v->start = lower_expr(m, din, am->decl->value);
             s->across_var[j] = m->vars.n;
             ptrvec_push(m->arena, &m->vars, v);

@@ -3,13 +3,17 @@
  *
  * A Dim is the vector of SI base exponents; angles are dimensionless.
  * Unit strings are read by the runtime's shared parser (rt_units.h) so the
- * compiler and the simulator agree on every symbol.  The pass that checks
- * the model's dimensions is units_check.h.
+ * compiler and the simulator agree on every symbol; units_read_quantity
+ * and units_read_value are the compiler's readers of the strings a model
+ * writes, reporting errors inside the string.  The pass that checks the
+ * model's dimensions is units/units_check.h.
  */
 #ifndef LMDL_UNITS_H
 #define LMDL_UNITS_H
 
+#include "arena.h"
 #include "rt_units.h"
+#include "source.h"
 
 #include <stdbool.h>
 
@@ -41,5 +45,14 @@ const char *dim_text(Dim d, char *buf, size_t len);
 const char *dim_phrase(Dim d, char *buf, size_t len);
 /* The same for messages: "dimensionless" instead of "1". */
 const char *dim_text_msg(Dim d, char *buf, size_t len);
+
+/* The unit of a {value, 'unit'} literal, `text` as written between the
+   quotes at `unit_span` (quotes included): '*' (the binding's unit,
+   dimensionless when unbound), '*(UNIT)' (UNIT when unbound), or a unit.
+   NULL after an error reported inside the string.  In arena a. */
+const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span);
+/* The unit asked of value(x, 'unit'): an affine temperature unit is
+   allowed, its offset in *offset.  NULL after an error. */
+const RtUnit *units_read_value(Arena *a, const char *text, SrcSpan span, double *offset);
 
 #endif

@@ -121,6 +121,7 @@ typedef struct CcCommand {
     char **argv;            /* NULL-terminated */
     char *cc_words;         /* storage for $CC's words */
     char *flag_words;       /* storage for LMDL_SIM_FLAGS' words */
+    char *common_include;   /* the runtime include directory's common/ */
     char *out_arg;          /* dash_safe storage */
     char **in_args;         /* dash_safe storage per input */
     int nin;                /* inputs */
@@ -138,10 +139,14 @@ static void cc_command(CcCommand *c, CcStep step, const char *const *in, int nin
     memset(c, 0, sizeof *c);
     c->cc_words = strdup(cc);
     c->flag_words = strdup(LMDL_SIM_FLAGS);
+    size_t ilen = strlen(runtime_include()) + sizeof "/common";
+    c->common_include = malloc(ilen);
+    if (c->common_include)
+        snprintf(c->common_include, ilen, "%s/common", runtime_include());
     enum { NLIBS = sizeof sim_libs / sizeof sim_libs[0] };
     c->argv = calloc(72 + NLIBS + (size_t)nin, sizeof *c->argv);
     c->in_args = calloc((size_t)nin + 1, sizeof *c->in_args);
-    if (!c->cc_words || !c->flag_words || !c->argv || !c->in_args)
+    if (!c->cc_words || !c->flag_words || !c->common_include || !c->argv || !c->in_args)
         abort();
     c->nin = nin;
     c->shown = in[0];
@@ -160,8 +165,12 @@ static void cc_command(CcCommand *c, CcStep step, const char *const *in, int nin
     for (int i = 0; i < nin; i++)
         c->argv[n++] = (char *)dash_safe(in[i], &c->in_args[i]);
     if (step != CC_LINK) {
+        /* rt_model.h and the headers it includes: in an installed tree all
+           in one directory, in the source tree the shared ones in common/ */
         c->argv[n++] = "-I";
         c->argv[n++] = (char *)runtime_include();
+        c->argv[n++] = "-I";
+        c->argv[n++] = c->common_include;
     }
     /* An FMU: position-independent, exporting its fmi2 functions only
        (runtime/fmi/lmdl_fmi2.h).  The model's C calls none of the FMI
@@ -202,6 +211,7 @@ static void cc_command_free(CcCommand *c)
     free(c->argv);
     free(c->cc_words);
     free(c->flag_words);
+    free(c->common_include);
     free(c->out_arg);
     for (int i = 0; i < c->nin; i++)
         free(c->in_args[i]);

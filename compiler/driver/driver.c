@@ -170,14 +170,14 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "elaborate", &t0);
     if (diag_error_count())
         goto done;
-    /* check also says what is probably not meant (warnings only) */
-    if (cmd->output == OUT_SUMMARY)
-        lint_unconnected_nodes(m);
-    /* units: dimensions of every active equation */
+    /* units: the dimensions of the tree, and of every active equation */
     units_check(m);
     pass_done(o, "units", &t0);
     if (diag_error_count())
         goto done;
+    /* check also says what is probably not meant (warnings only) */
+    if (cmd->output == OUT_SUMMARY)
+        lint_unconnected_nodes(m);
     /* flatten: one system of equations; the DAE owns all it needs, so
        the instance tree and the syntax trees go now */
     dae = flatten_model(m);

@@ -33,7 +33,7 @@
 #ifndef LMDL_RT_TABLE_H
 #define LMDL_RT_TABLE_H
 
-#include "rt_model.h"
+#include "rt_kinds.h"
 
 /* The highest derivative order that is not identically 0, per
    interpolation (linear: 1; smooth: a cubic, 3). */
@@ -55,5 +55,11 @@ double rt_table1(const double *g, int n, const double *f, int interp, int extrap
 double rt_table2(const double *g1, int n1, const double *g2, int n2, const double *f,
                  int interp, int extrap, int s1, int s2, double x1, double x2, int d1,
                  int d2);
+
+/* The segment of x on grid g of n points (0 .. n), and the crossing
+   function of segment seg at x: >= 0 while x is in it (also declared in
+   rt_model.h, for generated code). */
+int rt_grid_segment(const double *g, int n, double x);
+double rt_grid_crossing(const double *g, int n, int seg, double x);
 
 #endif

@@ -24,7 +24,6 @@
 
 #include "diag.h"
 #include "rt_table.h"
-#include "units_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -181,16 +180,7 @@ bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
                        "such as 1:N; this is a %s", lower_size_text(b, sizeof b, v.rows, v.cols));
         return false;
     }
-    Dim dim;
-    bool isb = false;
-    if (units_dim(m, in, range, &dim, &isb) && (isb || !dim_is_none(dim))) {
-        char b[64];
-        if (report)
-            diag_error(range->span, "the range of a for-loop takes unitless "
-                       "integers, but this one is %s", isb ? "true/false"
-                       : dim_phrase(dim, b, sizeof b));
-        return false;
-    }
+    /* that its values are unitless is the unit check's */
     long *out = arena_alloc(m->arena, sizeof(long) * (size_t)(lv_numel(v) + 1));
     for (int k = 0; k < lv_numel(v); k++) {
         double x;
@@ -616,9 +606,6 @@ static int table_params(Model *m, ElabInst *in, AstExpr *call, AstExpr *arg, Low
         own = v.el[k]->kind == DX_PARAM && v.el[k]->u.index == v.el[0]->u.index + k;
     if (own)
         return v.el[0]->u.index;
-    Dim dim;
-    bool isb = false;
-    units_dim(m, in, arg, &dim, &isb);
     int line, col;
     src_linecol(call->span, &line, &col);
     const char *base = elab_qualify(m, in, arena_printf(m->arena, "tablelookup%d_%d.%s",
@@ -629,7 +616,8 @@ static int table_params(Model *m, ElabInst *in, AstExpr *call, AstExpr *arg, Low
                                ? arena_printf(m->arena, "%s(%d)", base, k + 1)
                                : arena_printf(m->arena, "%s(%d,%d)", base, k % v.rows + 1,
                                               k / v.rows + 1);
-        elab_new_param(m, name, arg->span, v.el[k], dim, false);
+        DaeParam *p = elab_param(m, elab_new_param(m, name, arg->span, v.el[k]));
+        elab_dim_of_expr(m, &p->dim, NULL, in, arg);
     }
     return first;
 }
@@ -712,8 +700,7 @@ static DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e)
     for (int k = 0; k < axes; k++) {
         tb->n[k] = lv_numel(g[k]);
         tb->grid[k] = table_params(m, in, e, a[k], g[k], names[k]);
-        bool isb = false;
-        units_dim(m, in, a[k], &tb->dim[k], &isb);
+        elab_dim_of_expr(m, &tb->dim[k], NULL, in, a[k]);
     }
     tb->data = table_params(m, in, e, a[axes], fd, "fd");
     DaeExpr *seg[2] = {NULL, NULL};
@@ -822,7 +809,7 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
     }
     case EXPR_QUANTITY: {
         LowerValue v = lower_value(m, in, e->u.quantity.value);
-        const RtUnit *u = units_literal(m, e);
+        const RtUnit *u = elab_literal_unit(m, e);
         if (u)
             for (int i = 0; i < lv_numel(v); i++)
                 v.el[i] = dae_mul(m->t, dae_const(m->t, u->scale), v.el[i]);

@@ -19,45 +19,11 @@
 #include "lower.h"
 
 #include "diag.h"
-#include "units_check.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-const ElabEnv *elab_env_find(const ElabEnv *env, const Sym *var)
-{
-    for (; env; env = env->up)
-        if (env->var == var)
-            return env;
-    return NULL;
-}
-
-ElabSlot *elab_slot(ElabInst *in, Sym *name)
-{
-    ElabSlot *found = NULL;
-    for (SemaMember *m = sema_member(in->def, name); m; m = m->next_same_name) {
-        ElabSlot *s = &in->slots[m->order];
-        if (s->active)
-            return s;
-        if (!found)
-            found = s;
-    }
-    return found;
-}
-
-const char *elab_dae_str(Model *m, const char *s)
-{
-    return arena_strdup(m->t->arena, s);
-}
-
-const char *elab_qualify(Model *m, ElabInst *in, const char *name)
-{
-    if (!in || !in->path[0])
-        return arena_strdup(m->arena, name);
-    return arena_dotted(m->arena, (const char *const[]){in->path, name}, 2);
-}
 
 static void not_active(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
 {
@@ -241,9 +207,7 @@ static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
     v->kind = VAR_COMPONENT;
     v->span = call->span;
     v->owner = in;
-    bool is_bool;
-    if (!units_dim(m, in, call, &v->dim, &is_bool))
-        v->dim = dim_none();
+    elab_dim_of_expr(m, &v->dim, NULL, in, call);
     v->priority = PRIO_HIGH;
     v->start = dae_const(t, 0);
     ElabInteg *q = arena_alloc(m->arena, sizeof *q);
@@ -314,7 +278,7 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
         return lower_integ(m, in, e, a);
     if (sf == SF_VALUE) {
         double offset;
-        const RtUnit *u = units_value_unit(m, e, &offset);
+        const RtUnit *u = elab_value_unit(m, e, &offset);
         if (!u)
             return dae_const(t, 0);
         return dae_sub(t, dae_div(t, a, dae_const(t, u->scale)), dae_const(t, offset));
@@ -522,7 +486,7 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
                       lower_expr(m, in, e->u.cond.then),
                       lower_expr(m, in, e->u.cond.els));
     case EXPR_QUANTITY: {
-        const RtUnit *u = units_literal(m, e);
+        const RtUnit *u = elab_literal_unit(m, e);
         DaeExpr *v = lower_expr(m, in, e->u.quantity.value);
         return u ? dae_mul(t, dae_const(t, u->scale), v) : v;
     }

@@ -577,9 +577,11 @@ static void observe_intermediates(Model *m, Dae *d)
 }
 
 /* der(z) == e for each integ(e) (lowering the equations made them), and
-   the DaeVars of their states. */
+   the DaeVars of their states, with the dimensions of what lowering the
+   equations made. */
 static void integ_equations(Model *m, Dae *d)
 {
+    units_fill_dims(m);
     for (int i = 0; i < m->integs.n; i++) {
         ElabInteg *q = m->integs.items[i];
         new_eq(d, dae_var(m->t, q->var, 1), q->integrand, EQ_COMPONENT, q->in->dae_path,

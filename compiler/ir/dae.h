@@ -52,6 +52,7 @@
 #include "builtin.h"
 #include "source.h"
 #include "units.h"
+#include "rt_kinds.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -138,7 +139,7 @@ typedef struct DaeTable {
     int grid[2];            /* the first parameter of each grid */
     int data;               /* the first parameter of the data (n[0] values,
                                or n[0] * n[1], column-major) */
-    int interp;             /* RT_INTERP_* (rt_model.h) */
+    int interp;             /* RT_INTERP_* (rt_kinds.h) */
     int extrap;             /* RT_EXTRAP_* */
     Dim dim[2];             /* the grids' units */
     const char *instance;   /* instance path of the call */
@@ -332,7 +333,7 @@ typedef struct DaeParam {
     bool is_bool;           /* declared true/false */
     bool structural;        /* decides structure: fixed at compile time */
     bool input;             /* a top-level input's value (docs/fmi.md) */
-    unsigned char access;   /* RT_PARAM_* (rt_model.h): whether --param may
+    unsigned char access;   /* RT_PARAM_* (rt_kinds.h): whether --param may
                                set it */
 } DaeParam;
 

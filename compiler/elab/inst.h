@@ -34,8 +34,9 @@ typedef struct ElabEnv {
 typedef struct ElabSlot {
     SemaMember *m;          /* its declaration */
     bool active;            /* declared in an active arm */
-    Dim dim;                /* its dimension (not for nodes, instances) */
-    bool is_bool;           /* a true/false parameter */
+    Dim dim;                /* its dimension (not for nodes, instances),
+                               computed by the unit check (units/) */
+    bool is_bool;           /* a true/false value (the unit check's too) */
     int param;              /* MEM_PARAMETER: DAE parameter index */
     int var;                /* MEM_VARIABLE, MEM_OUTPUT: variable index
                                (Model.vars, and the DaeVar flatten makes);
@@ -47,12 +48,13 @@ typedef struct ElabSlot {
     AstArg *override;       /* MEM_VARIABLE/OUTPUT: parent's target override */
     DaeExpr *lowered;       /* MEM_INTERMEDIATE: cached lowering */
     int lowering;           /* MEM_INTERMEDIATE: 1 while being lowered */
-    /* unit inference (units_check.c) */
+    /* the unit check (units/) */
     bool untyped;           /* MEM_INPUT/OUTPUT declared `NAME;`: dim inferred */
     bool any_unit;          /* MEM_PARAMETER {v, '*'}: dim is its binding's */
     bool fits_any;          /* an unbound '*' parameter whose default is 0:
                                like the literal 0, it fits any unit */
-    int infer;              /* untyped: 0 not known, 1 being inferred, 2 known */
+    int dim_state;          /* dim: 0 not known, 1 being computed (or
+                               inferred), 2 known */
     struct ElabSlot *driver;/* MEM_INPUT, or a composite's own MEM_OUTPUT:
                                the signal source connected to it, or NULL */
     ElabInst *driver_owner; /* the instance of driver */
@@ -67,10 +69,11 @@ typedef struct ElabSlot {
     int elem_index;         /* of an element: its index (1 ...); else 0 */
 } ElabSlot;
 
-/* A signal connection with an untyped end, checked once units are
-   inferred. */
+/* A signal connection, checked by the unit check once the units of its
+   ends are known (inferred, for an untyped end). */
 typedef struct ElabLink {
     ElabSlot *src, *dst;    /* source and sink */
+    ElabInst *src_owner, *dst_owner; /* their instances */
     const char *src_text;   /* their names as written, for messages */
     const char *dst_text;
     SrcSpan at;             /* the sink's end in the connect() */
@@ -93,6 +96,9 @@ struct ElabInst {
     const ElabEnv *env;     /* arrays: the loop variables in effect for what
                                is read in this instance's context (set while a
                                for-loop's body is elaborated or walked) */
+    const ElabEnv *parent_env; /* arrays: the parent's loop variables when it
+                               made this instance (an element m(i)): those its
+                               arguments are read with (in the arena) */
 };
 
 /* A conserving node of one instance; union-find over connections. */
@@ -157,6 +163,20 @@ typedef struct ElabLocal {
 
 struct UnitLocal;
 
+/* A dimension elaboration leaves open: the unit check (units/) computes it
+   once the tree is built, and stores it where `dim` points (dimensions are
+   data of the tree, filled in by a pass of their own). */
+typedef struct ElabDimTodo {
+    Dim *dim;               /* where it goes: a DaeParam's, an ElabVar's, a
+                               DaeTable's */
+    bool *is_bool;          /* whether the value is true/false, or NULL */
+    ElabInst *in;           /* the instance of slot, or the context of expr */
+    ElabSlot *slot;         /* the dimension of this declared member, or NULL */
+    AstExpr *expr;          /* the dimension of this expression, read in `in` */
+    const ElabEnv *env;     /* expr: the loop variables it was read with */
+    struct ElabLocal *locals; /* expr: the let and function names it saw */
+} ElabDimTodo;
+
 /* The state of one integ(e): der(var) == integrand, var(0) = 0. */
 typedef struct ElabInteg {
     int var;                /* its variable (Model.vars) */
@@ -191,13 +211,16 @@ typedef struct Model {
     PtrVec sets;            /* ElabSet*, once connections are joined */
     PtrMap domain_insts;    /* SemaDef* (domain) -> ElabInst*, to lower its
                                declarations and equations */
-    PtrMap units_memo;      /* AstExpr* (quantity) -> RtUnit*, parsed once */
+    PtrMap units_memo;      /* AstExpr* (quantity, string) -> RtUnit*, read
+                               once (elab_literal_unit, elab_value_unit) */
+    PtrVec dim_todo;        /* ElabDimTodo*: dimensions for the unit check */
+    int dim_done;           /* how many of dim_todo it has filled in */
     PtrMap checked;         /* arm_key+def -> checked marker (units) */
     PtrVec conn_eqs;        /* ElabConnEq*: connections that drive own outputs */
     PtrVec connects;        /* ElabConnect*: every connect() of nodes */
     PtrVec integs;          /* ElabInteg*: the states integ() made */
-    PtrVec links;           /* ElabLink*: signal connections to check after
-                               unit inference */
+    PtrVec links;           /* ElabLink*: signal connections, checked by the
+                               unit check */
     ElabLocal *locals;      /* names lowering sees before members, or NULL */
     struct UnitLocal *ulocals; /* the same for the unit check (units_check.c) */
     PtrMap fn_dims;         /* "function/arg dims" -> its output dims, checked */
@@ -212,13 +235,23 @@ typedef struct Model {
 Model *elab_model(Program *p, SemaDef *top, Arena *a);
 void elab_free(Model *m);
 
+/* ---- walking the tree (walk.c) ---- */
+
 /* Calls fn for every section of an instance's active arms, in source
    order (an arm is active when in->arm_active[clause->arm]), once per
    iteration of the for-loops around it, with in->env set. */
 typedef void (*ElabSectionFn)(Model *m, ElabInst *in, AstItem *section, void *ctx);
 void elab_each_section(Model *m, ElabInst *in, ElabSectionFn fn, void *ctx);
 
-/* Helpers. */
+/* Unrolls a for-loop: calls fn(ctx) once per value of its range, with
+   in->env binding the loop variable (and restores it); stops early when
+   fn returns false.  False when the range is not valid (an error,
+   reported when `report`). */
+bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
+                 bool (*fn)(void *ctx), void *ctx);
+
+/* ---- queries on the tree (scope.c) ---- */
+
 /* Default values of the parameters made so far, indexed like the DAE's. */
 const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
@@ -230,19 +263,29 @@ const char *elab_qualify(Model *m, ElabInst *in, const char *name);
 /* A copy of s in the arena that becomes the DAE's. */
 const char *elab_dae_str(Model *m, const char *s);
 
-/* arrays */
 /* Every parameter e reads decides structure (a size, an index, a range). */
 void elab_mark_structural(Model *m, DaeExpr *e);
-/* Unrolls a for-loop: calls fn(ctx) once per value of its range, with
-   in->env binding the loop variable (and restores it); stops early when
-   fn returns false.  False when the range is not valid (an error,
-   reported when `report`). */
-bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
-                 bool (*fn)(void *ctx), void *ctx);
+/* Parameter `index` decides structure, and so do those it is computed from. */
+void elab_mark_param_structural(Model *m, int index);
 /* The value of loop variable `var` in env, or NULL when it is not one. */
 const ElabEnv *elab_env_find(const ElabEnv *env, const Sym *var);
-/* A new parameter named `name` with value e (appended to m->plist). */
-int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e, Dim dim,
-                   bool is_bool);
+/* A copy of the chain env in the instance arena (env lives on the stack). */
+const ElabEnv *elab_env_copy(Model *m, const ElabEnv *env);
+/* A new parameter named `name` with value e (appended to m->plist); its
+   index.  Its dimension is recorded by the caller (elab_dim_of_*). */
+int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e);
+/* Parameter `index`. */
+DaeParam *elab_param(Model *m, int index);
+/* The unit of a {value, 'unit'} literal, read once; NULL after an error. */
+const RtUnit *elab_literal_unit(Model *m, AstExpr *quantity);
+/* The unit asked of value(x, 'unit'[, mode]), read once; *offset is the
+   offset of an affine temperature unit (0 otherwise, and in 'linear'
+   mode), so that the value is x / scale - offset.  NULL after an error. */
+const RtUnit *elab_value_unit(Model *m, AstExpr *call, double *offset);
+/* Records that *dim (and *is_bool, unless NULL) is the dimension of
+   member s of `owner`, or of expression e read in `in`: the unit check
+   fills it in (units_fill_dims). */
+void elab_dim_of_slot(Model *m, Dim *dim, bool *is_bool, ElabInst *owner, ElabSlot *s);
+void elab_dim_of_expr(Model *m, Dim *dim, bool *is_bool, ElabInst *in, AstExpr *e);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * rt_table.c - the interpolants of tablelookup (rt_table.h), their
- * derivatives, the segments of a grid, and rt_lookup for generated code.
+ * derivatives and the segments of a grid (rt_lookup, which generated code
+ * calls, is the runtime's: rt_eval.c).
  *
  * Every evaluation works on one cell of the grid, chosen by the segment
  * it is given, in the cell's local coordinate t = (x - g[c-1]) / h: the
@@ -246,23 +247,4 @@ double rt_table2(const double *g1, int n1, const double *g2, int n2, const doubl
         }
     }
     return sum;
-}
-
-double rt_lookup(const RtTableInfo *tb, const double *p, RtEval *e, int s1, int s2,
-                 double x1, double x2, int d1, int d2)
-{
-    if (e && tb->extrap == RT_EXTRAP_ERROR && !e->table_error) {
-        int out1 = s1 <= 0 || s1 >= tb->n[0];
-        int out2 = tb->axes == 2 && (s2 <= 0 || s2 >= tb->n[1]);
-        if (out1 || out2) {
-            e->table_error = tb;
-            e->table_axis = out1 ? 0 : 1;
-            e->table_query = out1 ? x1 : x2;
-        }
-    }
-    if (tb->axes == 1)
-        return rt_table1(p + tb->grid[0], tb->n[0], p + tb->data, tb->interp, tb->extrap,
-                         s1, x1, d1);
-    return rt_table2(p + tb->grid[0], tb->n[0], p + tb->grid[1], tb->n[1], p + tb->data,
-                     tb->interp, tb->extrap, s1, s2, x1, x2, d1, d2);
 }
