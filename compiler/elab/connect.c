@@ -1,0 +1,311 @@
+/*
+ * connect.c - elaboration's connection step: every connect() of every
+ * instance's active sections, once the tree is built.  Nodes are joined
+ * by union-find, and the connected nodes become node sets, each not
+ * joined to '*' with one copy of its domain's across variables (named
+ * after every port on it), built here so that lowering NODE.x never meets
+ * a node without its set.  Signal connections bind inputs to the outputs
+ * (or inputs) driving them, and a composite's own output driven by a
+ * child's becomes an equation; the units of both ends are the unit
+ * check's (ElabLink).  Unconnected inputs then take their defaults.
+ */
+#include "elab_internal.h"
+
+#include "diag.h"
+#include "lower.h"
+
+#include <string.h>
+
+static void unite(Model *m, int a, int b)
+{
+    a = elab_find(m, a);
+    b = elab_find(m, b);
+    if (a == b)
+        return;
+    if (m->nodes[a].rank < m->nodes[b].rank) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    m->nodes[b].parent = a;
+    if (m->nodes[a].rank == m->nodes[b].rank)
+        m->nodes[a].rank++;
+    m->nodes[a].reference |= m->nodes[b].reference;
+}
+
+/* One end of a connect(), resolved. */
+typedef struct End {
+    AstExpr *ast;           /* as written */
+    ElabSlot *slot;         /* node, input or output; NULL for '*' */
+    ElabInst *owner;        /* instance of the slot */
+    bool own;               /* the slot belongs to the connecting component */
+} End;
+
+static const char *end_text(Model *m, End *e)
+{
+    return ast_name_text(m->arena, e->ast);
+}
+
+/* A top-level input has nothing to bind it: it becomes a run-time
+   parameter marked as an input, its declared value the default, so that
+   --param and an FMU's fmi2SetReal can change it (docs/fmi.md). */
+static DaeExpr *top_input(Model *m, ElabInst *in, ElabSlot *s)
+{
+    s->param = elab_new_param(m, elab_qualify(m, in, s->m->decl->name->name),
+                              s->m->decl->span, lower_expr(m, in, s->m->decl->value));
+    DaeParam *p = elab_param(m, s->param);
+    p->input = true;
+    elab_dim_of_slot(m, &p->dim, &p->is_bool, in, s);
+    return dae_param(m->t, s->param);
+}
+
+static DaeExpr *input_value(Model *m, ElabInst *in, ElabSlot *s)
+{
+    if (!s->input)
+        s->input = in == m->top ? top_input(m, in, s) : lower_expr(m, in, s->m->decl->value);
+    return s->input;
+}
+
+static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect *c)
+{
+    End *src = NULL;
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        bool is_src = (e->slot->m->kind == MEM_OUTPUT && !e->own)
+                      || (e->slot->m->kind == MEM_INPUT && e->own);
+        if (!is_src)
+            continue;
+        if (src) {
+            diag_error(e->ast->span, "cannot connect two outputs, '%s' and '%s'; "
+                       "one output drives one or more inputs",
+                       end_text(m, src), end_text(m, e));
+            return;
+        }
+        src = e;
+    }
+    if (!src) {
+        diag_error(c->span, "this connection has no output to drive its inputs");
+        return;
+    }
+    DaeExpr *value = src->slot->m->kind == MEM_OUTPUT
+                         ? dae_var(m->t, src->slot->var, 0)
+                         : input_value(m, src->owner, src->slot);
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        if (e == src)
+            continue;
+        e->slot->driver = src->slot;
+        e->slot->driver_owner = src->owner;
+        /* the units of its ends are checked by the unit check */
+        ElabLink *l = arena_alloc(m->arena, sizeof *l);
+        *l = (ElabLink){src->slot, e->slot, src->owner, e->owner, end_text(m, src),
+                        end_text(m, e), e->ast->span};
+        ptrvec_push(m->arena, &m->links, l);
+        if (e->slot->m->kind == MEM_OUTPUT) {
+            /* The composite's own output follows the child's. */
+            ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
+            q->lhs = dae_var(m->t, e->slot->var, 0);
+            q->rhs = value;
+            q->in = in;
+            q->span = c->span;
+            ptrvec_push(m->arena, &m->conn_eqs, q);
+            continue;
+        }
+        if (e->slot->input) {
+            diag_error(e->ast->span, "input '%s' is already bound", end_text(m, e));
+            if (e->slot->bound_at.file >= 0)
+                diag_note(e->slot->bound_at, "it is bound here");
+            continue;
+        }
+        e->slot->input = value;
+        e->slot->bound_at = e->ast->span;
+    }
+}
+
+/* Keeps what a connect() of nodes joined (inst.h, ElabConnect). */
+static void record_connect(Model *m, ElabInst *in, AstConnect *c, End *ends, int n)
+{
+    ElabConnect *k = arena_alloc(m->arena, sizeof *k);
+    k->span = c->span;
+    k->in = in;
+    k->node = arena_alloc(m->arena, sizeof(int) * (size_t)(n + 1));
+    k->own = arena_alloc(m->arena, sizeof(bool) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        if (!ends[i].slot)
+            continue;
+        k->node[k->n] = ends[i].slot->node;
+        k->own[k->n++] = ends[i].own;
+    }
+    ptrvec_push(m->arena, &m->connects, k);
+}
+
+static void connect_one(Model *m, ElabInst *in, AstConnect *c)
+{
+    int n = c->ends.n;
+    End *ends = arena_alloc(m->arena, sizeof(End) * (size_t)(n + 1));
+    int nodes = 0, signals = 0, refs = 0;
+    for (int i = 0; i < n; i++) {
+        AstExpr *a = c->ends.items[i];
+        ends[i].ast = a;
+        if (a->kind == EXPR_REF) {
+            refs++;
+            continue;
+        }
+        SemaMember *nm = NULL;
+        ElabInst *owner = in;
+        ElabSlot *s = lower_resolve(m, in, a, &owner, &nm);
+        if (!s)
+            return;
+        ends[i].slot = s;
+        ends[i].owner = owner;
+        ends[i].own = owner == in;
+        if (s->m->kind == MEM_NODE)
+            nodes++;
+        else
+            signals++;
+    }
+    if (nodes && signals) {
+        End *node = NULL, *sig = NULL;
+        for (int i = 0; i < n; i++) {
+            if (!ends[i].slot)
+                continue;
+            if (ends[i].slot->m->kind == MEM_NODE && !node)
+                node = &ends[i];
+            if (ends[i].slot->m->kind != MEM_NODE && !sig)
+                sig = &ends[i];
+        }
+        diag_error(sig->ast->span, "cannot connect the %s '%s' to the node '%s'; "
+                   "nodes connect to nodes, outputs to inputs",
+                   sema_member_kind_names[sig->slot->m->kind], end_text(m, sig),
+                   end_text(m, node));
+        return;
+    }
+    if (signals) {
+        if (refs) {
+            diag_error(c->span, "'*' is the reference node; signals cannot connect to it");
+            return;
+        }
+        connect_signals(m, in, ends, n, c);
+        return;
+    }
+    End *first = NULL;
+    for (int i = 0; i < n; i++) {
+        End *e = &ends[i];
+        if (!e->slot)
+            continue;
+        if (!first) {
+            first = e;
+            continue;
+        }
+        SemaDef *d1 = first->slot->m->type, *d2 = e->slot->m->type;
+        if (d1 != d2) {
+            diag_error(e->ast->span, "cannot connect '%s' (%s) to '%s' (%s): they "
+                       "are nodes of different domains", end_text(m, e),
+                       d2->ast->name->name, end_text(m, first), d1->ast->name->name);
+            return;
+        }
+        unite(m, first->slot->node, e->slot->node);
+    }
+    if (first)
+        record_connect(m, in, c, ends, n);
+    if (first && refs)
+        m->nodes[elab_find(m, first->slot->node)].reference = true;
+    if (!first && refs)
+        diag_error(c->span, "this connects only '*' to itself");
+}
+
+static void connect_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    (void)ctx;
+    if (it->u.section.kind != SEC_CONNECTIONS)
+        return;
+    for (int j = 0; j < it->u.section.entries.n; j++)
+        connect_one(m, in, it->u.section.entries.items[j]);
+}
+
+static const char *port_name(Model *m, ElabNode *n, const char *across)
+{
+    const char *parts[] = {n->inst->path, n->name->name, across};
+    if (n->inst->path[0])
+        return arena_dotted(m->arena, parts, 3);
+    return arena_dotted(m->arena, parts + 1, 2);
+}
+
+/* Connected nodes form sets (union-find roots, numbered in the order
+   their first node was declared); each set not joined to '*' gets its
+   across variables.  Built when the connections are joined, so that
+   lowering NODE.x never meets a node without its set. */
+static void make_sets(Model *m)
+{
+    int *set_of_root = arena_alloc(m->arena, sizeof(int) * (size_t)(m->nnodes + 1));
+    for (int i = 0; i < m->nnodes; i++)
+        set_of_root[i] = -1;
+    for (int i = 0; i < m->nnodes; i++) {
+        int r = elab_find(m, i);
+        if (set_of_root[r] < 0) {
+            ElabSet *s = arena_alloc(m->arena, sizeof *s);
+            s->domain = m->nodes[i].domain;
+            s->reference = m->nodes[r].reference;
+            set_of_root[r] = m->sets.n;
+            ptrvec_push(m->arena, &m->sets, s);
+        }
+        ElabSet *s = m->sets.items[set_of_root[r]];
+        ptrvec_push(m->arena, &s->nodes, &m->nodes[i]);
+        m->nodes[i].set = set_of_root[r];
+    }
+    for (int i = 0; i < m->nnodes; i++)
+        m->nodes[elab_find(m, i)].set = m->nodes[i].set;
+    for (int k = 0; k < m->sets.n; k++) {
+        ElabSet *s = m->sets.items[k];
+        ElabNode *first = s->nodes.items[0];
+        s->name = first->inst->path[0]
+                      ? arena_dotted(&m->dae_arena,
+                                     (const char *const[]){first->inst->path,
+                                                           first->name->name}, 2)
+                      : elab_dae_str(m, first->name->name);
+        int nm = s->domain->member_list.n;
+        s->across_var = arena_alloc(m->arena, sizeof(int) * (size_t)(nm + 1));
+        if (s->reference)
+            continue;
+        ElabInst *din = elab_domain_inst(m, s->domain);
+        for (int j = 0; j < nm; j++) {
+            SemaMember *am = s->domain->member_list.items[j];
+            s->across_var[j] = -1;
+            if (am->kind != MEM_ACROSS)
+                continue;
+            ElabVar *v = arena_alloc(m->arena, sizeof *v);
+            v->name = port_name(m, first, am->name->name);
+            for (int q = 0; q < s->nodes.n; q++) {
+                ElabNode *node = s->nodes.items[q];
+                const char *pn = port_name(m, node, am->name->name);
+                ptrvec_push(m->arena, &v->names, (void *)pn);
+                if (node->inst->external == EXT_NONE)
+                    ptrvec_push(m->arena, &v->hidden, (void *)pn);
+            }
+            v->kind = VAR_NODE;
+            v->span = am->decl->name_span;
+            v->description = am->decl->comment;
+            v->owner = first->inst;
+            elab_dim_of_slot(m, &v->dim, NULL, din, &din->slots[j]);
+            v->start = lower_expr(m, din, am->decl->value);
+            s->across_var[j] = m->vars.n;
+            ptrvec_push(m->arena, &m->vars, v);
+        }
+    }
+}
+
+
+void elab_connect(Model *m)
+{
+    for (int i = 0; i < m->insts.n; i++)
+        elab_each_section(m, m->insts.items[i], connect_section, NULL);
+    make_sets(m);
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *s = &in->slots[j];
+            if (s->active && s->m->kind == MEM_INPUT)
+                input_value(m, in, s);
+        }
+    }
+}
