@@ -4,74 +4,20 @@
  * Hash-consing: every constructor computes a structural hash over the kind,
  * the payload and the children's identities, and returns the existing node
  * when an equal one exists.  Folding happens before the lookup, so
- * 0 + x is never stored.  Differentiation is memoised per call over node
- * identity, so the derivative of a shared subexpression is built once and
- * the cost stays linear in the DAG's size.
+ * 0 + x is never stored, and never hides a value that is not finite.
+ * Each node gets its flags and Bloom bits when it is made, so questions
+ * about what it mentions are O(1).  The one rebuilding walk (map_tree)
+ * serves substitution.  Differentiation is dae_diff.c, evaluation
+ * dae_eval.c, printing dae_print.c, the tables of kinds and builtins
+ * builtin.c.
  */
-#include "dae.h"
+#include "dae_internal.h"
 
 #include "rt_table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define X_KNAME(k, s, n, c, p) s,
-#define X_KARITY(k, s, n, c, p) n,
-#define X_KCOP(k, s, n, c, p) c,
-#define X_KPREC(k, s, n, c, p) p,
-const char *const dae_kind_names[] = {DAE_EXPR_KINDS(X_KNAME)};
-const int dae_kind_arity[] = {DAE_EXPR_KINDS(X_KARITY)};
-const char *const dae_kind_cop[] = {DAE_EXPR_KINDS(X_KCOP)};
-const int dae_kind_prec[] = {DAE_EXPR_KINDS(X_KPREC)};
-_Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
-
-#define X_BNAME(id, name, arity, units, lower, eval, finite, diff) name,
-#define X_BARITY(id, name, arity, units, lower, eval, finite, diff) arity,
-#define X_BUNITS(id, name, arity, units, lower, eval, finite, diff) units,
-#define X_BFINITE(id, name, arity, units, lower, eval, finite, diff) finite,
-const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
-const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
-const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
-const bool builtin_finite[] = {LMDL_BUILTINS(X_BFINITE)};
-
-#define X_AFNAME(id, name, lo, hi, what) name,
-#define X_AFLO(id, name, lo, hi, what) lo,
-#define X_AFHI(id, name, lo, hi, what) hi,
-const char *const array_func_names[] = {LMDL_ARRAY_FUNCS(X_AFNAME)};
-const int array_func_min_args[] = {LMDL_ARRAY_FUNCS(X_AFLO)};
-const int array_func_max_args[] = {LMDL_ARRAY_FUNCS(X_AFHI)};
-
-int array_func_find(const char *name)
-{
-    for (int k = 0; k < AF_COUNT; k++)
-        if (strcmp(array_func_names[k], name) == 0)
-            return k;
-    return -1;
-}
-
-int builtin_find(const char *name)
-{
-    for (int k = 0; k < FN_NAMED; k++)
-        if (strcmp(builtin_names[k], name) == 0)
-            return k;
-    return -1;
-}
-
-#define X_SFNAME(id, name, lo, hi) name,
-#define X_SFLO(id, name, lo, hi) lo,
-#define X_SFHI(id, name, lo, hi) hi,
-const char *const special_names[] = {LMDL_SPECIAL_FORMS(X_SFNAME)};
-const int special_min_args[] = {LMDL_SPECIAL_FORMS(X_SFLO)};
-const int special_max_args[] = {LMDL_SPECIAL_FORMS(X_SFHI)};
-
-int special_find(const char *name)
-{
-    for (int k = 0; k < SF_COUNT; k++)
-        if (strcmp(special_names[k], name) == 0)
-            return k;
-    return -1;
-}
 
 void dae_table_init(DaeExprTable *t, Arena *a)
 {
@@ -236,7 +182,7 @@ static uint32_t fmix(uint32_t h)
 }
 
 /* The Bloom bit of variable (index, order) in DaeExpr.vars. */
-static uint32_t var_bit(int index, int order)
+uint32_t dae_var_bit(int index, int order)
 {
     return 1u << (((uint32_t)index * 2654435761u + (uint32_t)order * 40503u) >> 27);
 }
@@ -337,10 +283,7 @@ bool dae_is_relation(const DaeExpr *e)
     return e->kind >= DX_LT && e->kind <= DX_NE;
 }
 
-static double fold(DaeExprKind k, double a, double b);
-static double fold_fn(DaeFunc fn, double a, double b);
 
-static double default_value(DaeExprTable *t, const DaeExpr *e);
 
 /* Whether parameters first .. first + n - 1 have known defaults. */
 static bool params_known(const DaeExprTable *t, int first, int n)
@@ -369,13 +312,13 @@ static double table_default(DaeExprTable *t, const DaeExpr *e)
     const double *p = t->pvalue;
     if (e->kind == DX_SEGMENT) {
         int axis = e->u.seg.axis;
-        double x = default_value(t, e->u.seg.x);
+        double x = dae_default_value(t, e->u.seg.x);
         return isnan(x) ? NAN : rt_grid_segment(p + tb->grid[axis], tb->n[axis], x);
     }
     if (!params_known(t, tb->data, n1 * n2))
         return NAN;
-    double x1 = default_value(t, s1->u.seg.x);
-    double x2 = s2 ? default_value(t, s2->u.seg.x) : 0;
+    double x1 = dae_default_value(t, s1->u.seg.x);
+    double x2 = s2 ? dae_default_value(t, s2->u.seg.x) : 0;
     if (isnan(x1) || isnan(x2))
         return NAN;
     int k1 = rt_grid_segment(p + tb->grid[0], n1, x1);
@@ -392,7 +335,7 @@ static double table_default(DaeExprTable *t, const DaeExpr *e)
    node (DaeExprTable.dvalue): a node's parameters are recorded before it
    is made, so its value never changes, and a shared DAG costs its size;
    dae_table_forget_values drops the memo. */
-static double default_value(DaeExprTable *t, const DaeExpr *e)
+double dae_default_value(DaeExprTable *t, const DaeExpr *e)
 {
     if (e->kind == DX_CONST)
         return e->u.value;
@@ -405,21 +348,21 @@ static double default_value(DaeExprTable *t, const DaeExpr *e)
         return t->dvals[known - 1];
     double v;
     switch (e->kind) {
-    case DX_NEG: v = -default_value(t, e->u.bin.a); break;
-    case DX_NOT: v = default_value(t, e->u.bin.a) == 0; break;
+    case DX_NEG: v = -dae_default_value(t, e->u.bin.a); break;
+    case DX_NOT: v = dae_default_value(t, e->u.bin.a) == 0; break;
     case DX_FUNC:
-        v = fold_fn(e->u.fn.fn, default_value(t, e->u.fn.a),
-                    e->u.fn.b ? default_value(t, e->u.fn.b) : 0);
+        v = dae_fold_fn(e->u.fn.fn, dae_default_value(t, e->u.fn.a),
+                    e->u.fn.b ? dae_default_value(t, e->u.fn.b) : 0);
         break;
     case DX_IF: {
-        double c = default_value(t, e->u.cond.c);
-        v = isnan(c) ? NAN : default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
+        double c = dae_default_value(t, e->u.cond.c);
+        v = isnan(c) ? NAN : dae_default_value(t, c != 0 ? e->u.cond.a : e->u.cond.b);
         break;
     }
     case DX_SEGMENT: case DX_LOOKUP: v = table_default(t, e); break;
     case DX_DELAY: case DX_EDGE: case DX_INITIAL: case DX_EVAR: v = NAN; break;
     default:
-        v = fold(e->kind, default_value(t, e->u.bin.a), default_value(t, e->u.bin.b));
+        v = dae_fold(e->kind, dae_default_value(t, e->u.bin.a), dae_default_value(t, e->u.bin.b));
         break;
     }
     if (t->ndvals == t->cap_dvals) {
@@ -445,7 +388,7 @@ static bool known_nonzero(DaeExprTable *t, const DaeExpr *e)
 {
     if (dae_depends_on_state(e))
         return false;
-    double v = e->kind == DX_CONST ? e->u.value : default_value(t, e);
+    double v = e->kind == DX_CONST ? e->u.value : dae_default_value(t, e);
     return isfinite(v) && v != 0;
 }
 
@@ -477,7 +420,7 @@ DaeExpr *dae_not(DaeExprTable *t, DaeExpr *a)
     return mk2(t, DX_NOT, a, NULL);
 }
 
-static double fold(DaeExprKind k, double a, double b)
+double dae_fold(DaeExprKind k, double a, double b)
 {
     switch (k) {
     case DX_ADD: return a + b;
@@ -500,7 +443,7 @@ static double fold(DaeExprKind k, double a, double b)
 DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
 {
     if (is_num(a) && is_num(b)) {
-        double v = fold(k, a->u.value, b->u.value);
+        double v = dae_fold(k, a->u.value, b->u.value);
         if (isfinite(v))
             return dae_const(t, v);
     }
@@ -556,7 +499,7 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
     return mk2(t, k, a, b);
 }
 
-static double fold_fn(DaeFunc fn, double a, double b)
+double dae_fold_fn(DaeFunc fn, double a, double b)
 {
     switch (fn) {
 #define X_FOLD(id, name, arity, units, lower, eval, finite, diff) case id: return eval;
@@ -568,7 +511,7 @@ static double fold_fn(DaeFunc fn, double a, double b)
 DaeExpr *dae_func(DaeExprTable *t, DaeFunc fn, DaeExpr *a, DaeExpr *b)
 {
     if (is_num(a) && (!b || is_num(b))) {
-        double v = fold_fn(fn, a->u.value, b ? b->u.value : 0);
+        double v = dae_fold_fn(fn, a->u.value, b ? b->u.value : 0);
         if (isfinite(v))
             return dae_const(t, v);
     }
@@ -759,251 +702,6 @@ DaeRelOrigin *dae_rel_origin(DaeExprTable *t, const DaeExpr *rel)
     return ptrmap_get(&t->origin, rel);
 }
 
-/* One differentiation routine for both d/dt and d/dvar: `wrt_index` < 0
-   means time. */
-typedef struct Diff {
-    DaeExprTable *t;
-    int index, order;       /* variable, or index < 0 for time */
-    PtrMap *memo;
-} Diff;
-
-static DaeExpr *diff(Diff *d, DaeExpr *e);
-
-/* The derivatives of the builtins (builtin.h): d f(a, b) from the call e
-   and the derivatives da, db of its arguments (not both zero). */
-typedef DaeExpr *(*DiffFn)(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db);
-
-static DaeExpr *diff_sin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_func(t, FN_COS, e->u.fn.a, NULL), da);
-}
-
-static DaeExpr *diff_cos(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_neg(t, dae_func(t, FN_SIN, e->u.fn.a, NULL)), da);
-}
-
-static DaeExpr *diff_tan(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    DaeExpr *c = dae_func(t, FN_COS, e->u.fn.a, NULL);
-    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, c, c)), da);
-}
-
-/* 1 / sqrt(1 - a^2), for asin and acos */
-static DaeExpr *inv_sqrt_1ma2(DaeExprTable *t, DaeExpr *a)
-{
-    DaeExpr *one = dae_const(t, 1);
-    return dae_div(t, one, dae_func(t, FN_SQRT, dae_sub(t, one, dae_mul(t, a, a)), NULL));
-}
-
-static DaeExpr *diff_asin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, inv_sqrt_1ma2(t, e->u.fn.a), da);
-}
-
-static DaeExpr *diff_acos(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_neg(t, inv_sqrt_1ma2(t, e->u.fn.a)), da);
-}
-
-static DaeExpr *diff_atan(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    DaeExpr *one = dae_const(t, 1), *a = e->u.fn.a;
-    return dae_mul(t, dae_div(t, one, dae_add(t, one, dae_mul(t, a, a))), da);
-}
-
-/* A term f * d of a derivative, d a derivative: 0 when d is exactly 0,
-   whatever f is (a non-finite f shows in the expression being
-   differentiated, where it is reported), so that derivatives never carry
-   the 0 * f terms the product rule would build. */
-static DaeExpr *dterm(DaeExprTable *t, DaeExpr *f, DaeExpr *d)
-{
-    return dae_is_const(d, 0) ? d : dae_mul(t, f, d);
-}
-
-/* d atan2(y, x) = (x dy - y dx) / (x^2 + y^2) */
-static DaeExpr *diff_atan2(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    DaeExpr *y = e->u.fn.a, *x = e->u.fn.b;
-    return dae_div(t, dae_sub(t, dterm(t, x, da), dterm(t, y, db)),
-                   dae_add(t, dae_mul(t, x, x), dae_mul(t, y, y)));
-}
-
-static DaeExpr *diff_sinh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_func(t, FN_COSH, e->u.fn.a, NULL), da);
-}
-
-static DaeExpr *diff_cosh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_func(t, FN_SINH, e->u.fn.a, NULL), da);
-}
-
-static DaeExpr *diff_tanh(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    DaeExpr *th = dae_func(t, FN_TANH, e->u.fn.a, NULL);
-    return dae_mul(t, dae_sub(t, dae_const(t, 1), dae_mul(t, th, th)), da);
-}
-
-static DaeExpr *diff_exp(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, e, da);
-}
-
-static DaeExpr *diff_log(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_div(t, dae_const(t, 1), e->u.fn.a), da);
-}
-
-static DaeExpr *diff_log10(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, e->u.fn.a,
-                                                          dae_const(t, log(10.0)))), da);
-}
-
-static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    (void)db;
-    return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
-}
-
-/* fmin and fmax of constants and parameters: the derivative of the
-   operand chosen (0 in practice, but exact). */
-static DaeExpr *diff_fmin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    return dae_if(t, dae_binary(t, DX_LE, e->u.fn.a, e->u.fn.b), da, db);
-}
-
-static DaeExpr *diff_fmax(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
-{
-    return dae_if(t, dae_binary(t, DX_GE, e->u.fn.a, e->u.fn.b), da, db);
-}
-
-static DaeExpr *diff_func(Diff *d, DaeExpr *e)
-{
-    static const DiffFn derivative[] = {
-#define X_DIFF(id, name, arity, units, lower, eval, finite, diff) diff,
-        LMDL_BUILTINS(X_DIFF)
-    };
-    DaeExprTable *t = d->t;
-    DaeExpr *da = diff(d, e->u.fn.a);
-    DaeExpr *db = e->u.fn.b ? diff(d, e->u.fn.b) : dae_const(t, 0);
-    if (dae_is_const(da, 0) && dae_is_const(db, 0))
-        return dae_const(t, 0);
-    DiffFn f = derivative[e->u.fn.fn];
-    return f ? f(t, e, da, db) : dae_const(t, NAN);
-}
-
-static bool is_parametric(const DaeExpr *e)
-{
-    return !dae_depends_on_state(e);
-}
-
-static DaeExpr *diff(Diff *d, DaeExpr *e)
-{
-    /* what does not depend on the variable (or on time) has derivative 0 */
-    if (d->index < 0 ? !dae_depends_on_state(e) : !(e->vars & var_bit(d->index, d->order)))
-        return dae_const(d->t, 0);
-    DaeExpr *done = ptrmap_get(d->memo, e);
-    if (done)
-        return done;
-    DaeExprTable *t = d->t;
-    DaeExpr *r, *a = e->u.bin.a, *b = e->u.bin.b;
-    switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
-        r = dae_const(t, 0);    /* event variables: piecewise constant */
-        break;
-    case DX_DELAY:
-        /* Partial derivatives: the delayed value is history, a known
-           input now (tau's own dependence is not followed).  The time
-           derivative is not supported (NAN): a delay in an equation that
-           index reduction differentiates is an error (plan.c). */
-        r = dae_const(t, d->index < 0 ? NAN : 0);
-        break;
-    case DX_TIME:
-        r = dae_const(t, d->index < 0 ? 1 : 0);
-        break;
-    case DX_VAR:
-        if (d->index < 0)
-            r = dae_var(t, e->u.var.index, e->u.var.order + 1);
-        else
-            r = dae_const(t, e->u.var.index == d->index && e->u.var.order == d->order);
-        break;
-    case DX_ADD: r = dae_add(t, diff(d, a), diff(d, b)); break;
-    case DX_SUB: r = dae_sub(t, diff(d, a), diff(d, b)); break;
-    case DX_NEG: r = dae_neg(t, diff(d, a)); break;
-    case DX_MUL:
-        r = dae_add(t, dterm(t, b, diff(d, a)), dterm(t, a, diff(d, b)));
-        break;
-    case DX_DIV: {
-        DaeExpr *da = diff(d, a), *db = diff(d, b);
-        if (dae_is_const(db, 0))
-            r = dae_is_const(da, 0) ? da : dae_div(t, da, b);
-        else
-            r = dae_div(t, dae_sub(t, dterm(t, b, da), dterm(t, a, db)),
-                        dae_mul(t, b, b));
-        break;
-    }
-    case DX_POW: {
-        DaeExpr *da = diff(d, a);
-        if (is_parametric(b)) {
-            /* b * a^(b-1) * da */
-            r = dterm(t, dae_mul(t, b, dae_binary(t, DX_POW, a,
-                      dae_sub(t, b, dae_const(t, 1)))), da);
-        } else {
-            /* a^b * (db * log(a) + b * da / a) */
-            DaeExpr *db = diff(d, b);
-            DaeExpr *via_a = dae_is_const(da, 0) ? da : dae_div(t, dae_mul(t, b, da), a);
-            r = dae_mul(t, e, dae_add(t, dterm(t, dae_func(t, FN_LOG, a, NULL), db), via_a));
-        }
-        break;
-    }
-    case DX_FUNC: r = diff_func(d, e); break;
-    case DX_LOOKUP: {
-        /* d f(x1, x2) = f_x1 dx1 + f_x2 dx2, in the same segments */
-        DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
-        int d1 = e->u.look.d1, d2 = e->u.look.d2;
-        r = dae_mul(t, dae_lookup(t, s1, s2, d1 + 1, d2), diff(d, s1->u.seg.x));
-        if (s2)
-            r = dae_add(t, r, dae_mul(t, dae_lookup(t, s1, s2, d1, d2 + 1),
-                                      diff(d, s2->u.seg.x)));
-        break;
-    }
-    case DX_IF:
-        r = dae_if(t, e->u.cond.c, diff(d, e->u.cond.a), diff(d, e->u.cond.b));
-        break;
-    default: /* relations, logic and segments are piecewise constant */
-        r = dae_const(t, 0);
-        break;
-    }
-    ptrmap_put(d->memo, e, r);
-    return r;
-}
-
-DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo)
-{
-    Diff d = {t, -1, 0, memo};
-    return diff(&d, e);
-}
-
-DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap *memo)
-{
-    Diff d = {t, index, order, memo};
-    return diff(&d, e);
-}
-
 /* ---- questions about a node ---------------------------------------------- */
 
 int dae_children(const DaeExpr *e, DaeExpr *kids[3])
@@ -1153,7 +851,7 @@ static void set_flags(DaeExprTable *t, DaeExpr *e)
     e->flags &= (uint8_t)~DXF_FINITE;
     if (e->kind == DX_VAR) {
         e->flags |= DXF_VAR;
-        e->vars |= var_bit(e->u.var.index, e->u.var.order);
+        e->vars |= dae_var_bit(e->u.var.index, e->u.var.order);
     } else if (e->kind == DX_TIME) {
         e->flags |= DXF_TIME;
     } else if (e->kind == DX_EVAR || e->kind == DX_INITIAL || e->kind == DX_EDGE) {
@@ -1169,13 +867,13 @@ static void set_flags(DaeExprTable *t, DaeExpr *e)
         finite = isfinite(t->pvalue[e->u.index]);
     else if (!finite && !dae_depends_on_state(e) && e->kind != DX_SEGMENT
              && e->kind != DX_LOOKUP)
-        finite = isfinite(default_value(t, e));
+        finite = isfinite(dae_default_value(t, e));
     if (finite)
         e->flags |= DXF_FINITE;
 }
 
 /* Starts a walk: a fresh stamp, and a mark for every node made so far. */
-static void walk_begin(DaeExprTable *t)
+void dae_walk_begin(DaeExprTable *t)
 {
     if (t->nmark < t->count) {
         size_t n = t->nmark ? t->nmark : 1024;
@@ -1193,7 +891,7 @@ static void walk_begin(DaeExprTable *t)
     }
 }
 
-static void walk_push(DaeExprTable *t, size_t *sp, const DaeExpr *e)
+void dae_walk_push(DaeExprTable *t, size_t *sp, const DaeExpr *e)
 {
     if (*sp == t->nstack) {
         t->nstack = t->nstack ? 2 * t->nstack : 256;
@@ -1206,12 +904,12 @@ static void walk_push(DaeExprTable *t, size_t *sp, const DaeExpr *e)
 
 bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
 {
-    uint32_t bit = var_bit(index, order);
+    uint32_t bit = dae_var_bit(index, order);
     if (!(e->vars & bit))
         return false;
-    walk_begin(t);
+    dae_walk_begin(t);
     size_t sp = 0;
-    walk_push(t, &sp, e);
+    dae_walk_push(t, &sp, e);
     while (sp) {
         const DaeExpr *x = t->stack[--sp];
         if (x->kind == DX_VAR) {
@@ -1225,7 +923,7 @@ bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
             if (!(k[i]->vars & bit) || t->mark[k[i]->id] == t->stamp)
                 continue;
             t->mark[k[i]->id] = t->stamp;
-            walk_push(t, &sp, k[i]);
+            dae_walk_push(t, &sp, k[i]);
         }
     }
     return false;
@@ -1233,13 +931,13 @@ bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order)
 
 void dae_each_var(DaeExprTable *t, DaeExpr *const *roots, int n, DaeVarVisit fn, void *ctx)
 {
-    walk_begin(t);
+    dae_walk_begin(t);
     size_t sp = 0;
     for (int r = 0; r < n; r++) {
         if (!roots[r] || !dae_has_var(roots[r]) || t->mark[roots[r]->id] == t->stamp)
             continue;
         t->mark[roots[r]->id] = t->stamp;
-        walk_push(t, &sp, roots[r]);
+        dae_walk_push(t, &sp, roots[r]);
     }
     while (sp) {
         const DaeExpr *x = t->stack[--sp];
@@ -1253,295 +951,9 @@ void dae_each_var(DaeExprTable *t, DaeExpr *const *roots, int n, DaeVarVisit fn,
             if (!dae_has_var(k[i]) || t->mark[k[i]->id] == t->stamp)
                 continue;
             t->mark[k[i]->id] = t->stamp;
-            walk_push(t, &sp, k[i]);
+            dae_walk_push(t, &sp, k[i]);
         }
     }
-}
-
-/* ---- values that are not finite ------------------------------------------- */
-
-/* Relations and logic: 0 or 1 whatever their operands are. */
-static bool is_logical(const DaeExpr *e)
-{
-    return dae_is_relation(e) || e->kind == DX_AND || e->kind == DX_OR
-           || e->kind == DX_NOT;
-}
-
-/* The children of x that are surely evaluated when x is: a branch of an
-   if only when its condition is known at the defaults, the second operand
-   of && and || only when the first does not decide. */
-static int evaluated_children(DaeExprTable *t, const DaeExpr *x, DaeExpr *k[3])
-{
-    int n = dae_children(x, k);
-    if (x->kind == DX_IF) {
-        DaeExpr *c = k[0];
-        if (dae_depends_on_state(c))
-            return 1;
-        double v = default_value(t, c);
-        if (isnan(v))
-            return 1;
-        k[1] = v != 0 ? k[1] : k[2];
-        return 2;
-    }
-    if (x->kind == DX_AND || x->kind == DX_OR) {
-        if (dae_depends_on_state(k[0]))
-            return 1;
-        double v = default_value(t, k[0]);
-        return (x->kind == DX_AND) == (v != 0) ? 2 : 1;
-    }
-    return n;
-}
-
-/* Within a piece whose value is not finite: the innermost operation
-   whose evaluated operands are all finite. */
-static const DaeExpr *innermost_nonfinite(DaeExprTable *t, const DaeExpr *x)
-{
-    for (;;) {
-        DaeExpr *k[3];
-        int n = evaluated_children(t, x, k);
-        const DaeExpr *next = NULL;
-        for (int i = 0; i < n && !next; i++)
-            if (!isfinite(default_value(t, k[i])))
-                next = k[i];
-        if (!next)
-            return x;
-        x = next;
-    }
-}
-
-const DaeExpr *dae_nonfinite_part(DaeExprTable *t, const DaeExpr *e)
-{
-    walk_begin(t);
-    size_t sp = 0;
-    walk_push(t, &sp, e);
-    t->mark[e->id] = t->stamp;
-    while (sp) {
-        const DaeExpr *x = t->stack[--sp];
-        /* a largest piece of constants and parameters: its value */
-        if (!dae_depends_on_state(x) && !is_logical(x) && x->kind != DX_IF) {
-            if (!isfinite(default_value(t, x)))
-                return innermost_nonfinite(t, x);
-            continue;
-        }
-        DaeExpr *k[3];
-        int n = evaluated_children(t, x, k);
-        for (int i = 0; i < n; i++) {
-            if (t->mark[k[i]->id] == t->stamp)
-                continue;
-            t->mark[k[i]->id] = t->stamp;
-            walk_push(t, &sp, k[i]);
-        }
-    }
-    return NULL;
-}
-
-double dae_eval(const DaeExpr *e, const double *p, const double *vars, double time)
-{
-    switch (e->kind) {
-    case DX_CONST: return e->u.value;
-    case DX_PARAM: return p[e->u.index];
-    case DX_TIME: return vars ? time : NAN;
-    case DX_EVAR: return e->u.evar.start;
-    case DX_INITIAL: case DX_EDGE: return 0;
-    case DX_DELAY:  /* at the start: its history */
-        return dae_eval(e->u.cond.b ? e->u.cond.b : e->u.cond.c, p, vars, time);
-    case DX_VAR:
-        if (!vars)
-            return NAN;
-        return e->u.var.order == 0 ? vars[e->u.var.index] : 0;
-    case DX_NEG: return -dae_eval(e->u.bin.a, p, vars, time);
-    case DX_NOT: return dae_eval(e->u.bin.a, p, vars, time) == 0;
-    case DX_FUNC:
-        return fold_fn(e->u.fn.fn, dae_eval(e->u.fn.a, p, vars, time),
-                       e->u.fn.b ? dae_eval(e->u.fn.b, p, vars, time) : 0);
-    case DX_IF: {
-        double c = dae_eval(e->u.cond.c, p, vars, time);
-        if (isnan(c))
-            return NAN;
-        return c != 0 ? dae_eval(e->u.cond.a, p, vars, time)
-                      : dae_eval(e->u.cond.b, p, vars, time);
-    }
-    case DX_SEGMENT: {
-        /* the segment the query is in: the same search as the simulator's */
-        const DaeTable *tb = e->u.seg.tab;
-        double x = dae_eval(e->u.seg.x, p, vars, time);
-        if (isnan(x))
-            return NAN;
-        return rt_grid_segment(p + tb->grid[e->u.seg.axis], tb->n[e->u.seg.axis], x);
-    }
-    case DX_LOOKUP: {
-        const DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
-        const DaeTable *tb = s1->u.seg.tab;
-        double x1 = dae_eval(s1->u.seg.x, p, vars, time);
-        double x2 = s2 ? dae_eval(s2->u.seg.x, p, vars, time) : 0;
-        if (isnan(x1) || isnan(x2))
-            return NAN;
-        int k1 = rt_grid_segment(p + tb->grid[0], tb->n[0], x1);
-        if (!s2)
-            return rt_table1(p + tb->grid[0], tb->n[0], p + tb->data, tb->interp,
-                             tb->extrap, k1, x1, e->u.look.d1);
-        int k2 = rt_grid_segment(p + tb->grid[1], tb->n[1], x2);
-        return rt_table2(p + tb->grid[0], tb->n[0], p + tb->grid[1], tb->n[1], p + tb->data,
-                         tb->interp, tb->extrap, k1, k2, x1, x2, e->u.look.d1, e->u.look.d2);
-    }
-    default:
-        return fold(e->kind, dae_eval(e->u.bin.a, p, vars, time),
-                    dae_eval(e->u.bin.b, p, vars, time));
-    }
-}
-
-double dae_eval_params(const DaeExpr *e, const double *p)
-{
-    return dae_eval(e, p, NULL, NAN);
-}
-
-/* ---- printing ------------------------------------------------------------ */
-
-static void print_num(FILE *fp, double v)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.15g", v);
-    fputs(buf, fp);
-}
-
-/* "min" or "max" for the if-expression dae_min or dae_max made
-   (`if a <= b, a else b end`), else NULL: printed as the call, each
-   operand once, so a nested min or max prints in its size (a DAG printed
-   as a tree would repeat every operand in the condition and a branch). */
-static const char *extremum_name(const DaeExpr *e)
-{
-    if (e->kind != DX_IF)
-        return NULL;
-    const DaeExpr *c = e->u.cond.c;
-    if ((c->kind != DX_LE && c->kind != DX_GE) || c->u.bin.a != e->u.cond.a
-        || c->u.bin.b != e->u.cond.b)
-        return NULL;
-    return c->kind == DX_LE ? "min" : "max";
-}
-
-static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
-{
-    const char *call = extremum_name(e);
-    if (call) {
-        fprintf(fp, "%s(", call);
-        print_at(fp, e->u.cond.a, n, 0, false);
-        fputs(", ", fp);
-        print_at(fp, e->u.cond.b, n, 0, false);
-        fputc(')', fp);
-        return;
-    }
-    int p = dae_kind_prec[e->kind];
-    bool paren = p < ctx || (p == ctx && right && p != 7 && p != 0)
-                 || (p == ctx && !right && p == 7)
-                 || (e->kind == DX_CONST && e->u.value < 0 && ctx > 4);
-    if (paren)
-        fputc('(', fp);
-    switch (e->kind) {
-    case DX_CONST: print_num(fp, e->u.value); break;
-    case DX_PARAM: fputs(n->param(n->ctx, e->u.index), fp); break;
-    case DX_TIME: fputs("time", fp); break;
-    case DX_VAR:
-        dae_fput_var(fp, n->var(n->ctx, e->u.var.index), e->u.var.order);
-        break;
-    case DX_EVAR:
-        if (n->evar)
-            fputs(n->evar(n->ctx, e->u.evar.index), fp);
-        else
-            fprintf(fp, "ev[%d]", e->u.evar.index);
-        break;
-    case DX_INITIAL: fputs("initialevent", fp); break;
-    case DX_DELAY:
-        fputs("delay(", fp);
-        print_at(fp, e->u.cond.c, n, 0, false);
-        fputs(", ", fp);
-        print_at(fp, e->u.cond.a, n, 0, false);
-        if (e->u.cond.b) {
-            fputs(", History = ", fp);
-            print_at(fp, e->u.cond.b, n, 0, false);
-        }
-        fputc(')', fp);
-        break;
-    case DX_EDGE:
-        fputs("edge(", fp);
-        print_at(fp, e->u.bin.a, n, 0, false);
-        fputc(')', fp);
-        break;
-    case DX_NEG:
-        fputc('-', fp);
-        print_at(fp, e->u.bin.a, n, 6, true);
-        break;
-    case DX_NOT:
-        fputc('~', fp);
-        print_at(fp, e->u.bin.a, n, 6, true);
-        break;
-    case DX_FUNC:
-        fprintf(fp, "%s(", builtin_names[e->u.fn.fn]);
-        print_at(fp, e->u.fn.a, n, 0, false);
-        if (e->u.fn.b) {
-            fputs(", ", fp);
-            print_at(fp, e->u.fn.b, n, 0, false);
-        }
-        fputc(')', fp);
-        break;
-    case DX_SEGMENT: {
-        const DaeTable *tb = e->u.seg.tab;
-        int g = tb->grid[e->u.seg.axis];
-        fprintf(fp, "segment(%s..%s, ", n->param(n->ctx, g),
-                n->param(n->ctx, g + tb->n[e->u.seg.axis] - 1));
-        print_at(fp, e->u.seg.x, n, 0, false);
-        fputc(')', fp);
-        break;
-    }
-    case DX_LOOKUP: {
-        /* tablelookup(grid.., data.., query): a derivative names its
-           orders, tablelookup_dx1 ... */
-        const DaeExpr *s1 = e->u.look.s1, *s2 = e->u.look.s2;
-        const DaeTable *tb = s1->u.seg.tab;
-        fputs("tablelookup", fp);
-        for (int k = 0; k < e->u.look.d1; k++)
-            fputs("_dx1", fp);
-        for (int k = 0; k < e->u.look.d2; k++)
-            fputs("_dx2", fp);
-        fputc('(', fp);
-        for (int a = 0; a < tb->axes; a++)
-            fprintf(fp, "%s..%s, ", n->param(n->ctx, tb->grid[a]),
-                    n->param(n->ctx, tb->grid[a] + tb->n[a] - 1));
-        int nd = tb->n[0] * (tb->axes == 2 ? tb->n[1] : 1);
-        fprintf(fp, "%s..%s, ", n->param(n->ctx, tb->data),
-                n->param(n->ctx, tb->data + nd - 1));
-        print_at(fp, s1->u.seg.x, n, 0, false);
-        if (s2) {
-            fputs(", ", fp);
-            print_at(fp, s2->u.seg.x, n, 0, false);
-        }
-        fprintf(fp, ", %s, %s)", tb->interp == RT_INTERP_SMOOTH ? "smooth" : "linear",
-                tb->extrap == RT_EXTRAP_LINEAR ? "linear"
-                : tb->extrap == RT_EXTRAP_NEAREST ? "nearest" : "error");
-        break;
-    }
-    case DX_IF:
-        fputs("if ", fp);
-        print_at(fp, e->u.cond.c, n, 0, false);
-        fputs(", ", fp);
-        print_at(fp, e->u.cond.a, n, 0, false);
-        fputs(" else ", fp);
-        print_at(fp, e->u.cond.b, n, 0, false);
-        fputs(" end", fp);
-        break;
-    default: {
-        print_at(fp, e->u.bin.a, n, p, false);
-        fprintf(fp, " %s ", dae_kind_names[e->kind]);
-        print_at(fp, e->u.bin.b, n, p, true);
-        break;
-    }
-    }
-    if (paren)
-        fputc(')', fp);
-}
-
-void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names)
-{
-    print_at(fp, e, names, 0, false);
 }
 
 /* ---- the system ------------------------------------------------------------ */
@@ -1588,3 +1000,4 @@ DaeNames dae_names(Dae *d)
     DaeNames n = {dae_param_name, dae_var_name, d, dae_evar_name};
     return n;
 }
+

@@ -290,6 +290,8 @@ static inline bool dae_has_var(const DaeExpr *e)
    visited at most once, and only where the Bloom bits allow the variable,
    so a deep shared DAG costs its size at worst. */
 bool dae_mentions_var(DaeExprTable *t, const DaeExpr *e, int index, int order);
+/* The Bloom bit of variable `index` at derivative `order` (DaeExpr.vars). */
+uint32_t dae_var_bit(int index, int order);
 /* Calls fn once for each distinct variable leaf (index, order) under any
    of the n roots, each node visited at most once. */
 typedef void (*DaeVarVisit)(void *ctx, int index, int order);
