@@ -34,7 +34,6 @@ typedef struct Cg {
     CPrint p;               /* the C text */
     int nparam_copies;      /* entries of param_copies */
     int npivot_slots;       /* entries of pivot_slots */
-    int nparam_checks;      /* entries of param_checks */
     const Plan *pl;         /* what to print */
     Dae *d;                 /* pl->d */
     Structure *s;           /* pl->s */
@@ -585,64 +584,6 @@ static void emit_eval_parts(Cg *cg)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
-/* The distinct RtColumnInfo entries, by a key of their fields. */
-typedef struct ColumnInfos {
-    char **keys;            /* open addressing, cap entries */
-    int *index;             /* each key's entry */
-    size_t cap, n;
-} ColumnInfos;
-
-static int column_info_index(ColumnInfos *t, const PlanColumn *c, bool *fresh)
-{
-    /* the key: the exponents as bytes 128 + e (never 0: |e| <= 99), the
-       flags, the description */
-    char key[1024];
-    int at = 0;
-    for (int j = 0; j < RT_DIM_COUNT; j++)
-        key[at++] = (char)(128 + c->dim.e[j]);
-    key[at++] = (char)('0' + c->output);
-    key[at++] = (char)('0' + c->complete);
-    snprintf(key + at, sizeof key - (size_t)at, "%s", c->description ? c->description : "");
-    if (2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        char **keys = mem_calloc(cap, sizeof *keys);
-        int *index = mem_calloc(cap, sizeof *index);
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->keys[i])
-                continue;
-            size_t h = cp_hash(t->keys[i]) & (cap - 1);
-            while (keys[h])
-                h = (h + 1) & (cap - 1);
-            keys[h] = t->keys[i];
-            index[h] = t->index[i];
-        }
-        free(t->keys);
-        free(t->index);
-        t->keys = keys;
-        t->index = index;
-        t->cap = cap;
-    }
-    size_t h = cp_hash(key) & (t->cap - 1);
-    while (t->keys[h] && strcmp(t->keys[h], key))
-        h = (h + 1) & (t->cap - 1);
-    *fresh = !t->keys[h];
-    if (*fresh) {
-        t->keys[h] = strdup(key);
-        if (!t->keys[h])
-            abort();
-        t->index[h] = (int)t->n++;
-    }
-    return t->index[h];
-}
-
-static void column_infos_free(ColumnInfos *t)
-{
-    for (size_t i = 0; i < t->cap; i++)
-        free(t->keys[i]);
-    free(t->keys);
-    free(t->index);
-}
-
 /* Columns, in the plan's order: each variable computed in its first
    column and copied to its others, each intermediate computed. */
 static void emit_columns(Cg *cg)
@@ -656,19 +597,12 @@ static void emit_columns(Cg *cg)
         cp_emit(&cg->p, ",\n");
     }
     cp_emit(&cg->p, "    \"\"\n};\n\n");
-    /* the unit, description and kind of each column */
-    /* each distinct one once, and per column the index of its own (a
-       chain of components repeats the same few) */
-    int *info_of = mem_calloc((size_t)pl->ncolumns + 1, sizeof *info_of);
+    /* the unit, description and kind of each column: each distinct one
+       once, and per column the index of its own (plan_tables.c) */
     size_t pool_at = cp_pool_begin(&cg->p);
     cp_emit(&cg->p, "static const RtColumnInfo column_info[] = {\n");
-    ColumnInfos infos = {0};
-    for (int k = 0; k < pl->ncolumns; k++) {
-        const PlanColumn *c = &pl->columns[k];
-        bool fresh;
-        info_of[k] = column_info_index(&infos, c, &fresh);
-        if (!fresh)
-            continue;
+    for (int i = 0; i < pl->ninfos; i++) {
+        const PlanColumn *c = &pl->columns[pl->info_column[i]];
         cp_emit(&cg->p, "    {{");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", c->dim.e[j]);
@@ -679,12 +613,10 @@ static void emit_columns(Cg *cg)
     }
     cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE, 0}\n};\n\n");
     cp_pool_end(&cg->p, pool_at);
-    column_infos_free(&infos);
     cp_emit(&cg->p, "static const int column_info_of[] = {");
     for (int k = 0; k < pl->ncolumns; k++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), info_of[k]);
+        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->column_info_of[k]);
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
-    free(info_of);
     cg->p.modes = false;
     /* the columns that are copies, as a table the runtime applies after
        columns() (rt_tables.c); code for the others */
@@ -859,66 +791,29 @@ static void emit_relations(Cg *cg)
     cp_chunk_end(&cg->p, &cr);
 }
 
-/* An assertion of parameters that compares one parameter with a
-   constant (p > 0, p == 1 || p == -1), as a table entry: false if it is
-   another one. */
-static bool simple_check(const DaeExpr *e, RtParamCheck *c)
-{
-    static const struct { int kind, op, flip; } ops[] = {
-        {DX_GT, RT_CMP_GT, RT_CMP_LT}, {DX_GE, RT_CMP_GE, RT_CMP_LE},
-        {DX_LT, RT_CMP_LT, RT_CMP_GT}, {DX_LE, RT_CMP_LE, RT_CMP_GE},
-        {DX_EQ, RT_CMP_EQ, RT_CMP_EQ}, {DX_NE, RT_CMP_NE, RT_CMP_NE},
-    };
-    if (e->kind == DX_OR) {
-        RtParamCheck a, b;
-        if (simple_check(e->u.bin.a, &a) && simple_check(e->u.bin.b, &b) && a.op == RT_CMP_EQ
-            && b.op == RT_CMP_EQ && a.slot == b.slot && a.value == -b.value) {
-            *c = a;
-            c->op = RT_CMP_PLUS_MINUS;
-            return true;
-        }
-        return false;
-    }
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        if (e->kind != ops[i].kind)
-            continue;
-        const DaeExpr *l = e->u.bin.a, *r = e->u.bin.b;
-        if (l->kind == DX_PARAM && r->kind == DX_CONST) {
-            *c = (RtParamCheck){0, l->u.index, (unsigned char)ops[i].op, r->u.value};
-            return true;
-        }
-        if (r->kind == DX_PARAM && l->kind == DX_CONST) {
-            *c = (RtParamCheck){0, r->u.index, (unsigned char)ops[i].flip, l->u.value};
-            return true;
-        }
-    }
-    return false;
-}
-
-static const char *const cmp_names[] = {"RT_CMP_GT", "RT_CMP_GE", "RT_CMP_LT", "RT_CMP_LE",
-                                        "RT_CMP_EQ", "RT_CMP_NE", "RT_CMP_PLUS_MINUS"};
+#define X_CMP_NAME(n) "RT_CMP_" #n,
+static const char *const cmp_names[] = {PLAN_CMPS(X_CMP_NAME)};
+#undef X_CMP_NAME
+/* the plan's comparisons are the runtime's, in the same order */
+#define X_CMP_SAME(n) _Static_assert((int)PLAN_CMP_##n == (int)RT_CMP_##n, "PLAN_CMPS order");
+PLAN_CMPS(X_CMP_SAME)
+#undef X_CMP_SAME
 
 /* The assertions of parameters that compare one parameter with a
    constant, as the table the runtime checks (rt_tables.c). */
 static void emit_param_checks(Cg *cg)
 {
-    Dae *d = cg->d;
+    const Plan *pl = cg->pl;
     cp_emit(&cg->p, "static const RtParamCheck param_checks[] = {\n");
-    int n = 0;
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        RtParamCheck c;
-        if (cg->pl->assert_once[i] && simple_check(a->cond, &c)) {
-            cp_emit(&cg->p, "    {%d, %d, %s, ", i, c.slot, cmp_names[c.op]);
-            cp_num(&cg->p, c.value);
-            cp_emit(&cg->p, "},\n");
-            n++;
-        }
+    for (int i = 0; i < pl->nparam_checks; i++) {
+        const PlanParamCheck *c = &pl->param_checks[i];
+        cp_emit(&cg->p, "    {%d, %d, %s, ", c->assert_index, c->param, cmp_names[c->op]);
+        cp_num(&cg->p, c->value);
+        cp_emit(&cg->p, "},\n");
     }
-    if (!n)
+    if (!pl->nparam_checks)
         cp_emit(&cg->p, "    {0, 0, RT_CMP_GT, 0},\n");
     cp_emit(&cg->p, "};\n\n");
-    cg->nparam_checks = n;
 }
 
 /* A function returning the index of the first failing assert, or -1:
@@ -934,8 +829,7 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
         DaeAssert *a = d->asserts.items[i];
         if (params_only != cg->pl->assert_once[i])
             continue;
-        RtParamCheck chk;
-        if (params_only && simple_check(a->cond, &chk))
+        if (params_only && cg->pl->assert_in_table[i])
             continue;   /* in param_checks */
         cp_chunk_item(&cg->p, c);
         cp_reset(&cg->p);
@@ -1221,7 +1115,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_param_copies = %d, .param_copies = param_copies,\n", cg.nparam_copies);
     cp_emit(&cg.p, "    .n_pivot_slots = %d, .pivot_slots = pivot_slots,\n", cg.npivot_slots);
     cp_emit(&cg.p, "    .n_param_checks = %d, .param_checks = param_checks,\n",
-            cg.nparam_checks);
+            pl->nparam_checks);
     cp_emit(&cg.p, "};\n");
 
     ptrmap_free(&cg.p.uses);

@@ -794,6 +794,7 @@ Plan *plan_make(Dae *d, Structure *s)
         return NULL;
     }
     plan_eval(p);
+    plan_tables(p);     /* after plan_eval, which marks columns complete */
     dae_table_forget_values(&d->t); /* folding's memo: not needed by codegen */
     return p;
 }

@@ -120,6 +120,31 @@ typedef struct PlanColumn {
                                compute (plan_eval.c) */
 } PlanColumn;
 
+/* How a one-parameter assertion compares its parameter with a constant
+   (PlanParamCheck.op): name, meaning.  Generated code writes RT_CMP_NAME,
+   in the same order (rt_model.h). */
+#define PLAN_CMPS(X)                                                          \
+    X(GT)           /* p > value */                                          \
+    X(GE)           /* p >= value */                                         \
+    X(LT)           /* p < value */                                          \
+    X(LE)           /* p <= value */                                         \
+    X(EQ)           /* p == value */                                         \
+    X(NE)           /* p ~= value */                                         \
+    X(PLUS_MINUS)   /* p == value || p == -value */
+
+#define X_PLAN_CMP(n) PLAN_CMP_##n,
+typedef enum PlanCmp { PLAN_CMPS(X_PLAN_CMP) } PlanCmp;
+#undef X_PLAN_CMP
+
+/* An assertion of parameters that compares one parameter with a
+   constant: a row of the table the runtime checks (plan_tables.c). */
+typedef struct PlanParamCheck {
+    int assert_index;       /* in Dae.asserts */
+    int param;              /* the parameter */
+    PlanCmp op;             /* how it compares */
+    double value;           /* the constant */
+} PlanParamCheck;
+
 /* A target of initialization. */
 typedef struct PlanTarget {
     int var;                /* DaeVar */
@@ -175,6 +200,10 @@ typedef struct Plan {
     bool *assert_once;      /* per assertion (Dae.asserts): it reads
                                parameters only, so it is checked once,
                                before initialization, not after every step */
+    PlanParamCheck *param_checks; /* the one-parameter assertions among
+                               those, checked from a table (plan_tables.c) */
+    int nparam_checks;      /* entries in param_checks */
+    bool *assert_in_table;  /* per assertion: it is in param_checks */
     PlanRelation *rels;     /* relations with a mode, in order of discovery */
     int nrels;              /* entries in rels */
     PtrMap rel_index;       /* relation node -> 1 + its index in rels */
@@ -191,6 +220,10 @@ typedef struct Plan {
                                (n_on_request), then the names hidden by
                                ExternalAccess = none (n_hidden) */
     PlanColumn *columns;    /* ncolumns, in that order */
+    int *column_info_of;    /* per column: its info (unit, description,
+                               kind), one of ninfos distinct ones */
+    int ninfos;             /* distinct infos */
+    int *info_column;       /* per info: the first column that has it */
     int n_on_request;       /* columns written only when --vars names them */
     int n_hidden;           /* columns never written (targets may read them) */
     int ndropped;           /* intermediates left out: they read a
@@ -221,6 +254,10 @@ bool plan_delays(Plan *p);
 /* What eval computes, for the solver and for the rest, in which parts,
    and the constants of parameters it reads (plan_eval.c). */
 void plan_eval(Plan *p);
+
+/* The tables of the generated code (plan_tables.c): the one-parameter
+   assertions and the distinct column infos. */
+void plan_tables(Plan *p);
 
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */
