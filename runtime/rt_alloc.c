@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Written without allocating anything more. */
 static void out_of_memory(void)
@@ -38,4 +39,16 @@ void *rt_xrealloc(void *p, size_t size)
     if (!q)
         out_of_memory();
     return q;
+}
+
+char *rt_xstrndup(const char *s, size_t n)
+{
+    char *p = rt_xcalloc(n + 1, 1);
+    memcpy(p, s, n);
+    return p;
+}
+
+char *rt_xstrdup(const char *s)
+{
+    return rt_xstrndup(s, strlen(s));
 }

@@ -560,5 +560,8 @@ double rt_wall_clock(void);
 /* Allocation that never returns NULL (a simulator out of memory stops). */
 void *rt_xcalloc(size_t n, size_t size);
 void *rt_xrealloc(void *p, size_t size);
+/* Heap copies of a string, and of its first n bytes (with a NUL). */
+char *rt_xstrdup(const char *s);
+char *rt_xstrndup(const char *s, size_t n);
 
 #endif

@@ -130,14 +130,6 @@ static int read_field(Reader *r)
     return 0;
 }
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = rt_xcalloc(n, 1);
-    memcpy(p, s, n);
-    return p;
-}
-
 /* The records, from r->at to the end. */
 static int read_records(Reader *r, RtSets *sets)
 {
@@ -164,7 +156,7 @@ static int read_records(Reader *r, RtSets *sets)
                 rec->fields = xrealloc(rec->fields,
                                        (size_t)fcap * sizeof *rec->fields);
             }
-            rec->fields[rec->n_fields++] = xstrdup(r->field);
+            rec->fields[rec->n_fields++] = rt_xstrdup(r->field);
             if (r->at < r->end && *r->at == ',') {
                 r->at++;
                 continue;

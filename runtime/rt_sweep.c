@@ -33,6 +33,7 @@
  * model would make the summary unreadable).
  */
 #include "rt_sweep.h"
+#include "rt_json.h"
 
 #include "rt_sidecar.h"
 
@@ -76,18 +77,6 @@ typedef struct Sweep {
     int in_child;               /* this process is a row's child */
 } Sweep;
 
-static char *xstrndup(const char *s, size_t n)
-{
-    char *p = rt_xcalloc(n + 1, 1);
-    memcpy(p, s, n);
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    return xstrndup(s, strlen(s));
-}
-
 /* s without leading and trailing blanks, as a new string. */
 static char *trimmed(const char *s)
 {
@@ -96,7 +85,7 @@ static char *trimmed(const char *s)
     size_t n = strlen(s);
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         n--;
-    return xstrndup(s, n);
+    return rt_xstrndup(s, n);
 }
 
 /* pattern with every "{row}" replaced by label; NULL stays NULL. */
@@ -128,7 +117,7 @@ static char *subst_row(const char *pattern, const char *label)
 /* A message as one line: a newline in a file name must not split it. */
 static char *one_line(const char *msg)
 {
-    char *s = xstrdup(msg);
+    char *s = rt_xstrdup(msg);
     for (char *c = s; *c; c++)
         if (iscntrl((unsigned char)*c))
             *c = ' ';
@@ -321,7 +310,7 @@ static int check_rows(Sweep *w)
         } else {
             char num[32];
             snprintf(num, sizeof num, "%ld", k);
-            w->labels[k - 1] = xstrdup(num);
+            w->labels[k - 1] = rt_xstrdup(num);
         }
         memcpy(scratch.p, s->p, rt_param_slots(m) * sizeof *s->p);
         memcpy(scratch.overridden, s->overridden, np);
@@ -471,17 +460,17 @@ static void make_header(Sweep *w, const char *vars)
     w->n_header = 1 + n_params + 2 + w->n_final;
     w->header = rt_xcalloc((size_t)w->n_header, sizeof *w->header);
     int i = 0;
-    w->header[i++] = xstrdup("row");
+    w->header[i++] = rt_xstrdup("row");
     for (int c = w->first; c < w->n_cols; c++)
         w->header[i++] = trimmed(w->sets.records[0].fields[c]);
     w->status_col = i;
-    w->header[i++] = xstrdup("status");
-    w->header[i++] = xstrdup("message");
-    w->header[i++] = xstrdup("time");
+    w->header[i++] = rt_xstrdup("status");
+    w->header[i++] = rt_xstrdup("message");
+    w->header[i++] = rt_xstrdup("time");
     for (const char *at = vars; at && i < w->n_header;) {
         const char *comma = strchr(at, ',');
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
-        w->header[i++] = xstrndup(at, len);
+        w->header[i++] = rt_xstrndup(at, len);
         at = comma ? comma + 1 : NULL;
     }
 }
@@ -507,9 +496,9 @@ static void free_fields(char **fields, int n)
 static char **new_line(const Sweep *w, long k)
 {
     char **f = rt_xcalloc((size_t)w->n_header, sizeof *f);
-    f[0] = xstrdup(w->labels[k - 1]);
+    f[0] = rt_xstrdup(w->labels[k - 1]);
     for (int c = w->first; c < w->n_cols; c++)
-        f[1 + c - w->first] = xstrdup(w->sets.records[k].fields[c]);
+        f[1 + c - w->first] = rt_xstrdup(w->sets.records[k].fields[c]);
     return f;
 }
 
@@ -568,7 +557,7 @@ static void final_values(const char *path, time_t started, char **out, int n)
         char *at = line;
         for (int i = 0; i < n && at; i++) {
             char *comma = strchr(at, ',');
-            out[i] = comma ? xstrndup(at, (size_t)(comma - at)) : xstrdup(at);
+            out[i] = comma ? rt_xstrndup(at, (size_t)(comma - at)) : rt_xstrdup(at);
             at = comma ? comma + 1 : NULL;
         }
     }
@@ -577,79 +566,6 @@ static void final_values(const char *path, time_t started, char **out, int n)
 }
 
 /* ---- a row's messages as JSON ------------------------------------------------------ */
-
-/* Appends code point c to b as UTF-8. */
-static char *put_utf8(char *b, unsigned c)
-{
-    if (c < 0x80) {
-        *b++ = (char)c;
-    } else if (c < 0x800) {
-        *b++ = (char)(0xC0 | c >> 6);
-        *b++ = (char)(0x80 | (c & 0x3F));
-    } else {
-        *b++ = (char)(0xE0 | c >> 12);
-        *b++ = (char)(0x80 | ((c >> 6) & 0x3F));
-        *b++ = (char)(0x80 | (c & 0x3F));
-    }
-    return b;
-}
-
-/* The JSON string whose opening quote *p is past, decoded (the escapes
-   rt_report.c writes, and the others of JSON but surrogate pairs); *p
-   goes past its closing quote.  NULL when it is malformed. */
-static char *json_decode(const char **p)
-{
-    const char *q = *p;
-    char *out = rt_xcalloc(strlen(q) * 3 + 1, 1), *b = out;
-    for (; *q && *q != '"'; q++) {
-        if (*q != '\\') {
-            *b++ = *q;
-            continue;
-        }
-        q++;
-        static const char named[] = "\"\\/bfnrt", meant[] = "\"\\/\b\f\n\r\t";
-        const char *esc = *q ? strchr(named, *q) : NULL;
-        if (esc) {
-            *b++ = meant[esc - named];
-        } else if (*q == 'u' && strspn(q + 1, "0123456789abcdefABCDEF") >= 4) {
-            char hex[5] = {q[1], q[2], q[3], q[4], 0};
-            b = put_utf8(b, (unsigned)strtoul(hex, NULL, 16));
-            q += 4;
-        } else {
-            free(out);
-            return NULL;
-        }
-    }
-    if (*q != '"') {
-        free(out);
-        return NULL;
-    }
-    *b = 0;
-    *p = q + 1;
-    return out;
-}
-
-/* Skips the array at *p (the notes), strings and all; 0, or -1. */
-static int json_skip_array(const char **p)
-{
-    int depth = 0;
-    for (const char *q = *p; *q; q++) {
-        if (*q == '"') {
-            q++;
-            char *str = json_decode(&q);
-            if (!str)
-                return -1;
-            free(str);
-            q--;
-        } else if (*q == '[' || *q == '{') {
-            depth++;
-        } else if ((*q == ']' || *q == '}') && --depth == 0) {
-            *p = q + 1;
-            return 0;
-        }
-    }
-    return -1;
-}
 
 /* A line a row's child wrote as JSON (the objects of rt_report.c, with
    LMDL_DIAGNOSTICS_FORMAT=json) as the text line it stands for,
@@ -665,7 +581,7 @@ static char *json_line_text(const char *prog, const char *line)
         return NULL;
     while (*p == '"') {
         p++;
-        char *key = json_decode(&p);
+        char *key = rt_json_decode(&p);
         if (!key || *p++ != ':') {
             free(key);
             goto done;
@@ -676,7 +592,7 @@ static char *json_line_text(const char *prog, const char *line)
         int bad = 0;
         if (*p == '"') {
             p++;
-            char *v = json_decode(&p);
+            char *v = rt_json_decode(&p);
             bad = !v;
             if (str && v && !*str)
                 *str = v;
@@ -685,7 +601,7 @@ static char *json_line_text(const char *prog, const char *line)
         } else if (!strncmp(p, "null", 4)) {
             p += 4;
         } else if (*p == '[') {
-            bad = json_skip_array(&p) != 0;
+            bad = rt_json_skip_array(&p) != 0;
         } else {
             long v = strtol(p, &end, 10);
             bad = end == p;
@@ -735,9 +651,9 @@ static void child_line(ChildErr *e)
     char *text = e->line[0] == '{' ? json_line_text(e->prog, e->line) : NULL;
     const char *line = text ? text : e->line;
     if (!e->error && strstr(line, ": error: "))
-        e->error = xstrdup(line);
+        e->error = rt_xstrdup(line);
     free(e->last);
-    e->last = xstrdup(line);
+    e->last = rt_xstrdup(line);
     free(text);
     e->len = 0;
 }
@@ -827,7 +743,7 @@ static int run_row(Sweep *w, long k, char **f)
         snprintf(num, sizeof num, "ok");
     else
         snprintf(num, sizeof num, "%d", status);
-    f[w->status_col] = xstrdup(num);
+    f[w->status_col] = rt_xstrdup(num);
     if (status != 0 && !msg[0])
         snprintf(msg, sizeof msg, "%s", e.error ? e.error : e.last ? e.last
                  : "(no message)");
@@ -942,7 +858,7 @@ static int collect_row(const Sweep *w, long k, char **f)
         if (good) {
             for (int i = w->status_col; i < w->n_header; i++) {
                 free(f[i]);
-                f[i] = xstrdup(frag.records[1].fields[i]);
+                f[i] = rt_xstrdup(frag.records[1].fields[i]);
             }
         } else {
             status = "mismatch";
@@ -953,7 +869,7 @@ static int collect_row(const Sweep *w, long k, char **f)
         rt_sets_free(&frag);
     }
     if (msg[0]) {
-        f[w->status_col] = xstrdup(status);
+        f[w->status_col] = rt_xstrdup(status);
         f[w->status_col + 1] = one_line(msg);
     }
     free(path);

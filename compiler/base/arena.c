@@ -180,3 +180,10 @@ void *mem_calloc(size_t n, size_t size)
         abort();
     return p;
 }
+
+char *mem_strndup(const char *s, size_t n)
+{
+    char *p = mem_calloc(n + 1, 1);
+    memcpy(p, s, n);
+    return p;
+}

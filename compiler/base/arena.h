@@ -58,5 +58,7 @@ void ptrmap_free(PtrMap *m);
 /* Heap memory for working arrays that a pass frees itself: zeroed, never
    NULL (an exhausted heap aborts, like the arena). */
 void *mem_calloc(size_t n, size_t size);
+/* A heap copy of the n bytes at s, with a NUL after them. */
+char *mem_strndup(const char *s, size_t n);
 
 #endif

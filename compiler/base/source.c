@@ -4,6 +4,8 @@
  */
 #include "source.h"
 
+#include "arena.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,26 +16,16 @@ const SrcSpan src_none = {-1, 0, 0};
 static SrcFile **files;
 static int nfiles, capfiles;
 
-static char *xstrndup(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (!p)
-        abort();
-    memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
-
 int src_add(const char *path, const char *text, size_t len)
 {
     SrcFile *f = calloc(1, sizeof *f);
     if (!f)
         abort();
-    f->path = xstrndup(path, strlen(path));
+    f->path = mem_strndup(path, strlen(path));
     const char *slash = strrchr(path, '/');
-    f->dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path))
-                   : xstrndup(".", 1);
-    f->text = xstrndup(text, len);
+    f->dir = slash ? mem_strndup(path, (size_t)(slash - path) + (slash == path))
+                   : mem_strndup(".", 1);
+    f->text = mem_strndup(text, len);
     f->len = len;
     int cap = 64;
     f->lines = malloc(sizeof *f->lines * (size_t)cap);

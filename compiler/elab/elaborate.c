@@ -124,16 +124,6 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
 
 /* ---- variables, inputs, nodes ---------------------------------------------- */
 
-static AstExpr *record_field(AstExpr *e, const char *name)
-{
-    if (e->kind != EXPR_RECORD)
-        return strcmp(name, "value") == 0 ? e : NULL;
-    for (int i = 0; i < e->u.record.n; i++)
-        if (!strcmp(e->u.record.fields[i].name->name, name))
-            return e->u.record.fields[i].value;
-    return NULL;
-}
-
 static DaePriority priority_of(AstExpr *e, DaePriority dflt)
 {
     if (!e || e->kind != EXPR_NAME || e->u.name.n != 2)
@@ -169,9 +159,9 @@ static DaeExpr **values_for(Model *m, ElabInst *ctx, AstExpr *e, int n, int rows
 static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar **vs, int n,
                          int rows, int cols, bool with_value)
 {
-    AstExpr *val = with_value ? record_field(rec, "value") : NULL;
-    AstExpr *nom = record_field(rec, "nominal");
-    AstExpr *pri = rec->kind == EXPR_RECORD ? record_field(rec, "priority") : NULL;
+    AstExpr *val = with_value ? ast_record_field(rec, "value") : NULL;
+    AstExpr *nom = ast_record_field(rec, "nominal");
+    AstExpr *pri = rec->kind == EXPR_RECORD ? ast_record_field(rec, "priority") : NULL;
     if (val) {
         DaeExpr **x = values_for(m, ctx, val, n, rows, cols, "this value");
         for (int k = 0; x && k < n; k++)
@@ -191,7 +181,7 @@ static void apply_target(Model *m, ElabInst *ctx, AstExpr *rec, ElabVar **vs, in
 static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind kind)
 {
     s->active = true;
-    AstExpr *val = record_field(d->value, "value");
+    AstExpr *val = ast_record_field(d->value, "value");
     LowerValue start = {1, 1, NULL};
     if (val)
         start = lower_value(m, in, val);

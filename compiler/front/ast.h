@@ -453,12 +453,6 @@ AstModeChart *ast_chart_finish(AstModeChart *c, SrcSpan sp, SrcSpan name_sp, Sym
 AstTransition *ast_path_new(Arena *a, SrcSpan sp, Sym *first);
 AstTransition *ast_path_add(Arena *a, AstTransition *t, SrcSpan sp, Sym *next);
 AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred);
-/* For ast_dump_file: a when statement's clauses and a chart; the dump's
-   indentation and " @line:col" (ast.c). */
-void ast_dump_indent(FILE *fp, int depth);
-void ast_dump_at(FILE *fp, SrcSpan sp);
-void ast_dump_when(FILE *fp, const AstStmt *s, int depth);
-void ast_dump_chart(FILE *fp, const AstModeChart *c, int depth);
 
 /* Whether a section's entries are AstDecl (nodes, inputs, outputs,
    parameters, variables, intermediates, across, through): every other
@@ -472,6 +466,9 @@ bool ast_any_unit(const AstExpr *e);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */
 
 /* Debug and golden output. */
+/* Field `name` of a variable's long form {value = ..., nominal = ...};
+   the whole of a short form is its `value`.  NULL when it has none. */
+AstExpr *ast_record_field(AstExpr *e, const char *name);
 void ast_dump_file(FILE *fp, const AstFile *f);
 void ast_print_expr(FILE *fp, const AstExpr *e);   /* as .lmdl source */
 

@@ -1,6 +1,6 @@
 /*
- * ast_events.c - the syntax of events and mode charts (issue 12): the
- * builders the grammar's actions call, and their part of the AST dump.
+ * ast_events.c - the syntax of events and mode charts: the builders the
+ * grammar's actions call (their dump is ast_dump.c's).
  *
  * A mode and a mode chart are built part by part as the grammar reads
  * their sections (a chart's modes, transitions and initial sections may
@@ -113,84 +113,4 @@ AstTransition *ast_path_finish(AstTransition *t, SrcSpan sp, AstExpr *pred)
     t->span = sp;
     t->pred = pred;
     return t;
-}
-
-/* ---- the dump ------------------------------------------------------------ */
-
-#define indent ast_dump_indent
-#define at ast_dump_at
-
-static void dump_assigns(FILE *fp, const PtrVec *v, int depth)
-{
-    for (int i = 0; i < v->n; i++) {
-        const AstDecl *d = v->items[i];
-        indent(fp, depth);
-        fprintf(fp, "%s", d->name->name);
-        at(fp, d->span);
-        fputs(" = ", fp);
-        ast_print_expr(fp, d->value);
-        fputc('\n', fp);
-    }
-}
-
-void ast_dump_when(FILE *fp, const AstStmt *s, int depth)
-{
-    for (int i = 0; i < s->u.if_.clauses.n; i++) {
-        const AstClause *c = s->u.if_.clauses.items[i];
-        indent(fp, depth);
-        fputs(i ? "elsewhen " : "when ", fp);
-        ast_print_expr(fp, c->cond);
-        fputc('\n', fp);
-        dump_assigns(fp, &c->body, depth + 1);
-    }
-}
-
-static void dump_path(FILE *fp, const AstTransition *t, int depth)
-{
-    indent(fp, depth);
-    for (int k = 0; k < t->n; k++)
-        fprintf(fp, "%s%s", k ? " -> " : "", t->path[k].sym->name);
-    at(fp, t->span);
-    fputs(" : ", fp);
-    ast_print_expr(fp, t->pred);
-    fputc('\n', fp);
-}
-
-void ast_dump_chart(FILE *fp, const AstModeChart *c, int depth)
-{
-    indent(fp, depth);
-    fprintf(fp, "modechart %s", c->name ? c->name->name : "?");
-    at(fp, c->span);
-    fputc('\n', fp);
-    for (int i = 0; i < c->modes.n; i++) {
-        const AstMode *m = c->modes.items[i];
-        indent(fp, depth + 1);
-        fprintf(fp, "mode %s", m->name ? m->name->name : "?");
-        at(fp, m->span);
-        fputc('\n', fp);
-        if (m->entry.n) {
-            indent(fp, depth + 2);
-            fputs("entry\n", fp);
-            dump_assigns(fp, &m->entry, depth + 3);
-        }
-        for (int j = 0; j < m->eqs.n; j++) {
-            const AstStmt *st = m->eqs.items[j];
-            indent(fp, depth + 2);
-            if (st->kind == STMT_EQUATION) {
-                ast_print_expr(fp, st->u.eq.lhs);
-                fputs(" == ", fp);
-                ast_print_expr(fp, st->u.eq.rhs);
-            } else {
-                fputs(st->kind == STMT_ASSERT ? "assert" : "if-equation", fp);
-            }
-            fputc('\n', fp);
-        }
-    }
-    for (int i = 0; i < c->transitions.n; i++)
-        dump_path(fp, c->transitions.items[i], depth + 1);
-    for (int i = 0; i < c->initials.n; i++) {
-        indent(fp, depth + 1);
-        fputs("initial\n", fp);
-        dump_path(fp, c->initials.items[i], depth + 2);
-    }
 }

@@ -208,64 +208,46 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     return e;
 }
 
+/* The leaves and the special nodes: one prototype each, interned. */
 DaeExpr *dae_const(DaeExprTable *t, double v)
 {
-    DaeExpr p = {.kind = DX_CONST};
-    p.u.value = v == 0 ? 0 : v;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_CONST, .u.value = v == 0 ? 0 : v});
 }
 
 DaeExpr *dae_param(DaeExprTable *t, int index)
 {
     cover_param(t, index); /* so that evaluating at the defaults stays in bounds */
-    DaeExpr p = {.kind = DX_PARAM};
-    p.u.index = index;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_PARAM, .u.index = index});
 }
 
 DaeExpr *dae_var(DaeExprTable *t, int index, int order)
 {
-    DaeExpr p = {.kind = DX_VAR};
-    p.u.var.index = index;
-    p.u.var.order = order;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_VAR, .u.var = {index, order}});
 }
 
 DaeExpr *dae_time(DaeExprTable *t)
 {
-    DaeExpr p = {.kind = DX_TIME};
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_TIME});
 }
 
 DaeExpr *dae_evar(DaeExprTable *t, int index, double start)
 {
-    DaeExpr p = {.kind = DX_EVAR};
-    p.u.evar.index = index;
-    p.u.evar.start = start;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_EVAR, .u.evar = {index, start}});
 }
 
 DaeExpr *dae_initial(DaeExprTable *t)
 {
-    DaeExpr p = {.kind = DX_INITIAL};
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_INITIAL});
 }
 
 DaeExpr *dae_delay(DaeExprTable *t, DaeExpr *u, DaeExpr *tau, DaeExpr *history)
 {
-    DaeExpr p = {.kind = DX_DELAY};
-    p.u.cond.c = u;
-    p.u.cond.a = tau;
-    p.u.cond.b = history;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_DELAY, .u.cond = {.c = u, .a = tau, .b = history}});
 }
 
 DaeExpr *dae_edge(DaeExprTable *t, DaeExpr *b)
 {
-    DaeExpr p = {.kind = DX_EDGE};
-    p.u.bin.a = b;
-    p.u.bin.b = NULL;
-    return intern(t, &p);
+    return intern(t, &(DaeExpr){.kind = DX_EDGE, .u.bin = {.a = b, .b = NULL}});
 }
 
 bool dae_is_const(const DaeExpr *e, double v)

@@ -207,17 +207,6 @@ static bool is_zero_literal(const AstExpr *e)
     return e->kind == EXPR_NUM && e->u.num.value == 0;
 }
 
-/* A record's field (`value` is the whole of a short form), or NULL. */
-static AstExpr *record_field(AstExpr *e, const char *name)
-{
-    if (e->kind != EXPR_RECORD)
-        return strcmp(name, "value") == 0 ? e : NULL;
-    for (int i = 0; i < e->u.record.n; i++)
-        if (!strcmp(e->u.record.fields[i].name->name, name))
-            return e->u.record.fields[i].value;
-    return NULL;
-}
-
 /* The dimension of e, written in the instantiation of `in` (read in its
    parent, with the loop variables the parent made it with). */
 static DimInfo bound_dim(Model *m, ElabInst *in, AstExpr *e)
@@ -268,13 +257,13 @@ static void check_targets(Model *m, ElabInst *in, ElabSlot *s)
     if (s->var < 0 || (s->vec && s->rows * s->cols == 0))
         return;
     AstDecl *d = s->m->decl;
-    AstExpr *nom = record_field(d->value, "nominal");
+    AstExpr *nom = ast_record_field(d->value, "nominal");
     if (nom)
         check_nominal(m, in, nom, s, false);
     AstArg *g = ud_argument_of(in, d->name);
     if (!g || !in->parent)
         return;
-    AstExpr *val = record_field(g->value, "value");
+    AstExpr *val = ast_record_field(g->value, "value");
     if (val && !s->untyped) {
         DimInfo v = bound_dim(m, in, val);
         if (v.ok && !v.unknown && !dim_eq(v.dim, s->dim) && !is_zero_literal(val)) {
@@ -286,7 +275,7 @@ static void check_targets(Model *m, ElabInst *in, ElabSlot *s)
                        dim_phrase(v.dim, b, sizeof b));
         }
     }
-    nom = record_field(g->value, "nominal");
+    nom = ast_record_field(g->value, "nominal");
     if (nom)
         check_nominal(m, in, nom, s, true);
 }

@@ -132,17 +132,6 @@ static DimInfo infer_port(Model *m, ElabInst *in, ElabSlot *s, int depth)
     return r.ok ? ud_ok_dim(s->dim) : r;
 }
 
-/* A variable's declared value: the value field of its long form. */
-static AstExpr *value_field(AstExpr *e)
-{
-    if (!e || e->kind != EXPR_RECORD)
-        return e;
-    for (int i = 0; i < e->u.record.n; i++)
-        if (!strcmp(e->u.record.fields[i].name->name, "value"))
-            return e->u.record.fields[i].value;
-    return NULL;
-}
-
 /* The dimension of a member declared with its unit: its declaration's
    value's (a variable's value field), and for a {v, '*'} parameter bound
    by its instantiation, the binding's (read in the parent, with the loop
@@ -162,7 +151,7 @@ static DimInfo type_slot(Model *m, ElabInst *owner, ElabSlot *s, int depth)
         AstDecl *d = s->m->decl;
         AstExpr *val = !d ? NULL
                        : s->m->kind == MEM_VARIABLE || s->m->kind == MEM_OUTPUT
-                           ? value_field(d->value)
+                           ? ast_record_field(d->value, "value")
                            : d->value;
         DimInfo r = val ? ud_dim_of(m, owner, val, depth + 1) : ud_ok_dim(dim_none());
         s->is_bool = r.ok && r.is_bool;
