@@ -235,9 +235,9 @@ tables() {
             print ""
         }
 
-        # ---- arrays (issue 11)
+        # ---- arrays
         if (cnt["arrays"] > 0) {
-            print "## Arrays: the chain as for-loops vs written out (issue 11)"
+            print "## Arrays: the chain as for-loops vs written out"
             print ""
             print "The same model (bench/gen/array_chain.sh N loop|unrolled): N masses and N-1 springs between two walls, as the arrays m(i), s(i) in for-loops or as m1 ... mN written out. Wall times are medians of runs that alternate the two forms; Ir is callgrind of one run each. The target: the loop form no slower than the written-out one."
             print ""
@@ -305,7 +305,7 @@ tables() {
             }
             print ""
             x = get("stiff", "lever_chain", last, "cvode"); g = get("stiff", "lever_chain", last, "growth_cvode")
-            if (last == 1000) printf "Targets (issue 13): N = 1,000 with the stiff solver <= 2 s per simulated second: cvode %s s (%s); growth N = 100 -> 1,000 <= 15x: cvode %sx (%s).\n\n", num(x, 3), status(x <= 2), num(g, 3), status(g != "" && g <= 15)
+            if (last == 1000) printf "Targets: N = 1,000 with the stiff solver <= 2 s per simulated second: cvode %s s (%s); growth N = 100 -> 1,000 <= 15x: cvode %sx (%s).\n\n", num(x, 3), status(x <= 2), num(g, 3), status(g != "" && g <= 15)
         }
 
         # ---- output
@@ -953,7 +953,7 @@ awk -F, '
     }' "$csv" | sort > "$work/tmp/ratios.csv"
 cat "$work/tmp/ratios.csv" >> "$csv"
 
-# ---- arrays: the same chain as for-loops and written out (issue 11) ------------------------------
+# ---- arrays: the same chain as for-loops and written out ------------------------------
 
 # The two forms alternate, so a change in the machine's load hits both.
 for n in $ARRAY_SIZES; do

@@ -16,7 +16,7 @@
  *   item  := SECTION entry* 'end' | 'if' expr item* ('elseif' ...)* ['else' item*] 'end'
  *          | 'for' IDENT '=' expr item* 'end'
  *
- * Arrays (issue 11) add, in rules of their own below: for-loops around
+ * Arrays add, in rules of their own below: for-loops around
  * sections and equations, indexed declarations `m(i) = C(...);` and
  * names `m(i).P`, matrix literals `[1 2; 3 4]` (the blanks and line breaks
  * that separate their elements become ',' and ';' in yylex), ranges
@@ -58,7 +58,7 @@ int lex_scan(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
         }                                                                  \
     } while (0)
 
-/* ---- matrix literals (issue 11) ------------------------------------------
+/* ---- matrix literals ------------------------------------------
 
    Inside [ ], MATLAB separates elements by blanks and rows by line
    breaks: `[1 -2]` has two elements, `[1 - 2]` and `[1 -2 + 3]`... one
@@ -264,7 +264,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
 %token IMPORT "import"
-/* Events and mode charts (issue 12).  EVENTS and MODECHARTS are section
+/* Events and mode charts.  EVENTS and MODECHARTS are section
    keywords (the section table); the others are keywords only where they
    can appear (grammar/lexer.l, contextual keywords): `initial` and
    `mode` stay ordinary names elsewhere. */
@@ -349,7 +349,7 @@ item:
   | attributed_section          { $$ = $1; }
   | ANNOTATIONS END             { $$ = ast_section(A, @$, SEC_ANNOTATIONS, (PtrVec){0}); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
-  | discrete_item               { $$ = $1; } /* issue 12, rules below */
+  | discrete_item               { $$ = $1; } /* events, mode charts: rules below */
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
@@ -717,7 +717,7 @@ multi_decl:
     '[' idents ']' '=' expr ';' { $$ = ast_multi_decl(A, @$, $2, $5); }
     ;
 
-/* ---- issue 12: events and mode charts --------------------------------
+/* ---- events and mode charts --------------------------------
 
    The events and modecharts sections (`variables(Event = true)` is an
    attributed_section above). */
@@ -1245,7 +1245,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
                    "assert(COND, 'message'); found %s", found);
         return 0;
     }
-    /* (`{1 'kg'}` is accepted since issue 11, as MathWorks writes it.) */
+    /* (`{1 'kg'}` is accepted too, as MathWorks writes it.) */
     /* General form: what was found, and what would have been right. */
     char buf[512];
     int len = snprintf(buf, sizeof buf, "unexpected %s", found);

@@ -1,5 +1,5 @@
 /*
- * rt_delay.c - the histories behind delay(u, tau) (issue 12).
+ * rt_delay.c - the histories behind delay(u, tau).
  *
  * For every delay the runtime keeps samples (t, u, du/dt) of its argument
  * u: at the start, at the end of every accepted step, and at both limits

@@ -534,7 +534,7 @@ static int init_states(RtSim *s)
 }
 
 /* The event variables start at their declared values; after the
-   continuous initialization comes the initial event (issue 12):
+   continuous initialization comes the initial event:
    initialevent holds in its first iteration, every mode chart enters its
    initial mode (entry actions, state resets), and the event iteration
    runs to its fixed point before the first row. */

@@ -23,7 +23,7 @@
  * number itself.  A value the unit makes subnormal (1e-308 fs) is kept,
  * as the compiler keeps {1e-308, 'fs'}.
  *
- * Vectors and matrices (issue 11) are one parameter per element, named
+ * Vectors and matrices are one parameter per element, named
  * `masses(2)` and `M(1,2)`; each can be set alone.  `--param
  * 'masses=[1 2 3] kg'` sets them all: the name without an index is the
  * vector when its elements exist, the value is a MATLAB matrix of numbers

@@ -1,6 +1,6 @@
 /*
  * rt_tables.c - the model's values that come from tables rather than
- * from generated code (rt_model.h, issue 13).
+ * from generated code (rt_model.h).
  *
  * Straight-line C costs the C compiler far more per statement than data
  * does, and most columns are copies of a state, an algebraic value, a

@@ -128,7 +128,7 @@ static void collect(Arena *a, PtrVec *rows, PtrVec *items, const char *cond)
                     r->name = indexed_name(a, d->name, &d->index);
                     r->value = d->untyped ? "(unit inferred)" : text_of(a, d->value->span);
                     r->comment = d->comment;
-                    if (is_event_section(it))   /* issue 12 */
+                    if (is_event_section(it))   /* events, mode charts */
                         r->comment = arena_printf(a, "event variable%s%s",
                                                   d->comment ? ": " : "",
                                                   d->comment ? d->comment : "");

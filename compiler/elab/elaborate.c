@@ -16,7 +16,7 @@
  * not computed here: they are recorded (elab_dim_of_slot, scope.c) for
  * the unit check, which fills them in.
  *
- * Arrays (issue 11) are scalarized here.  A for-loop around sections is
+ * Arrays are scalarized here.  A for-loop around sections is
  * unrolled: its range is evaluated from parameters (which become
  * structural), and its body is elaborated once per value with the loop
  * variable bound (ElabInst.env), declaring element i of each array

@@ -58,7 +58,7 @@ typedef struct ElabSlot {
     struct ElabSlot *driver;/* MEM_INPUT, or a composite's own MEM_OUTPUT:
                                the signal source connected to it, or NULL */
     ElabInst *driver_owner; /* the instance of driver */
-    /* arrays (issue 11) */
+    /* arrays */
     bool vec;               /* a parameter, variable or output whose value is
                                a vector or matrix: rows * cols scalars, param
                                or var the first, in column-major order */
@@ -204,7 +204,7 @@ typedef struct Model {
                                (tables' hidden parameters are made in flatten) */
     PtrVec vars;            /* ElabVar*, indexed like the DAE's variables */
     PtrVec evars;           /* ElabVar*: event variables, indexed like the
-                               DAE's (issue 12) */
+                               DAE's */
     ElabNode *nodes;        /* every node */
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */

@@ -10,7 +10,7 @@
  * are converted to SI here.  der() is expanded by the symbolic
  * differentiator until it applies to variables only.
  *
- * Arrays (issue 11): a loop variable is the constant of the current
+ * Arrays: a loop variable is the constant of the current
  * iteration (ElabInst.env); `m(i).P` follows element i of an array of
  * components; vectors, matrices, indices and the array functions are
  * lowered by lower_array.c, which this file calls for names of vector
@@ -221,7 +221,7 @@ static DaeExpr *lower_integ(Model *m, ElabInst *in, AstExpr *call, DaeExpr *a)
     return dae_var(t, q->var, 0);
 }
 
-/* delay(u, tau, History = h, MaximumDelay = m) (issue 12): a DX_DELAY
+/* delay(u, tau, History = h, MaximumDelay = m): a DX_DELAY
    node and its DaeDelay (where, and the bound: MaximumDelay, else a
    parametric tau itself; a tau that reads variables needs one). */
 static DaeExpr *lower_delay(Model *m, ElabInst *in, AstExpr *e)
@@ -263,7 +263,7 @@ static DaeExpr *lower_delay(Model *m, ElabInst *in, AstExpr *e)
 }
 
 /* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state;
-   edge(b) and delay(...) their nodes (issue 12). */
+   edge(b) and delay(...) their nodes. */
 static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
 {
     DaeExprTable *t = m->t;

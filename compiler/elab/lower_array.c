@@ -1,6 +1,5 @@
 /*
- * lower_array.c - vectors and matrices, lowered to their scalar elements
- * (issue 11).
+ * lower_array.c - vectors and matrices, lowered to their scalar elements.
  *
  * The design is scalarization at elaboration: nothing after lowering knows
  * about vectors.  A vector parameter of n elements is n run-time

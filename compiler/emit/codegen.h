@@ -31,7 +31,7 @@ typedef struct CgUnit {
 int cg_split(const char *c, CgUnit **units);
 void cg_units_free(CgUnit *units, int n);
 
-/* The discrete part's C (codegen_discrete.c, issue 12), printed by
+/* The discrete part's C (codegen_discrete.c), printed by
    cg_generate: the event variables' start values, the update function,
    the modes' state resets, the charts' table, and their lines of the
    RtModel descriptor. */

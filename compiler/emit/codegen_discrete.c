@@ -1,5 +1,5 @@
 /*
- * codegen_discrete.c - the C of the discrete part (issue 12): the event
+ * codegen_discrete.c - the C of the discrete part: the event
  * variables' start values, the update function of the event iteration
  * (when clauses, mode chart transitions and entry actions), the state
  * resets of the modes, and the mode charts' table.

@@ -1,6 +1,6 @@
 /*
  * cunits.c - the generated C as several translation units, for a build
- * that compiles them in parallel (codegen.h, issue 13).
+ * that compiles them in parallel (codegen.h).
  *
  * cg_generate writes one file: every definition at file scope starts at a
  * line that begins with "static ", after a preamble (includes, static

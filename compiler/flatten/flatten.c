@@ -242,7 +242,7 @@ static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
     fc->tails[set] = t;
 }
 
-/* ---- the discrete part (issue 12) ------------------------------------------
+/* ---- the discrete part ------------------------------------------
 
    Event variables become DaeEvars; a when statement a DaeWhen of
    branches; a mode chart a DaeChart with an event variable for its mode

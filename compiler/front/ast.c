@@ -172,7 +172,7 @@ AstExpr *ast_paren(AstExpr *e, SrcSpan sp)
     return e;
 }
 
-/* ---- arrays (issue 11) ------------------------------------------------- */
+/* ---- arrays ------------------------------------------------- */
 
 /* `name(args)` followed by `.member`: the indices belong to the last part. */
 AstExpr *ast_name_index(Arena *a, AstExpr *name, SrcSpan sp, PtrVec index)

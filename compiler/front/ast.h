@@ -351,7 +351,7 @@ AstExpr *ast_if(Arena *a, SrcSpan sp, AstExpr *c, AstExpr *t, AstExpr *e);
 AstExpr *ast_quantity(Arena *a, SrcSpan sp, AstExpr *v, AstExpr *unit);
 AstExpr *ast_record(Arena *a, SrcSpan sp, PtrVec fields);
 AstExpr *ast_paren(AstExpr *e, SrcSpan sp);
-/* Arrays (issue 11): indexed names, matrices, ranges, named arguments. */
+/* Arrays: indexed names, matrices, ranges, named arguments. */
 AstExpr *ast_name_index(Arena *a, AstExpr *name, SrcSpan sp, PtrVec index);
 /* name(index).member */
 AstExpr *ast_name_member(Arena *a, AstExpr *name, SrcSpan index_sp, PtrVec index,
@@ -407,7 +407,7 @@ AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body);
    out): up to cap of them to out; returns how many there are. */
 int ast_call_positional(const AstExpr *call, AstExpr **out, int cap);
 
-/* ---- events and mode charts (issue 12) ---------------------------------- */
+/* ---- events and mode charts ---------------------------------- */
 
 /* `mode NAME ... end` in a mode chart's modes section. */
 typedef struct AstMode {

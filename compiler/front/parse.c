@@ -314,7 +314,7 @@ static void limit_index(DepthWalk *w, PtrVec *index)
         limit_expr(w, (AstExpr **)&index->items[k]);
 }
 
-/* The expressions of a mode chart (issue 12). */
+/* The expressions of a mode chart. */
 static void limit_chart(DepthWalk *w, AstModeChart *mc)
 {
     for (int i = 0; i < mc->modes.n; i++) {

@@ -64,7 +64,7 @@ typedef enum BuiltinUnits {
     X(FN_FMIN, "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
     X(FN_FMAX, "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
 
-/* The functions of vectors and matrices (issue 11), another table, since
+/* The functions of vectors and matrices, another table, since
    they are not scalar functions of scalars: they are evaluated when an
    expression is lowered (numel, size, zeros, ones, sum: to constants or
    sums; min and max of one vector: to nested min/max), or become a table

@@ -549,7 +549,7 @@ DaeExpr *dae_max(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
     return dae_if(t, dae_binary(t, DX_GE, a, b), a, b);
 }
 
-/* ---- tables (issue 11) --------------------------------------------------- */
+/* ---- tables --------------------------------------------------- */
 
 DaeTable *dae_table_new(DaeExprTable *t)
 {

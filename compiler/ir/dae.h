@@ -35,7 +35,7 @@
  * terms of a zero derivative without building them.
  * dae_nonfinite_part() finds what is left for the passes to report.
  *
- * A tablelookup (issue 11) is two kinds of node: DX_SEGMENT, the segment
+ * A tablelookup is two kinds of node: DX_SEGMENT, the segment
  * of the grid its query is in (a mode, piecewise constant, like a
  * relation), and DX_LOOKUP, the table's value or one of its partial
  * derivatives in the segments of its DX_SEGMENT children.  The derivative
@@ -93,7 +93,7 @@
                                         or partial derivative of orders   \
                                         u.look.d1, d2 in the segments     \
                                         u.look.s1, s2 (s2 NULL in 1-D) */ \
-    /* issue 12: the discrete part */                                      \
+    /* the discrete part */                                                   \
     X(DX_EVAR, "evar", 0, NULL, 9)   /* event variable u.evar.index:        \
                                         piecewise constant, a known input  \
                                         of the continuous equations */     \
@@ -176,7 +176,7 @@ typedef struct DaeExprTable {
     size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
-    PtrMap delays;          /* DX_DELAY node -> DaeDelay* (issue 12) */
+    PtrMap delays;          /* DX_DELAY node -> DaeDelay* */
     uint32_t *mark;         /* per node id: visit stamp of the last walk */
     size_t nmark;           /* entries in mark */
     uint32_t stamp;         /* the current walk's stamp */
@@ -453,7 +453,7 @@ typedef struct DaeObserved {
     DaeExpr *expr;          /* its value (substituted by simplification) */
     Dim dim;                /* its dimension */
 } DaeObserved;
-/* ---- the discrete part (issue 12) -----------------------------------------
+/* ---- the discrete part -----------------------------------------
 
    Event variables are piecewise constant: the continuous equations read
    them as known inputs (DX_EVAR), like parameters that change at events,
@@ -571,7 +571,7 @@ typedef struct Dae {
     DaePort *ports;         /* every set's ports, set after set */
     DaeConnect *connects;   /* every connect() of nodes */
     int nconnects;          /* entries in connects */
-    PtrVec evars;           /* DaeEvar*: event variables (issue 12) */
+    PtrVec evars;           /* DaeEvar*: event variables */
     PtrVec whens;           /* DaeWhen* */
     PtrVec charts;          /* DaeChart* */
 } Dae;

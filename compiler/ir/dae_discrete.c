@@ -1,5 +1,5 @@
 /*
- * dae_discrete.c - the discrete part of the flat DAE (issue 12): event
+ * dae_discrete.c - the discrete part of the flat DAE: event
  * variables, when statements and mode charts (dae.h), and the walks the
  * passes need over them.
  *

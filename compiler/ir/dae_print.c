@@ -342,7 +342,7 @@ static void print_assigns(FILE *fp, const PtrVec *v, DaeNames *nm, const char *i
     }
 }
 
-/* The discrete part (issue 12): event variables, when statements, mode
+/* The discrete part: event variables, when statements, mode
    charts with their entry actions, resets and transitions. */
 static void print_discrete(FILE *fp, Dae *d, DaeNames *nm)
 {

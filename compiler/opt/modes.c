@@ -1,5 +1,5 @@
 /*
- * modes.c - the mode analysis (issue 12), between simplify and the
+ * modes.c - the mode analysis, between simplify and the
  * structural analysis: how a mode's equations that constrain states
  * become what the integration and the event iteration need.
  *

@@ -1,5 +1,5 @@
 /*
- * modes.h - the mode analysis (modes.c, issue 12): Dae -> Dae, between
+ * modes.h - the mode analysis (modes.c): Dae -> Dae, between
  * simplify and structure.  A mode chart's equation that constrains only
  * states in one of its modes is replaced there by its time derivative
  * and kept as a reset of that mode (DaeMode.resets).  Errors go to diag.

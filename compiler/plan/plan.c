@@ -700,7 +700,7 @@ static void plan_outputs(Plan *p)
                     add_column(p, v->names.items[k], i, NULL, v->dim);
             }
         }
-        /* the event variables after the variables (issue 12), but a
+        /* the event variables after the variables, but a
            chart's pending target mode, which has no column */
         for (int i = 0; i < d->evars.n; i++) {
             DaeEvar *v = d->evars.items[i];

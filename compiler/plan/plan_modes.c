@@ -1,5 +1,5 @@
 /*
- * plan_modes.c - the plan's part of mode charts (issue 12).
+ * plan_modes.c - the plan's part of mode charts.
  *
  * Resets.  Each reset of a mode (modes.c: an equation of the mode that
  * constrains only states) is solved for one state, chosen among the

@@ -11,7 +11,7 @@
  *                        branches, connections, equations, loops, arms
  *   resolve_expr.c       expressions: names, indices, calls, special forms
  *   resolve_functions.c  function bodies, user calls, lets (local names)
- *   resolve_events.c     when statements and mode charts (issue 12)
+ *   resolve_events.c     when statements and mode charts
  *
  * Conditional sections make scopes: arm 0 is the unconditional body and
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
@@ -21,7 +21,7 @@
  * (`child.x`) the union of all arms is visible; elaboration later reports
  * a reference to a member whose arm is not active.
  *
- * For-loops (issue 11) are not scopes of their own: what a loop around
+ * For-loops are not scopes of their own: what a loop around
  * sections declares (the arrays `m(i) = C(...)` and `H(i) = DOMAIN`) is
  * declared in the arm the loop is in, so `connect(A, m(1).P)` outside the
  * loop sees it.  The loop variable is visible only inside the loop's body,

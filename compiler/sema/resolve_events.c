@@ -1,6 +1,6 @@
 /*
  * resolve_events.c - resolution (resolve.c): when statements and mode
- * charts (issue 12).
+ * charts.
  *
  * A when predicate is an event (initialevent, edge(b), combined with &&
  * and ||); the branches of a when and the entry actions of a mode

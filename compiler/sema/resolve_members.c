@@ -108,7 +108,7 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
    parameters(Access = private), variables(Access = private, Event = true),
    intermediates(Access = private), components(ExternalAccess = modify |
    observe | none).  Anything else is an error at the attribute.  Event =
-   true makes the variables of the section event variables (issue 12):
+   true makes the variables of the section event variables:
    piecewise constant, changed only by when clauses and mode chart entry
    actions. */
 
@@ -123,7 +123,7 @@ typedef struct SectionAttrs {
     SemaAccess access;      /* Access */
     SemaExternal external;  /* ExternalAccess */
     bool event;             /* Event = true: the section's variables are
-                               event variables (issue 12) */
+                               event variables */
 } SectionAttrs;
 
 static SectionAttrs section_attrs(Program *p, AstItem *it)

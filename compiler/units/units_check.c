@@ -125,7 +125,7 @@ static void check_branch(Model *m, ElabInst *in, AstBranch *b)
 }
 
 /* Event assignments NAME = expr: the value has the variable's unit
-   (issue 12). */
+  . */
 static void check_assigns(Model *m, ElabInst *in, PtrVec *v)
 {
     char x[64], y[64];

@@ -171,7 +171,7 @@ DimInfo ud_need_bool(DimInfo a, AstExpr *e, const char *what)
 }
 
 /* delay(u, tau, ...): u's unit; tau and MaximumDelay in time, History
-   in u's unit (issue 12). */
+   in u's unit. */
 static DimInfo delay_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     char x[64], y[64];

@@ -6,7 +6,7 @@
  * modes, the parameters (and which were set), the algebraic values (the
  * Newton guesses, as computed and as last accepted), the nominals and
  * declared starts, the solver's next step, the event history that the
- * chattering guard reads, the event variables (issue 12), the mode
+ * chattering guard reads, the event variables, the mode
  * charts' last compound transitions and the relations watched after
  * them (rt_events.c, watch_resets), the experiment and where the state
  * machine was.  A model with delay() has none: the delays' histories

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Arrays (issue 11): the chain written with for-loops gives the same
+# Arrays: the chain written with for-loops gives the same
 # columns, in the same order, and the same values (to 1e-12) as the same
 # model written out, also after --param of a whole vector; element names
 # m(2).m work in --param and --vars; a vector of the wrong length and the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Event semantics (issue 12, "exact events"), on events_exact.lmdl, with
+# Event semantics ("exact events"), on events_exact.lmdl, with
 # msbdf, rk8pd and cvode:
 #  - sqrt(abs(x)) through six zero crossings of x = sin(t): every value
 #    finite, y = sqrt(|x|) to 1e-12 and x = sin(t) to 1e-5 in every row

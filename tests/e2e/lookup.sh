@@ -1,6 +1,6 @@
 #!/bin/sh
 # lookup.sh - names in a file that holds several definitions are found
-# through -I and LMDL_PATH (issue 9): the directory's other .lmdl files are
+# through -I and LMDL_PATH: the directory's other .lmdl files are
 # read when NAME.lmdl is not there, and only those that can define NAME
 # are parsed (a broken neighbour reports nothing); an unknown component's
 # error lists the places searched.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# LookupTable1D with units (issue 11: signal blocks follow the unit of
+# LookupTable1D with units (signal blocks follow the unit of
 # what they are given): a grid in N driven by a Constant in N, smooth
 # (1.5 N -> PCHIP's 10.9375 N); a grid in mm driven by a ramp of 1 mm/s,
 # data in N, pushing a 1 kg mass, whose velocity is the integral of the

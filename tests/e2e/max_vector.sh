@@ -1,5 +1,5 @@
 #!/bin/sh
-# max and min over a vector (issue 11 audit): a left fold repeated each
+# max and min over a vector: a left fold repeated each
 # partial result in the next one's condition and branch, so `max(r)` of
 # 20 elements printed 16.8 MB and 40 never finished.  Now parameters fold
 # with fmax/fmin (no zero crossing) and variables pair in a balanced tree

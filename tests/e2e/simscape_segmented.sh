@@ -1,12 +1,11 @@
 #!/bin/sh
-# The Simscape-user check of issue 11: a segmented component written in
+# The Simscape-user check of a segmented component written in
 # Simscape's syntax (simscape/segmented_rod.lmdl: a component array in a
 # for-loop, the loop's connections, a vector parameter in MathWorks'
 # {[...] 'unit'} form) compiles unchanged apart from the library names,
 # and settles where the physics says: held at A and pulled at B by
 # F = 10 N, every spring stretches F/k = 10 mm, so mass(i) rests at
-# (i-1)*10 mm.  (Section attributes such as components(ExternalAccess=none)
-# are another part of issue 11.)
+# (i-1)*10 mm.
 . "$(dirname "$0")/lib.sh"
 "$LMDLC" check "$here/simscape/segmented_rod.lmdl" > "$work/check.txt" || fail "check of segmented_rod"
 "$LMDLC" build "$here/simscape/rod_test.lmdl" -o "$work/sim" || fail "build"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tablelookup (issue 11) against interpolants computed independently by
+# tablelookup against interpolants computed independently by
 # scipy: linear exactly (1e-12), nearest and linear extrapolation, smooth
 # = scipy's PchipInterpolator (1e-12), the same function on a decreasing
 # grid, der() of a smooth lookup = the interpolant's derivative (1e-9),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tablelookup with queries known without the state (issue 11 audit): a
+# tablelookup with queries known without the state: a
 # constant, a parameter, and a Constant block driving LookupTable1D, in
 # 1-D and 2-D (one query the state, the other constant or a parameter),
 # compile and simulate with the values of interpolants computed

@@ -1,5 +1,5 @@
 #!/bin/sh
-# events.sh - the discrete part of issue 12 in FMUs, against lmdlc run:
+# events.sh - the discrete part (events, mode charts, delays) in FMUs, against lmdlc run:
 #
 #  - ImpactStop (tests/validation/impact_stop.lmdl): a mode chart whose
 #    impact mode resets the velocity (v -> -e v).  Co-Simulation steps with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# examples/segmented_chain (issue 11) at both sizes: at rest each spring
+# examples/segmented_chain at both sizes: at rest each spring
 # carries sp(i).f = (-1)^(i+1) * F * prod_{j<=i} r12(j)/r23(j), F = 10 N
 # (tolerance 1e-4 N after 60 s), also with a whole vector of arms set by
 # --param.

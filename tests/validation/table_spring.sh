@@ -1,5 +1,5 @@
 #!/bin/sh
-# examples/table_spring (issue 11): the lever pushed at T1 by 60 N with
+# examples/table_spring: the lever pushed at T1 by 60 N with
 # r23 = 2 r12 holds the measured spring at 30 N; the rest stretch is the
 # inverse of the monotone cubic through the data, computed by scipy
 # (PchipInterpolator, brentq), within 1e-9 m; T1 moves half as far; one
