@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <gsl/gsl_odeiv2.h>
 
 #define RT_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -83,6 +84,15 @@ typedef struct RtResetWatch {
     double t;                   /* the reset's time */
 } RtResetWatch;
 
+/* A file the run reads, which it must not write (rt_inputs.c). */
+typedef struct RtInput {
+    const char *path;           /* as given */
+    const char *what;           /* "the model file", "the sets file" */
+    int known;                  /* it existed when it was added: dev, ino */
+    dev_t dev;                  /* its device ... */
+    ino_t ino;                  /* ... and inode */
+} RtInput;
+
 /* The options of TOOLS.md, validated. */
 typedef struct RtOptions {
     double stop_time;           /* --stop-time, s */
@@ -99,6 +109,8 @@ typedef struct RtOptions {
     int quiet;                  /* --quiet: no progress bar, no warnings */
     int *vars;                  /* --vars as column indices, in order */
     int n_vars;                 /* their count; all columns without --vars */
+    RtInput *inputs;            /* --input files and a sweep's sets file */
+    int n_inputs;               /* their count */
 } RtOptions;
 
 /* What went wrong, kept until main reports it (rt_report.c). */
@@ -562,6 +574,17 @@ void *rt_xcalloc(size_t n, size_t size);
 void *rt_xrealloc(void *p, size_t size);
 /* Heap copies of a string, and of its first n bytes (with a NUL). */
 char *rt_xstrdup(const char *s);
+/* ---- the files a run reads (rt_inputs.c) ---- */
+/* Adds path to the inputs, `what` naming it in messages. */
+void rt_inputs_add(RtOptions *o, const char *path, const char *what);
+/* The input that `path` is (the same name, or the same device and inode:
+   through links when !replaced, its own directory entry when replaced,
+   for a file a rename replaces), or NULL. */
+const RtInput *rt_input_of(const RtOptions *o, const char *path, int replaced);
+/* 0, or -1 after a usage error when path (`what`: "the results file") is
+   an input. */
+int rt_refuse_input(const char *prog, const RtOptions *o, const char *path, int replaced,
+                    const char *what);
 char *rt_xstrndup(const char *s, size_t n);
 
 #endif

@@ -58,13 +58,13 @@ enum { N_STEPPERS = sizeof steppers / sizeof steppers[0] };
 static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--max-step",
-    "--sweep", "--sweep-summary", "--sweep-row",
+    "--sweep", "--sweep-summary", "--sweep-row", "--input",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--max-step", "--quiet", "--help", "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
-    "--sweep-check", "--diagnostics-format",
+    "--sweep-check", "--diagnostics-format", "--input",
 };
 
 static const char format_option[] = "--diagnostics-format";
@@ -175,6 +175,10 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     }
     if (!strcmp(opt, "--events")) {
         o->events_path = val;
+        return 0;
+    }
+    if (!strcmp(opt, "--input")) {
+        rt_inputs_add(o, val, "an input of the model");
         return 0;
     }
     if (!strncmp(opt, "--sweep", 7))
@@ -428,6 +432,17 @@ static int open_outputs(RtSim *s)
                        "to standard output");
         return -1;
     }
+    /* none of them is a file the run reads (rt_inputs.c): not the
+       results, not the event log, not the units file beside the results,
+       which rt_meta_write replaces */
+    char *meta = res.path && strcmp(res.path, "-") ? rt_meta_path(res.path) : NULL;
+    int input = rt_refuse_input(s->prog, &s->opt, res.path, 0, "the results")
+                || rt_refuse_input(s->prog, &s->opt, meta, 1, "the units file")
+                || (have_ev && rt_refuse_input(s->prog, &s->opt, ev.path, 0,
+                                               "the event log"));
+    free(meta);
+    if (input)
+        return -1;
     if (output_open(s->prog, &res) != 0)
         return -1;
     if (have_ev && output_open(s->prog, &ev) != 0) {
@@ -538,15 +553,18 @@ int main(int argc, char **argv)
     memset(&sim, 0, sizeof sim);
     sim.prog = prog;
     if (parse_cmdline(&cl, prog, argc, argv) != 0) {
+        free(cl.opt.inputs);
         free(cl.params);
         return RT_EXIT_USAGE;
     }
     if (cl.help) {
         usage(m, prog);
+        free(cl.opt.inputs);
         free(cl.params);
         return RT_EXIT_OK;
     }
     if (check_options(&cl, prog) != 0) {
+        free(cl.opt.inputs);
         free(cl.params);
         return RT_EXIT_USAGE;
     }
@@ -600,6 +618,7 @@ out:
         status = RT_EXIT_SIM;
     }
     rt_sim_free(&sim);
+    free(sim.opt.inputs);
     free(cl.params);
     return status;
 }

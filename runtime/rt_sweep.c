@@ -347,6 +347,127 @@ static int check_rows(Sweep *w)
     return rc;
 }
 
+/* One file a sweep writes: whose and what. */
+typedef struct SweepFile {
+    char *path;             /* the file */
+    long row;               /* its row (1 ...), or 0 for the sweep's summary */
+    int what;               /* SWEEP_FILE_* */
+    int replaced;           /* written by a rename (compared by its entry) */
+    struct stat st;         /* what it is, when `there` */
+    int there;              /* it exists */
+} SweepFile;
+
+enum { SWEEP_RESULTS, SWEEP_EVENTS, SWEEP_META, SWEEP_ROW_SUMMARY, SWEEP_SUMMARY };
+static const char *const sweep_file_what[] = {
+    "the results", "the event log", "the units file", "the summary line",
+    "the summary",
+};
+
+static int by_file(const void *a, const void *b)
+{
+    const SweepFile *x = *(const SweepFile *const *)a, *y = *(const SweepFile *const *)b;
+    if (x->st.st_dev != y->st.st_dev)
+        return x->st.st_dev < y->st.st_dev ? -1 : 1;
+    if (x->st.st_ino != y->st.st_ino)
+        return x->st.st_ino < y->st.st_ino ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static void name_file(char *buf, size_t len, const SweepFile *f)
+{
+    if (f->row)
+        snprintf(buf, len, "%s of row %ld", sweep_file_what[f->what], f->row);
+    else
+        snprintf(buf, len, "%s", sweep_file_what[f->what]);
+}
+
+/* Two files of the sweep that are one: an error naming both. */
+static int same_file_error(const Sweep *w, const SweepFile *a, const SweepFile *b)
+{
+    char x[96], y[96];
+    name_file(x, sizeof x, a);
+    name_file(y, sizeof y, b);
+    if (!strcmp(a->path, b->path))
+        rt_usage_error(w->prog, "'%s' would be both %s and %s: every file a sweep "
+                       "writes must be its own%s", a->path, x, y,
+                       a->row && b->row && a->row != b->row
+                           ? " (labels such as 'x' and 'x.meta' collide through "
+                             "the units file RESULTS.meta)"
+                           : "");
+    else
+        rt_usage_error(w->prog, "'%s' (%s) and '%s' (%s) are the same file", a->path,
+                       x, b->path, y);
+    return -1;
+}
+
+/* Every file the sweep writes, compared with the files it reads (the sets
+   file, --input) and with each other, by name and by device and inode,
+   before any row runs: no row may write another's file, its sidecars
+   (RESULTS.meta, and RESULTS.summary for rows run one at a time)
+   included, nor the summary. */
+static int check_outputs(Sweep *w)
+{
+    const RtOptions *o = &w->s->opt;
+    int rows_summary = w->o->row != 0 || w->o->collect;
+    const char *sum = to_stdout(w->o->summary_path) ? NULL : w->o->summary_path;
+    size_t cap = (size_t)w->n_rows * 4 + 1, n = 0;
+    SweepFile *files = rt_xcalloc(cap, sizeof *files);
+    for (long k = 1; k <= w->n_rows; k++) {
+        char *res = subst_row(o->out_path, w->labels[k - 1]);
+        files[n++] = (SweepFile){.path = res, .row = k, .what = SWEEP_RESULTS};
+        files[n++] = (SweepFile){.path = rt_meta_path(res), .row = k, .what = SWEEP_META,
+                                 .replaced = 1};
+        if (o->events_path)
+            files[n++] = (SweepFile){.path = subst_row(o->events_path, w->labels[k - 1]),
+                                     .row = k, .what = SWEEP_EVENTS};
+        if (rows_summary) {
+            size_t len = strlen(res) + sizeof ".summary";
+            char *p = rt_xcalloc(len, 1);
+            snprintf(p, len, "%s.summary", res);
+            files[n++] = (SweepFile){.path = p, .row = k, .what = SWEEP_ROW_SUMMARY,
+                                     .replaced = 1};
+        }
+    }
+    if (sum)
+        files[n++] = (SweepFile){.path = rt_xstrdup(sum), .what = SWEEP_SUMMARY};
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char what[96];
+        name_file(what, sizeof what, &files[i]);
+        rc = rt_refuse_input(w->prog, o, files[i].path, files[i].replaced, what);
+    }
+    /* by name, then the files that exist by device and inode */
+    const char **names = rt_xcalloc(n + 1, sizeof *names);
+    for (size_t i = 0; i < n; i++)
+        names[i] = files[i].path;
+    RtNameIndex *ix = rc == 0 ? rt_names_new(names, (int)n) : NULL;
+    for (size_t i = 0; ix && i < n && rc == 0; i++) {
+        int first = rt_names_find(ix, names[i], strlen(names[i]));
+        if (first >= 0 && (size_t)first != i)
+            rc = same_file_error(w, &files[first], &files[i]);
+    }
+    rt_names_free(ix);
+    free(names);
+    SweepFile **there = rt_xcalloc(n + 1, sizeof *there);
+    size_t nthere = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        SweepFile *f = &files[i];
+        f->there = (f->replaced ? lstat(f->path, &f->st) : stat(f->path, &f->st)) == 0;
+        if (f->there && S_ISREG(f->st.st_mode))
+            there[nthere++] = f;
+    }
+    qsort(there, nthere, sizeof *there, by_file);
+    for (size_t i = 1; i < nthere && rc == 0; i++)
+        if (by_file(&there[i - 1], &there[i]) != 0 && there[i - 1]->st.st_dev == there[i]->st.st_dev
+            && there[i - 1]->st.st_ino == there[i]->st.st_ino)
+            rc = same_file_error(w, there[i - 1], there[i]);
+    free(there);
+    for (size_t i = 0; i < n; i++)
+        free(files[i].path);
+    free(files);
+    return rc;
+}
+
 /* -o and --events name one file per row; the summary is none of them. */
 static int check_paths(Sweep *w)
 {
@@ -396,26 +517,7 @@ static int check_paths(Sweep *w)
             return -1;
         }
     }
-    const char *sum = w->o->summary_path;
-    if (sum && !to_stdout(sum)) {
-        for (long k = 0; k < w->n_rows; k++) {
-            for (int i = 0; i < 3; i++) {
-                char *p = subst_row(pats[i < 2 ? i : 0], w->labels[k]);
-                char *meta = i == 2 ? rt_meta_path(p) : NULL;
-                int same = p && !strcmp(meta ? meta : p, sum);
-                free(p);
-                free(meta);
-                if (same) {
-                    static const char *const what[] = {"results file", "event log",
-                                                       "units file"};
-                    rt_usage_error(prog, "--sweep-summary '%s' is also the "
-                                   "%s of row %ld", sum, what[i], k + 1);
-                    return -1;
-                }
-            }
-        }
-    }
-    return 0;
+    return check_outputs(w);
 }
 
 /* The mode options against each other and the row count. */
@@ -929,6 +1031,8 @@ int rt_sweep_run(RtSim *s, const RtSweepOptions *o, const char *vars)
         sets_error(&w, line, "%s", err);
         return RT_EXIT_USAGE;
     }
+    /* no file the sweep writes may be the sets file (rt_inputs.c) */
+    rt_inputs_add(&s->opt, w.path, "the sets file");
     if (check_header(&w) != 0 || check_rows(&w) != 0 || check_paths(&w) != 0
         || check_mode(&w) != 0) {
         sweep_free(&w);

@@ -39,9 +39,9 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" = asan ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLMDL_SANITIZE=ON >/dev/null
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLMDL_SANITIZE=ON -DLMDL_WERROR=ON >/dev/null
   cmake --build build-asan -j "$jobs" >/dev/null
 else
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLMDL_WERROR=ON >/dev/null
   cmake --build build -j "$jobs" >/dev/null
 fi

@@ -358,14 +358,16 @@ static void put_words(FILE *fp, char *const *w, int n)
 
 /* Runs argv (looked up in PATH) and waits for it.  With out, its standard
    output is read into out (at most n - 1 bytes kept); with to_stderr, it
-   goes to our stderr (keeping our stdout for the summary).  Returns its
-   exit status, 128 + N when signal N ended it, or -1 when it did not
-   start. */
-static int spawn_wait(char *const *argv, char *out, size_t n, bool to_stderr)
+   goes to our stderr (keeping our stdout for the summary); with in >= 0,
+   its standard input is in.  Returns its exit status, 128 + N when
+   signal N ended it, or -1 when it did not start. */
+static int spawn_wait(char *const *argv, char *out, size_t n, bool to_stderr, int in)
 {
     int fds[2] = {-1, -1};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
+    if (in >= 0)
+        posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
     if (to_stderr)
         posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
     if (out) {
@@ -456,11 +458,37 @@ static void parallel_command(Words *p, const SweepArgs *a, const Words *row,
         words_add(p, ":::");
         words_add(p, row->w[i]);
     }
-    words_add(p, ":::");
-    for (long k = 1; k <= n_rows; k++) {
-        snprintf(num, sizeof num, "%ld", k);
-        words_add(p, num);
+    /* the row numbers, the last source, from standard input */
+    words_add(p, "::::");
+    words_add(p, "-");
+    (void)n_rows;
+}
+
+/* A file open for reading that holds the numbers 1 .. n_rows, each ended
+   by a NUL (GNU parallel's --null input), already unlinked; -1 with errno
+   set when it cannot be made. */
+static int row_numbers(long n_rows)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/lmdl-rows-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    unlink(path);
+    FILE *fp = fdopen(dup(fd), "w");
+    int bad = !fp;
+    for (long k = 1; fp && k <= n_rows && !bad; k++)
+        bad = fprintf(fp, "%ld", k) < 0 || fputc(0, fp) == EOF;
+    if (fp && fclose(fp) != 0)
+        bad = 1;
+    if (bad || lseek(fd, 0, SEEK_SET) != 0) {
+        int err = errno ? errno : EIO;
+        close(fd);
+        errno = err;
+        return -1;
     }
+    return fd;
 }
 
 /* The Slurm job-array script; NULL-free text in a malloc'd buffer. */
@@ -582,7 +610,7 @@ static char *build_simulator(const SweepArgs *a, const char *name, int *status)
 static long check_sets(const Words *check)
 {
     char out[64];
-    int st = spawn_wait(check->w, out, sizeof out, false);
+    int st = spawn_wait(check->w, out, sizeof out, false, -1);
     if (st < 0) {
         sweep_error("cannot run the simulator %s: %s",
                     check->w[0], strerror(errno));
@@ -596,10 +624,20 @@ static long check_sets(const Words *check)
 }
 
 /* --run: the job, then the collect step, whose status is the sweep's. */
-static int run_job(const SweepArgs *a, Words *job, Words *collect)
+static int run_job(const SweepArgs *a, Words *job, Words *collect, long n_rows)
 {
     const char *engine = a->engine == ENGINE_PARALLEL ? "GNU parallel" : "sbatch";
-    int st = spawn_wait(job->w, NULL, 0, true);
+    /* GNU parallel reads the row numbers from its standard input (a
+       command line with one argument per row would outgrow ARG_MAX): a
+       private temporary file of them, NUL-separated for --null */
+    int in = -1;
+    if (a->engine == ENGINE_PARALLEL && (in = row_numbers(n_rows)) < 0) {
+        sweep_error("cannot write the row numbers for GNU parallel: %s", strerror(errno));
+        return 1;
+    }
+    int st = spawn_wait(job->w, NULL, 0, true, in);
+    if (in >= 0)
+        close(in);
     if (st < 0) {
         sweep_error("cannot run %s (%s): %s", engine,
                     job->w[0], strerror(errno));
@@ -607,7 +645,7 @@ static int run_job(const SweepArgs *a, Words *job, Words *collect)
     }
     /* The rows' own statuses come from the collect step; the engine's
        only matters when it contradicts them (a job never started). */
-    int cst = spawn_wait(collect->w, NULL, 0, false);
+    int cst = spawn_wait(collect->w, NULL, 0, false, -1);
     if (cst < 0) {
         sweep_error("cannot run the simulator %s: %s",
                     collect->w[0], strerror(errno));
@@ -651,7 +689,9 @@ static int sweep(SweepArgs *a)
     if (status == 0 && a->engine == ENGINE_PARALLEL) {
         parallel_command(&job, a, &row, n_rows);
         if (!a->run) {
-            printf("# run the %ld rows of the sweep:\n", n_rows);
+            /* the row numbers on parallel's standard input, NUL-separated */
+            printf("# run the %ld rows of the sweep:\nseq 1 %ld | tr '\\n' '\\0' | ", n_rows,
+                   n_rows);
             put_words(stdout, job.w, job.n);
             printf("\n# then merge the rows' summaries:\n");
             put_words(stdout, collect.w, collect.n);
@@ -675,7 +715,7 @@ static int sweep(SweepArgs *a)
         }
     }
     if (status == 0 && a->run)
-        status = run_job(a, &job, &collect);
+        status = run_job(a, &job, &collect, n_rows);
     words_free(&check);
     words_free(&row);
     words_free(&collect);

@@ -34,6 +34,7 @@
 #include "diag.h"
 #include "outfile.h"
 #include "paths.h"
+#include "source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -936,9 +937,23 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
         abort();
     snprintf(sim, n, "%s/sim-%016llx", dir, (unsigned long long)h);
     free(dir);
-    /* the simulator names itself after the model in its messages */
-    argv[0] = (char *)model;
-    (void)argc;
+    /* the simulator names itself after the model in its messages, and
+       never writes a file the model was read from (--input, for every
+       file lmdlc loaded: the model, its imports, library files) */
+    int nsrc = src_count();
+    char **args = calloc((size_t)argc + 2 * (size_t)nsrc + 2, sizeof *args);
+    if (!args)
+        abort();
+    int na = 0;
+    args[na++] = (char *)model;
+    for (int i = 0; i < nsrc; i++) {
+        args[na++] = "--input";
+        args[na++] = (char *)src_get(i)->path;
+    }
+    for (int i = 1; i < argc; i++)
+        args[na++] = argv[i];
+    args[na] = NULL;
+    argv = args;
     for (int attempt = 0; attempt < 2; attempt++) {
         int state = cached_sim_state(sim);
         if (state < 0 && remove_entry(sim) != 0) {
@@ -963,5 +978,6 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
         break;
     }
     free(sim);
+    free(args);
     return -1;
 }

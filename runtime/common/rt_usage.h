@@ -39,6 +39,9 @@
     "  --sweep-collect      merge the rows' RESULTS.summary into the summary\n"  \
     "  --sweep-check        check SETS.csv and the options, print the row "      \
     "count\n"                                                                    \
+    "  --input FILE         a file the run reads and must never write "         \
+    "(repeatable;\n"                                                             \
+    "                       lmdlc run passes the model's files)\n"              \
     "  --help               show this help\n"
 
 #define RT_USAGE_EXIT                                                            \

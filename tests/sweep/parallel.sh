@@ -23,7 +23,7 @@ write_sets "$d/sets.csv"
 "$d/lever_mass.sim" --sweep "$d/sets.csv" $opts -o "$work/seq-{row}.csv" --quiet \
   --sweep-summary "$work/seq.csv" 2>/dev/null
 [ $? = 3 ] || fail "sequential sweep: expected exit 3"
-grep -q '^parallel --null -j 2 exec ' "$work/commands.sh" || fail "command: $(cat "$work/commands.sh")"
+grep -q "^seq 1 5 | tr '\\\\n' '\\\\0' | parallel --null -j 2 exec " "$work/commands.sh" || fail "command: $(cat "$work/commands.sh")"
 
 # --run
 # shellcheck disable=SC2086
@@ -49,7 +49,7 @@ same_files "$work/sh-summary.csv" "$work/seq.csv"
 # --sshlogin is passed on, and without --jobs each host uses its cores
 "$LMDLC" sweep "$model" --sets "$d/sets.csv" --engine parallel --sshlogin 'node1' \
   --sshlogin '2/u@node2' -o "$d/out-{row}.csv" > "$work/ssh.sh" || fail "--sshlogin"
-grep -q "^parallel --null --sshlogin node1 --sshlogin 2/u@node2 exec " "$work/ssh.sh" \
+grep -q "| parallel --null --sshlogin node1 --sshlogin 2/u@node2 exec " "$work/ssh.sh" \
   || fail "sshlogin command: $(cat "$work/ssh.sh")"
 # an input separator in a simulator option
 "$LMDLC" sweep "$model" --sets "$d/sets.csv" --engine parallel -o "$d/out-{row}.csv" \

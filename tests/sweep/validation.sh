@@ -60,11 +60,11 @@ refused 'F\n1\n2\n' "--events 'x-{row}.csv.meta' is the units file of each row's
   -o 'x-{row}.csv' --events 'x-{row}.csv.meta'
 refused 'F\n1\n2\n' "--events 'x-{row}.csv.summary' is the summary line of each row's results" \
   -o 'x-{row}.csv' --events 'x-{row}.csv.summary' --sweep-row 1
-refused 'F\n1\n2\n' "--sweep-summary 'out-1.csv.meta' is also the units file of row 1" \
+refused 'F\n1\n2\n' "'out-1.csv.meta' would be both the units file of row 1 and the summary" \
   -o 'out-{row}.csv' --sweep-summary out-1.csv.meta
 refused 'F\n1\n2\n' "--sweep-row writes its summary line next to its results" -o 'out-{row}.csv' \
   --sweep-row 1 --sweep-summary summary.csv
-refused 'F\n1\n2\n' "--sweep-summary 'out-2.csv' is also the results file of row 2" -o 'out-{row}.csv' \
+refused 'F\n1\n2\n' "'out-2.csv' would be both the results of row 2 and the summary" -o 'out-{row}.csv' \
   --sweep-summary out-2.csv
 # the mode options
 refused 'F\n1\n2\n' "--sweep-row 3: " -o 'out-{row}.csv' --sweep-row 3
