@@ -1,6 +1,6 @@
 #!/bin/sh
 # An output that is one of the inputs is refused with exit 1, and nothing
-# is written: the same path, a hard link, a symbolic link, or a file
+# is written (by emit-c, build, and the simulator of lmdlc run): the same path, a hard link, a symbolic link, or a file
 # found on the search path (-I).  An output whose name begins with '-'
 # is built, not read by the C compiler as an option.
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +54,30 @@ refused "build -o a symbolic link" build decay.lmdl -o soft.lmdl
 refused "emit-c -o a file from -I" emit-c top.lmdl -I lib -o lib/Leak.lmdl
 refused "build -o a file from -I" build top.lmdl -I lib -o "$work/lib/Leak.lmdl"
 [ -L soft.lmdl ] || fail "soft.lmdl was replaced"
+
+# lmdlc run: the simulator is told every file lmdlc loaded (--input) and
+# refuses to write any of them, through links and the units file too
+export LMDL_CACHE="$work/cache"
+refused "run -o the model" run decay.lmdl --stop-time 0.1 -o decay.lmdl
+expect_in "$work/err" "refusing to write the results 'decay.lmdl': it is an input of the model"
+refused "run --events the model" run decay.lmdl --stop-time 0.1 -o r.csv --events decay.lmdl
+refused "run -o a hard link" run decay.lmdl --stop-time 0.1 -o hard.lmdl
+expect_in "$work/err" "(the same file through a link)"
+refused "run -o a symbolic link" run decay.lmdl --stop-time 0.1 -o soft.lmdl
+refused "run -o a file from -I" run top.lmdl -I lib --stop-time 0.1 -o lib/Leak.lmdl
+refused "run -o=the model" run decay.lmdl --stop-time 0.1 -o=./decay.lmdl
+printf 'component UsesMass\n  components\n    m = Mass;\n  end\nend\n' >usesmass.lmdl
+lib=$(cd "$here/../../library" && pwd)
+cp "$lib/translational/Mass.lmdl" mass.keep
+"$LMDLC" run usesmass.lmdl --stop-time 0.1 -o "$lib/translational/Mass.lmdl" 2>"$work/err" \
+  && fail "run -o a library file: exit 0"
+expect_in "$work/err" "refusing to write the results"
+cmp -s mass.keep "$lib/translational/Mass.lmdl" || fail "the library's Mass.lmdl was changed"
+# units file of the results: a model named x.meta, written as -o x
+cp decay.lmdl r.meta
+"$LMDLC" run r.meta --stop-time 0.1 -o r 2>"$work/err" && fail "run -o beside the model's name: exit 0"
+expect_in "$work/err" "refusing to write the units file 'r.meta'"
+cmp -s r.meta keep.lmdl || fail "r.meta was changed"
 
 # -o -E: a file named -E, built and runnable.
 "$LMDLC" build decay.lmdl -o -E 2>"$work/err" || { cat "$work/err"; fail "build -o -E"; }

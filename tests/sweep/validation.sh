@@ -16,6 +16,7 @@ refused() {
   mkdir "$d"
   # shellcheck disable=SC2059
   printf "$1" > "$d/sets.csv"
+  sets_text=$1
   want=$2
   shift 2
   [ $# -gt 0 ] || set -- -o "$d/out-{row}.csv" --events "$d/ev-{row}.csv" \
@@ -26,6 +27,8 @@ refused() {
   st=$?
   [ "$st" = 1 ] || fail "case $n: exit status $st, expected 1 ($want): $(cat "$d/err")"
   grep -F -q -e "$want" "$d/err" || fail "case $n: expected '$want' in: $(cat "$d/err")"
+  # shellcheck disable=SC2059
+  printf "$sets_text" | cmp -s - "$d/sets.csv" || fail "case $n: the sets file was changed"
   left=$(ls "$d" | grep -v -e '^sets.csv$' -e '^err$' -e '^stdout$')
   [ -z "$left" ] || fail "case $n ($want) wrote: $left"
   [ ! -s "$d/stdout" ] || fail "case $n wrote to stdout"
@@ -66,10 +69,29 @@ refused 'F\n1\n2\n' "--sweep-row writes its summary line next to its results" -o
   --sweep-row 1 --sweep-summary summary.csv
 refused 'F\n1\n2\n' "'out-2.csv' would be both the results of row 2 and the summary" -o 'out-{row}.csv' \
   --sweep-summary out-2.csv
-# the mode options
+# no file of the sweep is the sets file, and no two are one
+refused 'F\n1\n' "refusing to write the results of row 1 'sets.csv': it is the sets file" \
+  -o sets.csv
+refused 'F\n1\n2\n' "refusing to write the summary 'sets.csv': it is the sets file" \
+  -o 'out-{row}.csv' --sweep-summary sets.csv
+refused 'row,F\nsets,1\n' "refusing to write the results of row 1 'sets.csv'" -o '{row}.csv'
+refused 'row,F\nx,1\nx.meta,2\n' "'x.meta' would be both the units file of row 1 and the results of row 2" \
+  -o '{row}'
 refused 'F\n1\n2\n' "--sweep-row 3: " -o 'out-{row}.csv' --sweep-row 3
 refused 'F\n1\n2\n' "--sweep-row expects a row number" -o 'out-{row}.csv' --sweep-row 0
 refused 'F\n1\n2\n' "it does not go with --sweep-collect" -o 'out-{row}.csv' --sweep-row 1 --sweep-collect
+
+# two rows' results that are one file through a hard link
+d=$work/hardlink
+mkdir "$d"
+printf 'row,F\na,1\nb,2\n' > "$d/sets.csv"
+: > "$d/out-a.csv"
+ln "$d/out-a.csv" "$d/out-b.csv"
+"$work/sim" --sweep "$d/sets.csv" -o "$d/out-{row}.csv" --sweep-summary "$d/s.csv" \
+  2>"$d/err" && fail "hard-linked row results: exit 0"
+grep -F -q "'$d/out-a.csv' (the results of row 1) and '$d/out-b.csv' (the results of row 2) are the same file" "$d/err" \
+  || fail "hard-linked row results: $(cat "$d/err")"
+[ ! -e "$d/s.csv" ] || fail "hard-linked row results: the summary was written"
 
 # outside a sweep
 "$work/sim" --sweep-row 1 -o "$work/x.csv" 2>"$work/err" && fail "--sweep-row without --sweep"
