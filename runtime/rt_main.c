@@ -495,12 +495,14 @@ static int open_outputs(RtSim *s)
     return 0;
 }
 
-/* Closes a results file; a failed close (a full disk) fails the run. */
+/* Closes a results file; a failed flush or close (a full disk, a failing
+   device) fails the run. */
 static int close_output(RtSim *s, FILE *fp, const char *path)
 {
     if (!fp)
         return 0;
-    int bad = fp == stdout ? fflush(fp) != 0 : fclose(fp) != 0;
+    int bad = fflush(fp) != 0;
+    bad |= fp == stdout ? 0 : fclose(fp) != 0;
     if (bad && s->fail.kind == RT_FAILKIND_NONE) {
         rt_fail_simple(&s->fail, RT_FAILKIND_IO, s->t, -1);
         s->fail.name = path ? path : "standard output";

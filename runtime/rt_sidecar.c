@@ -28,8 +28,8 @@
  *
  * Nothing is written when the results go to standard output or to
  * something that is not a regular file (/dev/null, a pipe).  The file is
- * written to a mkstemp name beside it and renamed, so it is never half
- * written, and a symbolic link planted at its name is replaced, not
+ * written to a mkstemp name beside it, flushed to the disk (fsync) and
+ * renamed, so it is never half written, and a symbolic link planted at its name is replaced, not
  * followed.
  */
 #include "rt_sidecar.h"
@@ -62,8 +62,12 @@ int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx)
         close(fd);
     } else {
         fill(fp, ctx);
-        if (ferror(fp))
+        /* every byte on the disk before the name changes: a full disk
+           shows here, never as a short file under the name */
+        if (fflush(fp) != 0 || ferror(fp))
             err = errno ? errno : EIO;
+        if (!err && fsync(fileno(fp)) != 0)
+            err = errno;
         if (fclose(fp) != 0 && !err)
             err = errno;
     }

@@ -6,9 +6,10 @@
  * generated C through it into any file the victim could write.  mkstemp
  * picks an unpredictable name and creates it with O_EXCL, which fails
  * rather than follow a link; rename then replaces the target's directory
- * entry, never a file a link at the target points to.  No fsync: a crash
- * may lose the new file, but never leaves a half-written one under the
- * target's name.
+ * entry, never a file a link at the target points to.  The file is
+ * flushed to the disk (fsync) before the rename, so a full disk or a
+ * failing device is reported and the old file kept, and a crash never
+ * leaves a half-written file under the target's name.
  */
 #include "outfile.h"
 
@@ -132,6 +133,8 @@ int outfile_finish(int fd, char *tmp, const char *path, bool keep)
     umask(mask);
     int err = keep ? 0 : ECANCELED;
     if (!err && fchmod(fd, 0666 & ~mask) != 0)
+        err = errno;
+    if (!err && fsync(fd) != 0)
         err = errno;
     if (close(fd) != 0 && !err)
         err = errno;

@@ -2,7 +2,7 @@
  * build.c - runs the C compiler on generated code, and the cache of
  * simulators behind `lmdlc run`.
  *
- * Every process is started with posix_spawnp or execv and an argument
+ * Every process is started with posix_spawnp or fexecve and an argument
  * vector; no model text, path or name ever reaches a shell.
  *
  * A build works in a private directory (outfile_private_dir, mode 0700)
@@ -25,8 +25,10 @@
  * link, however its path is written) owned by the user and writable by no
  * one else, and a cached simulator only when it is a regular file of the
  * user's that no one else can write and a whole executable (its ELF
- * headers and segments within the file); a bad or broken entry is
- * rebuilt.
+ * headers and segments within the file), checked on the descriptor that
+ * is then executed (fexecve), so the file checked is the file run; a bad
+ * or broken entry is rebuilt.  The simulator is told every file lmdlc
+ * read (--input), which it refuses to write.
  */
 #include "build.h"
 
@@ -869,27 +871,28 @@ static bool elf_intact(int fd, uint64_t size)
 }
 #endif
 
-/* A cached simulator: 1 usable, 0 absent, -1 present but not to be run
-   (not a regular file, someone else's, writable by others, not
-   executable, or not a whole executable: elf_intact). */
-static int cached_sim_state(const char *sim)
+/* A cached simulator, opened: 1 usable (*fd open on it, close-on-exec),
+   0 absent, -1 present but not to be run (not a regular file, someone
+   else's, writable by others, not executable, or not a whole executable:
+   elf_intact).  Every check is made on the open descriptor, and the
+   descriptor is what runs (fexecve): a file put in the entry's place
+   after the checks is never executed. */
+static int open_cached_sim(const char *sim, int *fd)
 {
-    struct stat st;
-    if (lstat(sim, &st) != 0)
+    *fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (*fd < 0)
         return errno == ENOENT ? 0 : -1;
-    if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()
-        || (st.st_mode & (S_IWGRP | S_IWOTH)) || !(st.st_mode & S_IXUSR))
-        return -1;
+    struct stat st;
+    bool good = fstat(*fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()
+                && !(st.st_mode & (S_IWGRP | S_IWOTH)) && (st.st_mode & S_IXUSR);
 #ifdef __ELF__
-    int fd = open(sim, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    bool whole =
-        fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && elf_intact(fd, (uint64_t)st.st_size);
-    close(fd);
-    if (!whole)
-        return -1;
+    good = good && elf_intact(*fd, (uint64_t)st.st_size);
 #endif
+    if (!good) {
+        close(*fd);
+        *fd = -1;
+        return -1;
+    }
     return 1;
 }
 
@@ -955,19 +958,29 @@ int build_run(const char *c_text, const char *model, int argc, char **argv)
     args[na] = NULL;
     argv = args;
     for (int attempt = 0; attempt < 2; attempt++) {
-        int state = cached_sim_state(sim);
+        int fd;
+        int state = open_cached_sim(sim, &fd);
         if (state < 0 && remove_entry(sim) != 0) {
             diag_error(src_none, "cannot replace the broken cache entry '%s': %s; "
                        "remove it", sim, strerror(errno));
             break;
         }
-        if (state <= 0 && build_into(c_text, sim, 1, BUILD_SIMULATOR) != 0)
-            break;
+        if (state <= 0) {
+            if (build_into(c_text, sim, 1, BUILD_SIMULATOR) != 0)
+                break;
+            if (open_cached_sim(sim, &fd) != 1) {
+                diag_error(src_none, "the simulator just built in the cache, '%s', "
+                           "is not a whole executable of this user's; is the cache "
+                           "directory shared?", sim);
+                break;
+            }
+        }
         fflush(stdout);
         diag_flush();
         fflush(stderr);
-        execv(sim, argv);
+        fexecve(fd, args, environ);
         int err = errno;
+        close(fd);
         if (state == 1 && attempt == 0) {
             /* a cached entry that does not run (garbage, a missing
                interpreter, ...) is rebuilt once */
