@@ -46,11 +46,22 @@ const LmdlFmiVar *fmi_real_var(FmiInstance *in, const char *fn, fmi2ValueReferen
     return &FMI_INFO->reals[vr];
 }
 
-/* NULL arrays with a nonzero count are errors, not crashes. */
+/* The most values one call may name: many times the FMU's variables (a
+   value reference may repeat), and far below what would overflow an
+   allocation. */
+#define FMI_MAX_VALUES ((size_t)1 << 24)
+
+/* NULL arrays with a nonzero count, and counts no call can mean (an
+   importer's size_t gone negative), are errors, not crashes or exits. */
 static int arrays_ok(FmiInstance *in, const char *fn, size_t n, const void *a, const void *b)
 {
     if (n > 0 && (!a || !b)) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %zu values, but a NULL array", fn, n);
+        return 0;
+    }
+    if (n > FMI_MAX_VALUES) {
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %zu values: at most %zu can be named "
+                "in one call", fn, n, FMI_MAX_VALUES);
         return 0;
     }
     return 1;
@@ -222,10 +233,15 @@ static fmi2Status set_params(FmiInstance *in, const char *fn, size_t n,
         s->overridden[ks[i]] = 1;
     }
     rt_derive(m, s->p, s->overridden);
-    int bad_assert = m->n_asserts > 0 ? rt_param_asserts(m, s->p) : -1;
-    int bad_pivot = bad_assert < 0 ? rt_param_pivots(m, s->p) : -1;
-    if (bad_assert >= 0 || bad_pivot >= 0) {
-        if (bad_assert >= 0) {
+    /* a table's grid stays strictly monotonic, as the simulator requires
+       of --param */
+    int bad_grid = rt_check_grids(s) != 0;
+    int bad_assert = !bad_grid && m->n_asserts > 0 ? rt_param_asserts(m, s->p) : -1;
+    int bad_pivot = !bad_grid && bad_assert < 0 ? rt_param_pivots(m, s->p) : -1;
+    if (bad_grid || bad_assert >= 0 || bad_pivot >= 0) {
+        if (bad_grid) {
+            /* rt_check_grids described it */
+        } else if (bad_assert >= 0) {
             rt_fail_simple(&s->fail, RT_FAILKIND_ASSERT, s->t, bad_assert);
             s->fail.before_start = 1;
         } else {
@@ -423,7 +439,7 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
         move_knowns(in, known, nKnown, dvKnown, side ? -h : h, x0, p0);
         memcpy(s->alg, a0, na * sizeof *a0);
         for (size_t i = 0; i < nUnknown && !failed; i++) {
-            double v;
+            double v = 0;
             failed = real_value(in, unk[i], &v) != 0;
             if (side == 0)
                 plus[i] = v;

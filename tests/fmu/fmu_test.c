@@ -38,6 +38,7 @@
 #include "fmu_import.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -665,6 +666,16 @@ static int run_illegal(const Run *r)
     EXPECT(API->fmi2SetBoolean(cs, &vr_lin, 1, (fmi2Boolean[1]){fmi2True}), fmi2Error,
            "structural parameter");
     EXPECT(API->fmi2SetReal(cs, &vr_f3, 1, (double[1]){NAN}), fmi2Error, "cannot be nan");
+    /* counts no importer can mean (a size_t gone negative): errors, and
+       the importing process goes on */
+    EXPECT(API->fmi2SetReal(cs, &vr_f3, SIZE_MAX, &v), fmi2Error, "can be named in one call");
+    EXPECT(API->fmi2SetBoolean(cs, &vr_lin, SIZE_MAX, (fmi2Boolean[1]){fmi2True}), fmi2Error,
+           "can be named in one call");
+    EXPECT(API->fmi2GetReal(cs, &vr0, SIZE_MAX, &v), fmi2Error, "can be named in one call");
+    EXPECT(API->fmi2GetDirectionalDerivative(cs, &vr0, SIZE_MAX, &vr_f3, 1, &v, &v), fmi2Error,
+           "can be named in one call");
+    EXPECT(API->fmi2GetDirectionalDerivative(cs, &vr0, 1, &vr_f3, SIZE_MAX, &v, &v), fmi2Error,
+           "can be named in one call");
     /* still usable after all those refusals */
     double five = 5;
     must(API->fmi2SetReal(cs, &vr_f3, 1, &five), "fmi2SetReal F3");
