@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/run.sh - every benchmark of issue 6 in one run; see bench/README.md.
+# bench/run.sh - every benchmark in one run; see bench/README.md.
 #
 #   sh bench/run.sh             the full run (about an hour on 2 shared cores)
 #   sh bench/run.sh --smoke     tiny sizes, under ~30 s (for CI)
@@ -77,7 +77,7 @@ tables() {
         print ""
 
         # ---- targets
-        print "## Targets of issue 6"
+        print "## Targets, first set: compile time, growth, simulator speed"
         print ""
         print "| target | measured | status |"
         print "|---|---|---|"
@@ -113,8 +113,8 @@ tables() {
         if (worst != "") printf "| generated simulators within 1.2x of hand-written C | worst %sx (%s); every case below | %s |\n", num(worst, 3), wcase, status(worst < 1.2)
         print ""
 
-        # ---- targets of issue 13
-        print "## Targets of issue 13"
+        # ---- targets, second set
+        print "## Targets, second set: speed against hand-written C, large models"
         print ""
         print "| target | measured | status |"
         print "|---|---|---|"
@@ -328,7 +328,7 @@ tables() {
         if (cnt["rhs"] > 0) {
             print "## Cost per right-hand-side evaluation (callgrind, rk8pd)"
             print ""
-            print "Ir per evaluation is the inclusive instruction count of the model function (`eval` in the generated simulator, `rhs` in the reference) per call, and for the generated simulator also with the checks around it (`rt_eval_try`; the target of issue 13 is 1.5x the reference); operations are the arithmetic in its code (a static count of the generated straight-line code, both parts of eval; counted by hand in the reference)."
+            print "Ir per evaluation is the inclusive instruction count of the model function (`eval` in the generated simulator, `rhs` in the reference) per call, and for the generated simulator also with the checks around it (`rt_eval_try`; the target is 1.5x the reference); operations are the arithmetic in its code (a static count of the generated straight-line code, both parts of eval; counted by hand in the reference)."
             print ""
             print "| problem | N | evaluations gen / ref | Ir per eval gen / ref | ratio | Ir per eval + checks | ratio | operations gen / ref | Ir per operation gen / ref | Ir whole run gen / ref | ratio |"
             print "|---|---|---|---|---|---|---|---|---|---|---|"

@@ -1,5 +1,5 @@
 # install.cmake - `cmake --install build --prefix DIR` and `cpack -G DEB`
-# (README.md, "Installing").
+# (docs/tools.md, "Installing and packaging").
 #
 # The layout below PREFIX is compiled into lmdlc (compiler/base/paths.c), which
 # finds PREFIX from its own executable, so an installed tree can be moved.

@@ -1,6 +1,6 @@
 /*
  * main.c - the lmdlc command line: parses arguments, runs the driver and
- * maps the outcome to the exit codes of TOOLS.md (0 ok, 1 bad command
+ * maps the outcome to the exit codes of docs/tools.md (0 ok, 1 bad command
  * line, 2 model error).  Which options a command takes, and what it does,
  * is the command table's (driver.h); `doc`, `fmu`, `plot` and `sweep`
  * are tools (tools/): the table names the entry point of those that read

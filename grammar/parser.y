@@ -1,8 +1,8 @@
 /*
  * parser.y - the pure bison parser for .lmdl files.
  *
- * Every action is one call to an ast_* builder (compiler/ast.c).  Errors
- * are reported by yyreport_syntax_error below, which turns bison's exact
+ * Every action is one call to an ast_* builder (compiler/front/ast.c).
+ * Errors are reported by yyreport_syntax_error below, which turns bison's exact
  * expected-token set (parse.lac full) into a message a user can act on,
  * using the scanner's stack of open blocks.  Recovery happens at ';' and
  * 'end', so one run reports several independent errors.  Two repairs
@@ -10,7 +10,7 @@
  * ';' missing at the end of a line, and a section's 'end' missing before
  * the next section.
  *
- * Grammar overview (LANGUAGE.md):
+ * Grammar overview (docs/language.md is the reference):
  *   file  := def*
  *   def   := ('domain' | 'component') IDENT item* 'end'
  *   item  := SECTION entry* 'end' | 'if' expr item* ('elseif' ...)* ['else' item*] 'end'

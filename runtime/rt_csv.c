@@ -1,6 +1,6 @@
 /*
  * rt_csv.c - the results file (CSV, or MAT through rt_mat.c) and the
- * event log (TOOLS.md).
+ * event log (docs/tools.md).
  *
  * Results: `time` and then the selected column names, one row per output
  * time and two per event.  Values are the shortest decimals that read

@@ -10,7 +10,7 @@
  *
  * The solver's own evaluations (s->solver_eval: the stepper's stages and
  * its Jacobian's) are partial: eval computes only what the derivatives
- * and the relations read (compiler/plan_eval.c), and only the
+ * and the relations read (compiler/plan/plan_eval.c), and only the
  * derivatives are checked, since only they reach the solver.  The
  * accepted state is then evaluated and checked completely before
  * anything else reads it, so a value that is not finite is still

@@ -1,5 +1,6 @@
 /*
- * rt_init.c - a consistent initial state (LANGUAGE.md section 6).
+ * rt_init.c - a consistent initial state (docs/language.md, "Initialization
+ * and targets").
  *
  * The unknowns are the initial states x0; eval gives everything else, so
  * every equation holds by construction and only the targets are left to

@@ -1,5 +1,5 @@
 /*
- * rt_main.c - the simulator's main() and its command line (TOOLS.md).
+ * rt_main.c - the simulator's main() and its command line (docs/tools.md).
  *
  * Generated code defines only `const RtModel rt_model`; this is the rest
  * of the executable.  The run is one readable sequence:

@@ -11,7 +11,7 @@
  * A failure report always gives the time, what failed, the instance path
  * (for blocks, the generated `what` text names the equations and their
  * variables) and the source location where the model provides one
- * (TOOLS.md).  Times use 10 significant digits: enough to find the row in
+ * (docs/tools.md).  Times use 10 significant digits: enough to find the row in
  * the CSV, short enough to read.
  *
  * Failures are recorded by the modules as RtFailure values (rt_fail_*),
@@ -20,7 +20,7 @@
  * With LMDL_DIAGNOSTICS_FORMAT=json in the environment (the simulator's
  * --diagnostics-format=json sets it; lmdlc run and lmdlc sweep set it to
  * their own format) a message on stderr is one JSON object instead, with
- * the fields of lmdlc's (README.md, "Machine-readable diagnostics"): its
+ * the fields of lmdlc's (docs/tools.md, "Machine-readable diagnostics"): its
  * text is written to a memory stream between rt_msg_begin and rt_msg_end,
  * and its location goes to the location fields instead of the lead.  An
  * environment variable, not a flag in the runtime, so that the runtime

@@ -1,6 +1,6 @@
 /*
  * tool.h - what the command-line tools share (lmdlc's main.c, plot.c,
- * sweep.c, doc.c): the usage error of TOOLS.md, their messages in either
+ * sweep.c, doc.c): the usage error of docs/tools.md, their messages in either
  * diagnostics format, and the command line's form of a "did you mean"
  * suggestion.
  */

@@ -3,7 +3,7 @@
  *
  * A full-angle lever (model 3, epsilon = 1) on an inertia J, fulcrum T2
  * fixed at 0, F1 pushing T1 and F3 pushing T3 in +x, and a Wall (side 1,
- * at gap) touching each end.  From the kinematics (NOTES.md),
+ * at gap) touching each end.  From the kinematics (docs/lever.md),
  *
  *   x1 = -r12 sin(theta),          v1 = -r12 cos(theta) w,
  *   x3 =  r23 sin(theta),          v3 =  r23 cos(theta) w,

@@ -7,7 +7,7 @@
  * between passes when diag_error_count() is non-zero.
  *
  * With --diagnostics-format=json they go out as JSON Lines instead: one
- * object per error or warning, with its notes nested in it (README.md,
+ * object per error or warning, with its notes nested in it (docs/tools.md,
  * "Machine-readable diagnostics").  A diagnostic is held back until the
  * next error or warning shows that no more notes follow, or until
  * diag_flush(), which lmdlc calls before it exits or execs.

@@ -2,7 +2,7 @@
  * driver.c - runs the passes in order (QBE's main loop):
  *
  *   parse -> resolve -> elaborate -> units -> flatten -> simplify
- *         -> structure -> plan -> codegen
+ *         -> modes -> structure -> plan -> codegen
  *
  * Each pass reports through diag and never exits; the driver stops between
  * passes when errors were counted, or after the last pass the command

@@ -2,7 +2,7 @@
  * driver.h - the pipeline, written out once.
  *
  *   parse -> resolve -> elaborate -> units -> flatten -> simplify
- *         -> structure -> plan -> codegen
+ *         -> modes -> structure -> plan -> codegen
  *
  * driver_run() calls the passes in that order, stops after the stage the
  * command needs, and stops early when a pass reported errors.

@@ -345,7 +345,7 @@ static void declare_section(Model *m, ElabInst *in, AstItem *it)
 }
 
 /* Parameters named in a condition of an arm that is not taken are
-   structural too: the spec makes every parameter used in a conditional
+   structural too: the language makes every parameter used in a conditional
    section's condition structural, taken or not. */
 static void mark_names_structural(Model *m, ElabInst *in, AstExpr *e)
 {

@@ -1,7 +1,7 @@
 /*
  * lint.h - warnings about a model that compiles but probably does not say
  * what its author meant (lint.c), read off the instance tree (inst.h).
- * `lmdlc check` runs them after elaboration; warnings never change the
+ * `lmdlc check` runs them after the unit check; warnings never change the
  * exit status.
  */
 #ifndef LMDL_LINT_H

@@ -131,7 +131,7 @@ void cp_str(CPrint *cg, const char *s)
     cp_put(&cg->buf, "\"", 1);
 }
 
-/* The shortest decimal that reads back as v (runtime/rt_dtoa.c), which
+/* The shortest decimal that reads back as v (runtime/common/rt_dtoa.c), which
    C reads back as v too. */
 void cp_num(CPrint *cg, double v)
 {

@@ -20,10 +20,10 @@
  *               (sin, atan, tanh), 0 when it can be infinite or NaN (log,
  *               sqrt, asin) or overflow (exp, sinh): whether the simplifier
  *               may fold 0 * f(x) to 0 (DXF_FINITE, dae.h);
- *   derivative  the dae.c function giving d f(a, b) from the call and
+ *   derivative  the dae_diff.c function giving d f(a, b) from the call and
  *               the derivatives da, db of its arguments.
  *
- * Adding a function is one row here plus its derivative in dae.c; the
+ * Adding a function is one row here plus its derivative in dae_diff.c; the
  * lowering, the unit check, resolution, evaluation, printing and code
  * generation all read the table.
  */
@@ -102,7 +102,7 @@ enum { FN_NAMED = FN_FMIN };
 
 /* The special forms: written like calls, but they are not functions of
    numbers, so they have no DaeFunc node; resolution, the unit check and
-   lowering treat each one (resolve_expr.c, units_check.c, lower.c).
+   lowering treat each one (resolve_expr.c, units_dim.c, lower.c).
    X(id, name, fewest arguments, most arguments) */
 #define LMDL_SPECIAL_FORMS(X)                                                \
     X(SF_VALUE, "value", 2, 3)  /* value(x, 'unit'[, 'linear'|'affine']):    \

@@ -4,7 +4,8 @@
  * in files of their own, which share resolve_internal.h:
  *
  *   resolve_lookup.c     a definition by its plain name: the search path
- *                        (LANGUAGE.md section 1), the library's index
+ *                        (docs/language.md, "Finding definitions"), the
+ *                        library's index
  *   resolve_packages.c   packages (folders) and imports
  *   resolve_members.c    member tables, conditional arms, section attributes
  *   resolve_sections.c   a definition's sections: declarations, instances,

@@ -2,10 +2,10 @@
  * resolve_lookup.c - resolution (resolve.c): finding a definition by a
  * plain name.
  *
- * Definitions are looked up in the order of LANGUAGE.md section 1: the
- * same file, its imports (resolve_packages.c), NAME.lmdl in the model
- * file's directory, each -I directory, each LMDL_PATH directory, then the
- * standard library (indexed once, recursively, by file stem).  A found
+ * Definitions are looked up in the order of docs/language.md ("Finding
+ * definitions"): the same file, its imports (resolve_packages.c),
+ * NAME.lmdl in the model file's directory, each -I directory, each
+ * LMDL_PATH directory, then the standard library (indexed once, recursively, by file stem).  A found
  * name is cached, so each file is read and parsed at most once.  A plain
  * name found by its stem in two library packages is ambiguous.  The
  * suggestions of "did you mean" for a definition and the note naming the

@@ -2,8 +2,8 @@
  * sema.h - pass 2, name resolution, and the program it produces.
  *
  * A Program is every definition reachable from the model file, found by
- * the lookup order of LANGUAGE.md section 1, together with a member table
- * per definition.  Resolution checks every name written in the model:
+ * the lookup order of docs/language.md ("Finding definitions"), with a
+ * member table per definition.  Resolution checks every name written in the model:
  * definitions, declarations, dotted references, function calls, instance
  * arguments, branches and connection ends.  It decides nothing that needs
  * parameter values; that is elaboration's job.
@@ -106,8 +106,8 @@ typedef struct Program {
 Program *sema_program_new(Arena *a, const SemaOptions *opts);
 AstFile *sema_add_main(Program *p, int file);
 
-/* Looks a definition up from file `from` (LANGUAGE.md section 1 order);
-   NULL when not found (no error is reported). */
+/* Looks a definition up from file `from` (the order of docs/language.md,
+   "Finding definitions"); NULL when not found (no error is reported). */
 SemaDef *sema_lookup(Program *p, Sym *name, int from);
 /* The same for a package-qualified name a.b.C (an EXPR_NAME). */
 SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from);
@@ -125,7 +125,7 @@ void sema_resolve_def(Program *p, SemaDef *d);
 SemaMember *sema_member(const SemaDef *d, const Sym *name);
 
 /* A note after "unknown component/domain/function": the places searched,
-   in order (LANGUAGE.md section 1). */
+   in order (docs/language.md, "Finding definitions"). */
 void sema_note_searched(Program *p, const char *what);
 
 /* Names for "did you mean" over every known definition. */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# An event exactly at an output time (docs/language.md, section 8): its
+# An event exactly at an output time (docs/language.md, "Events"): its
 # two rows, the left limit (y = 0) and the right limit (y = 2), both at
 # that output time exactly, and no third row; the event log gives the
 # same time.  For strict and non-strict relations on time and on states,

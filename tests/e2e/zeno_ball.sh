@@ -1,5 +1,5 @@
 #!/bin/sh
-# The issue's compound transition `free -> impact -> free : x <= 0` with
+# The compound transition `free -> impact -> free : x <= 0` with
 # the reset v == -e*v_before: the first bounce at t1 = sqrt(2/9.81) with
 # v = -e*v(t1-) (within 1e-9), and, without a rest mode, the bounces
 # accumulating at t1 (1 + 2e/(1-e)) = 4.0637 s end in the documented

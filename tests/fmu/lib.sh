@@ -23,7 +23,7 @@ fmu() {
 # and the right limit) the FMU's is either: the right one when the event
 # came just before the communication point, the left one when it came
 # just after it (within the event time tolerance, an output time's event
-# for the simulator, docs/language.md section 8).
+# for the simulator, docs/language.md, "Events").
 same_rows() {
   awk -F, -v tol="$3" -v dt="${4:-0.0002}" '
     function abs(v) { return v < 0 ? -v : v }

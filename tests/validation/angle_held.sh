@@ -1,11 +1,8 @@
 #!/bin/sh
-# DISABLED: lmdlc bug (codegen), not a library bug.  `lmdlc build
-# angle_held.lmdl` fails: the generated C declares the common-subexpression
-# temporary `const double t0` twice in one scope of columns() (and of
-# check_asserts()), so cc refuses it ("redefinition of 't0'") and lmdlc
-# says "the C compiler failed on the code lmdlc generated".  Smallest
-# reproduction: a model 2 Lever whose R is held by a RotationalFixed and
-# whose T2 is a Fixed.  Enable (rename to .sh) once codegen is fixed.
+# Levers held at a fixed angle (docs/lever.md, "Checks").  This model
+# once made lmdlc generate C with a temporary declared twice in one scope
+# (a model 2 Lever whose R is held by a RotationalFixed and whose T2 is a
+# Fixed); it builds now.
 #
 # The test itself: levers held at theta0 by RotationalFixed, the statics
 # of angle_held.lmdl to 1e-12 relative, and the small-angle scaling

@@ -2,7 +2,7 @@
 # Mechanical advantage of the three lever classes (examples/
 # mechanical_advantage/class{1,2,3}.lmdl and ma_units.lmdl), for several
 # arm lengths given as model literals and as --param values in SI, mm, cm,
-# ft and lbf.  Reference: LIBRARY.md, "Mechanical advantage":
+# ft and lbf.  Reference: docs/lever.md, "Checks":
 #   class 1 (fulcrum T2, effort T1, load T3): ma = r12/r23
 #   class 2 (fulcrum T1, load T2, effort T3): ma = (r12+r23)/r12
 #   class 3 (fulcrum T1, effort T2, load T3): ma = r12/(r12+r23)
@@ -16,7 +16,7 @@
 # gives sensor.force = -(force the load port exerts on the lever).
 #   class 1: f1 = E; model 1 r13*f3 = -r12*f2 with f2 = -E - f3 gives
 #            r23*f3 = r12*E, f3 = +E*r12/r23: T3 pushes the lever in +x, so
-#            the lever pushes T3 in -x (NOTES.md), sensor.force = -E*r12/r23.
+#            the lever pushes T3 in -x (docs/lever.md), sensor.force = -E*r12/r23.
 #   class 2: f3 = E, f2 = -E*r13/r12: the lever pushes T2 in +x,
 #            sensor.force = +E*(r12+r23)/r12.
 #   class 3: f2 = E, f3 = -E*r12/r13: the lever pushes T3 in +x,

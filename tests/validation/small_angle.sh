@@ -1,6 +1,6 @@
 #!/bin/sh
 # The small-angle error of model 2 against model 3 at the same load
-# (seed tip, NOTES.md): forces and torques differ like theta^2, angles and
+# (docs/lever.md, "Checks"): forces and torques differ like theta^2, angles and
 # projected lengths like theta^3.  small_angle.lmdl, r12 = 0.1 m,
 # r23 = 0.15 m, r13 = 0.25 m, eps = 1:
 #   A (angle imposed, F1 = 10 N on T1, F3 = 4 N on T3):

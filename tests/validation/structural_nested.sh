@@ -1,14 +1,12 @@
 #!/bin/sh
-# DISABLED: lmdlc bug (structural parameters), not a library bug.  In
-# examples/mechanical_advantage/class1.lmdl the lever is model 1
+# A parameter read by a condition that is not taken is structural too
+# (docs/language.md, "Conditional sections and structural parameters").
+# In examples/mechanical_advantage/class1.lmdl the lever is model 1
 # (rotational_port = false), and Lever's `if linearized` sits inside the
-# unused `if rotational_port` branch.  LANGUAGE.md section 5: "A parameter
-# used in such a condition is structural: the simulator's --param refuses
-# it."  The simulator lists lever.linearized among its run-time parameters
-# (--help), and `--param lever.linearized=false` exits 0 and silently
-# changes nothing, where lever.rotational_port is refused with exit 1.
-# Expected: exit 1 and a message naming lever.linearized, as for
-# rotational_port.  Enable (rename to .sh) once fixed.
+# unused `if rotational_port` branch.  --param lever.linearized=false must
+# be refused (exit 1, naming lever.linearized) like
+# lever.rotational_port, and --help must not list it.  (Once, it was
+# listed and accepted, changing nothing.)
 . "$(dirname "$0")/lib.sh"
 build ../../examples/mechanical_advantage/class1.lmdl sim
 "$work/sim" --param lever.rotational_port=true --stop-time 1 >/dev/null 2>"$work/err1"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The wall-contact example (examples/wall_contact/wall_contact.lmdl): which
 # end touches its wall, and when, against an independent integration of
-#   J theta'' = eps cos(theta) (r23 F3 - r12 F1)          (NOTES.md)
+#   J theta'' = eps cos(theta) (r23 F3 - r12 F1)   (docs/lever.md)
 # in awk, RK4 with a fixed step of 1e-5 s, from rest at theta = 0, until
 # an end reaches its wall: with T2 fixed at 0, x3 = r23 sin(theta) and
 # x1 = -r12 sin(theta), and both walls are at `gap` on the +x side.  The

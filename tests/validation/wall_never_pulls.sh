@@ -1,7 +1,7 @@
 #!/bin/sh
 # The wall never pulls (examples/wall_contact/wall_contact.lmdl run past
 # contact, to 0.3 s, through several bounces; default F3 = 15 N for wall3,
-# --param F3=5 for wall1).  Reference: LIBRARY.md's Wall,
+# --param F3=5 for wall1).  Reference: the Wall of docs/library.md,
 #   f = max(stiffness*penetration + damping*side*P.v, 0) while
 #   penetration > 0, else 0; reaction = side*f,
 # computed in awk from the columns of each row.  Checked on every row:
