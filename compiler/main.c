@@ -18,6 +18,8 @@
 #include "sym.h"
 #include "tool.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +135,7 @@ static int parse_args(int argc, char **argv, DriverOptions *o)
     return -1;
 }
 
-int main(int argc, char **argv)
+static int lmdlc_main(int argc, char **argv)
 {
     paths_set_argv0(argv[0]);
     const char *format = diag_take_format_option(&argc, argv);
@@ -179,4 +181,51 @@ int main(int argc, char **argv)
     src_free_all();
     sym_free_all();
     return status;
+}
+
+/* ---- a deep stack ---------------------------------------------------------------- */
+
+/* The passes walk expressions recursively, and a model may hold deep
+   ones (a long chain written out by hand, a node with thousands of
+   branches), so lmdlc runs on a thread whose stack is LMDLC_STACK bytes,
+   reserved, not used, until a walk goes that deep: the default 8 MiB ends
+   a walk at about 10^5 levels, this one at about 10^7.  The first thread
+   keeps every signal blocked and waits, so that signals reach the worker,
+   whose handling (build.c) is the one they always had. */
+enum { LMDLC_STACK = 1 << 30 };
+
+typedef struct Job {
+    int argc;               /* the command line */
+    char **argv;
+    sigset_t mask;          /* the signal mask lmdlc started with */
+    int status;             /* what lmdlc_main returned */
+} Job;
+
+static void *run_job(void *arg)
+{
+    Job *j = arg;
+    pthread_sigmask(SIG_SETMASK, &j->mask, NULL);
+    j->status = lmdlc_main(j->argc, j->argv);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    Job j = {argc, argv, {{0}}, 0};
+    sigset_t all;
+    sigfillset(&all);
+    pthread_attr_t attr;
+    pthread_t t;
+    if (pthread_sigmask(SIG_BLOCK, &all, &j.mask) != 0)
+        return lmdlc_main(argc, argv);
+    if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, LMDLC_STACK) == 0
+        && pthread_create(&t, &attr, run_job, &j) == 0) {
+        pthread_attr_destroy(&attr);
+        pthread_join(t, NULL);
+        return j.status;
+    }
+    /* no room for the deep stack (a small address-space limit): the
+       ordinary one */
+    pthread_sigmask(SIG_SETMASK, &j.mask, NULL);
+    return lmdlc_main(argc, argv);
 }

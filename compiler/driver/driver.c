@@ -14,6 +14,7 @@
 #include "build.h"
 #include "codegen.h"
 #include "diag.h"
+#include "limits.h"
 #include "flatten.h"
 #include "inst.h"
 #include "lint.h"
@@ -139,6 +140,7 @@ int driver_run(const DriverOptions *o)
     Structure *st = NULL;
     Plan *plan = NULL;
     const char *model = NULL;       /* the top's name (interned: lives on) */
+    SrcSpan top_span = src_none;    /* its name in its definition */
 
     double t0 = now();
     bool refused = false;   /* -o names one of the inputs */
@@ -164,6 +166,7 @@ int driver_run(const DriverOptions *o)
     if (diag_error_count() || !top)
         goto done;
     model = top->ast->name->name;
+    top_span = top->ast->name_span;   /* the syntax trees go after flatten */
 
     /* elaborate: the instance tree, parameters, arms, connections */
     m = elab_model(p, top, &elab_arena);
@@ -182,6 +185,10 @@ int driver_run(const DriverOptions *o)
        the instance tree and the syntax trees go now */
     dae = flatten_model(m);
     pass_done(o, "flatten", &t0);
+    if (dae->eqs.n > LIMIT_EQUATIONS)
+        diag_error(top_span, "model '%s' has %d equations, more than %d, the limit of "
+                   "the flat system (docs/language.md, \"Limits\")", model, dae->eqs.n,
+                   LIMIT_EQUATIONS);
     elab_free(m);
     m = NULL;
     arena_free(&elab_arena);
@@ -235,6 +242,12 @@ int driver_run(const DriverOptions *o)
     /* codegen */
     char *c = cg_generate(plan, model);
     pass_done(o, "codegen", &t0);
+    if (!c) {
+        diag_error(top_span, "the C of model '%s' would be more than %zu bytes, "
+                   "the limit of code generation (docs/language.md, \"Limits\"); are its "
+                   "vectors or loops larger than meant?", model, cg_c_limit());
+        goto done;
+    }
     if (o->c_text) {
         *o->c_text = c;
         goto done;

@@ -576,6 +576,7 @@ void elab_free(Model *m)
     ptrmap_free(&m->units_memo);
     ptrmap_free(&m->integ_of);
     ptrmap_free(&m->fn_dims);
+    ptrmap_free(&m->fn_memo);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
     /* what flatten did not take over */

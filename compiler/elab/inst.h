@@ -225,6 +225,11 @@ typedef struct Model {
     struct UnitLocal *ulocals; /* the same for the unit check (units_check.c) */
     PtrMap fn_dims;         /* "function/arg dims" -> its output dims, checked */
     int fn_depth;           /* function bodies being inlined */
+    long fn_inlined;        /* user function calls inlined so far */
+    PtrMap fn_memo;         /* Sym* (function and its lowered arguments) ->
+                               DaeExpr** (its outputs): a call inlined once */
+    long loop_iterations;   /* for-loop iterations of every walk so far */
+    bool loop_limit_reported; /* LIMIT_LOOP_ITERATIONS was passed */
     PtrMap integ_of;        /* integrand (DaeExpr*) -> 1 + index in integs:
                                one state per distinct integrand */
     double *pvalues;        /* default value of every parameter so far */

@@ -19,6 +19,7 @@
 #include "lower.h"
 
 #include "diag.h"
+#include "limits.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -328,9 +329,25 @@ void lower_local_defs(Model *m, ElabInst *in, PtrVec *defs)
     }
 }
 
+/* The key of a call for the inlining memo: the function and the nodes of
+   its lowered arguments (hash-consed, so equal arguments are one node). */
+static Sym *call_key(AstDef *f, DaeExpr **args, int n)
+{
+    char buf[64 * 8];
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%p", (void *)f);
+    for (int i = 0; i < n && len + 24 < sizeof buf; i++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, ",%p", (void *)args[i]);
+    return len + 24 < sizeof buf ? sym_cstr(buf) : NULL;
+}
+
 /* Inlines a call of a user function: its arguments are lowered where the
    call is, then its definitions in order, with nothing but them in
-   scope; outs[k] is output k. */
+   scope; outs[k] is output k.  A body sees nothing but its arguments, so
+   a call with the same arguments has the same outputs: each is inlined
+   once (Model.fn_memo), and functions calling each other twice at each of
+   k levels inline in O(k), not O(2^k).  Inlining deeper than
+   LIMIT_INLINE_DEPTH, or more than LIMIT_INLINED_CALLS calls, is an
+   error at the call. */
 static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs)
 {
     AstDef *f = call->u.call.fn ? call->u.call.fn->ast : NULL;
@@ -338,12 +355,32 @@ static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs
         return;
     for (int k = 0; k < f->outputs.n; k++)
         outs[k] = dae_const(m->t, 0);
-    if (m->fn_depth >= 256 || call->u.call.args.n != f->inputs.n)
-        return; /* resolution reported it (recursion, arity) */
+    if (call->u.call.args.n != f->inputs.n)
+        return; /* resolution reported it (arity) */
+    if (m->fn_depth >= LIMIT_INLINE_DEPTH) {
+        diag_error(call->span, "calls of user functions are inlined at most %d deep "
+                   "(the limit of inlining, docs/language.md, \"Limits\"); this call "
+                   "of '%s' is deeper", LIMIT_INLINE_DEPTH, f->name->name);
+        return;
+    }
     int n = f->inputs.n;
     DaeExpr **args = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
         args[i] = lower_expr(m, in, call->u.call.args.items[i]);
+    Sym *key = call_key(f, args, n);
+    DaeExpr **known = key ? ptrmap_get(&m->fn_memo, key) : NULL;
+    if (known) {
+        for (int k = 0; k < f->outputs.n; k++)
+            outs[k] = known[k];
+        return;
+    }
+    if (++m->fn_inlined > LIMIT_INLINED_CALLS) {
+        if (m->fn_inlined == LIMIT_INLINED_CALLS + 1)
+            diag_error(call->span, "this model inlines more than %d calls of user "
+                       "functions (the limit of inlining, docs/language.md, \"Limits\")",
+                       LIMIT_INLINED_CALLS);
+        return;
+    }
     ElabLocal *saved = m->locals;
     bind_local(m, in, NULL, NULL, NULL);
     for (int i = 0; i < n; i++)
@@ -361,6 +398,12 @@ static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs
         }
     }
     m->locals = saved;
+    if (key) {
+        DaeExpr **copy = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(f->outputs.n + 1));
+        for (int k = 0; k < f->outputs.n; k++)
+            copy[k] = outs[k];
+        ptrmap_put(&m->fn_memo, key, copy);
+    }
 }
 
 DaeExpr *lower_decl(Model *m, ElabInst *in, AstDecl *d)

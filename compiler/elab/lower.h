@@ -10,6 +10,8 @@
 
 #include "inst.h"
 
+#include <stdlib.h>
+
 DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);
 /* A declaration's value: its expression, or for `[a, b] = f(x)` the
    output of the call it takes. */
@@ -47,10 +49,24 @@ DaeExpr *lower_array_call(Model *m, ElabInst *in, AstExpr *e);
 /* An integer known at compile time (an index, a size): the parameters it
    reads become structural.  False after an error at e. */
 bool lower_int(Model *m, ElabInst *in, AstExpr *e, const char *what, long *out);
-/* The values of a for-loop's range (a row vector of integers), in the
-   instance arena; false after an error (reported when `report`). */
-bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
-                 bool report);
+/* The values of a for-loop's range: a:s:b counted (first, step, n), or
+   another row vector of integers (vals, n; heap, lower_range_free).
+   False after an error (reported when `report`). */
+typedef struct LowerRange {
+    long first, step;       /* a:s:b: the values first + k * step ... */
+    long n;                 /* ... for k = 0 .. n - 1 */
+    long *vals;             /* or these n values; NULL for a:s:b */
+} LowerRange;
+bool lower_range(Model *m, ElabInst *in, AstExpr *range, LowerRange *r, bool report);
+static inline long lower_range_at(const LowerRange *r, long k)
+{
+    return r->vals ? r->vals[k] : r->first + k * r->step;
+}
+static inline void lower_range_free(LowerRange *r)
+{
+    free(r->vals);
+    r->vals = NULL;
+}
 /* Element part->index of the array slot s (components or nodes), the
    index read in context `in`; NULL after an error. */
 ElabSlot *lower_element(Model *m, ElabInst *in, ElabSlot *s, AstNamePart *part);

@@ -22,6 +22,7 @@
 #include "lower.h"
 
 #include "diag.h"
+#include "limits.h"
 #include "rt_table.h"
 
 #include <math.h>
@@ -30,7 +31,7 @@
 
 /* A range longer than this is surely a mistake (and would exhaust memory
    one element at a time). */
-enum { LOWER_MAX_ELEMENTS = 10000000 };
+enum { LOWER_MAX_ELEMENTS = LIMIT_ARRAY_ELEMENTS };
 
 const char *lower_size_text(char *buf, size_t len, int rows, int cols)
 {
@@ -118,6 +119,13 @@ bool lower_int(Model *m, ElabInst *in, AstExpr *e, const char *what, long *out)
 
 /* The elements first, first + step, ... up to last (MATLAB's colon, with
    its tolerance for steps like 0.1 that are not exact in binary). */
+/* How many values a:s:b has (s != 0). */
+static double range_count(double a, double s, double b)
+{
+    double q = (b - a) / s;
+    return q < 0 ? 0 : floor(q + 1e-10 * fmax(1, fabs(q))) + 1;
+}
+
 static LowerValue range_value(Model *m, ElabInst *in, AstExpr *e)
 {
     double a, s = 1, b;
@@ -132,11 +140,10 @@ static LowerValue range_value(Model *m, ElabInst *in, AstExpr *e)
         diag_error(step->span, "the step of a range cannot be 0");
         return lv_new(m, 1, 0);
     }
-    double q = (b - a) / s;
-    double count = q < 0 ? 0 : floor(q + 1e-10 * fmax(1, fabs(q))) + 1;
+    double count = range_count(a, s, b);
     if (count > LOWER_MAX_ELEMENTS) {
         diag_error(e->span, "this range has %.0f elements, more than the %d a "
-                   "vector may have", count, LOWER_MAX_ELEMENTS);
+                   "vector may have (docs/language.md, \"Limits\")", count, LOWER_MAX_ELEMENTS);
         return lv_new(m, 1, 0);
     }
     int n = (int)count;
@@ -146,28 +153,38 @@ static LowerValue range_value(Model *m, ElabInst *in, AstExpr *e)
     return v;
 }
 
-bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
-                 bool report)
+bool lower_range(Model *m, ElabInst *in, AstExpr *range, LowerRange *r, bool report)
 {
-    *vals = NULL;
-    *n = 0;
+    *r = (LowerRange){0, 1, 0, NULL};
     int before = diag_error_count();
-    /* a:s:b counts unitless integers: its bounds and step are integers */
+    /* a:s:b counts unitless integers: its bounds and step are integers,
+       and its values are counted, never made one by one */
     if (range->kind == EXPR_RANGE) {
         AstExpr *parts[3] = {range->u.range.first, range->u.range.step, range->u.range.last};
         static const char *const names[3] = {"start", "step", "end"};
+        static const char *const whats[3] = {"the start of a range", "the step of a range",
+                                             "the end of a range"};
+        double x[3] = {0, 1, 0};
         for (int k = 0; k < 3; k++) {
-            double x;
-            if (!parts[k] || dae_depends_on_state(lower_expr(m, in, parts[k])))
+            if (!parts[k])
                 continue;
-            x = dae_eval_params(lower_expr(m, in, parts[k]), elab_param_values(m));
-            if (isfinite(x) && !is_integer(x)) {
+            if (!known_number(m, lower_expr(m, in, parts[k]), parts[k], whats[k], &x[k]))
+                return false;
+            if (!is_integer(x[k])) {
                 if (report)
                     diag_error(parts[k]->span, "the range of a for-loop counts "
-                               "integers, and its %s is %.17g", names[k], x);
+                               "integers, and its %s is %.17g", names[k], x[k]);
                 return false;
             }
         }
+        if (x[1] == 0) {
+            diag_error(parts[1]->span, "the step of a range cannot be 0");
+            return false;
+        }
+        r->first = (long)x[0];
+        r->step = (long)x[1];
+        r->n = (long)range_count(x[0], x[1], x[2]);
+        return true;
     }
     LowerValue v = lower_value(m, in, range);
     if (diag_error_count() != before)
@@ -180,21 +197,24 @@ bool lower_range(Model *m, ElabInst *in, AstExpr *range, long **vals, int *n,
         return false;
     }
     /* that its values are unitless is the unit check's */
-    long *out = arena_alloc(m->arena, sizeof(long) * (size_t)(lv_numel(v) + 1));
+    long *out = mem_calloc((size_t)lv_numel(v) + 1, sizeof *out);
     for (int k = 0; k < lv_numel(v); k++) {
         double x;
-        if (!known_number(m, v.el[k], range, "the range of a for-loop", &x))
+        if (!known_number(m, v.el[k], range, "the range of a for-loop", &x)) {
+            free(out);
             return false;
+        }
         if (!is_integer(x)) {
             if (report)
                 diag_error(range->span, "the range of a for-loop takes integers, "
                            "and its element %d is %.17g", k + 1, x);
+            free(out);
             return false;
         }
         out[k] = (long)x;
     }
-    *vals = out;
-    *n = lv_numel(v);
+    r->vals = out;
+    r->n = lv_numel(v);
     return true;
 }
 
@@ -492,6 +512,40 @@ static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
 /* What reduce() folds a vector with. */
 typedef enum Reduction { RED_SUM, RED_MIN, RED_MAX } Reduction;
 
+/* op over el[0 .. n-1], n >= 1, as numpy sums: blocks of 8 folded from the
+   left, the blocks' results then paired in a balanced tree.  Up to 8
+   elements that is the plain left fold; a longer vector's expression is
+   log2(n) deep instead of n, which neither the compiler's walks nor the C
+   compiler reading the generated code could follow for a long vector,
+   and its rounding error grows like log n instead of n. */
+static DaeExpr *add_op(DaeExprTable *t, DaeExpr *a, DaeExpr *b)
+{
+    return dae_add(t, a, b);
+}
+
+static DaeExpr *pairwise(Model *m, DaeExpr **el, int n,
+                         DaeExpr *(*op)(DaeExprTable *, DaeExpr *, DaeExpr *))
+{
+    enum { BLOCK = 8 };
+    int k = (n + BLOCK - 1) / BLOCK;
+    DaeExpr **v = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(k + 1));
+    for (int b = 0; b < k; b++) {
+        DaeExpr *acc = el[b * BLOCK];
+        for (int i = b * BLOCK + 1; i < n && i < (b + 1) * BLOCK; i++)
+            acc = op(m->t, acc, el[i]);
+        v[b] = acc;
+    }
+    while (k > 1) {
+        int j = 0;
+        for (int i = 0; i + 1 < k; i += 2)
+            v[j++] = op(m->t, v[i], v[i + 1]);
+        if (k % 2)
+            v[j++] = v[k - 1];
+        k = j;
+    }
+    return v[0];
+}
+
 /* min or max of el[0 .. n-1], n >= 1: the constants and parameters first,
    folded with fmin/fmax (dae_min, dae_max: no zero crossing, each operand
    once), then that and the elements that vary, paired in a balanced tree
@@ -502,16 +556,16 @@ static DaeExpr *extremum(Model *m, DaeExpr **el, int n, Reduction fn)
 {
     DaeExpr *(*pick)(DaeExprTable *, DaeExpr *, DaeExpr *) = fn == RED_MIN ? dae_min : dae_max;
     DaeExpr **v = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
-    DaeExpr *fixed = NULL;
-    int k = 1;
+    DaeExpr **fixed = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+    int k = 1, nfixed = 0;
     for (int i = 0; i < n; i++) {
         if (dae_depends_on_state(el[i]))
             v[k++] = el[i];
         else
-            fixed = fixed ? pick(m->t, fixed, el[i]) : el[i];
+            fixed[nfixed++] = el[i];
     }
-    if (fixed)
-        v[0] = fixed;
+    if (nfixed)
+        v[0] = pairwise(m, fixed, nfixed, pick);
     else
         v++, k--;
     while (k > 1) {
@@ -544,10 +598,7 @@ static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduc
             r.el[g] = extremum(m, el, len, fn);
             continue;
         }
-        DaeExpr *acc = dae_const(m->t, 0);
-        for (int k = 0; k < len; k++)
-            acc = dae_add(m->t, acc, el[k]);
-        r.el[g] = acc;
+        r.el[g] = len ? pairwise(m, el, len, add_op) : dae_const(m->t, 0);
     }
     return r;
 }
@@ -561,7 +612,8 @@ static LowerValue filled(Model *m, ElabInst *in, AstExpr **args, int n, double v
         c = r;
     if (r < 0 || c < 0 || (double)r * (double)c > LOWER_MAX_ELEMENTS) {
         diag_error(args[0]->span, "a %ld-by-%ld matrix is not a size lmdlc makes: "
-                   "sizes are 0 or more, and %d elements at most", r, c,
+                   "sizes are 0 or more, and %d elements at most (the limit of one vector or "
+                   "matrix, docs/language.md, \"Limits\")", r, c,
                    LOWER_MAX_ELEMENTS);
         return lv_new(m, 0, 0);
     }

@@ -7,27 +7,51 @@
  */
 #include "inst.h"
 
+#include "diag.h"
+#include "limits.h"
 #include "lower.h"
 
 static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,
                  void *ctx);
 
+/* Every iteration of every walk counts against LIMIT_LOOP_ITERATIONS, so
+   nested loops cannot make elaboration run without end (three nested
+   loops of 3,000 are 2.7e10 iterations, even with nothing in them). */
+static bool over_budget(Model *m, const AstFor *f, long n)
+{
+    if ((double)m->loop_iterations + (double)n <= LIMIT_LOOP_ITERATIONS) {
+        m->loop_iterations += n;
+        return false;
+    }
+    if (!m->loop_limit_reported)
+        diag_error(f->range->span, "this for-loop would take the model's for-loops past "
+                   "%d iterations in all, the limit of elaboration (docs/language.md, "
+                   "\"Limits\"); are loops nested deeper than meant?",
+                   LIMIT_LOOP_ITERATIONS);
+    m->loop_limit_reported = true;
+    return true;
+}
+
 bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
                  bool (*fn)(void *ctx), void *ctx)
 {
-    long *vals;
-    int n;
-    if (!lower_range(m, in, f->range, &vals, &n, report))
+    LowerRange r;
+    if (!lower_range(m, in, f->range, &r, report))
         return false;
+    if (over_budget(m, f, r.n)) {
+        lower_range_free(&r);
+        return false;
+    }
     const ElabEnv *outer = in->env;
-    for (int k = 0; k < n; k++) {
-        ElabEnv env = {f->var, (double)vals[k], outer};
+    for (long k = 0; k < r.n; k++) {
+        ElabEnv env = {f->var, (double)lower_range_at(&r, k), outer};
         in->env = &env;
         bool more = fn(ctx);
         in->env = outer;
         if (!more)
             break;
     }
+    lower_range_free(&r);
     return true;
 }
 

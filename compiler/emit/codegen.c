@@ -1028,6 +1028,11 @@ static void emit_slots(Cg *cg)
     cp_emit(&cg->p, " */\n\n");
 }
 
+size_t cg_c_limit(void)
+{
+    return cp_c_limit();
+}
+
 char *cg_generate(const Plan *pl, const char *model)
 {
     Cg cg = {0};
@@ -1121,5 +1126,9 @@ char *cg_generate(const Plan *pl, const char *model)
     ptrmap_free(&cg.p.uses);
     ptrmap_free(&cg.p.temp);
     cp_pool_free(&cg.p);
+    if (cg.p.buf.over) {
+        free(cg.p.buf.s);
+        return NULL;
+    }
     return cg.p.buf.s;
 }

@@ -13,7 +13,11 @@
 
 /* Generates the simulator source.  Returns a malloc'ed NUL-terminated
    string (the caller frees it), or NULL on an internal error. */
+/* The C of the plan, or NULL when it would be larger than cg_c_limit()
+   bytes. */
 char *cg_generate(const Plan *p, const char *model);
+/* The most bytes of C it writes (LIMIT_C_BYTES, or $LMDL_MAX_C_BYTES). */
+size_t cg_c_limit(void);
 
 /* One translation unit of a split simulator source (cunits.c): its
    text and the optimization level it is compiled at. */

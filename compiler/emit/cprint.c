@@ -17,13 +17,29 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include "limits.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+size_t cp_c_limit(void)
+{
+    const char *e = getenv("LMDL_MAX_C_BYTES");
+    char *end;
+    unsigned long long v = e && *e ? strtoull(e, &end, 10) : 0;
+    return e && *e && !*end && v > 0 && v < LIMIT_C_BYTES ? (size_t)v : LIMIT_C_BYTES;
+}
+
 void cp_put(CpBuf *b, const char *s, size_t n)
 {
+    if (!b->limit)
+        b->limit = cp_c_limit();
+    if (b->over || b->n + n >= b->limit) {
+        b->over = true;
+        return;
+    }
     if (b->n + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 65536;
         while (b->n + n + 1 > cap)

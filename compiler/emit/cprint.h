@@ -17,6 +17,10 @@
 typedef struct CpBuf {
     char *s;                /* the text, NUL-terminated */
     size_t n, cap;          /* used and allocated bytes */
+    size_t limit;           /* the most bytes it may hold: LIMIT_C_BYTES,
+                               or less ($LMDL_MAX_C_BYTES); 0 until set */
+    bool over;              /* the text would pass the limit: nothing more
+                               is kept, and codegen gives no C */
 } CpBuf;
 
 typedef struct CPrint CPrint;
@@ -59,6 +63,9 @@ struct CPrint {
     int ntemps;             /* temporaries made in the current function */
 };
 
+/* The most bytes of C codegen writes: LIMIT_C_BYTES, or the smaller
+   $LMDL_MAX_C_BYTES. */
+size_t cp_c_limit(void);
 void cp_put(CpBuf *b, const char *s, size_t n);
 void cp_emit(CPrint *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and

@@ -979,7 +979,7 @@ const char *dae_param_name(void *dae, int index)
 
 DaeNames dae_names(Dae *d)
 {
-    DaeNames n = {dae_param_name, dae_var_name, d, dae_evar_name};
+    DaeNames n = {dae_param_name, dae_var_name, d, dae_evar_name, 0};
     return n;
 }
 

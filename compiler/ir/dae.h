@@ -319,6 +319,9 @@ typedef struct DaeNames {
     const char *(*var)(void *ctx, int index);
     void *ctx;
     const char *(*evar)(void *ctx, int index); /* or NULL: ev[k] */
+    long budget;            /* the most nodes one expression prints, then
+                               "..." (a DAG printed as a tree may be
+                               exponentially larger); 0: 100,000 */
 } DaeNames;
 void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names);
 

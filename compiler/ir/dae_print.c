@@ -38,14 +38,24 @@ static const char *extremum_name(const DaeExpr *e)
     return c->kind == DX_LE ? "min" : "max";
 }
 
-static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right)
+static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, bool right,
+                     long *left)
 {
+    /* a DAG printed as a tree can be exponentially larger than the DAG:
+       the print stops after its budget of nodes, with "..." */
+    if (*left <= 0) {
+        if (*left == 0)
+            fputs("...", fp);
+        *left = -1;
+        return;
+    }
+    --*left;
     const char *call = extremum_name(e);
     if (call) {
         fprintf(fp, "%s(", call);
-        print_at(fp, e->u.cond.a, n, 0, false);
+        print_at(fp, e->u.cond.a, n, 0, false, left);
         fputs(", ", fp);
-        print_at(fp, e->u.cond.b, n, 0, false);
+        print_at(fp, e->u.cond.b, n, 0, false, left);
         fputc(')', fp);
         return;
     }
@@ -71,34 +81,34 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     case DX_INITIAL: fputs("initialevent", fp); break;
     case DX_DELAY:
         fputs("delay(", fp);
-        print_at(fp, e->u.cond.c, n, 0, false);
+        print_at(fp, e->u.cond.c, n, 0, false, left);
         fputs(", ", fp);
-        print_at(fp, e->u.cond.a, n, 0, false);
+        print_at(fp, e->u.cond.a, n, 0, false, left);
         if (e->u.cond.b) {
             fputs(", History = ", fp);
-            print_at(fp, e->u.cond.b, n, 0, false);
+            print_at(fp, e->u.cond.b, n, 0, false, left);
         }
         fputc(')', fp);
         break;
     case DX_EDGE:
         fputs("edge(", fp);
-        print_at(fp, e->u.bin.a, n, 0, false);
+        print_at(fp, e->u.bin.a, n, 0, false, left);
         fputc(')', fp);
         break;
     case DX_NEG:
         fputc('-', fp);
-        print_at(fp, e->u.bin.a, n, 6, true);
+        print_at(fp, e->u.bin.a, n, 6, true, left);
         break;
     case DX_NOT:
         fputc('~', fp);
-        print_at(fp, e->u.bin.a, n, 6, true);
+        print_at(fp, e->u.bin.a, n, 6, true, left);
         break;
     case DX_FUNC:
         fprintf(fp, "%s(", builtin_names[e->u.fn.fn]);
-        print_at(fp, e->u.fn.a, n, 0, false);
+        print_at(fp, e->u.fn.a, n, 0, false, left);
         if (e->u.fn.b) {
             fputs(", ", fp);
-            print_at(fp, e->u.fn.b, n, 0, false);
+            print_at(fp, e->u.fn.b, n, 0, false, left);
         }
         fputc(')', fp);
         break;
@@ -107,7 +117,7 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         int g = tb->grid[e->u.seg.axis];
         fprintf(fp, "segment(%s..%s, ", n->param(n->ctx, g),
                 n->param(n->ctx, g + tb->n[e->u.seg.axis] - 1));
-        print_at(fp, e->u.seg.x, n, 0, false);
+        print_at(fp, e->u.seg.x, n, 0, false, left);
         fputc(')', fp);
         break;
     }
@@ -128,10 +138,10 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         int nd = tb->n[0] * (tb->axes == 2 ? tb->n[1] : 1);
         fprintf(fp, "%s..%s, ", n->param(n->ctx, tb->data),
                 n->param(n->ctx, tb->data + nd - 1));
-        print_at(fp, s1->u.seg.x, n, 0, false);
+        print_at(fp, s1->u.seg.x, n, 0, false, left);
         if (s2) {
             fputs(", ", fp);
-            print_at(fp, s2->u.seg.x, n, 0, false);
+            print_at(fp, s2->u.seg.x, n, 0, false, left);
         }
         fprintf(fp, ", %s, %s)", tb->interp == RT_INTERP_SMOOTH ? "smooth" : "linear",
                 tb->extrap == RT_EXTRAP_LINEAR ? "linear"
@@ -140,17 +150,17 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     }
     case DX_IF:
         fputs("if ", fp);
-        print_at(fp, e->u.cond.c, n, 0, false);
+        print_at(fp, e->u.cond.c, n, 0, false, left);
         fputs(", ", fp);
-        print_at(fp, e->u.cond.a, n, 0, false);
+        print_at(fp, e->u.cond.a, n, 0, false, left);
         fputs(" else ", fp);
-        print_at(fp, e->u.cond.b, n, 0, false);
+        print_at(fp, e->u.cond.b, n, 0, false, left);
         fputs(" end", fp);
         break;
     default: {
-        print_at(fp, e->u.bin.a, n, p, false);
+        print_at(fp, e->u.bin.a, n, p, false, left);
         fprintf(fp, " %s ", dae_kind_names[e->kind]);
-        print_at(fp, e->u.bin.b, n, p, true);
+        print_at(fp, e->u.bin.b, n, p, true, left);
         break;
     }
     }
@@ -158,9 +168,13 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         fputc(')', fp);
 }
 
+/* The most nodes one expression prints (DaeNames.budget, when 0). */
+enum { PRINT_NODES = 100000 };
+
 void dae_print_expr(FILE *fp, const DaeExpr *e, const DaeNames *names)
 {
-    print_at(fp, e, names, 0, false);
+    long left = names->budget > 0 ? names->budget : PRINT_NODES;
+    print_at(fp, e, names, 0, false, &left);
 }
 
 
@@ -250,6 +264,7 @@ static void expr_text(Dae *d, const DaeExpr *lhs, const DaeExpr *rhs, char *buf,
         return;
     }
     DaeNames nm = dae_names(d);
+    nm.budget = (long)len;  /* every node prints at least one byte */
     dae_print_expr(fp, lhs, &nm);
     if (rhs) {
         fputs(" == ", fp);

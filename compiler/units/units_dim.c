@@ -18,6 +18,8 @@
  */
 #include "units_internal.h"
 
+#include "limits.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -262,8 +264,14 @@ static DimInfo function_dim(Model *m, ElabInst *in, AstExpr *call, int k, int de
 {
     AstDef *f = call->u.call.fn->ast;
     int n = f->inputs.n;
-    if (call->u.call.args.n != n || k >= f->outputs.n || m->fn_depth >= 256)
+    if (call->u.call.args.n != n || k >= f->outputs.n)
         return ud_failed(); /* resolution reported it */
+    if (m->fn_depth >= LIMIT_INLINE_DEPTH) {
+        diag_error(call->span, "calls of user functions are inlined at most %d deep "
+                   "(the limit of inlining, docs/language.md, \"Limits\"); this call "
+                   "of '%s' is deeper", LIMIT_INLINE_DEPTH, f->name->name);
+        return ud_failed();
+    }
     DimInfo *args = arena_alloc(m->arena, sizeof(DimInfo) * (size_t)(n + 1));
     char key[1024], where[512];
     size_t klen = (size_t)snprintf(key, sizeof key, "%p/%d", (void *)f, k);
@@ -310,9 +318,11 @@ static DimInfo function_dim(Model *m, ElabInst *in, AstExpr *call, int k, int de
             }
     }
     m->ulocals = saved;
-    if (r.ok && diag_error_count() == errors) {
+    /* remembered, a failure too (reported once, at the first call with
+       these units): calls that double at each level stay linear */
+    if (!r.unknown) {
         DimInfo *keep = arena_alloc(m->arena, sizeof *keep);
-        *keep = r;
+        *keep = diag_error_count() == errors ? r : ud_failed();
         ptrmap_put(&m->fn_dims, memo, keep);
     }
     return r;

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The limits of docs/language.md ("Limits") where they are not errors of
+# a model file alone (tests/errors/limit_*.lmdl are):
+#  - functions that call another twice at each of 22 levels are inlined
+#    once per distinct call, not 2^22 times: f_d(x) = f_{d-1}(x) +
+#    f_{d-1}(2x), f_0(x) = 2x, so f_22(t) = 2 * 3^22 * t, exactly, in well
+#    under the test's time (the exponential inlining took minutes and GBs);
+#  - generated C larger than $LMDL_MAX_C_BYTES (at most 1 GiB) is refused
+#    with a located error and no file written;
+#  - a sum of 10^5 elements is summed pairwise (log depth): lmdlc makes
+#    its C (a left fold of 10^5 terms overflowed the stack of its walks),
+#    and a sum of 3,000 ones runs and gives 3,000.
+. "$(dirname "$0")/lib.sh"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+{
+  printf 'function y = f0(x)\n  definitions\n    y = x + x;\n  end\nend\n'
+  k=1
+  while [ $k -le 22 ]; do
+    printf 'function y = f%d(x)\n  definitions\n    y = f%d(x) + f%d(x * 2);\n  end\nend\n' \
+      $k $((k - 1)) $((k - 1))
+    k=$((k + 1))
+  done
+  printf "component Doubling\n  variables\n    z = {0, 's'};\n  end\n  equations\n    z == f22(time);\n  end\nend\n"
+} > "$d/doubling.lmdl"
+"$LMDLC" run "$d/doubling.lmdl" --stop-time 1 --output-step 1 --quiet > "$d/out.csv" \
+  || fail "the doubling functions do not run"
+last=$(tail -1 "$d/out.csv")
+[ "$last" = "1,62762119218" ] || fail "f22(1) = $last, expected 1,62762119218 (2 * 3^22)"
+
+printf "component Big\n  parameters\n    v = zeros(1, 1000);\n  end\n  variables\n    x = 0;\n  end\n  equations\n    der(x) == sum(v) * {1, '1/s'};\n  end\nend\n" > "$d/big.lmdl"
+LMDL_MAX_C_BYTES=20000 "$LMDLC" emit-c "$d/big.lmdl" -o "$d/big.c" 2> "$d/err" \
+  && fail "C over LMDL_MAX_C_BYTES: exit 0"
+grep -q "big.lmdl:1:11: error: the C of model 'Big' would be more than 20000 bytes" "$d/err" \
+  || fail "the C size message: $(cat "$d/err")"
+[ ! -e "$d/big.c" ] || fail "a C file was written"
+"$LMDLC" emit-c "$d/big.lmdl" -o "$d/big.c" || fail "the same model under the default limit"
+
+sed 's/zeros(1, 1000)/ones(1, 100000)/' "$d/big.lmdl" > "$d/long.lmdl"
+"$LMDLC" emit-c "$d/long.lmdl" -o "$d/long.c" || fail "the C of a sum of 10^5 elements"
+sed 's/zeros(1, 1000)/ones(1, 3000)/' "$d/big.lmdl" > "$d/sum.lmdl"
+"$LMDLC" run "$d/sum.lmdl" --stop-time 1 --output-step 1 --quiet > "$d/sum.csv" \
+  || fail "a sum of 3,000 elements"
+[ "$(tail -1 "$d/sum.csv")" = "1,3000" ] || fail "sum of 3,000 ones: $(tail -1 "$d/sum.csv")"
+echo ok
