@@ -14,7 +14,7 @@
 #include "build.h"
 #include "codegen.h"
 #include "diag.h"
-#include "limits.h"
+#include "bounds.h"
 #include "flatten.h"
 #include "inst.h"
 #include "lint.h"

@@ -19,7 +19,7 @@
 #include "lower.h"
 
 #include "diag.h"
-#include "limits.h"
+#include "bounds.h"
 
 #include <math.h>
 #include <stdint.h>

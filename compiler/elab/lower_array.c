@@ -22,7 +22,7 @@
 #include "lower.h"
 
 #include "diag.h"
-#include "limits.h"
+#include "bounds.h"
 #include "rt_table.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "inst.h"
 
 #include "diag.h"
-#include "limits.h"
+#include "bounds.h"
 #include "lower.h"
 
 static void walk(Model *m, ElabInst *in, PtrVec *items, bool active, ElabSectionFn fn,

@@ -17,7 +17,7 @@
 
 #include <math.h>
 #include <stdarg.h>
-#include "limits.h"
+#include "bounds.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
  */
 #include "units_internal.h"
 
-#include "limits.h"
+#include "bounds.h"
 
 #include <math.h>
 #include <string.h>

@@ -25,6 +25,15 @@ import sys
 PHASES = ["common", "base", "ir", "front", "sema", "elab", "units", "flatten",
           "opt", "structure", "plan", "emit", "driver", "tools", "main"]
 GENERATED = {"parser.h": "front", "lexer.h": "front"}
+# A header of the tree may not have a system header's name: with the
+# phases' folders on the include path, <limits.h> would find it.
+SYSTEM = set("""assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h
+limits.h locale.h math.h setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h
+stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h threads.h time.h
+uchar.h wchar.h wctype.h dirent.h fcntl.h glob.h grp.h libgen.h limits.h link.h
+poll.h pthread.h pwd.h regex.h sched.h search.h semaphore.h spawn.h strings.h
+syslog.h termios.h unistd.h utime.h elf.h features.h malloc.h memory.h
+zip.h klu.h""".split())
 
 
 def phase_of(rel):
@@ -57,6 +66,9 @@ def main():
         if f.endswith(".h"):
             where.setdefault(os.path.basename(f), []).append(f)
     bad = []
+    for name in sorted(where):
+        if name in SYSTEM:
+            bad.append("%s: a header of the tree named like the system's <%s>" % (where[name][0], name))
     for name, paths in where.items():
         if len(paths) > 1:
             bad.append("%s: a header of this name is also %s" % (paths[0], ", ".join(paths[1:])))

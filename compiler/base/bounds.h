@@ -1,12 +1,12 @@
 /*
- * limits.h - the limits of what one model may make the compiler do, one
+ * bounds.h - the limits of what one model may make the compiler do, one
  * row each: name, value, what it bounds.  Each is far beyond a real model
  * and far below what would exhaust the machine: a model past one gets a
  * located error that names the limit (docs/language.md, "Limits"), never
  * an unbounded elaboration, an exponential inlining or a gigabyte of C.
  */
-#ifndef LMDL_LIMITS_H
-#define LMDL_LIMITS_H
+#ifndef LMDL_BOUNDS_H
+#define LMDL_BOUNDS_H
 
 #define LMDL_LIMITS(X)                                                                   \
     X(LIMIT_LOOP_ITERATIONS, 20000000, "iterations of for-loops, in all the walks of "  \
