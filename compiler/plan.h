@@ -98,6 +98,9 @@ typedef struct PlanRelation {
     bool assert_only;       /* found only in assertion conditions: located
                                like the others, but no event */
     bool reads_alg;         /* its operands read an unknown that is no state */
+    bool time_only;         /* the relation functions read nothing but time,
+                               parameters, event variables and the modes
+                               of other relations: a time event */
     DaeExpr *live;          /* the relation as the relation functions
                                evaluate it: rel, or, when its operands
                                could be written in states alone (the

@@ -134,6 +134,37 @@ static bool live_reads_alg(const Plan *p, const DaeExpr *e, bool top, PtrMap *se
     return false;
 }
 
+/* Whether the relation functions, evaluating e, read a delay (the
+   history of a variable, even of one that depends on time alone). */
+static bool reads_delay(const DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_is_continuous(e) || ptrmap_get(seen, e))
+        return false;
+    ptrmap_put(seen, e, (void *)e);
+    if (e->kind == DX_DELAY)
+        return true;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (reads_delay(kids[i], seen))
+            return true;
+    return false;
+}
+
+/* A relation on time alone: what its functions evaluate reads no variable
+   and no delay, only time, parameters, event variables and the modes of
+   other relations (the runtime finds its crossings before it steps). */
+static void plan_time_relations(Plan *p)
+{
+    for (int i = 0; i < p->nrels; i++) {
+        PlanRelation *r = &p->rels[i];
+        if (r->reads_alg || dae_has_var(r->live) || dae_has_var(r->crossing))
+            continue;
+        PtrMap seen = {0};
+        r->time_only = !reads_delay(r->live, &seen) && !reads_delay(r->crossing, &seen);
+        ptrmap_free(&seen);
+    }
+}
+
 static void plan_live_relations(Plan *p)
 {
     DaeExprTable *t = &p->d->t;
@@ -577,6 +608,7 @@ void plan_eval(Plan *p)
 {
     plan_copies(p);
     plan_live_relations(p);
+    plan_time_relations(p);
     plan_stmts(p);
     plan_slots(p);
     plan_column_reads(p);
