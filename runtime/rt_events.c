@@ -440,7 +440,9 @@ static int left_row(RtSim *s, const RtEvPoint *L, double te)
     memcpy(s->md_trial, s->modes, rt_ev_nrel(s) * sizeof *s->md_trial);
     if (rt_eval_past(s, L->t, L->x, s->dxt, s->alg, s->md_trial, &s->fail) != 0)
         return -1;
-    return rt_csv_row(s, te, L->x, s->dxt, s->alg);
+    /* --no-event-emit: rows on the output grid only (the evaluation
+       still serves the delays' sample of the left limit) */
+    return s->opt.no_event_emit ? 0 : rt_csv_row(s, te, L->x, s->dxt, s->alg);
 }
 
 /* The time an event at te writes on its rows and log lines: an event
@@ -540,8 +542,10 @@ static int handle_event(RtSim *s, const RtEvBracket *br)
         rc = rt_ev_chattering(s, te, last);
     if (rc == 0)
         rc = rt_check_asserts(s);
+    /* the right limit; with --no-event-emit only as the row of the
+       output time the event is at (which then gets no other) */
     if (rc == 0)
-        rc = rt_csv_row(s, tr, s->x, s->dx, s->alg);
+        rc = s->opt.no_event_emit && tr != s->out_next ? 0 : rt_csv_row(s, tr, s->x, s->dx, s->alg);
     if (rc == 0)
         rc = rt_delays_sample(s, te, s->x, s->dx, s->alg);
     if (rc == 0)

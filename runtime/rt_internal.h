@@ -207,6 +207,8 @@ struct RtSim {
     double *jac_values;         /* FD Jacobian in the model's sparsity
                                    pattern order (jac_rows), nnz entries */
     double h;                   /* the solver's suggested next step */
+    double h_start;             /* the first step of a run (and of a
+                                   multistep method after a restart) */
     int free_steps;             /* the solver steps past output times
                                    (msbdf, msadams, cvode): rows between
                                    its steps come from its interpolant */
