@@ -455,6 +455,14 @@ static int next_step(RtSim *s, double tout)
     t1 = fmin(t1, bp);
     t1 = rt_time_events_limit(s, t1);
     s->step_t0 = s->ft = s->t;
+    if (t1 - s->t <= 1e-12 * fmax(fabs(t1), s->opt.stop_time)) {
+        /* a relation on time alone changes right after s->t (a strict one
+           whose threshold the last step ended at): its event is here,
+           at the same state, with no step of the solver to take */
+        s->step_t0 = s->ft = t1;
+        s->ft_bp = 0;
+        return 0;
+    }
     if (step(s, &s->ft, t1, &s->h, s->fx) != 0)
         return -1;
     s->ft_bp = s->ft == bp;
@@ -487,9 +495,9 @@ static int advance_ode(RtSim *s, double tout)
         } else {
             /* a row inside the step, from the solver's interpolant; a
                step too short for one (CVODE's Euler step over less than
-               rounding) leaves its start, as good */
+               rounding, the event just ahead) leaves its start, as good */
             s->t = tout;
-            if (s->opt.backend->dense(s, tout, s->x) != 0)
+            if (!(tout >= s->step_t0) || s->opt.backend->dense(s, tout, s->x) != 0)
                 memcpy(s->x, s->x0, (size_t)n * sizeof *s->x);
             /* the Newton guesses of the interval's start, not those of the
                solver's trial points further on */

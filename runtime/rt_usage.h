@@ -27,8 +27,8 @@
     "                       MAT v4, else CSV), their units to FILE.meta\n"     \
     "  --events FILE        write the event log (CSV) to FILE\n"                 \
     "  --no-event-emit      rows on the output grid only, one per time: no\n"   \
-    "                       left and right rows at events (the right limit\n"  \
-    "                       at an event on the grid)\n"                        \
+    "                       left and right rows at events (an event at an\n"   \
+    "                       output time: its values at that time)\n"           \
     "  --quiet              no progress bar and no warnings\n"                   \
     "  --diagnostics-format=json|text\n"                                         \
     "                       messages on stderr as JSON Lines, or text [text,\n"  \
