@@ -106,7 +106,10 @@ void rt_dense_order(RtDense *d, int q)
     d->want = want;
 }
 
-/* The divided differences of the Hermite data at the last m nodes. */
+/* The divided differences of the Hermite data at the last m nodes, in
+   place per state (columns from the top down, each entry from the two
+   below it of the column before), with the reciprocals of the node
+   differences, which all states share, computed once. */
 static void build(RtDense *d)
 {
     int m = d->want < d->count ? d->want : d->count, k = 2 * m;
@@ -115,21 +118,20 @@ static void build(RtDense *d)
     d->h = d->t[last] - d->t[last - 1];
     for (int j = 0; j < m; j++)
         d->z[2 * j] = d->z[2 * j + 1] = (d->t[last - j] - d->t[last]) / d->h;
+    double inv[2 * RT_DENSE_NODES][2 * RT_DENSE_NODES];
+    for (int c = 1; c < k; c++)
+        for (int r = c; r < k; r++)
+            inv[c][r] = d->z[r] == d->z[r - c] ? 0 : 1 / (d->z[r] - d->z[r - c]);
     for (size_t i = 0; i < n; i++) {
-        double q[2 * RT_DENSE_NODES][2 * RT_DENSE_NODES];
-        for (int r = 0; r < k; r++) {
-            size_t at = (size_t)(last - r / 2) * n + i;
-            q[r][0] = d->x[at];
-            if (r % 2 == 1)
-                q[r][1] = d->h * d->f[at];      /* dx/du at a doubled node */
-            else if (r > 0)
-                q[r][1] = (q[r][0] - q[r - 1][0]) / (d->z[r] - d->z[r - 1]);
-        }
-        for (int c = 2; c < k; c++)
-            for (int r = c; r < k; r++)
-                q[r][c] = (q[r][c - 1] - q[r - 1][c - 1]) / (d->z[r] - d->z[r - c]);
+        double *q = d->coef + i * 2 * RT_DENSE_NODES;
         for (int r = 0; r < k; r++)
-            d->coef[i * 2 * RT_DENSE_NODES + (size_t)r] = q[r][r];
+            q[r] = d->x[(size_t)(last - r / 2) * n + i];
+        for (int r = k - 1; r >= 1; r--)
+            q[r] = r % 2 == 1 ? d->h * d->f[(size_t)(last - r / 2) * n + i] /* dx/du */
+                              : (q[r] - q[r - 1]) * inv[1][r];
+        for (int c = 2; c < k; c++)
+            for (int r = k - 1; r >= c; r--)
+                q[r] = (q[r] - q[r - 1]) * inv[c][r];
     }
     d->m = m;
 }
