@@ -220,6 +220,8 @@ bool plan_modes(Plan *p);
 /* The delays the computation reads (plan_modes.c): Plan.delays; false
    after a reported error (a delay in a differentiated equation). */
 bool plan_delays(Plan *p);
+/* Whether e reads a delay (plan_modes.c), each node looked at once. */
+bool plan_contains_delay(const DaeExpr *e, PtrMap *seen);
 
 /* What eval computes, for the solver and for the rest, in which parts,
    and the constants of parameters it reads (plan_eval.c). */

@@ -134,22 +134,6 @@ static bool live_reads_alg(const Plan *p, const DaeExpr *e, bool top, PtrMap *se
     return false;
 }
 
-/* Whether the relation functions, evaluating e, read a delay (the
-   history of a variable, even of one that depends on time alone). */
-static bool reads_delay(const DaeExpr *e, PtrMap *seen)
-{
-    if (!dae_is_continuous(e) || ptrmap_get(seen, e))
-        return false;
-    ptrmap_put(seen, e, (void *)e);
-    if (e->kind == DX_DELAY)
-        return true;
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        if (reads_delay(kids[i], seen))
-            return true;
-    return false;
-}
-
 /* A relation on time alone: what its functions evaluate reads no variable
    and no delay, only time, parameters, event variables and the modes of
    other relations (the runtime finds its crossings before it steps). */
@@ -160,7 +144,8 @@ static void plan_time_relations(Plan *p)
         if (r->reads_alg || dae_has_var(r->live) || dae_has_var(r->crossing))
             continue;
         PtrMap seen = {0};
-        r->time_only = !reads_delay(r->live, &seen) && !reads_delay(r->crossing, &seen);
+        r->time_only = !plan_contains_delay(r->live, &seen)
+                       && !plan_contains_delay(r->crossing, &seen);
         ptrmap_free(&seen);
     }
 }

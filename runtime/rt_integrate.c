@@ -2,11 +2,19 @@
  * rt_integrate.c - the run after initialization: steps, rows, checks;
  * and the gsl_odeiv2 stepper.
  *
- * A model with states is integrated one accepted step at a time, because
- * after every step the runtime has work to do: evaluate the accepted
- * state (its algebraic values and derivative), look for relations that
- * changed (rt_events.c), and check the asserts.  Steps are clipped at
- * output times, so every row is a solver state, never an interpolation.
+ * A model with states is integrated one interval at a time, because
+ * after each the runtime has work to do: evaluate the interval's end (its
+ * algebraic values and derivative), look for relations that changed
+ * (rt_events.c, rt_locate.c), check the asserts, sample the delays.  An
+ * interval is a solver step, or its part up to an output time: the
+ * multistep methods (msbdf, msadams, cvode) step freely past output
+ * times, since a step clipped for a row rescales their history and keeps
+ * them at low order, and a row inside a step is the solver's interpolant
+ * there (RtStepper.dense).  The one-step methods have no interpolant of
+ * their order and keep no history: their steps end at output times, so
+ * their rows are solver states.  Every step ends at the stop time, at a
+ * delay's breakpoint and at the crossing of a relation on time alone
+ * (rt_time_events_limit); nothing else changes the solver's step size.
  *
  * The steps come from a stepper (RtStepper in rt_internal.h): step
  * towards t1 with the solver's step-size control, restart from a state.
