@@ -4,12 +4,16 @@
  *
  * It is a stepper like gsl_odeiv2's (RtStepper, rt_internal.h), so the
  * integration loop and the event location are the runtime's own and
- * identical on both: one step at a time in CV_ONE_STEP mode, clipped at
- * the next output time with CVodeSetStopTime (so every row is a solver
- * state), events found after each accepted step and located by
- * rt_events.c, which integrates again from saved states through restart
- * (CVodeReInit at that state).  CVODE's own root finding is not used: it
- * would locate events by another rule and give other event times.
+ * identical on both: one step at a time in CV_ONE_STEP mode, free to step
+ * past output times (a step clipped at each row would rescale CVODE's
+ * history and keep it at low order), clipped with CVodeSetStopTime only at
+ * the stop time and at breakpoints (delays, relations on time alone).
+ * Rows inside a step and states inside a step for the event search come
+ * from CVODE's own interpolant of the step (CVodeGetDky, of the method's
+ * order).  Events are found after each step and located by rt_events.c;
+ * the solver restarts at them (CVodeReInit).  CVODE's own root finding is
+ * not used: it would locate events by another rule and give other event
+ * times.
  *
  * Tolerances: --rtol, and --atol per unit of each state's nominal, as
  * CVODE's vector of absolute tolerances atol * nominal[i], which is what
@@ -52,10 +56,14 @@ struct RtCvode {
     SUNContext ctx;             /* SUNDIALS' context for all the objects */
     void *mem;                  /* the CVODE integrator */
     N_Vector y;                 /* the state CVODE last returned */
+    N_Vector dky;               /* a vector without data, pointed at the
+                                   caller's array for CVodeGetDky */
     N_Vector atol;              /* atol * nominal[i] */
     SUNMatrix A;                /* Jacobian and Newton matrix */
     SUNLinearSolver ls;         /* KLU, or dense LU */
     double t;                   /* time of y */
+    int stepped;                /* a step since the last (re)start: the
+                                   interpolant of that step exists */
     sunindextype nnz;           /* sparse: entries of A */
     sunindextype *colptr;       /* sparse: A's column starts, n + 1 */
     sunindextype *rows;         /* sparse: A's row indices, nnz */
@@ -155,8 +163,9 @@ static int cv_setup(RtSim *s)
     if (!bad) {
         cv->y = N_VNew_Serial(n, cv->ctx);
         cv->atol = N_VNew_Serial(n, cv->ctx);
+        cv->dky = N_VNewEmpty_Serial(n, cv->ctx);
         cv->mem = CVodeCreate(CV_BDF, cv->ctx);
-        bad = !cv->y || !cv->atol || !cv->mem;
+        bad = !cv->y || !cv->atol || !cv->dky || !cv->mem;
     }
     if (!bad) {
         double *y = N_VGetArrayPointer(cv->y), *atol = N_VGetArrayPointer(cv->atol);
@@ -165,6 +174,7 @@ static int cv_setup(RtSim *s)
             atol[i] = s->opt.atol * s->nominal[i];
         }
         cv->t = s->t;
+        s->free_steps = 1;
         bad = CVodeSetErrHandlerFn(cv->mem, cv_silent, NULL) != CV_SUCCESS
               || CVodeInit(cv->mem, cv_rhs, s->t, cv->y) != CV_SUCCESS
               || CVodeSVtolerances(cv->mem, s->opt.rtol, cv->atol) != CV_SUCCESS
@@ -205,6 +215,8 @@ static void cv_teardown(RtSim *s)
         N_VDestroy(cv->y);
     if (cv->atol)
         N_VDestroy(cv->atol);
+    if (cv->dky)
+        N_VDestroy(cv->dky);
     if (cv->ctx)
         SUNContext_Free(&cv->ctx);
     free(cv->colptr);
@@ -221,6 +233,8 @@ static void cv_restart(RtSim *s, double t, const double *x)
         return;
     memcpy(N_VGetArrayPointer(cv->y), x, (size_t)s->m->n_states * sizeof *x);
     cv->t = t;
+    cv->stepped = 0;
+    s->h = 0;                   /* CVODE chooses its first step itself */
     CVodeReInit(cv->mem, t, cv->y);
 }
 
@@ -281,10 +295,25 @@ static int cv_step(RtSim *s, double *t, double t1, double *h, double *x)
     }
     *t = cv->t = tret;
     *h = hnext;
+    cv->stepped = 1;
     memcpy(x, y, (size_t)n * sizeof *x);
     return 0;
 }
 
+/* The state at t in the last step, from CVODE's interpolant. */
+static int cv_dense(RtSim *s, double t, double *x)
+{
+    RtCvode *cv = s->cvode;
+    if (!cv || !cv->stepped)
+        return -1;
+    if (t == cv->t) {
+        memcpy(x, N_VGetArrayPointer(cv->y), (size_t)s->m->n_states * sizeof *x);
+        return 0;
+    }
+    N_VSetArrayPointer(x, cv->dky);
+    return CVodeGetDky(cv->mem, t, 0, cv->dky) == CV_SUCCESS ? 0 : -1;
+}
+
 const RtStepper rt_stepper_cvode = {
-    "CVODE", cv_setup, cv_teardown, cv_step, cv_restart,
+    "CVODE", cv_setup, cv_teardown, cv_step, cv_restart, cv_dense,
 };

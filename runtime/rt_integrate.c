@@ -2,11 +2,19 @@
  * rt_integrate.c - the run after initialization: steps, rows, checks;
  * and the gsl_odeiv2 stepper.
  *
- * A model with states is integrated one accepted step at a time, because
- * after every step the runtime has work to do: evaluate the accepted
- * state (its algebraic values and derivative), look for relations that
- * changed (rt_events.c), and check the asserts.  Steps are clipped at
- * output times, so every row is a solver state, never an interpolation.
+ * A model with states is integrated one interval at a time, because
+ * after each the runtime has work to do: evaluate the interval's end (its
+ * algebraic values and derivative), look for relations that changed
+ * (rt_events.c, rt_locate.c), check the asserts, sample the delays.  An
+ * interval is a solver step, or its part up to an output time: the
+ * multistep methods (msbdf, msadams, cvode) step freely past output
+ * times, since a step clipped for a row rescales their history and keeps
+ * them at low order, and a row inside a step is the solver's interpolant
+ * there (RtStepper.dense).  The one-step methods have no interpolant of
+ * their order and keep no history: their steps end at output times, so
+ * their rows are solver states.  Every step ends at the stop time, at a
+ * delay's breakpoint and at the crossing of a relation on time alone
+ * (rt_time_events_limit); nothing else changes the solver's step size.
  *
  * The steps come from a stepper (RtStepper in rt_internal.h): step
  * towards t1 with the solver's step-size control, restart from a state.
@@ -173,6 +181,14 @@ static int jac(double t, const double y[], double *dfdy, double dfdt[],
 
 /* ---- the gsl_odeiv2 stepper -------------------------------------------- */
 
+/* The gsl_odeiv2 steppers that keep a history of past steps, and so step
+   freely past output times, with rows from their interpolant
+   (rt_dense.c). */
+static int gsl_multistep(const RtSim *s)
+{
+    return s->opt.stepper == gsl_odeiv2_step_msbdf || s->opt.stepper == gsl_odeiv2_step_msadams;
+}
+
 static int gsl_setup(RtSim *s)
 {
     s->sys.function = rhs;
@@ -186,6 +202,10 @@ static int gsl_setup(RtSim *s)
         rt_message(stderr, s->prog, "error", "cannot set up the %s solver", s->opt.solver);
         return -1;
     }
+    if (gsl_multistep(s)) {
+        s->dense = rt_dense_new(s->m->n_states);
+        s->free_steps = 1;
+    }
     return 0;
 }
 
@@ -194,6 +214,8 @@ static void gsl_teardown(RtSim *s)
     if (s->drv)
         gsl_odeiv2_driver_free(s->drv);
     s->drv = NULL;
+    rt_dense_free(s->dense);
+    s->dense = NULL;
 }
 
 static void gsl_restart(RtSim *s, double t, const double *x)
@@ -202,10 +224,21 @@ static void gsl_restart(RtSim *s, double t, const double *x)
     (void)x;        /* evolve takes the state with every step */
     if (s->drv)
         gsl_odeiv2_driver_reset(s->drv);
+    if (s->dense) {
+        /* a multistep method starts again at order 1: with its first step
+           a short one, as at the start, not the last one of the high
+           order (a first step of 0.5 s from 1 s over 10 sin(2 pi t)
+           predicted and corrected nothing, so its error estimate was 0) */
+        rt_dense_clear(s->dense);
+        s->h = fmin(s->h, s->h_start);
+    }
     s->collapse_steps = 0;
 }
 
-/* One evolve step towards t1 from (*t, x). */
+/* One evolve step towards t1 from (*t, x).  A multistep method's
+   interpolant gets the step's ends: evolve keeps the start state (y0)
+   and both derivatives (msbdf and msadams use dydt_in and compute
+   dydt_out exactly). */
 static int gsl_step(RtSim *s, double *t, double t1, double *h, double *x)
 {
     gsl_odeiv2_driver *d = s->drv;
@@ -217,11 +250,21 @@ static int gsl_step(RtSim *s, double *t, double t1, double *h, double *x)
         s->h = *h;
         return rt_step_failed(s, st, t_before);
     }
+    if (s->dense) {
+        rt_dense_push(s->dense, t_before, d->e->y0, d->e->dydt_in);
+        rt_dense_push(s->dense, *t, x, d->e->dydt_out);
+        rt_dense_order(s->dense, (int)gsl_odeiv2_step_order(d->s));
+    }
     return 0;
 }
 
+static int gsl_dense(RtSim *s, double t, double *x)
+{
+    return s->dense ? rt_dense_eval(s->dense, t, x) : -1;
+}
+
 const RtStepper rt_stepper_gsl = {
-    "gsl_odeiv2", gsl_setup, gsl_teardown, gsl_step, gsl_restart,
+    "gsl_odeiv2", gsl_setup, gsl_teardown, gsl_step, gsl_restart, gsl_dense,
 };
 
 /* ---- the run ------------------------------------------------------------ */
@@ -243,7 +286,11 @@ int rt_integrate_setup(RtSim *s)
                                    sizeof *s->jac_values);
     double span = s->opt.stop_time > 0 ? fmin(s->opt.stop_time, s->opt.output_step)
                                        : s->opt.output_step;
-    s->h = 1e-3 * span;
+    s->h = s->h_start = 1e-3 * span;
+    s->ft = s->step_t0 = s->t;
+    memcpy(s->fx, s->x, (size_t)n * sizeof *s->fx);
+    for (int i = 0; i < s->m->n_relations; i++)
+        s->n_time_rel += s->m->relations[i].time_only != 0;
     return s->opt.backend->setup(s);
 }
 
@@ -257,8 +304,21 @@ void rt_integrate_teardown(RtSim *s)
 
 void rt_solver_reset(RtSim *s)
 {
-    if (s->opt.backend && s->m->n_states > 0)
-        s->opt.backend->restart(s, s->t, s->x);
+    int n = s->m->n_states;
+    if (!s->opt.backend || n <= 0)
+        return;
+    s->opt.backend->restart(s, s->t, s->x);
+    /* no step ahead: the next one starts here */
+    s->ft = s->step_t0 = s->t;
+    s->ft_bp = 0;
+    memcpy(s->fx, s->x, (size_t)n * sizeof *s->fx);
+}
+
+int rt_trajectory(RtSim *s, double t0, const double *x0, double t, double *x)
+{
+    if (s->free_steps && t >= s->step_t0 && t <= s->ft && s->opt.backend->dense(s, t, x) == 0)
+        return 0;
+    return rt_reintegrate(s, t0, x0, t, x) != 0 ? -1 : 1;
 }
 
 double rt_output_time(const RtOptions *o, long k, long *n_rows)
@@ -312,8 +372,10 @@ static int collapsing(RtSim *s, double dt)
     if (s->collapse_steps < RT_COLLAPSE_STEPS || !(dt < RT_COLLAPSE_RATIO * s->collapse_h0))
         return 0;
     s->fail = s->pending;
-    s->fail.collapsed = 1;
-    s->fail.h = dt;
+    if (s->fail.kind == RT_FAILKIND_EVAL) {
+        s->fail.collapsed = 1;  /* a delay's failure keeps its tau in h */
+        s->fail.h = dt;
+    }
     return -1;
 }
 
@@ -369,7 +431,7 @@ static int locate_failure(RtSim *s, double t0, const double *x0)
         if (!(hi - lo > tol))
             break;
         double tm = 0.5 * (lo + hi);
-        if (rt_reintegrate(s, t0, x0, tm, s->xt) != 0)
+        if (rt_trajectory(s, t0, x0, tm, s->xt) < 0)
             break;
         RtFailure g;
         g.kind = RT_FAILKIND_NONE;
@@ -384,7 +446,43 @@ static int locate_failure(RtSim *s, double t0, const double *x0)
     return -1;
 }
 
-/* Steps from s->t to tout. */
+/* The next step of the solver, from its frontier (which the run has
+   reached, s->t == s->ft).  It ends no later than the stop time (or tout
+   beyond it), a delay's breakpoint or the crossing of a relation on time
+   alone (all three are breakpoints: the step ends exactly there); a
+   one-step method's also at tout, the next output time, since it has no
+   interpolant for the rows between.  A multistep method is never clipped
+   at output times: a step cut short for a row rescales its history and
+   keeps it at low order (msbdf had missed its tolerance 355 times over on
+   a free fall; tests/e2e/accuracy.sh).  Nothing else changes the
+   solver's step size.  Returns 0, or -1 with s->fail set. */
+static int next_step(RtSim *s, double tout)
+{
+    double bp = rt_delays_breakpoint(s, s->t);
+    double t1 = s->free_steps ? fmax(s->opt.stop_time, tout) : tout;
+    t1 = fmin(t1, bp);
+    t1 = rt_time_events_limit(s, t1);
+    s->step_t0 = s->ft = s->t;
+    if (t1 - s->t <= 1e-12 * fmax(fabs(t1), s->opt.stop_time)) {
+        /* a relation on time alone changes right after s->t (a strict one
+           whose threshold the last step ended at): its event is here,
+           at the same state, with no step of the solver to take */
+        s->step_t0 = s->ft = t1;
+        s->ft_bp = 0;
+        return 0;
+    }
+    if (step(s, &s->ft, t1, &s->h, s->fx) != 0)
+        return -1;
+    s->ft_bp = s->ft == bp;
+    return 0;
+}
+
+/* From s->t to tout, one interval at a time: the rest of the solver's
+   last step up to tout (the state there from its interpolant), or a new
+   step.  Each interval's end is evaluated and checked like an accepted
+   state, its events located and handled (an event restarts the solver
+   there, so the rest of its step is dropped), the asserts checked and the
+   delays sampled. */
 static int advance_ode(RtSim *s, double tout)
 {
     int n = s->m->n_states;
@@ -397,22 +495,25 @@ static int advance_ode(RtSim *s, double tout)
         double t0 = s->t;
         memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
         memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
-        /* Reach tout in two even steps rather than a full step and a
-           sliver: a multistep method rescales its history by the step
-           ratio, and a tiny last step followed by a full one costs
-           msbdf two orders of magnitude in accuracy (measured on the
-           oscillator test, rtol 1e-8: 2.6e-6 against 2.5e-8). */
-        /* a breakpoint of a delayed jump ends a step like an output
-           time, and the stepper restarts there */
-        double bp = rt_delays_breakpoint(s, s->t);
-        double t1 = bp < tout ? bp : tout;
-        double rem = t1 - s->t;
-        if (rem > s->h && rem < 2 * s->h)
-            s->h = 0.5 * rem;
-        if (step(s, &s->t, t1, &s->h, s->x) != 0)
+        if (!(s->ft > s->t) && next_step(s, tout) != 0)
             return -1;
-        int at_bp = s->t == bp;
-        /* the accepted end may lie past a crossing: evaluated like a
+        if (s->ft <= tout) {
+            s->t = s->ft;
+            memcpy(s->x, s->fx, (size_t)n * sizeof *s->x);
+        } else {
+            /* a row inside the step, from the solver's interpolant; a
+               step too short for one (CVODE's Euler step over less than
+               rounding, the event just ahead) leaves its start, as good */
+            s->t = tout;
+            if (!(tout >= s->step_t0) || s->opt.backend->dense(s, tout, s->x) != 0)
+                memcpy(s->x, s->x0, (size_t)n * sizeof *s->x);
+            /* the Newton guesses of the interval's start, not those of the
+               solver's trial points further on */
+            size_t na = rt_alg_written(s, 1);
+            if (na > 0)
+                memcpy(s->alg, s->alg_good, na * sizeof *s->alg);
+        }
+        /* the interval's end may lie past a crossing: evaluated like a
            trial point, and the event code takes it from there; what the
            derivatives, the relations, the assertions and the delays read
            is enough (rt_complete computes the rest for a row) */
@@ -428,7 +529,8 @@ static int advance_ode(RtSim *s, double tout)
             return -1;
         if (rt_delays_sample(s, s->t, s->x, s->dx, s->alg) != 0)
             return -1;
-        if (at_bp)
+        /* a breakpoint of a delayed jump: the stepper restarts there */
+        if (s->ft_bp && s->t == s->ft)
             rt_solver_reset(s);
         rt_progress_update(s->progress, s->t);
     }

@@ -109,6 +109,9 @@ typedef struct RtOptions {
     int quiet;                  /* --quiet: no progress bar, no warnings */
     int *vars;                  /* --vars as column indices, in order */
     int n_vars;                 /* their count; all columns without --vars */
+    int no_event_emit;          /* --no-event-emit: rows on the output grid
+                                   only, one per time (no left and right
+                                   rows at events) */
     RtInput *inputs;            /* --input files and a sweep's sets file */
     int n_inputs;               /* their count */
 } RtOptions;
@@ -170,6 +173,7 @@ typedef struct RtMat RtMat;               /* rt_mat.c */
 
 typedef struct RtCvode RtCvode;           /* rt_cvode.c */
 typedef struct RtDelays RtDelays;         /* rt_delay.c */
+typedef struct RtDense RtDense;           /* rt_dense.c */
 
 struct RtSim {
     const RtModel *m;           /* the model (&rt_model, or a test's) */
@@ -215,6 +219,24 @@ struct RtSim {
     double *jac_values;         /* FD Jacobian in the model's sparsity
                                    pattern order (jac_rows), nnz entries */
     double h;                   /* the solver's suggested next step */
+    double h_start;             /* the first step of a run (and of a
+                                   multistep method after a restart) */
+    int free_steps;             /* the solver steps past output times
+                                   (msbdf, msadams, cvode): rows between
+                                   its steps come from its interpolant */
+    double step_t0;             /* the last accepted step [step_t0, ft],
+                                   on which the interpolant holds ... */
+    double ft;                  /* ... its end, the solver's frontier (the
+                                   run has processed it up to s->t; ft <=
+                                   s->t: no step is ahead) ... */
+    double *fx;                 /* ... and the state there */
+    int ft_bp;                  /* ft is a delay's breakpoint: the solver
+                                   restarts once the run reaches it */
+    RtDense *dense;             /* the interpolant of gsl_odeiv2's
+                                   multistep methods (rt_dense.c) */
+    int n_time_rel;             /* relations on time alone
+                                   (RtRelationInfo.time_only): their
+                                   crossings are breakpoints */
 
     FILE *out;                  /* results CSV */
     FILE *events;               /* event log, or NULL */
@@ -234,6 +256,8 @@ struct RtSim {
     double *ev;                 /* event variables (issue 12) */
     RtDelays *delays;           /* the delays' histories, or NULL */
     double *ev_next;            /* scratch: their next values */
+    double *ev_pre;             /* scratch: their values at the previous
+                                   event iteration (RtEval.ev_pre) */
     int *md_pre;                /* scratch: the relations' values at the
                                    previous event iteration */
     int *chart_moved;           /* scratch: per chart, entered a mode in
@@ -307,9 +331,31 @@ struct RtStepper {
     /* Forgets the solver's history: the next step starts afresh from
        (t, x), after an event or to integrate again from a saved state. */
     void (*restart)(RtSim *s, double t, const double *x);
+    /* The state at t within the last accepted step [s->step_t0, s->ft]
+       from the solver's own interpolant, of the method's order, into x:
+       0, or -1 when it has none (a one-step method; no step since the
+       last restart).  A solver with one steps freely past output times
+       (s->free_steps). */
+    int (*dense)(RtSim *s, double t, double *x);
 };
 
 extern const RtStepper rt_stepper_gsl;    /* rt_integrate.c */
+
+/* rt_dense.c: the interpolant of a multistep method from its accepted
+   steps, for gsl_odeiv2's msbdf and msadams, whose histories are private
+   to GSL: the Hermite polynomial of the states and derivatives at the
+   last m step ends since the last restart (2m conditions), m chosen
+   from the method's current order q so that its degree 2m - 1 is at
+   least q + 1.  new/free; clear (a restart); push: an accepted step's
+   end (t increasing); order: the method's order now; eval: the state at
+   t in the last step (0), or -1 with fewer than two points. */
+enum { RT_DENSE_NODES = 4 };        /* step ends kept: degree 7 at most */
+RtDense *rt_dense_new(int n);
+void rt_dense_free(RtDense *d);
+void rt_dense_clear(RtDense *d);
+void rt_dense_push(RtDense *d, double t, const double *x, const double *f);
+void rt_dense_order(RtDense *d, int q);
+int rt_dense_eval(RtDense *d, double t, double *x);
 extern const RtStepper rt_stepper_cvode;  /* rt_cvode.c */
 
 /* rt_report.c: every message the simulator prints. */
@@ -534,6 +580,10 @@ int rt_modes_settle(RtSim *s, double t, const double *x, int during_init);
 int rt_event_iterate(RtSim *s, double t, double *x, int initial, int during_init);
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0);
+/* rt_locate.c: the end of the solver's next step from s->t, t1 or the
+   first time past the crossing of a relation on time alone within the
+   step the solver will try (a breakpoint: the step ends there). */
+double rt_time_events_limit(RtSim *s, double t1);
 
 /* rt_integrate.c: the run after initialization. */
 int rt_integrate_setup(RtSim *s);
@@ -556,6 +606,11 @@ int rt_run(RtSim *s);
 int rt_advance(RtSim *s, double tout);
 int rt_reintegrate(RtSim *s, double t0, const double *x0, double t1,
                    double *x);
+/* The state at t on the trajectory from (t0, x0), t0 <= t <= s->ft:
+   the solver's interpolant where it has one (0), else integrated again
+   from (t0, x0) with a restart (1: the solver's history is gone); -1
+   with s->fail set. */
+int rt_trajectory(RtSim *s, double t0, const double *x0, double t, double *x);
 void rt_solver_reset(RtSim *s);
 double rt_output_time(const RtOptions *o, long k, long *n_rows);
 

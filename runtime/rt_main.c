@@ -62,7 +62,8 @@ static const char *const value_options[] = {
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
-    "--param", "--vars", "--events", "--max-step", "--quiet", "--help", "-o",
+    "--param", "--vars", "--events", "--max-step", "--quiet", "--no-event-emit", "--help",
+    "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
     "--sweep-check", "--diagnostics-format", "--input",
 };
@@ -212,6 +213,10 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
         }
         if (!strcmp(arg, "--quiet")) {
             o->quiet = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--no-event-emit")) {
+            o->no_event_emit = 1;
             continue;
         }
         if (rt_sweep_flag(&c->sweep, arg))

@@ -22,7 +22,7 @@
 #include "rt_kinds.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 12
+#define RT_ABI_VERSION 13
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -56,6 +56,10 @@ typedef struct RtEval {
     int partial;        /* in: a solver's evaluation, which needs only dx
                            and what the relations read; the other
                            algebraic values may be left as they were */
+    const double *ev_pre; /* update only: the event variables at the
+                           previous event iteration (at the first, before
+                           the event), which edge() reads on its "before"
+                           side */
 } RtEval;
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
@@ -124,8 +128,11 @@ typedef struct RtRelationInfo {
     const char *location_end; /* "line:col" just past the construct that
                                location starts (the exclusive end, for
                                --diagnostics-format=json), or NULL
-                               (unknown); last in each of these structs,
-                               so that older initializers only gain it */
+                               (unknown) */
+    unsigned char time_only; /* reads nothing but time, parameters and
+                               event variables: its crossing is a
+                               breakpoint, found before the solver steps
+                               over it (interface 13) */
 } RtRelationInfo;
 /* A relation whose guard has the other value cannot change the equations
    (it sits in a branch not taken, like a wall's force clamp while out of

@@ -5,9 +5,25 @@
  * right-hand-side evaluation, usually with the previous solution as the
  * guess, so the common case must be cheap: one residual, one analytic
  * Jacobian and one LU.  If that full Newton step is already below the
- * tolerance the block is done.  Otherwise GSL's hybridsj (Powell's
- * dogleg, which survives poor guesses and singular Jacobians along the
- * way) iterates, using the generated analytic Jacobian.
+ * tolerance the block is done.
+ *
+ * Otherwise Newton goes on from the guess: the full step is taken, and
+ * halved while it does not reduce the residual (each equation scaled by
+ * its Jacobian row's largest entry, so that equations in different units
+ * weigh alike), until a step is below the tolerance.  A block that is
+ * linear (in the modes it is evaluated with: an ideal switch's
+ * `i == if vd > 0, vd/Ron else vd*Goff end`) is solved by the first full
+ * step, whatever the guess, and confirmed by the second.  Only when
+ * Newton stalls (no step reduces the residual, a singular Jacobian, too
+ * many steps) does GSL's hybridsj take over from Newton's best iterate
+ * (Powell's dogleg, which survives poor guesses and singular Jacobians
+ * along the way), with the generated analytic Jacobian.  hybridsj starts
+ * with a trust radius of 100 times the scaled size of its starting point
+ * (GSL's compute_delta), which for unknowns near zero (a diode's voltage
+ * just after it switched) is near zero too and takes dozens of
+ * iterations to grow; so it runs in coordinates shifted to put the
+ * origin one Newton step (or the iterate's size, if larger) away from the
+ * start, which makes its first radius 100 times that instead.
  *
  * Convergence is judged by the full Newton correction at the iterate,
  * never by hybridsj's last step alone: a trust region that has collapsed
@@ -33,7 +49,11 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multiroots.h>
 
-enum { RT_NEWTON_MAX_ITER = 100 };
+enum {
+    RT_NEWTON_MAX_ITER = 100,       /* hybridsj iterations */
+    RT_NEWTON_STEPS = 20,           /* Newton steps before hybridsj */
+    RT_NEWTON_HALVINGS = 10,        /* halvings of one Newton step */
+};
 #define RT_NEWTON_RTOL 1e-10        /* Newton correction / unknown */
 #define RT_NEWTON_SCALE_FLOOR 1e-6  /* of the block's largest unknown */
 #define RT_SINGULAR_PIVOT 1e-13     /* pivot / row scale: singular */
@@ -48,6 +68,12 @@ typedef struct BlockSolver {
     gsl_vector *res;                /* residual at the iterate */
     double *zbuf, *rbuf, *jbuf;     /* contiguous copies for the model */
     double *guess;                  /* the caller's guess, kept for scale */
+    double *rowscale;               /* each equation's scale: its Jacobian
+                                       row's largest entry at the iterate */
+    double *shift;                  /* hybridsj's unknowns are z - shift */
+    gsl_vector *zk;                 /* Newton's iterate */
+    gsl_vector *trial;              /* a trial point along its step */
+    gsl_vector *res2;               /* the residual there */
 } BlockSolver;
 
 struct RtBlockWork {
@@ -62,6 +88,8 @@ typedef struct BlockCall {
     RtBlockJac jac;                 /* its analytic Jacobian */
     BlockSolver *b;                 /* its solver and buffers */
     int status;                     /* RT_FAIL_* from inside a callback */
+    const double *shift;            /* added to the unknowns the callbacks
+                                       get (hybridsj's), or NULL */
 } BlockCall;
 
 static int fail_code(int rc)
@@ -81,6 +109,12 @@ static void solver_free(BlockSolver *b)
         gsl_vector_free(b->step);
     if (b->res)
         gsl_vector_free(b->res);
+    gsl_vector *vecs[] = {b->zk, b->trial, b->res2};
+    for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
+        if (vecs[i])
+            gsl_vector_free(vecs[i]);
+    free(b->rowscale);
+    free(b->shift);
     free(b->zbuf);
     free(b->rbuf);
     free(b->jbuf);
@@ -101,7 +135,13 @@ static int solver_alloc(BlockSolver *b, int n)
     b->rbuf = rt_xcalloc(un, sizeof(double));
     b->jbuf = rt_xcalloc(un * un, sizeof(double));
     b->guess = rt_xcalloc(un, sizeof(double));
-    if (!b->s || !b->lu || !b->perm || !b->step || !b->res) {
+    b->rowscale = rt_xcalloc(un, sizeof(double));
+    b->shift = rt_xcalloc(un, sizeof(double));
+    b->zk = gsl_vector_alloc(un);
+    b->trial = gsl_vector_alloc(un);
+    b->res2 = gsl_vector_alloc(un);
+    if (!b->s || !b->lu || !b->perm || !b->step || !b->res || !b->zk || !b->trial
+        || !b->res2) {
         solver_free(b);
         return -1;
     }
@@ -131,7 +171,7 @@ static int eval_res(BlockCall *c, const gsl_vector *z, gsl_vector *res)
 {
     BlockSolver *b = c->b;
     for (int i = 0; i < b->n; i++)
-        b->zbuf[i] = gsl_vector_get(z, (size_t)i);
+        b->zbuf[i] = gsl_vector_get(z, (size_t)i) + (c->shift ? c->shift[i] : 0);
     int rc = c->f(c->e, b->zbuf, b->rbuf);
     if (rc != 0) {
         c->status = fail_code(rc);
@@ -152,7 +192,7 @@ static int eval_jac(BlockCall *c, const gsl_vector *z, gsl_matrix *J)
     BlockSolver *b = c->b;
     int n = b->n;
     for (int i = 0; i < n; i++)
-        b->zbuf[i] = gsl_vector_get(z, (size_t)i);
+        b->zbuf[i] = gsl_vector_get(z, (size_t)i) + (c->shift ? c->shift[i] : 0);
     int rc = c->jac(c->e, b->zbuf, b->jbuf);
     if (rc != 0) {
         c->status = fail_code(rc);
@@ -204,6 +244,7 @@ static int newton_step(BlockCall *c, const gsl_vector *z)
             big = fmax(big, fabs(gsl_matrix_get(b->lu, i, j)));
         if (big == 0)
             return 1;
+        b->rowscale[i] = big;
         for (size_t j = 0; j < n; j++)
             gsl_matrix_set(b->lu, i, j, gsl_matrix_get(b->lu, i, j) / big);
         gsl_vector_set(b->res, i, -gsl_vector_get(b->res, i) / big);
@@ -247,6 +288,66 @@ static int accept_if_converged(BlockCall *c, const gsl_vector *z, double *out)
     return 1;
 }
 
+/* The squared norm of the scaled residual in b->res (newton_step: each
+   row divided by its Jacobian row's largest entry), or of F at z scaled
+   the same way into b->res2; -1 if F cannot be evaluated there. */
+static double merit_res(const BlockSolver *b)
+{
+    double m = 0;
+    for (int i = 0; i < b->n; i++)
+        m += gsl_vector_get(b->res, (size_t)i) * gsl_vector_get(b->res, (size_t)i);
+    return m;
+}
+
+static double merit_at(BlockCall *c, const gsl_vector *z)
+{
+    BlockSolver *b = c->b;
+    if (eval_res(c, z, b->res2) != GSL_SUCCESS)
+        return -1;
+    double m = 0;
+    for (int i = 0; i < b->n; i++) {
+        double r = gsl_vector_get(b->res2, (size_t)i) / b->rowscale[i];
+        m += r * r;
+    }
+    return m;
+}
+
+/* Newton from b->zk: full steps, each halved while it does not reduce
+   the scaled residual.  1: converged, the corrected solution in out; 0:
+   stalled (b->zk holds the best iterate, b->step its Newton step when it
+   has one); -1: a callback failed at an iterate (c->status). */
+static int newton(BlockCall *c, double *out)
+{
+    BlockSolver *b = c->b;
+    size_t n = (size_t)b->n;
+    for (int it = 0; it < RT_NEWTON_STEPS; it++) {
+        int rc = newton_step(c, b->zk);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            return 0;                   /* singular: hybridsj's turn */
+        if (small_step(b, b->step, b->zk, RT_NEWTON_RTOL)) {
+            for (size_t i = 0; i < n; i++)
+                out[i] = gsl_vector_get(b->zk, i) + gsl_vector_get(b->step, i);
+            return 1;
+        }
+        double m0 = merit_res(b), lambda = 1;
+        int moved = 0;
+        for (int k = 0; k <= RT_NEWTON_HALVINGS && !moved; k++, lambda *= 0.5) {
+            for (size_t i = 0; i < n; i++)
+                gsl_vector_set(b->trial, i, gsl_vector_get(b->zk, i)
+                               + lambda * gsl_vector_get(b->step, i));
+            double m1 = merit_at(c, b->trial);
+            c->status = RT_OK;          /* a trial point may fail: shorter */
+            moved = m1 >= 0 && m1 < m0;
+        }
+        if (!moved)
+            return 0;
+        gsl_vector_memcpy(b->zk, b->trial);
+    }
+    return 0;
+}
+
 static int block_failed(RtEval *e, int block, int code)
 {
     e->fail_block = block;
@@ -274,11 +375,13 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
         return block_failed(e, block, RT_FAIL_NEWTON);
     }
 
-    BlockCall call = {e, f, jac, b, RT_OK};
-    memcpy(b->guess, z, (size_t)n * sizeof(double));
-    gsl_vector_view zv = gsl_vector_view_array(b->guess, (size_t)n);
+    BlockCall call = {e, f, jac, b, RT_OK, NULL};
+    size_t un = (size_t)n;
+    memcpy(b->guess, z, un * sizeof(double));
+    gsl_vector_view zv = gsl_vector_view_array(b->guess, un);
     int result = RT_FAIL_NEWTON;
 
+    /* the common case: the guess is the solution */
     if (accept_if_converged(&call, &zv.vector, z)) {
         result = RT_OK;
         goto done;
@@ -287,8 +390,24 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
         result = call.status;
         goto done;
     }
-    gsl_multiroot_function_fdf fdf = {cb_f, cb_df, cb_fdf, (size_t)n, &call};
-    if (gsl_multiroot_fdfsolver_set(b->s, &fdf, &zv.vector) != GSL_SUCCESS) {
+    gsl_vector_memcpy(b->zk, &zv.vector);
+    int nr = newton(&call, z);
+    if (nr != 0) {
+        result = nr > 0 ? RT_OK : call.status;
+        goto done;
+    }
+    /* hybridsj from Newton's best iterate, its origin shifted one Newton
+       step (or the iterate's size) away: its first trust radius is then
+       100 times that, not 100 times the size of an iterate near zero */
+    for (size_t i = 0; i < un; i++) {
+        double zi = gsl_vector_get(b->zk, i), d = fabs(gsl_vector_get(b->step, i));
+        double size = fmax(fabs(zi), isfinite(d) ? d : 0);
+        b->shift[i] = zi - size;
+        gsl_vector_set(b->trial, i, size);
+    }
+    call.shift = b->shift;
+    gsl_multiroot_function_fdf fdf = {cb_f, cb_df, cb_fdf, un, &call};
+    if (gsl_multiroot_fdfsolver_set(b->s, &fdf, b->trial) != GSL_SUCCESS) {
         result = call.status != RT_OK ? call.status : RT_FAIL_NEWTON;
         goto done;
     }
@@ -303,12 +422,15 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
         }
         const gsl_vector *x = gsl_multiroot_fdfsolver_root(b->s);
         const gsl_vector *dx = gsl_multiroot_fdfsolver_dx(b->s);
+        for (size_t i = 0; i < un; i++)
+            gsl_vector_set(b->zk, i, gsl_vector_get(x, i) + b->shift[i]);
         /* Only a small hybridsj step, or its giving up, is worth the
            Newton check that decides.  Near a root the next Newton step is
            about the square of this one, so a looser test suffices. */
-        int small = small_step(b, dx, x, sqrt(RT_NEWTON_RTOL));
+        int small = small_step(b, dx, b->zk, sqrt(RT_NEWTON_RTOL));
         if (small || st != GSL_SUCCESS || it + 1 == RT_NEWTON_MAX_ITER) {
-            if (accept_if_converged(&call, x, z)) {
+            call.shift = NULL;
+            if (accept_if_converged(&call, b->zk, z)) {
                 result = RT_OK;
                 goto done;
             }
@@ -316,6 +438,7 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
                 result = call.status;
                 goto done;
             }
+            call.shift = b->shift;
             if (st != GSL_SUCCESS)
                 break;
         }
@@ -323,7 +446,11 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
     /* Classify at the best iterate hybridsj reached; only a failure
        there is the model's own domain error. */
     {
-        int rc = newton_step(&call, gsl_multiroot_fdfsolver_root(b->s));
+        const gsl_vector *x = gsl_multiroot_fdfsolver_root(b->s);
+        for (size_t i = 0; i < un; i++)
+            gsl_vector_set(b->zk, i, gsl_vector_get(x, i) + b->shift[i]);
+        call.shift = NULL;
+        int rc = newton_step(&call, b->zk);
         if (rc < 0)
             result = call.status;
         else

@@ -715,10 +715,10 @@ static void emit_relations(Cg *cg)
                 r->kind == DX_SEGMENT ? r->u.seg.axis : 0,
                 pl->rels[i].assert_only ? 1 : 0, pl->rels[i].reads_alg ? 1 : 0);
         cp_location_end(&cg->p, o ? o->span : src_none);
-        cp_emit(&cg->p, "},\n");
+        cp_emit(&cg->p, ", %d},\n", pl->rels[i].time_only ? 1 : 0);
     }
     if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0, NULL},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0, NULL, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
     cg->p.modes = false;

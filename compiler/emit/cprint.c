@@ -201,7 +201,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
     case DX_CONST: cp_num(cg, e->u.value); return;
     case DX_PARAM: cp_emit(cg, "p[%d]", e->u.index); return;
     case DX_TIME: cp_emit(cg, "t"); return;
-    case DX_EVAR: cp_emit(cg, "e->ev[%d]", e->u.evar.index); return;
+    case DX_EVAR: cp_emit(cg, cg->md ? "e->ev_pre[%d]" : "e->ev[%d]", e->u.evar.index); return;
     case DX_INITIAL: cp_emit(cg, "initial"); return;
     case DX_DELAY:
         /* the runtime interpolates the history of u at t - tau */

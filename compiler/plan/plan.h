@@ -98,6 +98,9 @@ typedef struct PlanRelation {
     bool assert_only;       /* found only in assertion conditions: located
                                like the others, but no event */
     bool reads_alg;         /* its operands read an unknown that is no state */
+    bool time_only;         /* the relation functions read nothing but time,
+                               parameters, event variables and the modes
+                               of other relations: a time event */
     DaeExpr *live;          /* the relation as the relation functions
                                evaluate it: rel, or, when its operands
                                could be written in states alone (the
@@ -250,6 +253,8 @@ bool plan_modes(Plan *p);
 /* The delays the computation reads (plan_modes.c): Plan.delays; false
    after a reported error (a delay in a differentiated equation). */
 bool plan_delays(Plan *p);
+/* Whether e reads a delay (plan_modes.c), each node looked at once. */
+bool plan_contains_delay(const DaeExpr *e, PtrMap *seen);
 
 /* What eval computes, for the solver and for the rest, in which parts,
    and the constants of parameters it reads (plan_eval.c). */

@@ -134,6 +134,22 @@ static bool live_reads_alg(const Plan *p, const DaeExpr *e, bool top, PtrMap *se
     return false;
 }
 
+/* A relation on time alone: what its functions evaluate reads no variable
+   and no delay, only time, parameters, event variables and the modes of
+   other relations (the runtime finds its crossings before it steps). */
+static void plan_time_relations(Plan *p)
+{
+    for (int i = 0; i < p->nrels; i++) {
+        PlanRelation *r = &p->rels[i];
+        if (r->reads_alg || dae_has_var(r->live) || dae_has_var(r->crossing))
+            continue;
+        PtrMap seen = {0};
+        r->time_only = !plan_contains_delay(r->live, &seen)
+                       && !plan_contains_delay(r->crossing, &seen);
+        ptrmap_free(&seen);
+    }
+}
+
 static void plan_live_relations(Plan *p)
 {
     DaeExprTable *t = &p->d->t;
@@ -577,6 +593,7 @@ void plan_eval(Plan *p)
 {
     plan_copies(p);
     plan_live_relations(p);
+    plan_time_relations(p);
     plan_stmts(p);
     plan_slots(p);
     plan_column_reads(p);

@@ -338,7 +338,7 @@ static void find_delays(Plan *p, DaeExpr *e, PtrMap *seen)
         find_delays(p, kids[i], seen);
 }
 
-static bool contains_delay(const DaeExpr *e, PtrMap *seen)
+bool plan_contains_delay(const DaeExpr *e, PtrMap *seen)
 {
     if (!dae_depends_on_state(e) || ptrmap_get(seen, e))
         return false;
@@ -347,7 +347,7 @@ static bool contains_delay(const DaeExpr *e, PtrMap *seen)
         return true;
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        if (contains_delay(kids[i], seen))
+        if (plan_contains_delay(kids[i], seen))
             return true;
     return false;
 }
@@ -373,8 +373,8 @@ bool plan_delays(Plan *p)
         StEq *q = p->s->eqs.items[i];
         if (q->level > 0) {
             PtrMap s2 = {0};
-            bool has = contains_delay(((DaeEq *)d->eqs.items[q->base])->lhs, &s2)
-                       || contains_delay(((DaeEq *)d->eqs.items[q->base])->rhs, &s2);
+            bool has = plan_contains_delay(((DaeEq *)d->eqs.items[q->base])->lhs, &s2)
+                       || plan_contains_delay(((DaeEq *)d->eqs.items[q->base])->rhs, &s2);
             ptrmap_free(&s2);
             if (has) {
                 DaeEq *o = d->eqs.items[q->base];

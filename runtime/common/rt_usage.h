@@ -26,6 +26,9 @@
     "  -o FILE              write the results to FILE [stdout] (FILE.mat:\n"    \
     "                       MAT v4, else CSV), their units to FILE.meta\n"     \
     "  --events FILE        write the event log (CSV) to FILE\n"                 \
+    "  --no-event-emit      rows on the output grid only, one per time: no\n"   \
+    "                       left and right rows at events (an event at an\n"   \
+    "                       output time: its values at that time)\n"           \
     "  --quiet              no progress bar and no warnings\n"                   \
     "  --diagnostics-format=json|text\n"                                         \
     "                       messages on stderr as JSON Lines, or text [text,\n"  \

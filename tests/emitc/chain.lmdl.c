@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 12,
-               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 13,
+               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -519,10 +519,10 @@ static const char pool1[] =
     "wr\0";
 
 static const RtRelationInfo relations[] = {
-    {pool1, pool1 + 3, s12, -1, 0, 0, 0, 0, 0, pool1 + 19},
-    {pool1, pool1 + 25, s15, 0, 1, 0, 0, 0, 0, pool1 + 80},
-    {pool1 + 86, pool1 + 3, s12, -1, 0, 0, 0, 0, 0, pool1 + 19},
-    {pool1 + 86, pool1 + 25, s15, 2, 1, 0, 0, 0, 0, pool1 + 80},
+    {pool1, pool1 + 3, s12, -1, 0, 0, 0, 0, 0, pool1 + 19, 0},
+    {pool1, pool1 + 25, s15, 0, 1, 0, 0, 0, 0, pool1 + 80, 0},
+    {pool1 + 86, pool1 + 3, s12, -1, 0, 0, 0, 0, 0, pool1 + 19, 0},
+    {pool1 + 86, pool1 + 25, s15, 2, 1, 0, 0, 0, 0, pool1 + 80, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 12,
-               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 13,
+               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -154,8 +154,8 @@ static const char pool1[] =
     "43:40\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0, pool1 + 15},
-    {pool0, pool1 + 21, s7, -1, 0, 0, 0, 0, 0, pool1 + 28},
+    {pool0, pool1, s4, -1, 0, 0, 0, 0, 0, pool1 + 15, 0},
+    {pool0, pool1 + 21, s7, -1, 0, 0, 0, 0, 0, pool1 + 28, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 12,
-               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 13,
+               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -210,8 +210,8 @@ static const char pool1[] =
     "30:32\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0, pool1 + 8},
-    {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22},
+    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0, pool1 + 8, 0},
+    {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 12,
-               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 13,
+               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -160,7 +160,7 @@ static void target_values(const double *p, double *v, double *nom)
 }
 
 static const RtRelationInfo relations[] = {
-    {"", "", "", -1, 0, 0, 0, 0, 0, NULL},
+    {"", "", "", -1, 0, 0, 0, 0, 0, NULL, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 12,
-               "generated for runtime interface 12: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 13,
+               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -207,8 +207,8 @@ static const char pool1[] =
     "28:66\0";
 
 static const RtRelationInfo relations[] = {
-    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0, pool1 + 21},
-    {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82},
+    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0, pool1 + 21, 0},
+    {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *g)

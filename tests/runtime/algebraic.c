@@ -10,7 +10,7 @@
 
 static const char *const column_names[] = {"y", "s", "q", "odd,\"name\""};
 static const RtRelationInfo relations[] = {
-    {"", "y > 0.5", "algebraic.lmdl:6:12", -1, 0, 0, 0, 0, 0, NULL},
+    {"", "y > 0.5", "algebraic.lmdl:6:12", -1, 0, 0, 0, 0, 0, NULL, 0},
 };
 
 static int eval(RtEval *e)

@@ -8,7 +8,7 @@
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x"};
 static const RtRelationInfo relations[] = {
-    {"relay", "x > 0", "chatter.lmdl:4:12", -1, 0, 0, 0, 0, 0, NULL},
+    {"relay", "x > 0", "chatter.lmdl:4:12", -1, 0, 0, 0, 0, 0, NULL, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)

@@ -27,7 +27,7 @@ static const char *const state_names[] = {"x", "v"};
 static const char *const column_names[] = {"x", "v", "wall.f", "a",
                                            "wall.contact"};
 static const RtRelationInfo relations[] = {
-    {"wall", "x < 0", "contact.lmdl:9:8", -1, 0, 0, 0, 0, 0, NULL},
+    {"wall", "x < 0", "contact.lmdl:9:8", -1, 0, 0, 0, 0, 0, NULL, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)

@@ -52,8 +52,11 @@ collapse)
     run_within "$bound" 3 "$sim" --stop-time 2 --solver "$solver" -o "$tmp/rows.csv"
     expect_in "$tmp/err" "collapse.lmdl:5:5: error: at t = "
     expect_in "$tmp/err" ": the algebraic loop did not converge in block 0: tanh((z - x)/w) == 0 (solving for z); the $solver solver's step size collapsed to "
-    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.9 && t < 0.99) }' "$tmp/err" \
-        || fail "failure time not in (0.9, 0.99)"
+    # (a multistep method steps freely, so its episode starts from a longer
+    # step than the output step and the ratio is reached sooner: msbdf at
+    # 0.854, against 0.95 when every step was clipped at the rows)
+    awk '{ split($0, f, "at t = "); t = f[2] + 0; exit !(t > 0.8 && t < 0.99) }' "$tmp/err" \
+        || fail "failure time not in (0.8, 0.99)"
     ;;
 blowup_cvode)
     # CVODE's steps reach x = 1/(1 - t) overflowing before its error test

@@ -1,42 +1,54 @@
 #!/bin/sh
 # Stick-slip: a 1 kg mass on TranslationalFriction (breakaway 25 N,
-# Coulomb 20 N, Stribeck velocity 0.1 m/s, viscous 10 N s/m), pulled
-# through a spring (100 N/m) whose far end moves at 0.1 m/s.  The
+# Coulomb 20 N, breakaway velocity 0.1 m/s, viscous 10 N s/m), pulled
+# through a spring (100 N/m) whose far end moves as 0.5 m sin(2 t).  The
 # reference is an independent event-driven integration of the same
-# piecewise ODE, in awk below: stuck, the spring force k (v0 t - x) grows
-# until it exceeds the breakaway force (that time in closed form);
-# sliding forward, m v' = k (v0 t - x) - (Fc + (Fb - Fc) exp(-v/vb) + c v)
-# by RK4 (h = 1e-4 s) until v turns negative, located by bisection on the
-# last step's length; then stuck again at v = 0.  The times at which the
-# simulator's mode chart enters stick and forward (its event log) must
-# match the reference's within 1e-6 s over 10 s (six stick-slip cycles),
-# with msbdf, rk8pd and cvode.
+# piecewise ODE, in awk below: stuck, the spring force k (u - x) grows
+# until its size exceeds the breakaway force (found on a 1 ms grid and by
+# bisection); sliding, m v' = k (u - x) - F(v) with Simscape's friction
+# curve F(v) = sqrt(2e) (Fb - Fc) exp(-(v/vst)^2) v/vst + Fc tanh(v/vc)
+# + c v (vst = sqrt(2) vb, vc = vb/10), by RK4 (h = 2e-5 s: the curve's
+# slope at 0, Fc/vc = 2000 N s/m, is a time constant of 0.5 ms) until v
+# changes sign, located by bisection on the last step's length; then
+# stuck again at v = 0.  (The curve passes through 0 at v = 0, so the
+# contact sticks again where the motion reverses: under a steady pull it
+# creeps, as Simscape's block does.)  The times at which the simulator's
+# mode chart enters stick, forward and backward (its event log) must
+# match the reference's within 1e-6 s over 10 s (six stick-slip cycles
+# each way), with msbdf, rk8pd and cvode.
 . "$(dirname "$0")/lib.sh"
 build stick_slip.lmdl sim
 awk 'BEGIN {
-    m = 1; k = 100; v0 = 0.1; Fb = 25; Fc = 20; vb = 0.1; c = 10; T = 10; h = 1e-4
-    t = 0; x = 0; n = 0
+    m = 1; k = 100; c = 10; A = 0.5; w = 2
+    Fb = 25; Fc = 20; vb = 0.1; T = 10; h = 2e-5
+    vst = sqrt(2) * vb; vc = vb / 10
+    t = 0; x = 0; v = 0; stuck = 1; n = 0
     while (t < T) {
-      # stuck at x: breakaway when k (v0 t - x) = Fb
-      tb = (Fb / k + x) / v0
-      if (tb >= T) break
-      printf "forward %.12f\n", tb
-      t = tb; v = 0
-      while (1) {
-        rk4(h)
-        if (nv < 0) {
-          lo = 0; hi = h
-          for (i = 0; i < 60; i++) { mid = (lo + hi) / 2; rk4(mid); if (nv < 0) hi = mid; else lo = mid }
-          rk4(hi); t += hi; x = nx
-          printf "stick %.12f\n", t
-          break
-        }
-        t += h; x = nx; v = nv
-        if (t > T) break
+      if (stuck) {
+        # breakaway time: step until |k (u - x)| > Fb (fine steps, then bisection)
+        while (t < T) { tn = t + 1e-3; f1 = k * (A * sin(w * tn) - x); if (f1 > Fb || f1 < -Fb) break; t = tn }
+        if (t >= T) break
+        lo = t; hi = tn
+        for (i = 0; i < 60; i++) { mid = (lo + hi) / 2; fm = k * (A * sin(w * mid) - x); if (fm > Fb || fm < -Fb) hi = mid; else lo = mid }
+        t = hi; dir = (k * (A * sin(w * t) - x) > 0) ? 1 : -1
+        printf "%s %.12f\n", (dir > 0 ? "forward" : "backward"), t
+        stuck = 0; v = 0
+        continue
       }
+      rk4(h)
+      if (nv * dir < 0) {
+        lo = 0; hi = h
+        for (i = 0; i < 60; i++) { mid = (lo + hi) / 2; rk4(mid); if (nv * dir < 0) hi = mid; else lo = mid }
+        rk4(hi); t += hi; x = nx; v = 0; stuck = 1
+        printf "stick %.12f\n", t
+        continue
+      }
+      t += h; x = nx; v = nv
     }
   }
-  function acc(tt, xx, vv) { return (k * (v0 * tt - xx) - (Fc + (Fb - Fc) * exp(-vv / vb) + c * vv)) / m }
+  function tanh(u) { return 1 - 2 / (exp(2 * u) + 1) }
+  function fric(vv) { return sqrt(2 * exp(1)) * (Fb - Fc) * exp(-(vv / vst) ^ 2) * vv / vst + Fc * tanh(vv / vc) + c * vv }
+  function acc(tt, xx, vv) { return (k * (A * sin(w * tt) - xx) - fric(vv)) / m }
   function rk4(dt,   k1x, k1v, k2x, k2v, k3x, k3v, k4x, k4v) {
     k1x = v; k1v = acc(t, x, v)
     k2x = v + dt / 2 * k1v; k2v = acc(t + dt / 2, x + dt / 2 * k1x, v + dt / 2 * k1v)
