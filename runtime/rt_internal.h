@@ -27,7 +27,7 @@
 
 #define RT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* Exit statuses (TOOLS.md). */
+/* Exit statuses (docs/tools.md). */
 enum {
     RT_EXIT_OK = 0,
     RT_EXIT_USAGE = 1,      /* bad command line */
@@ -93,7 +93,7 @@ typedef struct RtInput {
     ino_t ino;                  /* ... and inode */
 } RtInput;
 
-/* The options of TOOLS.md, validated. */
+/* The simulator options (docs/tools.md), validated. */
 typedef struct RtOptions {
     double stop_time;           /* --stop-time, s */
     double output_step;         /* --output-step, s (> 0) */
@@ -253,7 +253,7 @@ struct RtSim {
     double *bracket;            /* scratch: an event's bracket, 4 states */
     double *gdip;               /* scratch: 4 x n_relations crossing values
                                    for the dip check of a step */
-    double *ev;                 /* event variables (issue 12) */
+    double *ev;                 /* event variables */
     RtDelays *delays;           /* the delays' histories, or NULL */
     double *ev_next;            /* scratch: their next values */
     double *ev_pre;             /* scratch: their values at the previous

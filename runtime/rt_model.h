@@ -50,7 +50,7 @@ typedef struct RtEval {
     const struct RtTableInfo *table_error;
     int table_axis;     /* ... the axis (0 or 1) ... */
     double table_query; /* ... and the query */
-    const double *ev;   /* event variables, m->n_evars (issue 12): known
+    const double *ev;   /* event variables, m->n_evars: known
                            inputs of the equations, changed only at events */
     void *delays;       /* runtime-private: the delays' histories */
     int partial;        /* in: a solver's evaluation, which needs only dx
@@ -195,7 +195,7 @@ typedef struct RtAssertInfo {
 } RtAssertInfo;
 
 /* The value of delay k's argument at time e->t - tau, interpolated in
-   the history the runtime keeps (issue 12); generated eval code calls it
+   the history the runtime keeps; generated eval code calls it
    for every delay(u, tau).  A tau that is negative or beyond the delay's
    bound fails the evaluation (NAN, and the runtime reports it). */
 double rt_delay(const RtEval *e, int k, double tau);
@@ -329,7 +329,7 @@ struct RtModel {
        strictly monotonic once the parameters are set. */
     int n_tables;
     const RtTableInfo *tables;
-    /* The discrete part (issue 12; all optional).  Event variables are
+    /* The discrete part (all optional).  Event variables are
        piecewise constant: eval reads them (RtEval.ev) like parameters,
        and only the event iteration changes them, through update. */
     int n_evars;

@@ -235,7 +235,7 @@ typedef struct Plan {
     PlanTarget *targets;    /* variables with a target, in variable order */
     int ntargets;           /* entries in targets */
     PtrVec delays;          /* DX_DELAY nodes, each a history buffer of the
-                               runtime, in order of discovery (issue 12) */
+                               runtime, in order of discovery */
     PtrMap delay_index;     /* DX_DELAY node -> 1 + its index in delays */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */
     int *norders;           /* per DaeVar: entries in stvar[v] */
@@ -246,7 +246,7 @@ typedef struct Plan {
 Plan *plan_make(Dae *d, Structure *s);
 void plan_free(Plan *p);
 
-/* The plan's part of mode charts (plan_modes.c, issue 12): each reset's
+/* The plan's part of mode charts (plan_modes.c): each reset's
    state and value, and every block checked in every combination of the
    modes it involves; false after a reported error. */
 bool plan_modes(Plan *p);

@@ -1,5 +1,5 @@
 /*
- * plan_eval.c - what eval computes, and when (plan.h, issue 13).
+ * plan_eval.c - what eval computes, and when (plan.h).
  *
  * The solver's evaluations.  An explicit stepper evaluates the model 6 to
  * 13 times per step, an implicit one more for its Jacobian, and all it
