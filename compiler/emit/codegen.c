@@ -279,8 +279,10 @@ static void emit_states(Cg *cg)
         size_t at = cg->p.buf.n;
         cp_str(&cg->p, dae_shown_name(v));
         /* cp_str's quotes: the opening one goes, the closing one stays last */
-        memmove(cg->p.buf.s + at, cg->p.buf.s + at + 1, cg->p.buf.n - at - 1);
-        cg->p.buf.n -= 2;
+        if (!cg->p.buf.over) {
+            memmove(cg->p.buf.s + at, cg->p.buf.s + at + 1, cg->p.buf.n - at - 1);
+            cg->p.buf.n -= 2;
+        }
         for (int k = 0; k < x->order; k++)
             cp_put(&cg->p.buf, ")", 1);
         cp_emit(&cg->p, "\",\n");

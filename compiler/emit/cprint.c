@@ -426,6 +426,8 @@ void cp_chunk_item(CPrint *cg, CpChunk *c)
 void cp_chunk_end(CPrint *cg, CpChunk *c)
 {
     chunk_close(cg, c);
+    if (cg->buf.over)
+        return; /* the text stopped at the limit: nothing to edit in place */
     if (c->parts == 1) {
         /* one part is the function itself: name_0 becomes name */
         CpBuf *b = &cg->buf;
@@ -546,8 +548,10 @@ void cp_pstr(CPrint *cg, const char *s)
 
 void cp_pool_end(CPrint *cg, size_t at)
 {
-    if (!cg->npending)
+    if (!cg->npending || cg->buf.over) {
+        cg->npending = 0;
         return;
+    }
     /* the table's new strings, one array printed at the end and moved in
        front of the table: each string a literal of its own ending in a
        NUL, so no escape runs into the next */
@@ -571,13 +575,18 @@ void cp_pool_end(CPrint *cg, size_t at)
         cp_emit(cg, "\n    ");
         CpBuf *b = &cg->buf;
         cp_str(cg, e->text);
-        b->n--;     /* the closing quote: the NUL goes inside */
+        if (!b->over)
+            b->n--; /* the closing quote: the NUL goes inside */
         cp_put(b, "\\0\"", 3);
     }
     if (array)
         cp_emit(cg, ";\n");
     cp_emit(cg, "\n");
     cg->pool_arrays++;
+    if (cg->buf.over) {
+        cg->npending = 0;
+        return; /* the limit was reached on the way: no text to move */
+    }
     size_t defs = cg->buf.n - at - table;
     char *tmp = malloc(table);
     if (!tmp)

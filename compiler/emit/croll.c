@@ -406,8 +406,8 @@ void cp_roll(CpBuf *b, size_t from)
         const char *env = getenv("LMDL_ROLL");
         enabled = !(env && !strcmp(env, "no"));
     }
-    if (!enabled)
-        return;
+    if (!enabled || b->over)
+        return; /* the text stopped at the limit: nothing to roll */
     Roll r = {0};
     /* the lines */
     int cap = 0;

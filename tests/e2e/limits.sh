@@ -7,6 +7,9 @@
 #    under the test's time (the exponential inlining took minutes and GBs);
 #  - generated C larger than $LMDL_MAX_C_BYTES (at most 1 GiB) is refused
 #    with a located error and no file written;
+#  - every limit below a model's C size stops the emitter cleanly, wherever
+#    it falls (the emitter edits its text in place; an edit after the
+#    limit once moved memory by (size_t)-1: ASan caught it in CI);
 #  - a sum of 10^5 elements is summed pairwise (log depth): lmdlc makes
 #    its C (a left fold of 10^5 terms overflowed the stack of its walks),
 #    and x' = the sum of 3,000 ones gives x(1) = 3,000 (within 1e-6).
@@ -35,6 +38,19 @@ grep -q "big.lmdl:1:11: error: the C of model 'Big' would be more than 20000 byt
   || fail "the C size message: $(cat "$d/err")"
 [ ! -e "$d/big.c" ] || fail "a C file was written"
 "$LMDLC" emit-c "$d/big.lmdl" -o "$d/big.c" || fail "the same model under the default limit"
+
+wc="$(dirname "$0")/../../examples/wall_contact/wall_contact.lmdl"
+"$LMDLC" emit-c "$wc" -o "$d/wc.c" || fail "emit-c wall_contact"
+size=$(wc -c < "$d/wc.c")
+lim=500
+while [ "$lim" -lt "$size" ]; do
+  rc=0
+  LMDL_MAX_C_BYTES=$lim "$LMDLC" emit-c "$wc" -o "$d/wc_lim.c" 2> "$d/err" || rc=$?
+  [ "$rc" = 2 ] || fail "wall_contact under LMDL_MAX_C_BYTES=$lim (C is $size bytes): exit $rc: $(cat "$d/err")"
+  grep -q "would be more than $lim bytes" "$d/err" || fail "the C size message at $lim: $(cat "$d/err")"
+  [ ! -e "$d/wc_lim.c" ] || fail "a C file was written under the limit $lim"
+  lim=$((lim + 700))
+done
 
 sed 's/zeros(1, 1000)/ones(1, 100000)/' "$d/big.lmdl" > "$d/long.lmdl"
 "$LMDLC" emit-c "$d/long.lmdl" -o "$d/long.c" || fail "the C of a sum of 10^5 elements"
