@@ -8,6 +8,10 @@
  * functions and their truth values); assertions; block descriptions; the
  * Jacobian's sparsity; and the RtModel descriptor.
  *
+ * This file prints the code (parameters, start values, the loops and
+ * eval) and the descriptor; codegen_tables.c prints the tables, from
+ * the slots to the sparsity.
+ *
  * Every decision (methods, pivots, parts, relations and guards, sparsity,
  * targets) is the plan's; this file only prints.  The C text itself
  * (buffer, escaping, expressions with their shared subexpressions,
@@ -18,9 +22,7 @@
  * Output is deterministic: everything is emitted in index order, and no
  * address or time stamp is written.
  */
-#include "codegen.h"
-
-#include "cprint.h"
+#include "codegen_internal.h"
 #include "rt_model.h"
 
 #include <errno.h>
@@ -30,19 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct Cg {
-    CPrint p;               /* the C text */
-    int nparam_copies;      /* entries of param_copies */
-    int npivot_slots;       /* entries of pivot_slots */
-    const Plan *pl;         /* what to print */
-    Dae *d;                 /* pl->d */
-    Structure *s;           /* pl->s */
-} Cg;
 
-static StVar *stv(Cg *cg, int i)
-{
-    return cg->s->vars.items[i];
-}
 
 /* Variable leaves are array slots: x[] for states, a[] for the rest. */
 static void emit_var(void *ctx, CPrint *p, int var, int order)
@@ -55,41 +45,12 @@ static void emit_var(void *ctx, CPrint *p, int var, int order)
     }
     if (cg->pl->copy_of[i] >= 0)
         i = cg->pl->copy_of[i]; /* a copy reads what it copies */
-    StVar *x = stv(cg, i);
+    StVar *x = cg_stv(cg, i);
     cp_emit(p, "%s[%d]", x->state ? "x" : "a", cg->pl->slot[i]);
 }
 
 static void emit_block_comment(Cg *cg, int k, const char *indent);
 
-/* Where a value that is a single slot lives, for the runtime's tables
-   (rt_model.h, RT_FROM_*): a state, an algebraic value, a parameter or
-   constant of parameters, or the number 0; RT_FROM_CODE when it takes
-   code.  *index gets the slot. */
-static int value_slot(Cg *cg, const DaeExpr *e, int *index)
-{
-    const Plan *pl = cg->pl;
-    *index = 0;
-    if (dae_is_const(e, 0))
-        return RT_FROM_ZERO;
-    if (e->kind == DX_PARAM) {
-        *index = e->u.index;
-        return RT_FROM_P;
-    }
-    int k = (int)(intptr_t)ptrmap_get(&pl->const_index, e);
-    if (k) {
-        *index = cg->d->params.n + k - 1;
-        return RT_FROM_P;
-    }
-    if (e->kind != DX_VAR)
-        return RT_FROM_CODE;
-    int i = plan_stvar(pl, e->u.var.index, e->u.var.order);
-    if (i < 0)
-        return RT_FROM_ZERO;    /* a derivative nothing computes: 0.0 */
-    if (pl->copy_of[i] >= 0)
-        i = pl->copy_of[i];
-    *index = pl->slot[i];
-    return stv(cg, i)->state ? RT_FROM_X : RT_FROM_ALG;
-}
 
 /* ---- sections of the output ------------------------------------------------ */
 
@@ -206,7 +167,7 @@ static void emit_params(Cg *cg)
 static bool pivot_in_code(Cg *cg, const PlanBlock *b, DaeExpr **pivots, int i)
 {
     int at;
-    return b->pivot_check[i] == CHECK_ONCE && value_slot(cg, pivots[i], &at) != RT_FROM_P;
+    return b->pivot_check[i] == CHECK_ONCE && cg_value_slot(cg, pivots[i], &at) != RT_FROM_P;
 }
 
 static void emit_check_params(Cg *cg)
@@ -222,7 +183,7 @@ static void emit_check_params(Cg *cg)
         int npiv = b->method == PLAN_EXPLICIT ? 1 : b->method == PLAN_SYMBOLIC ? b->n : 0;
         DaeExpr **pivots = b->method == PLAN_EXPLICIT ? (DaeExpr **)&b->pivot : b->pivots;
         for (int i = 0, at; i < npiv; i++)
-            if (b->pivot_check[i] == CHECK_ONCE && value_slot(cg, pivots[i], &at) == RT_FROM_P)
+            if (b->pivot_check[i] == CHECK_ONCE && cg_value_slot(cg, pivots[i], &at) == RT_FROM_P)
                 cp_emit(&cg->p, "%s%d, %d", cp_list_sep(nslots++), at, k);
     }
     cp_emit(&cg->p, "%s\n};\n\n", nslots ? "" : "0, 0");
@@ -402,7 +363,7 @@ static void emit_block_comment(Cg *cg, int k, const char *indent)
     cp_emit(&cg->p, "%s/* ", indent);
     cp_comment(&cg->p, buf);
     for (int i = 0; i < b->n && i < 6; i++) {
-        StVar *x = stv(cg, b->vars[i]);
+        StVar *x = cg_stv(cg, b->vars[i]);
         cp_put(&cg->p.buf, i ? ", " : " ", i ? 2 : 1);
         cp_comment_var(&cg->p, dae_shown_name(cg->d->vars.items[x->var]), x->order);
     }
@@ -548,9 +509,9 @@ static void emit_eval_parts(Cg *cg)
                              "    (void)x; (void)a; (void)dx;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < s->nstates; i++) {
-        StVar *x = stv(cg, s->state_var[i]);
+        StVar *x = cg_stv(cg, s->state_var[i]);
         int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
-        StVar *dx = stv(cg, d);
+        StVar *dx = cg_stv(cg, d);
         cp_chunk_item(&cg->p, &c);
         cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
     }
@@ -586,450 +547,6 @@ static void emit_eval_parts(Cg *cg)
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 
-/* Columns, in the plan's order: each variable computed in its first
-   column and copied to its others, each intermediate computed. */
-static void emit_columns(Cg *cg)
-{
-    Dae *d = cg->d;
-    const Plan *pl = cg->pl;
-    cp_emit(&cg->p, "static const char *const column_names[] = {\n");
-    for (int k = 0; k < pl->ncolumns; k++) {
-        cp_emit(&cg->p, "    ");
-        cp_str(&cg->p, pl->columns[k].name);
-        cp_emit(&cg->p, ",\n");
-    }
-    cp_emit(&cg->p, "    \"\"\n};\n\n");
-    /* the unit, description and kind of each column: each distinct one
-       once, and per column the index of its own (plan_tables.c) */
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtColumnInfo column_info[] = {\n");
-    for (int i = 0; i < pl->ninfos; i++) {
-        const PlanColumn *c = &pl->columns[pl->info_column[i]];
-        cp_emit(&cg->p, "    {{");
-        for (int j = 0; j < RT_DIM_COUNT; j++)
-            cp_emit(&cg->p, "%s%d", j ? ", " : "", c->dim.e[j]);
-        cp_emit(&cg->p, "}, ");
-        cp_pstr(&cg->p, c->description ? c->description : "");
-        cp_emit(&cg->p, ", %s, %d},\n", c->output ? "RT_COL_OUTPUT" : "RT_COL_VARIABLE",
-                c->complete);
-    }
-    cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE, 0}\n};\n\n");
-    cp_pool_end(&cg->p, pool_at);
-    cp_emit(&cg->p, "static const int column_info_of[] = {");
-    for (int k = 0; k < pl->ncolumns; k++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->column_info_of[k]);
-    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
-    cg->p.modes = false;
-    /* the columns that are copies, as a table the runtime applies after
-       columns() (rt_tables.c); code for the others */
-    cp_emit(&cg->p, "static const int column_from[] = {");
-    for (int k = 0; k < pl->ncolumns; k++) {
-        const PlanColumn *col = &pl->columns[k];
-        int from = RT_FROM_COLUMN, at = col->same_as;
-        if (col->same_as < 0) {
-            DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
-            DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
-                                                          : dae_var(&d->t, col->var, 0);
-            from = value_slot(cg, val, &at);
-        }
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), from | at << 3);
-    }
-    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
-    CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
-                 .prologue = RO_LOCALS "    (void)out;\n"};
-    cp_chunk_begin(&cg->p, &c);
-    for (int k = 0; k < pl->ncolumns; k++) {
-        const PlanColumn *col = &pl->columns[k];
-        if (col->same_as >= 0)
-            continue;
-        DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
-        DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
-                                                      : dae_var(&d->t, col->var, 0);
-        int at;
-        if (value_slot(cg, val, &at) != RT_FROM_CODE)
-            continue;
-        cp_chunk_item(&cg->p, &c);
-        cp_reset(&cg->p);
-        cp_count(&cg->p, val);
-        cp_temps(&cg->p, val);
-        cp_emit(&cg->p, "    out[%d] = ", k);
-        cp_expr(&cg->p, val);
-        cp_emit(&cg->p, ";\n");
-    }
-    cp_chunk_end(&cg->p, &c);
-}
-
-static void emit_targets(Cg *cg)
-{
-    const Plan *pl = cg->pl;
-    cp_emit(&cg->p, "static const RtTargetInfo targets[] = {\n");
-    for (int i = 0; i < pl->ntargets; i++) {
-        const PlanTarget *t = &pl->targets[i];
-        cp_emit(&cg->p, "    {%d, %d, %d},\n", t->column, t->high, t->state1);
-    }
-    if (!pl->ntargets)
-        cp_emit(&cg->p, "    {0, 0, 0},\n");
-    cp_emit(&cg->p, "};\n\n");
-    CpChunk c = {.name = "target_values", .params = "const double *p, double *v, double *nom",
-                 .args = "p, v, nom", .prologue = "    (void)p; (void)v; (void)nom;\n"};
-    cp_chunk_begin(&cg->p, &c);
-    for (int k = 0; k < pl->ntargets; k++) {
-        DaeVar *x = cg->d->vars.items[pl->targets[k].var];
-        cp_chunk_item(&cg->p, &c);
-        cp_reset(&cg->p);
-        cp_emit(&cg->p, "    v[%d] = ", k);
-        cp_expr(&cg->p, x->start);
-        cp_emit(&cg->p, ";\n    nom[%d] = ", k);
-        if (x->nominal) {
-            cp_emit(&cg->p, "fabs(");
-            cp_expr(&cg->p, x->nominal);
-            cp_emit(&cg->p, ")");
-        } else {
-            cp_emit(&cg->p, "1.0");
-        }
-        cp_emit(&cg->p, ";\n");
-    }
-    cp_chunk_end(&cg->p, &c);
-}
-
-static void emit_relations(Cg *cg)
-{
-    const Plan *pl = cg->pl;
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtRelationInfo relations[] = {\n");
-    for (int i = 0; i < pl->nrels; i++) {
-        DaeRelOrigin *o = pl->rels[i].origin;
-        cp_emit(&cg->p, "    {");
-        cp_pstr(&cg->p, o ? o->instance : "");
-        cp_emit(&cg->p, ", ");
-        char *text = o ? cp_source_text(o->span) : strdup("?");
-        cp_pstr(&cg->p, text);
-        free(text);
-        cp_emit(&cg->p, ", ");
-        if (o)
-            cp_location(&cg->p, o->span);
-        else
-            cp_pstr(&cg->p, "");
-        int g = pl->rels[i].guard;
-        const DaeExpr *r = pl->rels[i].rel;
-        cp_emit(&cg->p, ", %d, %d, %d, %d, %d, %d", g, g >= 0 ? pl->rels[i].guard_value : 0,
-                r->kind == DX_SEGMENT ? r->u.seg.tab->index + 1 : 0,
-                r->kind == DX_SEGMENT ? r->u.seg.axis : 0,
-                pl->rels[i].assert_only ? 1 : 0, pl->rels[i].reads_alg ? 1 : 0);
-        cp_location_end(&cg->p, o ? o->span : src_none);
-        cp_emit(&cg->p, ", %d},\n", pl->rels[i].time_only ? 1 : 0);
-    }
-    if (!pl->nrels)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", -1, 0, 0, 0, 0, 0, NULL, 0},\n");
-    cp_emit(&cg->p, "};\n\n");
-    cp_pool_end(&cg->p, pool_at);
-    cg->p.modes = false;
-    CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
-                  .args = "e, g", .prologue = RO_LOCALS "    (void)g;\n"};
-    cp_chunk_begin(&cg->p, &cz);
-    for (int i = 0; i < pl->nrels; i++) {
-        DaeExpr *g = pl->rels[i].crossing;
-        cp_chunk_item(&cg->p, &cz);
-        cp_reset(&cg->p);
-        cg->p.modes = true; /* operands read frozen modes of inner relations */
-        cp_count(&cg->p, g);
-        cp_temps(&cg->p, g);
-        const DaeExpr *r = pl->rels[i].rel;
-        if (r->kind == DX_SEGMENT) {
-            /* a segment mode: the query against its frozen segment's bounds */
-            const DaeTable *tb = r->u.seg.tab;
-            cp_emit(&cg->p, "    g[%d] = rt_grid_crossing(p + %d, %d, md[%d], ", i,
-                    tb->grid[r->u.seg.axis], tb->n[r->u.seg.axis], i);
-            cp_expr(&cg->p, g);
-            cp_emit(&cg->p, ");\n");
-            cg->p.modes = false;
-            continue;
-        }
-        cp_emit(&cg->p, "    g[%d] = ", i);
-        cp_expr(&cg->p, g);
-        cp_emit(&cg->p, ";\n");
-        cg->p.modes = false;
-    }
-    cp_chunk_end(&cg->p, &cz);
-    CpChunk cr = {.name = "relation_values", .params = "const RtEval *e, int *truth",
-                  .args = "e, truth", .prologue = RO_LOCALS "    (void)truth;\n"};
-    cp_chunk_begin(&cg->p, &cr);
-    for (int i = 0; i < pl->nrels; i++) {
-        DaeExpr *r = pl->rels[i].live;
-        cp_chunk_item(&cg->p, &cr);
-        cp_reset(&cg->p);
-        if (r->kind == DX_SEGMENT) {
-            /* a segment mode's value: the segment the query is in */
-            DaeExpr *q = pl->rels[i].crossing;
-            cg->p.modes = true;
-            cp_count(&cg->p, q);
-            cp_temps(&cg->p, q);
-            cg->p.modes = false;
-            cp_emit(&cg->p, "    truth[%d] = ", i);
-            cg->p.modes = true;
-            cp_emit(&cg->p, "rt_grid_segment(p + %d, %d, ", r->u.seg.tab->grid[r->u.seg.axis],
-                    r->u.seg.tab->n[r->u.seg.axis]);
-            cp_expr(&cg->p, q);
-            cp_emit(&cg->p, ");\n");
-            cg->p.modes = false;
-            continue;
-        }
-        cg->p.modes = true;
-        cp_count(&cg->p, r->u.bin.a);
-        cp_count(&cg->p, r->u.bin.b);
-        cp_temps(&cg->p, r->u.bin.a);
-        cp_temps(&cg->p, r->u.bin.b);
-        cg->p.modes = false;
-        /* the relation itself is evaluated, its operands as in eval */
-        cp_emit(&cg->p, "    truth[%d] = ", i);
-        cg->p.modes = true;
-        cp_emit(&cg->p, "(");
-        cp_expr(&cg->p, r->u.bin.a);
-        cp_emit(&cg->p, " %s ", dae_kind_cop[r->kind]);
-        cp_expr(&cg->p, r->u.bin.b);
-        cp_emit(&cg->p, ");\n");
-        cg->p.modes = false;
-    }
-    cp_chunk_end(&cg->p, &cr);
-}
-
-#define X_CMP_NAME(n) "RT_CMP_" #n,
-static const char *const cmp_names[] = {PLAN_CMPS(X_CMP_NAME)};
-#undef X_CMP_NAME
-/* the plan's comparisons are the runtime's, in the same order */
-#define X_CMP_SAME(n) _Static_assert((int)PLAN_CMP_##n == (int)RT_CMP_##n, "PLAN_CMPS order");
-PLAN_CMPS(X_CMP_SAME)
-#undef X_CMP_SAME
-
-/* The assertions of parameters that compare one parameter with a
-   constant, as the table the runtime checks (rt_tables.c). */
-static void emit_param_checks(Cg *cg)
-{
-    const Plan *pl = cg->pl;
-    cp_emit(&cg->p, "static const RtParamCheck param_checks[] = {\n");
-    for (int i = 0; i < pl->nparam_checks; i++) {
-        const PlanParamCheck *c = &pl->param_checks[i];
-        cp_emit(&cg->p, "    {%d, %d, %s, ", c->assert_index, c->param, cmp_names[c->op]);
-        cp_num(&cg->p, c->value);
-        cp_emit(&cg->p, "},\n");
-    }
-    if (!pl->nparam_checks)
-        cp_emit(&cg->p, "    {0, 0, RT_CMP_GT, 0},\n");
-    cp_emit(&cg->p, "};\n\n");
-}
-
-/* A function returning the index of the first failing assert, or -1:
-   those that read the state, or those that read only parameters. */
-static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
-{
-    Dae *d = cg->d;
-    cg->p.modes = false;
-    /* the parameter-only ones run before the constants are computed */
-    cg->p.consts_of = params_only ? NULL : &cg->pl->const_index;
-    cp_chunk_begin(&cg->p, c);
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        if (params_only != cg->pl->assert_once[i])
-            continue;
-        if (params_only && cg->pl->assert_in_table[i])
-            continue;   /* in param_checks */
-        cp_chunk_item(&cg->p, c);
-        cp_reset(&cg->p);
-        cp_count(&cg->p, a->cond);
-        cp_temps(&cg->p, a->cond);
-        cp_emit(&cg->p, "    if (!(");
-        cp_expr(&cg->p, a->cond);
-        cp_emit(&cg->p, ")) return %d;\n", i);
-    }
-    cp_chunk_end(&cg->p, c);
-}
-
-/* The parameters an assert reads, shown with its failure (at most 8). */
-enum { ASSERT_SHOWN_PARAMS = 8 };
-
-static void emit_asserts(Cg *cg)
-{
-    Dae *d = cg->d;
-    int reads[ASSERT_SHOWN_PARAMS];
-    /* the parameters each one reads, one after the other in one array */
-    int *at = mem_calloc((size_t)d->asserts.n + 1, sizeof *at), nreads = 0;
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
-        if (n && !nreads)
-            cp_emit(&cg->p, "static const int assert_reads[] = {");
-        at[i] = nreads;
-        for (int k = 0; k < n && k < ASSERT_SHOWN_PARAMS; k++)
-            cp_emit(&cg->p, "%s%d", cp_list_sep(nreads++), reads[k]);
-    }
-    if (nreads)
-        cp_emit(&cg->p, "\n};\n\n");
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtAssertInfo asserts[] = {\n");
-    for (int i = 0; i < d->asserts.n; i++) {
-        DaeAssert *a = d->asserts.items[i];
-        int n = dae_param_reads(a->cond, reads, ASSERT_SHOWN_PARAMS);
-        n = n < ASSERT_SHOWN_PARAMS ? n : ASSERT_SHOWN_PARAMS;
-        cp_emit(&cg->p, "    {");
-        cp_pstr(&cg->p, a->instance);
-        cp_emit(&cg->p, ", ");
-        cp_pstr(&cg->p, a->message);
-        cp_emit(&cg->p, ", ");
-        cp_location(&cg->p, a->span);
-        if (n)
-            cp_emit(&cg->p, ", %d, assert_reads + %d", n, at[i]);
-        else
-            cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d", cg->pl->assert_once[i] ? 1 : 0);
-        cp_location_end(&cg->p, a->span);
-        cp_emit(&cg->p, "},\n");
-    }
-    if (!d->asserts.n)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL},\n");
-    cp_emit(&cg->p, "};\n\n");
-    cp_pool_end(&cg->p, pool_at);
-    free(at);
-    /* the state-dependent ones after each step; the parameter-only ones
-       once, before initialization */
-    CpChunk c = {.name = "check_asserts", .params = "const RtEval *e", .args = "e",
-                 .prologue = RO_LOCALS, .is_int = true};
-    emit_assert_checks(cg, &c, false);
-    emit_param_checks(cg);
-    CpChunk cp = {.name = "check_param_asserts", .params = "const double *restrict p",
-                  .args = "p", .prologue = "    (void)p;\n", .is_int = true};
-    emit_assert_checks(cg, &cp, true);
-    cg->p.consts_of = NULL;
-}
-
-/* A block's description (RtBlockInfo.what, for the runtime's messages)
-   keeps its first this many bytes: the equation, where it is, what it
-   is solved for; its location names the rest. */
-enum { BLOCK_WHAT_MAX = 200 };
-
-static void emit_blocks(Cg *cg)
-{
-    Dae *d = cg->d;
-    Structure *s = cg->s;
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
-    DaeNames nm = dae_names(d);
-    /* one stream over one buffer for every description: they are cut at
-       400 bytes anyway */
-    char what[1024];
-    FILE *fp = fmemopen(what, sizeof what, "w");
-    if (!fp)
-        abort();
-    for (int k = 0; k < s->blocks.n; k++) {
-        StBlock *b = s->blocks.items[k];
-        StEq *q = s->eqs.items[b->eqs[0]];
-        DaeEq *o = d->eqs.items[q->base];
-        rewind(fp);
-        if (q->level)
-            fprintf(fp, "derivative %d of ", q->level);
-        dae_print_expr(fp, o->lhs, &nm);
-        fputs(" == ", fp);
-        dae_print_expr(fp, o->rhs, &nm);
-        char org[4096];
-        fputs(dae_eq_origin(org, sizeof org, ORIGIN_BLOCK, o), fp);
-        if (b->n > 1)
-            fprintf(fp, " and %d more equation%s", b->n - 1, b->n == 2 ? "" : "s");
-        fputs(", solved for ", fp);
-        for (int i = 0; i < b->n && i < 6; i++) {
-            StVar *x = s->vars.items[b->vars[i]];
-            if (i)
-                fputs(", ", fp);
-            dae_fput_var(fp, dae_shown_name(d->vars.items[x->var]), x->order);
-        }
-        fflush(fp);
-        long len = ftell(fp);
-        len = len < 0 ? 0 : len > (long)sizeof what - 1 ? (long)sizeof what - 1 : len;
-        what[len] = 0;
-        if (len > BLOCK_WHAT_MAX)
-            strcpy(what + BLOCK_WHAT_MAX - 4, "...");
-        cp_emit(&cg->p, "    {%d, ", b->n);
-        cp_str(&cg->p, what);
-        cp_emit(&cg->p, ", ");
-        cp_location(&cg->p, o->span);
-        cp_location_end(&cg->p, o->span);
-        cp_emit(&cg->p, "},\n");
-    }
-    fclose(fp);
-    if (!s->blocks.n)
-        cp_emit(&cg->p, "    {0, \"\", \"\", NULL},\n");
-    cp_emit(&cg->p, "};\n\n");
-    cp_pool_end(&cg->p, pool_at);
-}
-
-/* ---- the Jacobian's sparsity -------------------------------------------- */
-
-/* The states the relation functions read. */
-static void emit_rel_states(Cg *cg)
-{
-    const Plan *pl = cg->pl;
-    if (!pl->nrel_states || pl->nrel_states == cg->s->nstates)
-        return;
-    cp_emit(&cg->p, "static const int rel_states[] = {");
-    for (int j = 0; j < pl->nrel_states; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->rel_states[j]);
-    cp_emit(&cg->p, "\n};\n\n");
-}
-
-static void emit_sparsity(Cg *cg)
-{
-    const Plan *pl = cg->pl;
-    int ns = cg->s->nstates;
-    if (!pl->ncolors)
-        return;
-    cp_emit(&cg->p, "static const int jac_color[] = {");
-    for (int j = 0; j < ns; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->color[j]);
-    cp_emit(&cg->p, "\n};\n\nstatic const int jac_colptr[] = {");
-    for (int j = 0; j <= ns; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->jac_colptr[j]);
-    cp_emit(&cg->p, "\n};\n\nstatic const int jac_rows[] = {");
-    for (int k = 0; k < pl->jac_colptr[ns]; k++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->jac_rows[k]);
-    if (!pl->jac_colptr[ns])
-        cp_emit(&cg->p, "0");
-    cp_emit(&cg->p, "\n};\n\n");
-}
-
-/* What every slot of x[], a[] and p[] holds, as a comment: x[] and
-   a[] in slot order (a[] starts with what the solver's evaluations
-   compute). */
-static void emit_slots(Cg *cg)
-{
-    Dae *d = cg->d;
-    Structure *s = cg->s;
-    const Plan *pl = cg->pl;
-    int nv = s->vars.n;
-    int *at = mem_calloc((size_t)(2 * nv) + 1, sizeof *at); /* x[] then a[]: StVar + 1 */
-    for (int i = 0; i < nv; i++)
-        at[(stv(cg, i)->state ? 0 : s->nstates) + pl->slot[i]] = i + 1;
-    cp_emit(&cg->p, "/*\n * The slots: x[] the states, a[] the other unknowns (the first %d "
-            "computed\n * by the solver's evaluations), p[] the parameters, then the "
-            "constants.\n", pl->nalg_solver);
-    for (int k = 0; k < 2 * nv; k++) {
-        if (!at[k])
-            continue;
-        int i = at[k] - 1;
-        StVar *x = stv(cg, i);
-        cp_emit(&cg->p, " *   %s[%d]  ", x->state ? "x" : "a", pl->slot[i]);
-        cp_comment_var(&cg->p, dae_shown_name(d->vars.items[x->var]), x->order);
-        int c = pl->copy_of[i];
-        if (c >= 0)
-            cp_emit(&cg->p, ", read as %s[%d]", stv(cg, c)->state ? "x" : "a", pl->slot[c]);
-        cp_put(&cg->p.buf, "\n", 1);
-    }
-    free(at);
-    for (int i = 0; i < d->params.n; i++) {
-        cp_emit(&cg->p, " *   p[%d]  ", i);
-        cp_comment(&cg->p, ((DaeParam *)d->params.items[i])->name);
-        cp_emit(&cg->p, "\n");
-    }
-    cp_emit(&cg->p, " */\n\n");
-}
-
 size_t cg_c_limit(void)
 {
     return cp_c_limit();
@@ -1059,18 +576,18 @@ char *cg_generate(const Plan *pl, const char *model)
             RT_ABI_VERSION, RT_ABI_VERSION);
     cp_emit(&cg.p, "_Static_assert(RT_DIM_COUNT == %d, \"generated for %d SI base "
             "dimensions\");\n\n", RT_DIM_COUNT, RT_DIM_COUNT);
-    emit_slots(&cg);
+    cg_slots(&cg);
     cg.p.modes = true;
     emit_tables(&cg);
     emit_params(&cg);
     emit_check_params(&cg);
     emit_states(&cg);
     emit_eval(&cg);
-    emit_columns(&cg);
+    cg_columns(&cg);
     cg.p.consts_of = NULL; /* targets are read before the run */
-    emit_targets(&cg);
+    cg_targets(&cg);
     cg.p.consts_of = &pl->const_index;
-    emit_relations(&cg);
+    cg_relations(&cg);
     cg.p.consts_of = NULL; /* the discrete part reads the parameters only */
     cg_delays(&cg.p, pl);
     if (d->evars.n) {
@@ -1079,10 +596,10 @@ char *cg_generate(const Plan *pl, const char *model)
         cg_reset(&cg.p, pl);
         cg_charts(&cg.p, d);
     }
-    emit_asserts(&cg);
-    emit_blocks(&cg);
-    emit_sparsity(&cg);
-    emit_rel_states(&cg);
+    cg_asserts(&cg);
+    cg_blocks(&cg);
+    cg_sparsity(&cg);
+    cg_rel_states(&cg);
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
