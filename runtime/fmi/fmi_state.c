@@ -27,15 +27,23 @@
  */
 #include "fmi_internal.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FMI_SNAP_MAGIC "lmdlFMUs"
+/* The layout's version: a state of another version is refused. */
+enum { FMI_SNAP_VERSION = 2 };
 
 /* The fixed part of a state; the arrays follow it. */
 typedef struct SnapHeader {
     char magic[8];              /* FMI_SNAP_MAGIC */
+    uint32_t version;           /* FMI_SNAP_VERSION */
+    uint32_t pad;               /* 0 */
+    uint64_t checksum;          /* snap_checksum of the whole state, this
+                                   field taken as 0 */
     char guid[48];              /* the FMU's GUID */
     int32_t type;               /* fmi2Type */
     int32_t n_states, n_alg, n_params, n_relations; /* the model's sizes */
@@ -95,6 +103,20 @@ static size_t snap_size(RtSim *s)
     return size;
 }
 
+/* FNV-1a over the state's bytes, the checksum field counted as zeros:
+   it finds a state changed by accident (a truncated or edited file); it
+   is no defence against a forger, whom the field checks stop. */
+static uint64_t snap_checksum(const unsigned char *bytes, size_t size)
+{
+    const size_t at = offsetof(SnapHeader, checksum), end = at + sizeof(uint64_t);
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < size; i++) {
+        h ^= i >= at && i < end ? 0u : bytes[i];
+        h *= 1099511628211u;
+    }
+    return h;
+}
+
 static void snap_take(FmiInstance *in, unsigned char *bytes)
 {
     RtSim *s = &in->sim;
@@ -125,6 +147,7 @@ static void snap_take(FmiInstance *in, unsigned char *bytes)
     h.rtol = s->opt.rtol;
     h.atol = s->opt.atol;
     h.n_events = s->n_events;
+    h.version = FMI_SNAP_VERSION;
     memcpy(bytes, &h, sizeof h);
     size_t at = sizeof h;
     Part p[MAX_PARTS];
@@ -134,6 +157,8 @@ static void snap_take(FmiInstance *in, unsigned char *bytes)
             memcpy(bytes + at, p[i].at, k);
         at += k;
     }
+    h.checksum = snap_checksum(bytes, at);
+    memcpy(bytes + offsetof(SnapHeader, checksum), &h.checksum, sizeof h.checksum);
 }
 
 /* A model with delay() has no FMU state (canGetAndSetFMUstate false):
@@ -146,6 +171,123 @@ static int stateless(FmiInstance *in, const char *fn)
             "(canGetAndSetFMUstate is false): the delays' histories are not part of one",
             fn);
     return 1;
+}
+
+/* Element i of the array that starts at byte `at` of a state (the bytes
+   need not be aligned). */
+static double snap_double(const unsigned char *bytes, size_t at, size_t i)
+{
+    double v;
+    memcpy(&v, bytes + at + i * sizeof v, sizeof v);
+    return v;
+}
+
+static int snap_int(const unsigned char *bytes, size_t at, size_t i)
+{
+    int v;
+    memcpy(&v, bytes + at + i * sizeof v, sizeof v);
+    return v;
+}
+
+static int flag(int32_t v)
+{
+    return v == 0 || v == 1;
+}
+
+static int fsm_known(int32_t v)
+{
+#define X_FMI_STATE_KNOWN(st, bit, name) v == (bit) ||
+    return FMI_STATES(X_FMI_STATE_KNOWN) 0;
+#undef X_FMI_STATE_KNOWN
+}
+
+/* The first field of a state (of this FMU's size, checksum verified)
+   that no run of this FMU can hold, or NULL: every count, flag, mode and
+   index is checked against its range before any is used, so that a
+   crafted state cannot index outside an array or convert a NaN to int.
+   *which gets the element for an array's field. */
+static const char *snap_bad_field(const RtSim *s, const unsigned char *bytes, long *which)
+{
+    const RtModel *m = s->m;
+    SnapHeader h;
+    memcpy(&h, bytes, sizeof h);
+    *which = -1;
+    if (!fsm_known(h.fsm) || h.fsm == FMI_FATAL)
+        return "the state machine's state";
+    if (!flag(h.initialized) || !flag(h.terminate) || !flag(h.resync))
+        return "the instance's flags";
+    if (!flag(h.tol_defined) || !flag(h.stop_defined))
+        return "the experiment's flags";
+    if (!isfinite(h.tol) || (h.tol_defined && !(h.tol > 0 && h.tol < 1)))
+        return "the tolerance";
+    if (!isfinite(h.t_start) || !isfinite(h.t_stop) || !isfinite(h.t) || !isfinite(h.last_good))
+        return "a time";
+    if (!isfinite(h.h) || h.h < 0)
+        return "the solver's next step";
+    if (!isfinite(h.output_step) || h.output_step <= 0 || !isfinite(h.stop_time))
+        return "the output step or stop time";
+    if (!(h.rtol > 0 && h.rtol < 1) || !(h.atol > 0 && isfinite(h.atol)))
+        return "the solver's tolerances";
+    if (h.n_events < 0 || h.n_events > INT64_MAX / 2)
+        return "the count of events";
+    Part p[MAX_PARTS];
+    int n = parts((RtSim *)s, p);
+    size_t at[MAX_PARTS], off = sizeof h;
+    for (int i = 0; i < n; i++) {
+        at[i] = off;
+        off += p[i].size * p[i].n;
+    }
+    /* the parts, in parts()'s order */
+    enum { X, X_START, NOMINAL, DX, ALG, ALG_GOOD, P, OVERRIDDEN, MODES, EVENT_TIMES, EV,
+           CHART_RESET_T, WATCH };
+    for (size_t i = 0; i < p[X].n; i++) {
+        *which = (long)i;
+        if (!isfinite(snap_double(bytes, at[X], i)) || !isfinite(snap_double(bytes, at[X_START], i)))
+            return "a state";
+        double nom = snap_double(bytes, at[NOMINAL], i);
+        if (!isfinite(nom) || nom <= 0)
+            return "a state's nominal value";
+    }
+    for (size_t i = 0; i < p[OVERRIDDEN].n; i++) {
+        *which = (long)i;
+        if (bytes[at[OVERRIDDEN] + i] > 1)
+            return "a parameter's set flag";
+    }
+    for (size_t i = 0; i < p[MODES].n; i++) {
+        *which = (long)i;
+        int v = snap_int(bytes, at[MODES], i);
+        if (v != 0 && v != 1)
+            return "a relation's mode";
+    }
+    for (size_t i = 0; i < p[EVENT_TIMES].n; i++) {
+        *which = (long)i;
+        if (isnan(snap_double(bytes, at[EVENT_TIMES], i)))
+            return "an event time";
+    }
+    for (int c = 0; c < m->n_charts; c++) {
+        const RtChartInfo *ci = &m->charts[c];
+        *which = c;
+        double mode = snap_double(bytes, at[EV], (size_t)ci->evar);
+        if (!(mode >= 1 && mode <= ci->n_modes && mode == (int)mode))
+            return "a mode chart's mode";
+        if (ci->next) {
+            double next = snap_double(bytes, at[EV], (size_t)ci->next);
+            if (!(next >= 0 && next <= ci->n_modes && next == (int)next))
+                return "a mode chart's next mode";
+        }
+        if (isinf(snap_double(bytes, at[CHART_RESET_T], (size_t)c)))
+            return "a mode chart's reset time";
+    }
+    for (size_t i = 0; i < p[WATCH].n; i++) {
+        RtResetWatch w;
+        memcpy(&w, bytes + at[WATCH] + i * sizeof w, sizeof w);
+        *which = (long)i;
+        if (w.chart < -1 || w.chart >= m->n_charts
+            || (w.chart >= 0 && ((w.mode != 0 && w.mode != 1) || isnan(w.g) || !isfinite(w.t))))
+            return "a relation's watch after a reset";
+    }
+    *which = -1;
+    return NULL;
 }
 
 /* Whether bytes are a state of this FMU and interface; logs why not. */
@@ -167,6 +309,27 @@ static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *byte
         || h.n_relations != m->n_relations) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: not a state of this FMU (%s)", fn,
                 FMI_INFO->guid);
+        return 0;
+    }
+    if (h.version != FMI_SNAP_VERSION) {
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: a state of layout version %u, but this "
+                "FMU reads version %d", fn, (unsigned)h.version, FMI_SNAP_VERSION);
+        return 0;
+    }
+    if (h.checksum != snap_checksum(bytes, size)) {
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: the state's checksum does not match its "
+                "bytes: it was changed after fmi2SerializeFMUstate", fn);
+        return 0;
+    }
+    long which;
+    const char *bad = snap_bad_field(&in->sim, bytes, &which);
+    if (bad) {
+        if (which >= 0)
+            fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s (%ld) of the state is out of "
+                    "its range: no run of this FMU holds it", fn, bad, which);
+        else
+            fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s of the state is out of its "
+                    "range: no run of this FMU holds it", fn, bad);
         return 0;
     }
     if (h.type != (int32_t)in->type) {

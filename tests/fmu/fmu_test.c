@@ -612,6 +612,96 @@ static void expect(fmi2Status got, fmi2Status want, int log_before, const char *
         expect((call), (want), before_, (text), #call);                                    \
     } while (0)
 
+/* A serialized FMU state as docs/fmi.md describes its layout, written
+   from that description: offsets of the header's fields, and the
+   checksum (64-bit FNV-1a over every byte, the checksum's own 8 counted
+   as zeros). */
+enum {
+    SNAP_VERSION_AT = 8, SNAP_CHECKSUM_AT = 16, SNAP_INTS_AT = 72,
+    SNAP_FSM_AT = SNAP_INTS_AT + 5 * 4, SNAP_NREL_AT = SNAP_INTS_AT + 4 * 4,
+    SNAP_NEVENTS_AT = 200, SNAP_HEADER = 208, SNAP_EVENT_TIMES = 100, SNAP_WATCH = 24,
+};
+
+static void snap_sum(unsigned char *b, size_t n)
+{
+    uint64_t h = 14695981039346656037u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= i >= SNAP_CHECKSUM_AT && i < SNAP_CHECKSUM_AT + 8 ? 0u : b[i];
+        h *= 1099511628211u;
+    }
+    memcpy(b + SNAP_CHECKSUM_AT, &h, 8);
+}
+
+/* Crafted states: each deserialization must be refused with fmi2Error
+   and a message, and must leave nothing behind that a later call could
+   trip on (the instance steps on afterwards). */
+static void crafted_states(fmi2Component c)
+{
+    fmi2FMUstate st = NULL, got = NULL;
+    size_t n = 0;
+    must(API->fmi2GetFMUstate(c, &st), "fmi2GetFMUstate");
+    must(API->fmi2SerializedFMUstateSize(c, st, &n), "fmi2SerializedFMUstateSize");
+    unsigned char *good = calloc(n, 1), *b = calloc(n, 1);
+    must(API->fmi2SerializeFMUstate(c, st, (fmi2Byte *)good, n), "fmi2SerializeFMUstate");
+    must(API->fmi2FreeFMUstate(c, &st), "fmi2FreeFMUstate");
+    /* the layout as described: the checksum of the bytes as they are */
+    memcpy(b, good, n);
+    snap_sum(b, n);
+    check(!memcmp(b, good, n), "the state's checksum is not FNV-1a as docs/fmi.md says");
+    must(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), "an untouched state");
+    must(API->fmi2FreeFMUstate(c, &got), "fmi2FreeFMUstate");
+    /* a changed byte, checksum as it was */
+    memcpy(b, good, n);
+    b[n - 1] ^= 0x40;
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error, "checksum");
+    /* another layout version */
+    memcpy(b, good, n);
+    b[SNAP_VERSION_AT] ^= 0x7;
+    snap_sum(b, n);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error,
+           "layout version");
+    /* a negative event count (it once indexed the chattering ring) */
+    int64_t events = -5;
+    memcpy(b, good, n);
+    memcpy(b + SNAP_NEVENTS_AT, &events, 8);
+    snap_sum(b, n);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error,
+           "count of events");
+    /* a state machine state that does not exist */
+    int32_t fsm = 12345;
+    memcpy(b, good, n);
+    memcpy(b + SNAP_FSM_AT, &fsm, 4);
+    snap_sum(b, n);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error,
+           "state machine");
+    /* relation 0's mode set to 7: the modes come before the last 100
+       event times, the event variables and charts (none in this model)
+       and the watches */
+    int32_t nrel = 0, seven = 7;
+    memcpy(&nrel, good + SNAP_NREL_AT, 4);
+    size_t modes = n - (size_t)nrel * SNAP_WATCH - SNAP_EVENT_TIMES * 8 - (size_t)nrel * 4;
+    check(nrel > 0 && modes > SNAP_HEADER, "the wall model's state has no relations");
+    if (nrel > 0 && modes > SNAP_HEADER) {
+        memcpy(b, good, n);
+        int32_t was;
+        memcpy(&was, b + modes, 4);
+        check(was == 0 || was == 1, "relation 0's mode is not where docs/fmi.md puts it");
+        memcpy(b + modes, &seven, 4);
+        snap_sum(b, n);
+        EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error,
+               "relation's mode");
+    }
+    /* a NaN time */
+    double nan_ = NAN;
+    memcpy(b, good, n);
+    memcpy(b + SNAP_HEADER - 8 - 7 * 8, &nan_, 8);
+    snap_sum(b, n);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error, "a time");
+    check(got == NULL, "a refused state was handed out");
+    free(good);
+    free(b);
+}
+
 static int run_illegal(const Run *r)
 {
     double x[64] = {0}, v = 0;
@@ -676,6 +766,7 @@ static int run_illegal(const Run *r)
            "can be named in one call");
     EXPECT(API->fmi2GetDirectionalDerivative(cs, &vr0, 1, &vr_f3, SIZE_MAX, &v, &v), fmi2Error,
            "can be named in one call");
+    crafted_states(cs);
     /* still usable after all those refusals */
     double five = 5;
     must(API->fmi2SetReal(cs, &vr_f3, 1, &five), "fmi2SetReal F3");
