@@ -96,7 +96,7 @@ enum { MAX_PARTS = 16 };
 
 static size_t snap_size(RtSim *s)
 {
-    Part p[MAX_PARTS];
+    Part p[MAX_PARTS] = {0};
     size_t size = sizeof(SnapHeader);
     for (int i = 0, n = parts(s, p); i < n; i++)
         size += p[i].size * p[i].n;
@@ -150,7 +150,7 @@ static void snap_take(FmiInstance *in, unsigned char *bytes)
     h.version = FMI_SNAP_VERSION;
     memcpy(bytes, &h, sizeof h);
     size_t at = sizeof h;
-    Part p[MAX_PARTS];
+    Part p[MAX_PARTS] = {0};
     for (int i = 0, n = parts(s, p); i < n; i++) {
         size_t k = p[i].size * p[i].n;
         if (k)
@@ -230,7 +230,7 @@ static const char *snap_bad_field(const RtSim *s, const unsigned char *bytes, lo
         return "the solver's tolerances";
     if (h.n_events < 0 || h.n_events > INT64_MAX / 2)
         return "the count of events";
-    Part p[MAX_PARTS];
+    Part p[MAX_PARTS] = {0};
     int n = parts((RtSim *)s, p);
     size_t at[MAX_PARTS], off = sizeof h;
     for (int i = 0; i < n; i++) {
@@ -365,7 +365,7 @@ static void snap_restore(FmiInstance *in, const unsigned char *bytes)
     s->opt.atol = h.atol;
     s->n_events = h.n_events;
     size_t at = sizeof h;
-    Part p[MAX_PARTS];
+    Part p[MAX_PARTS] = {0};
     for (int i = 0, n = parts(s, p); i < n; i++) {
         size_t k = p[i].size * p[i].n;
         if (k)
