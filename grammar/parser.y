@@ -260,6 +260,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token IF "if" ELSEIF "elseif" ELSE "else" TRUE "true" FALSE "false"
 %token CONNECT "connect" DER "der" TIME "time" ASSERT "assert"
 %token FOR "for" EMUL ".*" EDIV "./" EPOW ".^"
+%token AND1 "&" OR1 "|" TRANSPOSE "'"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
@@ -275,17 +276,20 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 
 %left OROR
 %left ANDAND
+%left OR1
+%left AND1
 %nonassoc EQEQ NE '<' LE '>' GE
 %left ':'
 %left '+' '-'
 %left '*' '/' EMUL EDIV
 %precedence UNARY
 %right '^' EPOW
+%precedence TRANSPOSE
 
 %type <def> def function_def
 %type <expr> qualname
 %type <vec> defs items decls instances args branches connects ends stmts
-%type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args
+%type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args assert_opts
 %type <item> item attributed_section discrete_item
 %type <kind> decl_keyword
 %type <ptr> decl instance arg branch connect field
@@ -508,10 +512,12 @@ opt_stmts:
 stmt:
     expr ';'                    { $$ = ast_equation(A, @$, $1); }
   | expr error                  { MISSING_SEMI(); $$ = equation_before_error(pc, @1, $1); }
-  | ASSERT '(' expr ',' STRING ')' ';' { $$ = ast_assert(A, @$, $3, $5); }
+  | ASSERT '(' expr ',' STRING ')' ';' { $$ = ast_assert(A, @$, $3, $5, (PtrVec){0}); }
+  | ASSERT '(' expr ')' ';'     { $$ = ast_assert(A, @$, $3, NULL, (PtrVec){0}); }
+  | ASSERT '(' expr ',' STRING ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, $5, $7); }
   | ASSERT '(' expr ',' STRING ')' error {
         MISSING_SEMI();
-        $$ = ast_assert(A, src_join(@1, @6), $3, $5);
+        $$ = ast_assert(A, src_join(@1, @6), $3, $5, (PtrVec){0});
     }
   | stmt_clauses ELSE opt_stmts END {
         $$ = ast_stmt_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
@@ -535,6 +541,9 @@ stmt_clauses:
 expr:
     expr OROR expr              { $$ = ast_binary(A, @$, OP_OR, $1, $3); }
   | expr ANDAND expr            { $$ = ast_binary(A, @$, OP_AND, $1, $3); }
+  | expr OR1 expr               { $$ = ast_binary(A, @$, OP_OR, $1, $3); }
+  | expr AND1 expr              { $$ = ast_binary(A, @$, OP_AND, $1, $3); }
+  | expr TRANSPOSE              { $$ = ast_unary(A, @$, OP_TRANSPOSE, $1); }
   | expr EQEQ expr              { $$ = ast_binary(A, @$, OP_EQ, $1, $3); }
   | expr NE expr                { $$ = ast_binary(A, @$, OP_NE, $1, $3); }
   | expr '<' expr               { $$ = ast_binary(A, @$, OP_LT, $1, $3); }
@@ -566,6 +575,7 @@ primary:
   | name                        { $$ = $1; }
   | name '(' call_args ')'      { $$ = ast_call(A, @$, $1, $3); }
   | DER '(' expr ')'            { $$ = ast_der(A, @$, $3); }
+  | name '.' DER                { $$ = ast_der(A, @$, $1); } /* Simscape's x.der */
   | '(' expr ')'                { $$ = ast_paren($2, @$); }
   | '{' expr ',' STRING '}'     { $$ = ast_quantity(A, @$, $2, $4); }
   | '{' fields '}'              { $$ = ast_record(A, @$, $2); }
@@ -603,6 +613,12 @@ call_args:
     /* arrays: named arguments, tablelookup(..., interpolation = smooth) */
   | IDENT '=' expr              { $$ = vec1(A, ast_option(A, @$, $1, @1, $3)); }
   | call_args ',' IDENT '=' expr { $$ = vecadd(A, $1, ast_option(A, src_join(@3, @5), $3, @3, $5)); }
+    ;
+
+/* assert(cond, 'msg', Warn = true): Simscape's named arguments */
+assert_opts:
+    IDENT '=' expr              { $$ = vec1(A, ast_option(A, @$, $1, @1, $3)); }
+  | assert_opts ',' IDENT '=' expr { $$ = vecadd(A, $1, ast_option(A, src_join(@3, @5), $3, @3, $5)); }
     ;
 
 fields:
@@ -978,6 +994,7 @@ static bool is_binary_operator(yysymbol_kind_t k)
     case YYSYMBOL_OROR: case YYSYMBOL_ANDAND: case YYSYMBOL_EQEQ: case YYSYMBOL_NE:
     case YYSYMBOL_LE: case YYSYMBOL_GE:
     case YYSYMBOL_EMUL: case YYSYMBOL_EDIV: case YYSYMBOL_EPOW:
+    case YYSYMBOL_AND1: case YYSYMBOL_OR1: case YYSYMBOL_TRANSPOSE:
         return true;
     default:
         return is_char(k, '<') || is_char(k, '>') || is_char(k, '+')

@@ -853,6 +853,14 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
         if (e->u.unary.op == OP_NOT)
             return lv_scalar(m, lower_expr(m, in, e));
         LowerValue a = lower_value(m, in, e->u.unary.arg);
+        if (e->u.unary.op == OP_TRANSPOSE) {
+            /* column-major: element (i, j) of a is (j, i) of a' */
+            LowerValue r = lv_new(m, a.cols, a.rows);
+            for (int i = 0; i < a.rows; i++)
+                for (int j = 0; j < a.cols; j++)
+                    r.el[j + i * a.cols] = a.el[i + j * a.rows];
+            return r;
+        }
         LowerValue r = lv_new(m, a.rows, a.cols);
         for (int i = 0; i < lv_numel(a); i++)
             r.el[i] = e->u.unary.op == OP_NEG ? dae_neg(m->t, a.el[i]) : a.el[i];

@@ -34,6 +34,9 @@ typedef struct FlatCtx {
     Dae *d;                 /* the DAE being made */
     Term **terms;           /* per set: its terms, oldest first */
     Term **tails;           /* per set: newest term, to append in order */
+    DaeExpr *guard;         /* while lowering an if-equation's branch: the
+                               condition under which it is active (the
+                               assertions in it hold only then), or NULL */
 } FlatCtx;
 
 static DaeEq *new_eq(Dae *d, DaeExpr *l, DaeExpr *r, DaeEqKind k, const char *inst,
@@ -101,6 +104,8 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
     Dae *d = fc->d;
     DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
     a->cond = lower_expr(m, in, s->u.assert_.cond);
+    if (fc->guard) /* checked only where its branch is active */
+        a->cond = dae_binary(m->t, DX_OR, dae_not(m->t, fc->guard), a->cond);
     a->message = arena_strdup(&d->arena, s->u.assert_.msg);
     a->instance = in->dae_path;
     a->span = s->span;
@@ -146,11 +151,24 @@ static void lower_if(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s, EqList *ou
     int nc = s->u.if_.clauses.n;
     EqList *arms = arena_alloc(m->arena, sizeof(EqList) * (size_t)(nc + 1));
     DaeExpr **conds = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(nc + 1));
+    DaeExpr *outer = fc->guard, *none_before = NULL;
     for (int i = 0; i < nc; i++) {
         AstClause *c = s->u.if_.clauses.items[i];
         conds[i] = c->cond ? lower_expr(m, in, c->cond) : NULL;
+        /* the branch is active when its condition holds and none before */
+        DaeExpr *g = conds[i];
+        if (none_before)
+            g = g ? dae_binary(m->t, DX_AND, none_before, g) : none_before;
+        if (outer && g)
+            g = dae_binary(m->t, DX_AND, outer, g);
+        fc->guard = g ? g : outer;
         lower_stmts(m, fc, in, &c->body, &arms[i]);
+        if (conds[i]) {
+            DaeExpr *nc_ = dae_not(m->t, conds[i]);
+            none_before = none_before ? dae_binary(m->t, DX_AND, none_before, nc_) : nc_;
+        }
     }
+    fc->guard = outer;
     int n = arms[0].lhs.n;
     for (int i = 1; i < nc; i++)
         if (arms[i].lhs.n != n)
@@ -604,7 +622,7 @@ Dae *flatten_model(Model *m)
     make_vars(m, d);
     make_places(m, d);
     make_evars(m, d);
-    FlatCtx fc;
+    FlatCtx fc = {0};
     fc.d = d;
     fc.terms = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));
     fc.tails = arena_alloc(m->arena, sizeof(Term *) * (size_t)(m->sets.n + 1));

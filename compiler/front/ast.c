@@ -6,6 +6,7 @@
 #include "ast.h"
 
 #include "diag.h"
+#include "source.h"
 #include "rt_number.h"
 
 #include <stdlib.h>
@@ -430,14 +431,24 @@ AstStmt *ast_equation(Arena *a, SrcSpan sp, AstExpr *e)
     return s;
 }
 
-AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg)
+AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg, PtrVec opts)
 {
     AstStmt *s = arena_alloc(a, sizeof *s);
     s->kind = STMT_ASSERT;
     s->span = sp;
     s->u.assert_.cond = cond;
-    s->u.assert_.msg = msg->u.str;
-    s->u.assert_.msg_span = msg->span;
+    if (msg) {
+        s->u.assert_.msg = msg->u.str;
+        s->u.assert_.msg_span = msg->span;
+    } else {
+        /* assert(cond): the message is the condition as written */
+        const SrcFile *f = src_get(cond->span.file);
+        uint32_t n = f && cond->span.end <= f->len ? cond->span.end - cond->span.begin : 0;
+        s->u.assert_.msg = arena_printf(a, "assertion failed: %.*s", (int)n,
+                                        n ? f->text + cond->span.begin : "");
+        s->u.assert_.msg_span = cond->span;
+    }
+    s->u.assert_.opts = opts;
     return s;
 }
 

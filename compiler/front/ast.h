@@ -58,7 +58,8 @@ struct SemaDef;
     X(OP_NOT, "~")               /* logical not, written ~ or ! */         \
     X(OP_EMUL, ".*")             /* element-wise product */               \
     X(OP_EDIV, "./")             /* element-wise quotient */              \
-    X(OP_EPOW, ".^")             /* element-wise power */
+    X(OP_EPOW, ".^")             /* element-wise power */                 \
+    X(OP_TRANSPOSE, "'")         /* postfix transpose, ' or .' */
 
 #define X_ENUM(k, s) k,
 typedef enum AstExprKind { AST_EXPR_KINDS(X_ENUM) EXPR_KIND_COUNT } AstExprKind;
@@ -206,8 +207,8 @@ typedef struct AstStmt {
     SrcSpan span;       /* the whole statement */
     union {
         struct { AstExpr *lhs, *rhs; } eq;                  /* STMT_EQUATION */
-        struct { AstExpr *cond; const char *msg; SrcSpan msg_span; }
-            assert_;                                        /* STMT_ASSERT */
+        struct { AstExpr *cond; const char *msg; SrcSpan msg_span; PtrVec opts; }
+            assert_;    /* STMT_ASSERT; opts: AstArg* (Warn = true) */
         struct { PtrVec clauses; } if_;  /* STMT_IF: AstClause*, else last */
         struct { PtrVec defs; PtrVec body; }
             let_;       /* STMT_LET: AstDecl* in order, then AstStmt* */
@@ -381,7 +382,10 @@ AstBranch *ast_branch(Arena *a, SrcSpan sp, AstExpr *var, AstExpr *from,
                       AstExpr *to);
 AstConnect *ast_connect(Arena *a, SrcSpan sp, PtrVec ends);
 AstStmt *ast_equation(Arena *a, SrcSpan sp, AstExpr *e);
-AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg);
+/* assert(cond), assert(cond, 'msg'), assert(cond, 'msg', Warn = true):
+   msg may be NULL (the condition's text is the message); opts are the
+   named arguments (AstExpr* options, checked by resolution). */
+AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg, PtrVec opts);
 AstStmt *ast_stmt_if(Arena *a, SrcSpan sp, PtrVec clauses);
 AstClause *ast_clause(Arena *a, SrcSpan sp, AstExpr *cond, PtrVec body);
 AstItem *ast_section(Arena *a, SrcSpan sp, AstSectionKind kind, PtrVec entries);

@@ -96,6 +96,12 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
         fputc(')', fp);
         break;
     case EXPR_UNARY:
+        if (e->u.unary.op == OP_TRANSPOSE) {
+            fputc('(', fp);
+            ast_print_expr(fp, e->u.unary.arg);
+            fputs(")'", fp);
+            break;
+        }
         fputs(e->u.unary.op == OP_NOT ? "~" : ast_op_names[e->u.unary.op], fp);
         fputc('(', fp);
         ast_print_expr(fp, e->u.unary.arg);

@@ -19,6 +19,8 @@ enum { PARSE_MAX_OPEN = 256, PARSE_MAX_COND = 64, PARSE_MAX_BRACKETS = 256 };
 typedef struct ParseOpener {
     int token;          /* the opening token (a bison token kind) */
     SrcSpan span;       /* where its keyword is */
+    bool in_expr;       /* an if-expression (its 'end' may end a line's
+                           statement), not an if-section or if-equation */
 } ParseOpener;
 
 typedef struct ParseCtx {
@@ -31,6 +33,9 @@ typedef struct ParseCtx {
     uint32_t offset;    /* byte offset of the next character */
     int depth;          /* nesting of (), {} */
     int last_token;     /* kind of the previous token, for line continuation */
+    bool mid_line;      /* a token was read since the last line break */
+    int line_first;     /* the first token of the current line */
+    bool if_in_expr;    /* the last 'if' read is inside an expression */
     SrcSpan last_span;  /* span of the last token read (the lookahead) */
     SrcSpan prev_span;  /* span of the token before that */
     int cond_depth[PARSE_MAX_COND]; /* paren depth of each open if-condition */

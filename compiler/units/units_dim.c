@@ -632,7 +632,8 @@ DimInfo ud_dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         DimInfo a = ud_dim_of(m, in, e->u.unary.arg, depth + 1);
         if (e->u.unary.op == OP_NOT)
             return ud_need_bool(a, e->u.unary.arg, "'~'").ok ? ud_ok_bool() : ud_failed();
-        return ud_need_number(a, e->u.unary.arg, "'-'");
+        return ud_need_number(a, e->u.unary.arg,
+                              e->u.unary.op == OP_TRANSPOSE ? "a transpose" : "'-'");
     }
     case EXPR_BINARY: return binary_dim(m, in, e, depth + 1);
     case EXPR_IF: {
