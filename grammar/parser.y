@@ -261,6 +261,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token CONNECT "connect" DER "der" TIME "time" ASSERT "assert"
 %token FOR "for" EMUL ".*" EDIV "./" EPOW ".^"
 %token AND1 "&" OR1 "|" TRANSPOSE "'"
+%token INDEX_END "end of an index"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
@@ -585,6 +586,7 @@ primary:
   | '[' matrix_rows ']'         { $$ = ast_matrix(A, @$, $2); }
   | '{' expr STRING '}'         { $$ = ast_quantity(A, @$, $2, $3); }
   | INITIALEVENT                { $$ = ast_name(A, @1, sym_cstr("initialevent")); }
+  | INDEX_END                   { $$ = ast_leaf(A, @1, EXPR_END); } /* x(end) */
     ;
 
 /* arrays: rows of a matrix literal, separated by ';' (or a line break) */
@@ -609,6 +611,9 @@ call_args:
     %empty                      { $$ = (PtrVec){0}; }
   | expr                        { $$ = vec1(A, $1); }
   | call_args ',' expr          { $$ = vecadd(A, $1, $3); }
+    /* arrays: M(j, :), all of a dimension */
+  | ':'                         { $$ = vec1(A, ast_leaf(A, @1, EXPR_COLON)); }
+  | call_args ',' ':'           { $$ = vecadd(A, $1, ast_leaf(A, @3, EXPR_COLON)); }
   | call_args ',' STRING        { $$ = vecadd(A, $1, $3); } /* value(x, 'unit') */
     /* arrays: named arguments, tablelookup(..., interpolation = smooth) */
   | IDENT '=' expr              { $$ = vec1(A, ast_option(A, @$, $1, @1, $3)); }
@@ -1008,7 +1013,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_NUMBER: case YYSYMBOL_IDENT: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_TIME: case YYSYMBOL_DER: case YYSYMBOL_IF:
-    case YYSYMBOL_INITIALEVENT:
+    case YYSYMBOL_INITIALEVENT: case YYSYMBOL_INDEX_END:
         return true;
     default:
         return is_char(k, '-') || is_char(k, '+') || is_char(k, '(')
@@ -1050,6 +1055,9 @@ static int describe_expected(ParseCtx *pc, const yysymbol_kind_t *exp, int n,
     for (int i = 0; i < n && m < max; i++) {
         yysymbol_kind_t k = exp[i];
         if (expression && starts_expression(k))
+            continue;
+        /* M(j, :): an index's ':' is said by "an expression" */
+        if (expression && is_char(k, ':'))
             continue;
         if (statement && k == YYSYMBOL_ASSERT)
             continue;
@@ -1189,12 +1197,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     if (is_char(tok, '=') && expects(exp, n, YYSYMBOL_EQEQ)
         && !expects_char(exp, n, '=')) {
         diag_error(at, "unexpected '=': an equation is written LHS == RHS");
-        return 0;
-    }
-    /* A colon alone as an index, MATLAB's M(j, :) and M(:). */
-    if (is_char(tok, ':') && expects(exp, n, YYSYMBOL_NUMBER) && after_char(pc, "(,")) {
-        diag_error(at, "a ':' alone as an index (all of a dimension, as in M(j, :)) "
-                   "is not supported; write the range: M(j, 1:size(M, 2))");
         return 0;
     }
     /* A string where a value belongs. */

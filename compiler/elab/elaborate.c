@@ -554,6 +554,7 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
 Model *elab_model(Program *p, SemaDef *top, Arena *a)
 {
     Model *m = arena_alloc(a, sizeof *m);
+    m->index_end = -1;
     m->prog = p;
     m->arena = a;
     dae_table_init(&m->exprs, &m->dae_arena);

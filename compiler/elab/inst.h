@@ -194,6 +194,9 @@ typedef struct ElabConnEq {
 
 typedef struct Model {
     Program *prog;          /* resolved definitions */
+    long index_end;         /* while lowering an index: what `end` stands
+                               for (the size of the dimension indexed),
+                               or -1 outside indices */
     ElabInst *top;          /* the top instance */
     Arena *arena;           /* the instance tree */
     Arena dae_arena;        /* what becomes the DAE's: the DAG, parameters */

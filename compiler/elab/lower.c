@@ -535,6 +535,16 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
     }
     case EXPR_MATRIX: case EXPR_RANGE:
         return lower_scalar_of(m, lower_value(m, in, e), e);
+    case EXPR_END:
+        if (m->index_end < 0) {
+            diag_error(e->span, "'end' stands for the last index only inside an "
+                       "index, as in x(end) or M(end, 1)");
+            return dae_const(t, 0);
+        }
+        return dae_const(t, (double)m->index_end);
+    case EXPR_COLON:
+        diag_error(e->span, "':' alone is an index only, as in M(j, :)");
+        return dae_const(t, 0);
     case EXPR_RECORD: {
         /* A variable's long form: its value. */
         for (int i = 0; i < e->u.record.n; i++)

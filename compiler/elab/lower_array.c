@@ -221,10 +221,21 @@ bool lower_range(Model *m, ElabInst *in, AstExpr *range, LowerRange *r, bool rep
 /* ---- indices ------------------------------------------------------------- */
 
 /* The integers an index expression stands for (a number, or a vector of
-   them, as in v(2:4)). */
-static bool index_list(Model *m, ElabInst *in, AstExpr *e, long **out, int *n)
+   them, as in v(2:4)) in a dimension of `size` elements: `end` in it is
+   size, and ':' alone is 1:size. */
+static bool index_list(Model *m, ElabInst *in, AstExpr *e, long size, long **out, int *n)
 {
+    if (e->kind == EXPR_COLON) {
+        *n = (int)size;
+        *out = arena_alloc(m->arena, sizeof(long) * (size_t)(*n + 1));
+        for (int k = 0; k < *n; k++)
+            (*out)[k] = k + 1;
+        return true;
+    }
+    long outer = m->index_end;
+    m->index_end = size;
     LowerValue v = lower_value(m, in, e);
+    m->index_end = outer;
     *n = lv_numel(v);
     *out = arena_alloc(m->arena, sizeof(long) * (size_t)(*n + 1));
     for (int k = 0; k < *n; k++) {
@@ -249,11 +260,14 @@ static LowerValue select_elements(Model *m, ElabInst *in, LowerValue v, AstNameP
     char b[64];
     long *I, *J = NULL;
     int ni, nj = 0;
-    if (!index_list(m, in, part->index[0], &I, &ni)
-        || (part->nindex == 2 && !index_list(m, in, part->index[1], &J, &nj)))
+    bool one = part->nindex == 1;
+    if (!index_list(m, in, part->index[0], one ? lv_numel(v) : v.rows, &I, &ni)
+        || (!one && !index_list(m, in, part->index[1], v.cols, &J, &nj)))
         return lv_scalar(m, dae_const(m->t, 0));
-    if (part->nindex == 1) {
-        LowerValue r = v.rows == 1 || lv_numel(v) == 1 ? lv_new(m, 1, ni) : lv_new(m, ni, 1);
+    if (one) {
+        /* v(:) is a column, as in MATLAB */
+        bool column = part->index[0]->kind == EXPR_COLON || (v.rows != 1 && lv_numel(v) != 1);
+        LowerValue r = column ? lv_new(m, ni, 1) : lv_new(m, 1, ni);
         for (int k = 0; k < ni; k++) {
             if (I[k] < 1 || I[k] > lv_numel(v)) {
                 diag_error(part->index[0]->span, "index %ld is out of range: '%s' "
@@ -284,8 +298,11 @@ ElabSlot *lower_element(Model *m, ElabInst *in, ElabSlot *s, AstNamePart *part)
 {
     if (part->nindex != 1)
         return NULL; /* resolution reported it */
-    long k;
-    if (!lower_int(m, in, part->index[0], "an index", &k))
+    long k, outer = m->index_end;
+    m->index_end = s->nelems;
+    bool ok = lower_int(m, in, part->index[0], "an index", &k);
+    m->index_end = outer;
+    if (!ok)
         return NULL;
     const char *what = s->m->kind == MEM_NODE ? "node" : "component";
     if (k < 1 || k > s->nelems) {

@@ -37,7 +37,11 @@ struct SemaDef;
     X(EXPR_MATRIX, "matrix")     /* [a b; c d]: u.matrix */               \
     X(EXPR_RANGE, "range")       /* first:last, first:step:last: u.range */ \
     X(EXPR_OPTION, "option")     /* NAME = value, a call's named argument: \
-                                    u.option */
+                                    u.option */                          \
+    X(EXPR_END, "end")           /* `end` in an index, x(end): the last   \
+                                    index of its dimension; no payload */ \
+    X(EXPR_COLON, "colon")       /* ':' alone as an index, M(j, :): all of \
+                                    its dimension; no payload */
 
 #define AST_OPS(X)                                                         \
     X(OP_OR, "||")                                                         \

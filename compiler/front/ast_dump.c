@@ -36,6 +36,8 @@ void ast_print_expr(FILE *fp, const AstExpr *e)
     case EXPR_STR: print_string(fp, e->u.str); break;
     case EXPR_TIME: fputs("time", fp); break;
     case EXPR_REF: fputs("*", fp); break;
+    case EXPR_END: fputs("end", fp); break;
+    case EXPR_COLON: fputs(":", fp); break;
     case EXPR_NAME:
         for (int i = 0; i < e->u.name.n; i++) {
             const AstNamePart *np = &e->u.name.parts[i];

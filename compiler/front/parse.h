@@ -21,6 +21,7 @@ typedef struct ParseOpener {
     SrcSpan span;       /* where its keyword is */
     bool in_expr;       /* an if-expression (its 'end' may end a line's
                            statement), not an if-section or if-equation */
+    int depth;          /* the bracket depth its keyword is at */
 } ParseOpener;
 
 typedef struct ParseCtx {
@@ -33,6 +34,7 @@ typedef struct ParseCtx {
     uint32_t offset;    /* byte offset of the next character */
     int depth;          /* nesting of (), {} */
     int last_token;     /* kind of the previous token, for line continuation */
+    int last_depth;     /* the bracket depth it was read at */
     bool mid_line;      /* a token was read since the last line break */
     int line_first;     /* the first token of the current line */
     bool if_in_expr;    /* the last 'if' read is inside an expression */

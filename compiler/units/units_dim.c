@@ -683,7 +683,7 @@ DimInfo ud_dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         r.zero = false;
         return ud_need_number(r, e, "a range");
     }
-    case EXPR_OPTION: return ud_ok_dim(dim_none());
+    case EXPR_OPTION: case EXPR_END: case EXPR_COLON: return ud_ok_dim(dim_none());
     default:
         return ud_failed();
     }
