@@ -626,7 +626,7 @@ static void check_call(Checker *c, AstExpr *e)
         return;
     if (arity < 0 && e->u.call.qual) {
         diag_error(e->u.call.func_span, "unknown function '%s': there is no "
-                   "function file %s.lmdl on the search path",
+                   "function file %s on the search path",
                    ast_name_text(c->p->arena, e->u.call.qual),
                    rs_package_path(c->p->arena, e->u.call.qual));
     } else if (arity < 0) {

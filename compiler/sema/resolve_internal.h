@@ -24,7 +24,10 @@ typedef struct SemaFile {
 SemaFile *rs_unit_of(Program *p, int file);
 /* The unit for a path, loading it if needed; NULL if it is not a file. */
 SemaFile *rs_unit_for_path(Program *p, const char *path);
-/* NAME in DIR/NAME.lmdl, or NULL. */
+/* The length of a source file's name without its extension (.lmdl or
+   Simscape's .ssc), or 0 for another file. */
+size_t rs_source_stem(const char *file);
+/* NAME in DIR/NAME.lmdl or DIR/NAME.ssc, or NULL. */
 SemaDef *rs_find_in_dir(Program *p, const char *dir, Sym *name);
 /* sema_lookup, reporting at `at` a plain name that is ambiguous. */
 SemaDef *rs_lookup_at(Program *p, Sym *name, int from, SrcSpan at);
@@ -34,7 +37,8 @@ void rs_check_imports(Program *p, SemaFile *u);
 SemaDef *rs_find_imported(Program *p, SemaFile *u, Sym *name);
 /* "translational.Mass" for every library file, for suggestions. */
 const char *rs_suggest_qualified(Program *p, const char *name);
-/* "a/b/c" for the name a.b.c: its file below a root, without .lmdl. */
+/* "+a/+b/c.ssc or a/b/c.lmdl" for the name a.b.c: the files below a
+   root that would define it, for messages. */
 const char *rs_package_path(Arena *a, const AstExpr *name);
 
 /* ---- member tables (resolve_members.c) ---- */

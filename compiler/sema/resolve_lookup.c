@@ -4,7 +4,7 @@
  *
  * Definitions are looked up in the order of docs/language.md ("Finding
  * definitions"): the same file, its imports (resolve_packages.c),
- * NAME.lmdl in the model file's directory, each -I directory, each
+ * NAME.lmdl (or NAME.ssc) in the model file's directory, each -I directory, each
  * LMDL_PATH directory, then the standard library (indexed once, recursively, by file stem).  A found
  * name is cached, so each file is read and parsed at most once.  A plain
  * name found by its stem in two library packages is ambiguous.  The
@@ -30,7 +30,17 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collects every *.lmdl below dir, in sorted order so lookups do not
+size_t rs_source_stem(const char *file)
+{
+    size_t len = strlen(file);
+    if (len > 5 && strcmp(file + len - 5, ".lmdl") == 0)
+        return len - 5;
+    if (len > 4 && strcmp(file + len - 4, ".ssc") == 0)
+        return len - 4;
+    return 0;
+}
+
+/* Collects every *.lmdl and *.ssc below dir, in sorted order so lookups do not
    depend on the order readdir returns. */
 static void index_dir(Program *p, const char *dir, int depth)
 {
@@ -55,11 +65,11 @@ static void index_dir(Program *p, const char *dir, int depth)
         struct stat st;
         if (stat(path, &st) != 0)
             continue;
-        size_t len = strlen(n);
+        size_t stem = rs_source_stem(n);
         if (S_ISDIR(st.st_mode)) {
             index_dir(p, path, depth + 1);
-        } else if (len > 5 && strcmp(n + len - 5, ".lmdl") == 0) {
-            ptrvec_push(p->arena, &p->stdlib_names, arena_strndup(p->arena, n, len - 5));
+        } else if (stem) {
+            ptrvec_push(p->arena, &p->stdlib_names, arena_strndup(p->arena, n, stem));
             ptrvec_push(p->arena, &p->stdlib_paths, path);
         }
     }
@@ -139,9 +149,15 @@ SemaFile *rs_unit_for_path(Program *p, const char *path)
 
 SemaDef *rs_find_in_dir(Program *p, const char *dir, Sym *name)
 {
-    char *path = arena_printf(p->arena, "%s/%s.lmdl", dir, name->name);
-    SemaFile *u = rs_unit_for_path(p, path);
-    return u ? symmap_get(&u->defs, name) : NULL;
+    /* NAME.lmdl, else Simscape's NAME.ssc */
+    static const char *const ext[] = {"lmdl", "ssc"};
+    for (int i = 0; i < 2; i++) {
+        char *path = arena_printf(p->arena, "%s/%s.%s", dir, name->name, ext[i]);
+        SemaFile *u = rs_unit_for_path(p, path);
+        if (u)
+            return symmap_get(&u->defs, name);
+    }
+    return NULL;
 }
 
 static bool ident_char(char c)
@@ -228,9 +244,9 @@ static SemaDef *find_in_dir_files(Program *p, const char *dir, Sym *name)
     PtrVec names = {0};
     struct dirent *e;
     while ((e = readdir(dd)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] != '.' && len > 5 && !strcmp(e->d_name + len - 5, ".lmdl")
-            && !(len - 5 == name->len && !strncmp(e->d_name, name->name, name->len)))
+        size_t stem = rs_source_stem(e->d_name);
+        if (e->d_name[0] != '.' && stem
+            && !(stem == name->len && !strncmp(e->d_name, name->name, name->len)))
             ptrvec_push(p->arena, &names, arena_strdup(p->arena, e->d_name));
     }
     closedir(dd);

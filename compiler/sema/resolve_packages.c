@@ -1,8 +1,9 @@
 /*
  * resolve_packages.c - resolution (resolve.c): packages and imports.
  *
- * A folder is a package: a.b.C is the definition C in a/b/C.lmdl below
- * one of the roots of the search path (the model's directory, each -I
+ * A folder is a package: a.b.C is the definition C in +a/+b/C.ssc (as
+ * Simscape and MATLAB keep packages) or a/b/C.lmdl below one of the
+ * roots of the search path (the model's directory, each -I
  * directory, each LMDL_PATH directory, the library), tried in that order.
  * A file's imports (`import a.b.C;`, `import a.b.*;`) make plain names
  * of those packages visible in that file, before the search path.
@@ -19,8 +20,29 @@ static const PtrVec *search_roots(Program *p)
         return &p->roots;
     p->roots_made = true;
     SrcFile *mf = src_get(p->main_file);
-    if (mf)
+    if (mf) {
         ptrvec_push(p->arena, &p->roots, (void *)mf->dir);
+        /* a model in DIR/+a/+b/C.ssc is a.b.C: DIR is a root too */
+        char *root = arena_strdup(p->arena, mf->dir);
+        bool in_package = false;
+        for (;;) {
+            char *slash = strrchr(root, '/');
+            const char *base = slash ? slash + 1 : root;
+            if (base[0] != '+')
+                break;
+            in_package = true;
+            if (slash == root) {
+                root[1] = 0;
+                break;
+            }
+            if (slash)
+                *slash = 0;
+            else
+                root = arena_strdup(p->arena, ".");
+        }
+        if (in_package)
+            ptrvec_push(p->arena, &p->roots, root);
+    }
     for (int i = 0; i < p->opts.ninclude; i++)
         ptrvec_push(p->arena, &p->roots, (void *)p->opts.include_dirs[i]);
     const char *env = getenv("LMDL_PATH");
@@ -53,16 +75,43 @@ static char *parts_path(Arena *a, const AstExpr *name, int n)
     return s;
 }
 
+/* "+a/+b" for "a/b": the package's folder as MATLAB names it. */
+static char *plus_path(Arena *a, const char *pkg)
+{
+    size_t n = 1, parts = 1;
+    for (const char *c = pkg; *c; c++)
+        parts += *c == '/';
+    n += strlen(pkg) + parts;
+    char *s = arena_alloc(a, n), *q = s;
+    *q++ = '+';
+    for (const char *c = pkg; *c; c++) {
+        *q++ = *c;
+        if (*c == '/')
+            *q++ = '+';
+    }
+    *q = 0;
+    return s;
+}
+
+/* The folder of package pkg ("a/b") below root, as a +a/+b folder
+   (MATLAB's) or an a/b one (lmdl's); form 0 or 1. */
+static const char *package_dir(Program *p, const char *root, const char *pkg, int form)
+{
+    if (!*pkg)
+        return root;
+    return arena_printf(p->arena, "%s/%s", root, form ? pkg : plus_path(p->arena, pkg));
+}
+
 /* NAME in package directory pkg ("" for a root itself), on every root. */
 static SemaDef *find_in_package(Program *p, const char *pkg, Sym *name)
 {
     const PtrVec *roots = search_roots(p);
     for (int i = 0; i < roots->n; i++) {
-        const char *dir = *pkg ? arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg)
-                               : roots->items[i];
-        SemaDef *d = rs_find_in_dir(p, dir, name);
-        if (d)
-            return d;
+        for (int form = 0; form < (*pkg ? 2 : 1); form++) {
+            SemaDef *d = rs_find_in_dir(p, package_dir(p, roots->items[i], pkg, form), name);
+            if (d)
+                return d;
+        }
     }
     return NULL;
 }
@@ -71,10 +120,12 @@ static bool package_exists(Program *p, const char *pkg)
 {
     const PtrVec *roots = search_roots(p);
     for (int i = 0; i < roots->n; i++) {
-        struct stat st;
-        if (stat(arena_printf(p->arena, "%s/%s", (char *)roots->items[i], pkg), &st) == 0
-            && S_ISDIR(st.st_mode))
-            return true;
+        for (int form = 0; form < 2; form++) {
+            struct stat st;
+            if (stat(package_dir(p, roots->items[i], pkg, form), &st) == 0
+                && S_ISDIR(st.st_mode))
+                return true;
+        }
     }
     return false;
 }
@@ -88,12 +139,19 @@ const char *rs_suggest_qualified(Program *p, const char *name)
     PtrVec v = {0};
     for (int i = 0; i < p->stdlib_paths.n; i++) {
         const char *path = p->stdlib_paths.items[i];
-        if (strlen(path) <= root + 5)
+        const char *base = strrchr(path, '/');
+        size_t stem = rs_source_stem(base ? base + 1 : path);
+        size_t end = (size_t)((base ? base + 1 : path) - path) + stem;
+        if (end <= root)
             continue;
-        char *q = arena_strndup(p->arena, path + root, strlen(path) - root - 5);
-        for (char *c = q; *c; c++)
-            if (*c == '/')
-                *c = '.';
+        /* a/b/C or +a/+b/C: a.b.C */
+        char *q = arena_alloc(p->arena, end - root + 1), *o = q;
+        for (size_t k = root; k < end; k++) {
+            if (path[k] == '+' && (k == root || path[k - 1] == '/'))
+                continue;
+            *o++ = path[k] == '/' ? '.' : path[k];
+        }
+        *o = 0;
         ptrvec_push(p->arena, &v, q);
     }
     return diag_closest(name, (const char *const *)v.items, v.n);
@@ -115,16 +173,17 @@ void rs_check_imports(Program *p, SemaFile *u)
         if (im->all) {
             if (!package_exists(p, full)) {
                 diag_error(nm->span, "cannot import '%s.*': there is no package "
-                           "'%s' (a folder %s) on the search path", text, text, full);
+                           "'%s' (a folder %s or %s) on the search path", text, text,
+                           plus_path(p->arena, full), full);
                 continue;
             }
         } else if (!package_exists(p, full)
                    && !find_in_package(p, parts_path(p->arena, nm, n - 1),
                                        nm->u.name.parts[n - 1].sym)) {
             const char *s = rs_suggest_qualified(p, text);
-            diag_error(nm->span, "cannot import '%s': there is no %s.lmdl and no "
-                       "package '%s' on the search path%s", text, full, text,
-                       diag_did_you_mean(s).text);
+            diag_error(nm->span, "cannot import '%s': there is no %s and no "
+                       "package '%s' on the search path%s", text,
+                       rs_package_path(p->arena, nm), text, diag_did_you_mean(s).text);
             continue;
         }
         ptrvec_push(p->arena, &u->imports, im);
@@ -173,12 +232,11 @@ SemaDef *sema_lookup_qualified(Program *p, const AstExpr *name, int from)
     return d;
 }
 
-/* "a/b/c" for the name a.b.c: its file below a root, without .lmdl. */
 const char *rs_package_path(Arena *a, const AstExpr *name)
 {
-    char *t = ast_name_text(a, name);
-    for (char *q = t; *q; q++)
-        if (*q == '.')
-            *q = '/';
-    return t;
+    int n = name->u.name.n;
+    const char *pkg = parts_path(a, name, n - 1), *last = name->u.name.parts[n - 1].sym->name;
+    if (!*pkg)
+        return arena_printf(a, "%s.ssc or %s.lmdl", last, last);
+    return arena_printf(a, "%s/%s.ssc or %s/%s.lmdl", plus_path(a, pkg), last, pkg, last);
 }

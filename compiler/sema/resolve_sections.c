@@ -42,7 +42,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
         if (!t && qual) {
             const char *text = ast_name_text(c->p->arena, v);
             const char *s = rs_suggest_qualified(c->p, text);
-            diag_error(v->span, "unknown domain '%s': there is no %s.lmdl on the "
+            diag_error(v->span, "unknown domain '%s': there is no %s on the "
                        "search path%s", text, rs_package_path(c->p->arena, v),
                        diag_did_you_mean(s).text);
         } else if (!t) {
@@ -107,7 +107,7 @@ static void check_instance(Checker *c, AstInstance *in)
     if (!t && in->type_qual) {
         const char *text = ast_name_text(c->p->arena, in->type_qual);
         const char *s = rs_suggest_qualified(c->p, text);
-        diag_error(in->type_span, "unknown component '%s': there is no %s.lmdl on "
+        diag_error(in->type_span, "unknown component '%s': there is no %s on "
                    "the search path%s", text, rs_package_path(c->p->arena, in->type_qual),
                    diag_did_you_mean(s).text);
         return;
