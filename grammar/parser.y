@@ -287,7 +287,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %right '^' EPOW
 %precedence TRANSPOSE
 
-%type <def> def function_def
+%type <def> def function_def component_head
 %type <expr> qualname
 %type <vec> defs items decls instances args branches connects ends stmts
 %type <vec> stmts1 opt_stmts item_clauses stmt_clauses fields call_args assert_opts
@@ -296,7 +296,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
 %type <vec> idents fn_outputs fn_inputs local_defs local_def multi_decl
-%type <expr> expr primary name endpoint if_tail
+%type <expr> expr primary name endpoint if_tail base
 %type <vec> matrix_rows
 %type <ptr> matrix_row
 %type <vec> whens when_clauses assigns charts modes transitions initials
@@ -323,13 +323,25 @@ defs:
    'end' and is taken as a nameless definition. */
 def:
     DOMAIN IDENT items END      { $$ = ast_def(A, @$, DEF_DOMAIN, @2, $2, $3); }
-  | COMPONENT IDENT items END   { $$ = ast_def(A, @$, DEF_COMPONENT, @2, $2, $3); }
+  | component_head items END    { $$ = ast_def_body($1, @$, $2); }
   | DOMAIN IDENT items error    { $$ = ast_def(A, src_join(@1, @3), DEF_DOMAIN, @2, $2, $3); }
-  | COMPONENT IDENT items error { $$ = ast_def(A, src_join(@1, @3), DEF_COMPONENT, @2, $2, $3); }
+  | component_head items error  { $$ = ast_def_body($1, src_join(@1, @2), $2); }
   | function_def                { $$ = $1; }
   | DOMAIN error items END      { $$ = NULL; yyerrok; }
   | COMPONENT error items END   { $$ = NULL; yyerrok; }
   | error items END             { $$ = NULL; }
+    ;
+
+/* component NAME, with Simscape's attributes and base component:
+   component (Propagation = blocks, Hidden = true) NAME < pkg.Base */
+component_head:
+    COMPONENT IDENT base        { $$ = ast_component_head(A, @2, $2, (PtrVec){0}, $3); }
+  | COMPONENT '(' args ')' IDENT base { $$ = ast_component_head(A, @5, $5, $3, $6); }
+    ;
+
+base:
+    %empty                      { $$ = NULL; }
+  | '<' name                    { $$ = $2; }
     ;
 
 items:
@@ -1206,7 +1218,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
         return 0;
     }
     /* A definition without its name. */
-    if (n == 1 && exp[0] == YYSYMBOL_IDENT && open
+    if (expects(exp, n, YYSYMBOL_IDENT) && (n == 1 || (n == 2 && expects_char(exp, n, '(')))
+        && open
         && (open->token == COMPONENT || open->token == DOMAIN)
         && pc->prev_span.begin == open->span.begin) {
         diag_error(at, "expected the %s's name after '%s', found %s",

@@ -78,7 +78,8 @@ static const char *element_name(Model *m, const char *name, int k, int rows, int
 static void set_access(Model *m, ElabInst *in, ElabSlot *s, int first, int n)
 {
     unsigned char access = s->m->access == ACCESS_PRIVATE ? RT_PARAM_PRIVATE
-                           : in->external != EXT_MODIFY ? RT_PARAM_OBSERVED
+                           : in->external != EXT_MODIFY || s->m->external != EXT_MODIFY
+                               ? RT_PARAM_OBSERVED
                                                         : RT_PARAM_PUBLIC;
     for (int k = 0; k < n; k++)
         ((DaeParam *)m->plist->items[first + k])->access = access;

@@ -518,6 +518,22 @@ AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
     return d;
 }
 
+AstDef *ast_component_head(Arena *a, SrcSpan name_sp, Sym *name, PtrVec attrs, AstExpr *base)
+{
+    AstDef *d = ast_def(a, name_sp, DEF_COMPONENT, name_sp, name, (PtrVec){0});
+    d->attrs = attrs;
+    d->base = base;
+    return d;
+}
+
+AstDef *ast_def_body(AstDef *d, SrcSpan sp, PtrVec items)
+{
+    d->span = sp;
+    d->items = items;
+    d->own_items = items;
+    return d;
+}
+
 AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                      PtrVec outputs, PtrVec inputs, PtrVec defs)
 {

@@ -314,6 +314,12 @@ typedef struct AstDef {
     PtrVec inputs;          /* DEF_FUNCTION: AstIdent*, its arguments */
     PtrVec outputs;         /* DEF_FUNCTION: AstIdent*, its results */
     PtrVec defs;            /* DEF_FUNCTION: AstDecl*, its definitions */
+    PtrVec attrs;           /* DEF_COMPONENT: AstArg*, Simscape's attributes
+                               (Propagation = blocks, Hidden = true) */
+    AstExpr *base;          /* DEF_COMPONENT: `< pkg.Base`, the component it
+                               extends (EXPR_NAME), or NULL */
+    PtrVec own_items;       /* DEF_COMPONENT with a base: its own items (items
+                               gets the base's first, at resolution) */
 } AstDef;
 
 /* `import pkg.Name;` or `import pkg.*;` at the top of a file. */
@@ -404,6 +410,10 @@ AstDef *ast_def(Arena *a, SrcSpan sp, AstDefKind kind, SrcSpan name_sp,
                 Sym *name, PtrVec items);
 /* Functions and local definitions (let, definitions). */
 AstIdent *ast_ident(Arena *a, SrcSpan sp, Sym *name);
+/* `component [(attrs)] NAME [< base]`: a component's header, whose body
+   ast_def_body fills in. */
+AstDef *ast_component_head(Arena *a, SrcSpan name_sp, Sym *name, PtrVec attrs, AstExpr *base);
+AstDef *ast_def_body(AstDef *d, SrcSpan sp, PtrVec items);
 AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                      PtrVec outputs, PtrVec inputs, PtrVec defs);
 /* `[a, b] = call;`: one AstDecl per name (AstIdent*), sharing the call. */

@@ -62,10 +62,11 @@ static bool reachable(const SemaDef *t, const SemaMember *next, const AstNamePar
         diag_note(decl, "'%s' is declared here", next->name->name);
         return false;
     }
-    if (next->kind == MEM_INSTANCE && next->external == EXT_NONE) {
-        diag_error(at->span, "component '%s' of '%s' is hidden (ExternalAccess = "
-                   "none): it cannot be reached from outside '%s'", next->name->name,
-                   t->ast->name->name, t->ast->name->name);
+    if (next->external == EXT_NONE) {
+        diag_error(at->span, "%s '%s' of '%s' is hidden (ExternalAccess = "
+                   "none): it cannot be reached from outside '%s'",
+                   next->kind == MEM_INSTANCE ? "component" : sema_member_kind_names[next->kind],
+                   next->name->name, t->ast->name->name, t->ast->name->name);
         diag_note(decl, "'%s' is declared here", next->name->name);
         return false;
     }

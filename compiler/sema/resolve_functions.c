@@ -172,8 +172,8 @@ void rs_resolve_function(Program *p, SemaDef *d)
 bool rs_check_function_call(Checker *c, AstExpr *e)
 {
     Sym *name = e->u.call.func;
-    SemaDef *f = e->u.call.qual ? sema_lookup_qualified(c->p, e->u.call.qual, c->d->file)
-                                : rs_lookup_at(c->p, name, c->d->file, e->u.call.func_span);
+    SemaDef *f = e->u.call.qual ? sema_lookup_qualified(c->p, e->u.call.qual, e->u.call.func_span.file)
+                                : rs_lookup_at(c->p, name, e->u.call.func_span.file, e->u.call.func_span);
     if (!f)
         return false;
     if (f->ast->kind != DEF_FUNCTION) {

@@ -55,6 +55,9 @@ bool rs_exclusive(const SemaDef *d, int a, int b);
 void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope);
 /* Whether a definition of kind dk may have a section of kind k. */
 bool rs_section_allowed(AstDefKind dk, AstSectionKind k);
+/* The value of a section's attribute `name` as written ("private",
+   "true"), or NULL when the section does not give it. */
+const char *rs_section_attr(const AstItem *it, const char *name);
 
 /* ---- checking bodies ---- */
 

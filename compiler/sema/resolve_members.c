@@ -105,26 +105,60 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
 
 /* ---- section attributes ------------------------------------------------------
 
-   parameters(Access = private), variables(Access = private, Event = true),
-   intermediates(Access = private), components(ExternalAccess = modify |
-   observe | none).  Anything else is an error at the attribute.  Event =
-   true makes the variables of the section event variables:
-   piecewise constant, changed only by when clauses and mode chart entry
-   actions. */
+   Simscape's member attributes: Access = public | private | protected,
+   ExternalAccess = modify | observe | none, Conversion = absolute |
+   relative, Event = true (event variables: piecewise constant, changed
+   only by when clauses and mode chart entry actions), Balancing = true
+   (a domain's through variables), Initial = true (initial equations).
+   Anything else is an error at the attribute. */
+
+#define MEMBER_SECTIONS                                                      \
+    ((1u << SEC_PARAMETERS) | (1u << SEC_VARIABLES) | (1u << SEC_INTERMEDIATES) \
+     | (1u << SEC_NODES) | (1u << SEC_INPUTS) | (1u << SEC_OUTPUTS)         \
+     | (1u << SEC_COMPONENTS))
 
 /* X(name, its values, the sections that take it) */
 #define SECTION_ATTRIBUTES(X)                                                \
-    X("Access", "public or private",                                         \
-      (1 << SEC_PARAMETERS) | (1 << SEC_VARIABLES) | (1 << SEC_INTERMEDIATES)) \
-    X("ExternalAccess", "modify, observe or none", 1 << SEC_COMPONENTS)       \
-    X("Event", "true or false", 1 << SEC_VARIABLES)
+    X("Access", "public, private or protected", MEMBER_SECTIONS)             \
+    X("ExternalAccess", "modify, observe or none", MEMBER_SECTIONS)          \
+    X("Conversion", "absolute or relative",                                  \
+      (1u << SEC_PARAMETERS) | (1u << SEC_VARIABLES) | (1u << SEC_INPUTS)    \
+      | (1u << SEC_OUTPUTS) | (1u << SEC_INTERMEDIATES))                     \
+    X("Event", "true or false", 1u << SEC_VARIABLES)                         \
+    X("Balancing", "true or false", 1u << SEC_VARIABLES)                     \
+    X("Initial", "true or false", 1u << SEC_EQUATIONS)
 
 typedef struct SectionAttrs {
-    SemaAccess access;      /* Access */
+    SemaAccess access;      /* Access (protected is private from outside) */
     SemaExternal external;  /* ExternalAccess */
     bool event;             /* Event = true: the section's variables are
                                event variables */
+    bool relative;          /* Conversion = relative */
 } SectionAttrs;
+
+/* The word an attribute's value is written as ("" for another form). */
+static const char *attr_word(const AstExpr *v)
+{
+    return ast_is_simple_name(v) ? v->u.name.parts[0].sym->name
+           : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
+           : "";
+}
+
+/* The value of a section's attribute `name` as written, or NULL. */
+const char *rs_section_attr(const AstItem *it, const char *name)
+{
+    for (int i = 0; i < it->u.section.attrs.n; i++) {
+        AstArg *g = it->u.section.attrs.items[i];
+        if (!strcmp(g->name->name, name))
+            return attr_word(g->value);
+    }
+    return NULL;
+}
+
+static bool one_of(const char *word, const char *a, const char *b, const char *c)
+{
+    return !strcmp(word, a) || !strcmp(word, b) || (c && !strcmp(word, c));
+}
 
 static SectionAttrs section_attrs(Program *p, AstItem *it)
 {
@@ -135,7 +169,7 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
     static const char *const values[] = {SECTION_ATTRIBUTES(X_ATTRVALS)};
     static const unsigned where[] = {SECTION_ATTRIBUTES(X_ATTRWHERE)};
     enum { NATTR = sizeof names / sizeof names[0] };
-    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY, false};
+    SectionAttrs r = {ACCESS_PUBLIC, EXT_MODIFY, false, false};
     AstSectionKind k = it->u.section.kind;
     for (int i = 0; i < it->u.section.attrs.n; i++) {
         AstArg *g = it->u.section.attrs.items[i];
@@ -157,25 +191,26 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
                            n, ast_section_names[k], diag_did_you_mean(s).text);
             continue;
         }
-        AstExpr *v = g->value;
-        const char *word = ast_is_simple_name(v) ? v->u.name.parts[0].sym->name
-                           : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
-                           : "";
+        const char *word = attr_word(g->value);
         bool ok = true;
         if (!strcmp(n, "Access")) {
-            ok = !strcmp(word, "public") || !strcmp(word, "private");
-            if (!strcmp(word, "private"))
+            ok = one_of(word, "public", "private", "protected");
+            if (ok && strcmp(word, "public"))
                 r.access = ACCESS_PRIVATE;
         } else if (!strcmp(n, "ExternalAccess")) {
-            ok = !strcmp(word, "modify") || !strcmp(word, "observe") || !strcmp(word, "none");
+            ok = one_of(word, "modify", "observe", "none");
             r.external = !strcmp(word, "none") ? EXT_NONE
                          : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
+        } else if (!strcmp(n, "Conversion")) {
+            ok = one_of(word, "absolute", "relative", NULL);
+            r.relative = !strcmp(word, "relative");
         } else {
-            ok = !strcmp(word, "true") || !strcmp(word, "false");
-            r.event = !strcmp(word, "true");
+            ok = one_of(word, "true", "false", NULL);
+            if (!strcmp(n, "Event"))
+                r.event = !strcmp(word, "true");
         }
         if (!ok)
-            diag_error(v->span, "%s is %s", n, values[a]);
+            diag_error(g->value->span, "%s is %s", n, values[a]);
     }
     return r;
 }
@@ -243,13 +278,14 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             AstInstance *in = v->items[j];
             SemaMember *m = declare(p, d, MEM_INSTANCE, in->name, in->name_span, NULL, in,
                                     scope);
+            m->access = at.access;
             m->external = at.external;
             m->rank = declared_rank(d, k, &in->index, in->name, in->name_span, in_loop);
             /* its type now, so that a reference checked before the
                declaration's section (`connect(A, m(1).P)` above the loop
                that declares m) resolves; check_instance reports a bad one */
-            SemaDef *t = in->type_qual ? sema_lookup_qualified(p, in->type_qual, d->file)
-                                       : sema_lookup(p, in->type, d->file);
+            SemaDef *t = in->type_qual ? sema_lookup_qualified(p, in->type_qual, in->type_span.file)
+                                       : sema_lookup(p, in->type, in->type_span.file);
             if (t && t->ast->kind == DEF_COMPONENT && t != d)
                 m->type = t;
         }
@@ -259,7 +295,9 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             SemaMember *m = declare(p, d, member_kind_of(k), dc->name, dc->name_span, dc,
                                     NULL, scope);
             m->access = at.access;
+            m->external = at.external;
             m->event = at.event;
+            m->relative = at.relative;
             if (k == SEC_NODES)
                 m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
             else if (dc->index.n)

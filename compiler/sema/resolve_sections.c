@@ -37,8 +37,8 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
            package-qualified domain */
         bool qual = v->u.name.n > 1;
         Sym *dn = v->u.name.parts[v->u.name.n - 1].sym;
-        SemaDef *t = qual ? sema_lookup_qualified(c->p, v, c->d->file)
-                          : rs_lookup_at(c->p, dn, c->d->file, v->span);
+        SemaDef *t = qual ? sema_lookup_qualified(c->p, v, v->span.file)
+                          : rs_lookup_at(c->p, dn, v->span.file, v->span);
         if (!t && qual) {
             const char *text = ast_name_text(c->p->arena, v);
             const char *s = rs_suggest_qualified(c->p, text);
@@ -102,8 +102,8 @@ static void check_instance(Checker *c, AstInstance *in)
     SemaMember *m = member_in_scope(c, in->name);
     if (in->index.n)
         rs_check_index_exprs(c, (AstExpr **)in->index.items, in->index.n);
-    SemaDef *t = in->type_qual ? sema_lookup_qualified(c->p, in->type_qual, c->d->file)
-                               : rs_lookup_at(c->p, in->type, c->d->file, in->type_span);
+    SemaDef *t = in->type_qual ? sema_lookup_qualified(c->p, in->type_qual, in->type_span.file)
+                               : rs_lookup_at(c->p, in->type, in->type_span.file, in->type_span);
     if (!t && in->type_qual) {
         const char *text = ast_name_text(c->p->arena, in->type_qual);
         const char *s = rs_suggest_qualified(c->p, text);
@@ -168,6 +168,14 @@ static void check_instance(Checker *c, AstInstance *in)
                        "= private): it cannot be set from outside",
                        sema_member_kind_names[target->kind], g->name->name,
                        t->ast->name->name);
+            diag_note(target->decl->name_span, "'%s' is declared here", g->name->name);
+            continue;
+        }
+        if (target->external != EXT_MODIFY) {
+            diag_error(g->name_span, "%s '%s' of component '%s' cannot be set from "
+                       "outside (ExternalAccess = %s)", sema_member_kind_names[target->kind],
+                       g->name->name, t->ast->name->name,
+                       target->external == EXT_NONE ? "none" : "observe");
             diag_note(target->decl->name_span, "'%s' is declared here", g->name->name);
             continue;
         }

@@ -33,15 +33,17 @@ typedef struct SemaDef SemaDef;
 /* Who may use a member from outside its component (section attributes). */
 typedef enum SemaAccess {
     ACCESS_PUBLIC,          /* anyone (the default) */
-    ACCESS_PRIVATE,         /* parameters/variables/intermediates(Access =
-                               private): only the component itself */
+    ACCESS_PRIVATE,         /* Access = private or protected: only the
+                               component itself (and, protected, what
+                               extends it) */
 } SemaAccess;
 
-/* What the outside may do with a child (components(ExternalAccess = ...)),
-   in order of what is hidden. */
+/* What the outside may do with a member (ExternalAccess = ...), in order
+   of what is hidden. */
 typedef enum SemaExternal {
     EXT_MODIFY,             /* everything (the default) */
-    EXT_OBSERVE,            /* read and log, but no --param of its parameters */
+    EXT_OBSERVE,            /* read and log, but not set from outside (no
+                               argument, no --param of its parameters) */
     EXT_NONE,               /* nothing: not named from outside, not logged */
 } SemaExternal;
 
@@ -55,11 +57,13 @@ typedef struct SemaMember {
     int scope;              /* conditional arm it is declared in; 0 = always */
     int order;              /* declaration order within the definition */
     SemaAccess access;      /* its section's Access */
-    SemaExternal external;  /* MEM_INSTANCE: its section's ExternalAccess */
+    SemaExternal external;  /* its section's ExternalAccess */
     int rank;               /* indices of an array of components or nodes
                                declared in a for-loop (`m(i) = ...`): 1;
                                0 for every other member */
     bool event;             /* an event variable (variables(Event = true)) */
+    bool relative;          /* Conversion = relative: a temperature given in
+                               an affine unit is a difference (no offset) */
     struct SemaMember *next_same_name; /* same name in another arm */
 } SemaMember;
 
