@@ -295,11 +295,184 @@ static void make_sets(Model *m)
 }
 
 
+/* ---- domain parameters ------------------------------------------------------
+
+   A node reads its domain's parameters as NODE.param.  Their values are
+   the network's: a node declaration NAME = DOMAIN(param = value) sets
+   param for the node set it is in, and a set no declaration sets has the
+   domain's default.  Two declarations of one set that set a parameter
+   differently are an error.  A parameter read before the sets are known
+   (by another parameter's value) gets the default, and its value is set
+   once they are (connect.c, set_node_params). */
+
+/* The `param = value` of node `n`'s declaration for member pm, or NULL. */
+static AstExpr *node_setting(Model *m, ElabNode *n, SemaMember *pm)
+{
+    ElabSlot *s = elab_slot(n->inst, n->name);
+    (void)m;
+    if (!s || !s->m->decl)
+        return NULL;
+    AstExpr *v = s->m->decl->value;
+    if (v->kind != EXPR_CALL)
+        return NULL;
+    for (int i = 0; i < v->u.call.args.n; i++) {
+        AstExpr *g = v->u.call.args.items[i];
+        if (g->kind == EXPR_OPTION && g->u.option.name == pm->name)
+            return g->u.option.value;
+    }
+    return NULL;
+}
+
+static int group_find(int *g, int k)
+{
+    while (g[k] != k)
+        k = g[k] = g[g[k]];
+    return k;
+}
+
+/* The propagation groups of the sets: a component that propagates
+   (every component but one declared with Propagation = blocks) joins the
+   sets of its nodes of one domain. */
+static void make_groups(Model *m)
+{
+    int n = m->sets.n;
+    m->set_group = arena_alloc(m->arena, sizeof(int) * (size_t)(n + 1));
+    for (int k = 0; k < n; k++)
+        m->set_group[k] = k;
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        if (in->def->propagation == SEMA_PROP_BLOCKS)
+            continue;
+        int first = -1;
+        for (int j = 0; j < in->def->member_list.n; j++) {
+            ElabSlot *sl = &in->slots[j];
+            if (!sl->active || sl->m->kind != MEM_NODE || sl->node < 0 || sl->m->rank)
+                continue;
+            int k = m->nodes[elab_find(m, sl->node)].set;
+            if (k < 0 || k >= n)
+                continue;
+            ElabSet *set = m->sets.items[k];
+            if (first < 0) {
+                first = k;
+                continue;
+            }
+            ElabSet *f = m->sets.items[first];
+            if (f->domain != set->domain)
+                continue;
+            m->set_group[group_find(m->set_group, k)] = group_find(m->set_group, first);
+        }
+    }
+    /* each group's sets, as a chain from its root */
+    m->group_next = arena_alloc(m->arena, sizeof(int) * (size_t)(n + 1));
+    for (int k = 0; k < n; k++)
+        m->group_next[k] = -1;
+    for (int k = n - 1; k >= 0; k--) {
+        int r = group_find(m->set_group, k);
+        if (r != k) {
+            m->group_next[k] = m->group_next[r];
+            m->group_next[r] = k;
+        }
+    }
+}
+
+/* The value of domain parameter pm in the network of node `node` (the
+   sets of its propagation group): the setting of a node declaration
+   there, else the default.  Once per group and parameter. */
+static DaeExpr *network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
+{
+    ElabNode *root = &m->nodes[elab_find(m, node)];
+    ElabInst *din = elab_domain_inst(m, root->domain);
+    if (root->set < 0 || root->set >= m->sets.n || !m->set_group)
+        return lower_expr(m, din, pm->decl->value);
+    int g = group_find(m->set_group, root->set);
+    void *key = (void *)(intptr_t)(((intptr_t)g << 16) + pm->order + 1);
+    DaeExpr *v = ptrmap_get(&m->group_values, key);
+    if (v)
+        return v;
+    SrcSpan first = src_none;
+    bool conflict = false;
+    for (int k = g; k >= 0 && !conflict; k = m->group_next[k]) {
+        ElabSet *set = m->sets.items[k];
+        for (int i = 0; i < set->nodes.n && !conflict; i++) {
+            ElabNode *n = set->nodes.items[i];
+            AstExpr *setting = node_setting(m, n, pm);
+            if (!setting)
+                continue;
+            DaeExpr *x = lower_expr(m, n->inst, setting);
+            if (!v) {
+                v = x;
+                first = setting->span;
+            } else if (x != v) {
+                diag_error(setting->span, "this node sets the domain parameter '%s' of "
+                           "its network to another value than a node connected to it; "
+                           "a network takes its domain parameters from one place",
+                           pm->name->name);
+                diag_note(first, "'%s' is set here", pm->name->name);
+                diag_note(at, "'%s' is read here", pm->name->name);
+                conflict = true;
+            }
+        }
+    }
+    if (!v)
+        v = lower_expr(m, din, pm->decl->value);
+    ptrmap_put(&m->group_values, key, v);
+    return v;
+}
+
+int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
+{
+    void *key = (void *)(intptr_t)(((intptr_t)node << 16) + pm->order + 1);
+    int k = (int)(intptr_t)ptrmap_get(&m->node_params, key);
+    if (k)
+        return ((ElabNodeParam *)m->node_param_list.items[k - 1])->param;
+    ElabNode *n = &m->nodes[node];
+    ElabInst *din = elab_domain_inst(m, n->domain);
+    /* before the sets are known: the default, until set_node_params */
+    DaeExpr *v = m->sets_made ? network_value(m, node, pm, at)
+                              : lower_expr(m, din, pm->decl->value);
+    const char *name = n->inst->path[0]
+                           ? arena_dotted(m->arena, (const char *const[]){n->inst->path,
+                                                                           n->name->name,
+                                                                           pm->name->name}, 3)
+                           : arena_dotted(m->arena, (const char *const[]){n->name->name,
+                                                                           pm->name->name}, 2);
+    int p = elab_new_param(m, name, at, v);
+    DaeParam *dp = elab_param(m, p);
+    elab_dim_of_slot(m, &dp->dim, &dp->is_bool, din, &din->slots[pm->order]);
+    dp->access = RT_PARAM_OBSERVED; /* the network's: set where it is set */
+    ElabNodeParam *np = arena_alloc(m->arena, sizeof *np);
+    *np = (ElabNodeParam){node, pm, p, at};
+    ptrvec_push(m->arena, &m->node_param_list, np);
+    ptrmap_put(&m->node_params, key, (void *)(intptr_t)m->node_param_list.n);
+    return p;
+}
+
+/* The sets are known: the parameters read before get their network's
+   values, and every value is computed again in order. */
+static void set_node_params(Model *m)
+{
+    make_groups(m);
+    m->sets_made = true;
+    bool changed = false;
+    for (int i = 0; i < m->node_param_list.n; i++) {
+        ElabNodeParam *np = m->node_param_list.items[i];
+        DaeParam *dp = elab_param(m, np->param);
+        DaeExpr *v = network_value(m, np->node, np->member, np->at);
+        if (v != dp->expr) {
+            dp->expr = v;
+            changed = true;
+        }
+    }
+    if (changed)
+        elab_reevaluate_params(m);
+}
+
 void elab_connect(Model *m)
 {
     for (int i = 0; i < m->insts.n; i++)
         elab_each_section(m, m->insts.items[i], connect_section, NULL);
     make_sets(m);
+    set_node_params(m);
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
         for (int j = 0; j < in->def->member_list.n; j++) {

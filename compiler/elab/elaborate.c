@@ -581,6 +581,8 @@ void elab_free(Model *m)
     ptrmap_free(&m->fn_memo);
     ptrmap_free(&m->checked);
     ptrmap_free(&m->domain_insts);
+    ptrmap_free(&m->node_params);
+    ptrmap_free(&m->group_values);
     /* what flatten did not take over */
     dae_table_free(&m->exprs);
     arena_free(&m->dae_arena);

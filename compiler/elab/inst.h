@@ -112,6 +112,16 @@ typedef struct ElabNode {
     int set;                /* index of its set (once connections are joined) */
 } ElabNode;
 
+/* A domain parameter as one node reads it (NODE.param): a run-time
+   parameter whose value is the network's (docs/simscape.md, "Domain
+   parameters"), set once the node sets are known. */
+typedef struct ElabNodeParam {
+    int node;               /* the node */
+    SemaMember *member;     /* the domain's parameter */
+    int param;              /* the run-time parameter */
+    SrcSpan at;             /* the first read */
+} ElabNodeParam;
+
 /* A connected node set, made when elaboration joins the connections. */
 typedef struct ElabSet {
     SemaDef *domain;        /* its domain */
@@ -212,6 +222,15 @@ typedef struct Model {
     int nnodes, capnodes;   /* used and allocated */
     PtrVec insts;           /* ElabInst*, creation (preorder) order */
     PtrVec sets;            /* ElabSet*, once connections are joined */
+    bool sets_made;         /* sets is complete */
+    int *set_group;         /* per set: its propagation group (union-find
+                               over sets; connect.c, domain parameters) */
+    int *group_next;        /* per set: the next set of its group, from the
+                               group's root, or -1 */
+    PtrMap group_values;    /* (group, domain parameter) -> its DaeExpr */
+    PtrMap node_params;     /* (node, domain parameter) -> 1 + its run-time
+                               parameter: NODE.param as a component reads it */
+    PtrVec node_param_list; /* ElabNodeParam*, in creation order */
     PtrMap domain_insts;    /* SemaDef* (domain) -> ElabInst*, to lower its
                                declarations and equations */
     PtrMap units_memo;      /* AstExpr* (quantity, string) -> RtUnit*, read
@@ -264,6 +283,10 @@ bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
 const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
 int elab_find(Model *m, int node);
+/* The run-time parameter of domain parameter `member` as node `node`
+   reads it (connect.c): the value a node declaration of its network
+   sets (NAME = DOMAIN(param = value)), else the domain's default. */
+int elab_node_param(Model *m, int node, SemaMember *member, SrcSpan at);
 /* A domain read as an instance (one per domain), so its declarations and
    equations lower like a component's. */
 ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
@@ -284,6 +307,9 @@ const ElabEnv *elab_env_copy(Model *m, const ElabEnv *env);
 int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e);
 /* Parameter `index`. */
 DaeParam *elab_param(Model *m, int index);
+/* Every parameter's value computed again from its expression (after a
+   node's domain parameter got its network's value). */
+void elab_reevaluate_params(Model *m);
 /* The unit of a {value, 'unit'} literal, read once; NULL after an error. */
 const RtUnit *elab_literal_unit(Model *m, AstExpr *quantity);
 /* The unit asked of value(x, 'unit'[, mode]), read once; *offset is the

@@ -142,6 +142,9 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
         return lower_indexed(m, in, e, s);
     switch (s->m->kind) {
     case MEM_PARAMETER:
+        /* a domain's default that reads another of its parameters */
+        if (s->param < 0 && s->m->decl)
+            return lower_expr(m, owner, s->m->decl->value);
         return dae_param(t, s->param);
     case MEM_VARIABLE: case MEM_OUTPUT: case MEM_ACROSS:
         if (s->m->event && s->var >= 0 && s->var < m->evars.n) {
@@ -155,6 +158,8 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_INTERMEDIATE:
         return lower_intermediate(m, owner, s, e->span);
     case MEM_NODE: {
+        if (nm && nm->kind == MEM_PARAMETER)
+            return dae_param(t, elab_node_param(m, s->node, nm, e->span));
         if (!nm || nm->kind != MEM_ACROSS) {
             diag_error(e->span, "a node's through variable cannot be used in an "
                        "equation; declare a branch variable for it");

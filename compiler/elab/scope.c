@@ -170,6 +170,28 @@ int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e)
     return index;
 }
 
+void elab_reevaluate_params(Model *m)
+{
+    /* in order, each from the values before it; a value that reads a
+       later parameter (a node's domain parameter set by a component
+       elaborated after it) settles within as many passes as the chain is
+       long */
+    for (int pass = 0; pass < 8; pass++) {
+        bool changed = false;
+        for (int i = 0; i < m->plist->n; i++) {
+            DaeParam *p = m->plist->items[i];
+            double v = dae_eval_params(p->expr, m->pvalues);
+            if (v != p->value && !(isnan(v) && isnan(p->value))) {
+                p->value = v;
+                record_value(m, i, v);
+                changed = true;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
 DaeParam *elab_param(Model *m, int index)
 {
     return m->plist->items[index];

@@ -243,7 +243,7 @@ typedef struct AstStmt {
     X(SEC_OUTPUTS, "outputs", OUTPUTS, MEM_OUTPUT, SEC_IN_COMPONENT,       \
       "output declaration", "Outputs", "output", "default", 3) /* AstDecl* */ \
     X(SEC_PARAMETERS, "parameters", PARAMETERS, MEM_PARAMETER,             \
-      SEC_IN_COMPONENT, "parameter declaration", "Parameters",             \
+      SEC_IN_BOTH, "parameter declaration", "Parameters",             \
       "parameter", "default", 1) /* AstDecl* */                           \
     X(SEC_VARIABLES, "variables", VARIABLES, MEM_VARIABLE,                 \
       SEC_IN_COMPONENT, "variable declaration", "Variables", "variable",   \

@@ -13,6 +13,7 @@
  *   resolve_expr.c       expressions: names, indices, calls, special forms
  *   resolve_functions.c  function bodies, user calls, lets (local names)
  *   resolve_events.c     when statements and mode charts
+ *   resolve_inherit.c    component attributes; subclassing (< Base)
  *
  * Conditional sections make scopes: arm 0 is the unconditional body and
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
@@ -49,6 +50,29 @@ static int count_entries(const SemaDef *d, AstSectionKind k)
     return n;
 }
 
+/* A domain's sections as Simscape writes them: `variables` declares the
+   across variables and `variables(Balancing = true)` the through
+   variables (lmdl's `across` and `through` sections say the same). */
+static void domain_sections(SemaDef *d)
+{
+    for (int i = 0; i < d->ast->items.n; i++) {
+        AstItem *it = d->ast->items.items[i];
+        if (it->kind != ITEM_SECTION || it->u.section.kind != SEC_VARIABLES)
+            continue;
+        const char *b = rs_section_attr(it, "Balancing");
+        it->u.section.kind = b && !strcmp(b, "true") ? SEC_THROUGH : SEC_ACROSS;
+        /* Balancing is said by the kind now; other attributes stay to be
+           checked (and refused) */
+        int keep = 0;
+        for (int j = 0; j < it->u.section.attrs.n; j++) {
+            AstArg *g = it->u.section.attrs.items[j];
+            if (strcmp(g->name->name, "Balancing"))
+                it->u.section.attrs.items[keep++] = g;
+        }
+        it->u.section.attrs.n = keep;
+    }
+}
+
 void sema_resolve_def(Program *p, SemaDef *d)
 {
     if (d->resolved)
@@ -58,6 +82,10 @@ void sema_resolve_def(Program *p, SemaDef *d)
         rs_resolve_function(p, d);
         return;
     }
+    if (d->ast->kind == DEF_COMPONENT)
+        rs_inherit(p, d);
+    else
+        domain_sections(d);
     rs_new_scope(p, d, -1, NULL);
     rs_collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}, false, {0}};

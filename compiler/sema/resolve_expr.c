@@ -196,7 +196,7 @@ SemaMember *rs_resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
                 sema_resolve_def(c->p, t);
             SemaMember *next = sema_member(t, parts[i].sym);
             if (!next || (m->kind == MEM_NODE && next->kind != MEM_ACROSS
-                          && next->kind != MEM_THROUGH)) {
+                          && next->kind != MEM_THROUGH && next->kind != MEM_PARAMETER)) {
                 rs_unknown_member(c, t, &parts[i], t->ast->name->name, true);
                 return NULL;
             }

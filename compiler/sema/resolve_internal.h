@@ -53,6 +53,9 @@ int rs_new_scope(Program *p, SemaDef *d, int parent, const void *item);
 bool rs_exclusive(const SemaDef *d, int a, int b);
 /* Declares the members of one arm and of the arms nested in it. */
 void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope);
+/* resolve_inherit.c: the component's attributes, and its base's items
+   in front of its own (component NAME < Base). */
+void rs_inherit(Program *p, SemaDef *d);
 /* Whether a definition of kind dk may have a section of kind k. */
 bool rs_section_allowed(AstDefKind dk, AstSectionKind k);
 /* The value of a section's attribute `name` as written ("private",

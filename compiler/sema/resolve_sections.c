@@ -9,6 +9,37 @@
 #include <string.h>
 
 /* A declaration's right-hand side, by section. */
+
+/* One `param = value` of a node declaration NAME = DOMAIN(param = value):
+   a parameter of the domain, set to a value of parameters. */
+static void check_domain_setting(Checker *c, SemaDef *dom, AstExpr *g)
+{
+    if (g->kind != EXPR_OPTION) {
+        diag_error(g->span, "a node's domain takes parameter settings, NAME = value");
+        return;
+    }
+    SemaMember *pm = sema_member(dom, g->u.option.name);
+    if (!pm || pm->kind != MEM_PARAMETER) {
+        PtrVec v = {0};
+        for (int i = 0; i < dom->member_list.n; i++) {
+            SemaMember *x = dom->member_list.items[i];
+            if (x->kind == MEM_PARAMETER)
+                ptrvec_push(c->p->arena, &v, (void *)x->name->name);
+        }
+        const char *s = diag_closest(g->u.option.name->name, (const char *const *)v.items, v.n);
+        diag_error(g->u.option.name_span, "domain '%s' has no parameter '%s'%s",
+                   dom->ast->name->name, g->u.option.name->name, diag_did_you_mean(s).text);
+        return;
+    }
+    RefMode mode = c->mode;
+    const char *what = c->what;
+    c->mode = REF_VALUE;
+    c->what = "a domain parameter's value";
+    rs_check_expr(c, g->u.option.value);
+    c->mode = mode;
+    c->what = what;
+}
+
 static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 {
     AstExpr *v = dc->value;
@@ -29,8 +60,17 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
     case SEC_NODES: {
         if (dc->index.n)
             rs_check_index_exprs(c, (AstExpr **)dc->index.items, dc->index.n);
+        /* NAME = DOMAIN(param = value, ...): the node sets the domain's
+           parameters for its network */
+        PtrVec *settings = NULL;
+        if (v->kind == EXPR_CALL && !v->parens && v->u.call.callee
+            && v->u.call.callee->kind == EXPR_NAME) {
+            settings = &v->u.call.args;
+            v = v->u.call.callee;
+        }
         if (v->kind != EXPR_NAME || v->parens) {
-            diag_error(v->span, "a node is declared as NAME = DOMAIN;");
+            diag_error(v->span, "a node is declared as NAME = DOMAIN; or NAME = "
+                       "DOMAIN(param = value);");
             return;
         }
         /* foundation.mechanical.translational.translational style: a
@@ -56,6 +96,8 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
             if (m)
                 m->type = t;
             sema_resolve_def(c->p, t);
+            for (int i = 0; settings && i < settings->n; i++)
+                check_domain_setting(c, t, settings->items[i]);
         }
         return;
     }

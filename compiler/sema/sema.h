@@ -47,6 +47,17 @@ typedef enum SemaExternal {
     EXT_NONE,               /* nothing: not named from outside, not logged */
 } SemaExternal;
 
+/* How a component takes part in the propagation of domain parameters
+   (component (Propagation = ...)). */
+typedef enum SemaPropagation {
+    SEMA_PROP_PROPAGATES,   /* the default: the networks of its nodes of one
+                               domain share their domain parameters */
+    SEMA_PROP_BLOCKS,       /* blocks (or none): each node's network keeps
+                               its own */
+    SEMA_PROP_SOURCE,       /* source: as propagates (its node declarations
+                               set the parameters, as any may) */
+} SemaPropagation;
+
 /* One declared name of a definition. */
 typedef struct SemaMember {
     SemaMemberKind kind;    /* what it is */
@@ -77,6 +88,9 @@ struct SemaDef {
     const void **scope_item;/* the if (AstItem) each arm is a clause of */
     int nscopes;            /* entries in scope_parent */
     bool resolved;          /* its body has been checked */
+    bool inheriting;        /* its base is being resolved (a cycle, when met) */
+    struct SemaDef *base;   /* the component it extends (< Base), or NULL */
+    SemaPropagation propagation; /* component (Propagation = ...) */
     bool has_arrays;        /* uses for-loops, vectors, indices or the array
                                functions: its instances differ by more than
                                their arms, so checks made once per variant
