@@ -18,11 +18,13 @@
 #include "sym.h"
 #include "tool.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
     "usage: lmdlc COMMAND [ARGS]\n"
@@ -135,6 +137,120 @@ static int parse_args(int argc, char **argv, DriverOptions *o)
     return -1;
 }
 
+/* ---- check DIR: a package folder, file by file --------------------------------- */
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .ssc and .lmdl files below dir (at most 16 folders deep), sorted. */
+static void collect_sources(const char *dir, int depth, char ***files, int *n, int *cap)
+{
+    DIR *d = depth <= 16 ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        if (!path)
+            abort();
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        struct stat st;
+        size_t nl = strlen(e->d_name);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            collect_sources(path, depth + 1, files, n, cap);
+            free(path);
+        } else if ((nl > 4 && !strcmp(e->d_name + nl - 4, ".ssc"))
+                   || (nl > 5 && !strcmp(e->d_name + nl - 5, ".lmdl"))) {
+            if (*n == *cap) {
+                *cap = *cap ? 2 * *cap : 64;
+                *files = realloc(*files, sizeof **files * (size_t)*cap);
+                if (!*files)
+                    abort();
+            }
+            (*files)[(*n)++] = path;
+        } else {
+            free(path);
+        }
+    }
+    closedir(d);
+}
+
+/* The folder above a file's outermost +package folder (its root), or
+   the file's own folder. */
+static char *package_root(const char *file)
+{
+    char *root = strdup(file);
+    if (!root)
+        abort();
+    char *slash = strrchr(root, '/');
+    if (!slash)
+        return strcpy(root, ".");
+    *slash = 0;
+    for (;;) {
+        slash = strrchr(root, '/');
+        const char *base = slash ? slash + 1 : root;
+        if (base[0] != '+')
+            break;
+        if (!slash)
+            return strcpy(root, ".");
+        *slash = 0;
+    }
+    return root;
+}
+
+/* lmdlc check DIR: every definition file below DIR checked on its own (a
+   library component as such, a closed model as a model), its own
+   diagnostics after its line; one line per file on stdout and a
+   summary.  Exit 2 when a file has errors. */
+static int check_dir(DriverOptions *o)
+{
+    char **files = NULL;
+    int n = 0, cap = 0, bad = 0;
+    collect_sources(o->file, 0, &files, &n, &cap);
+    if (n)
+        qsort(files, (size_t)n, sizeof *files, cmp_path);
+    FILE *report = o->out;
+    FILE *quiet = fopen("/dev/null", "w");   /* the files' own summaries */
+    o->out = quiet ? quiet : report;
+    int ninc = o->ninclude;
+    for (int i = 0; i < n; i++) {
+        char *root = package_root(files[i]);
+        o->include_dirs[o->ninclude++] = root;
+        o->file = files[i];
+        diag_reset();
+        int status = driver_run(o);
+        diag_flush();
+        int errors = diag_error_count();
+        if (status != 0 || errors)
+            bad++;
+        fprintf(report, "%s: %s\n", files[i],
+                status == 0 && !errors ? "ok"
+                : errors ? (errors == 1 ? "1 error" : "errors") : "failed");
+        fflush(report);
+        o->ninclude = ninc;
+        free(root);
+        free(files[i]);
+    }
+    if (quiet)
+        fclose(quiet);
+    o->out = report;
+    fprintf(report, "%d file%s checked: %d ok, %d with errors\n", n, n == 1 ? "" : "s",
+            n - bad, bad);
+    free(files);
+    return bad ? 2 : 0;
+}
+
 static int lmdlc_main(int argc, char **argv)
 {
     paths_set_argv0(argv[0]);
@@ -165,7 +281,7 @@ static int lmdlc_main(int argc, char **argv)
     o.command = (DriverCommand)command;
     o.out = stdout;
     o.plan_tool = fmu_write;
-    const char **inc = calloc((size_t)argc, sizeof *inc);
+    const char **inc = calloc((size_t)argc + 1, sizeof *inc); /* + check DIR's root */
     char **sim = calloc((size_t)argc + 2, sizeof *sim);
     if (!inc || !sim)
         return 1;
@@ -173,7 +289,9 @@ static int lmdlc_main(int argc, char **argv)
     o.sim_argv = sim;
     o.sim_argv[o.sim_argc++] = "simulator";
     int status = parse_args(argc, argv, &o);
-    if (status < 0)
+    if (status < 0 && o.command == CMD_CHECK && is_dir(o.file))
+        status = check_dir(&o);
+    else if (status < 0)
         status = driver_commands[o.command].output == OUT_DOC ? doc_run(&o) : driver_run(&o);
     diag_flush();
     free(inc);

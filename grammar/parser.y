@@ -300,6 +300,8 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <vec> matrix_rows
 %type <ptr> matrix_row
 %type <vec> whens when_clauses assigns charts modes transitions initials
+%type <vec> setup_stmts setup_clauses
+%type <stmt> setup_stmt
 %type <ptr> assign chart chart_body mode mode_body transition mode_path initial
 %type <stmt> when_stmt
 
@@ -367,6 +369,8 @@ item:
   | ANNOTATIONS END             { $$ = ast_section(A, @$, SEC_ANNOTATIONS, (PtrVec){0}); }
   | item_clauses END            { $$ = ast_item_if(A, @$, $1); }
   | discrete_item               { $$ = $1; } /* events, mode charts: rules below */
+    /* Simscape's legacy setup function (resolve_setup.c) */
+  | FUNCTION IDENT setup_stmts END { $$ = ast_setup(A, @$, $3); }
   | item_clauses ELSE items END {
         $$ = ast_item_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
     }
@@ -437,6 +441,15 @@ instance:
   | IDENT '(' call_args ')' '=' IDENT ';' {
         $$ = ast_instance_indexed(A, @$, @1, $1, $3, @6, $6, (PtrVec){0});
     }
+  | IDENT '(' call_args ')' '=' qualname '(' args ')' ';' {
+        $$ = ast_instance_indexed_qual(A, @$, @1, $1, $3, $6, $8);
+    }
+  | IDENT '(' call_args ')' '=' qualname '(' ')' ';' {
+        $$ = ast_instance_indexed_qual(A, @$, @1, $1, $3, $6, (PtrVec){0});
+    }
+  | IDENT '(' call_args ')' '=' qualname ';' {
+        $$ = ast_instance_indexed_qual(A, @$, @1, $1, $3, $6, (PtrVec){0});
+    }
   | IDENT '=' IDENT '(' args ')' error {
         MISSING_SEMI();
         $$ = ast_instance(A, src_join(@1, @6), @1, $1, @3, $3, $5);
@@ -464,6 +477,8 @@ args:
 
 arg:
     IDENT '=' expr              { $$ = ast_arg(A, @1, $1, $3); }
+    /* a field of a variable's target: x.priority = priority.high */
+  | IDENT '.' IDENT '=' expr    { $$ = ast_arg_field(A, @1, $1, $3, @3, $5); }
     ;
 
 branches:
@@ -627,6 +642,7 @@ call_args:
   | ':'                         { $$ = vec1(A, ast_leaf(A, @1, EXPR_COLON)); }
   | call_args ',' ':'           { $$ = vecadd(A, $1, ast_leaf(A, @3, EXPR_COLON)); }
   | call_args ',' STRING        { $$ = vecadd(A, $1, $3); } /* value(x, 'unit') */
+  | STRING                      { $$ = vec1(A, $1); } /* pm_error('id', ...) in setup */
     /* arrays: named arguments, tablelookup(..., interpolation = smooth) */
   | IDENT '=' expr              { $$ = vec1(A, ast_option(A, @$, $1, @1, $3)); }
   | call_args ',' IDENT '=' expr { $$ = vecadd(A, $1, ast_option(A, src_join(@3, @5), $3, @3, $5)); }
@@ -748,6 +764,39 @@ local_def:
 
 multi_decl:
     '[' idents ']' '=' expr ';' { $$ = ast_multi_decl(A, @$, $2, $5); }
+    ;
+
+/* ---- the legacy setup function ---------------------------------------
+
+   function setup
+     if k <= 0
+       pm_error('simscape:GreaterThanZero', 'Spring rate');
+     end
+     omega = 2 * pi * f;        % a parameter (or a variable's value)
+   end */
+
+setup_stmts:
+    %empty                      { $$ = (PtrVec){0}; }
+  | setup_stmts setup_stmt      { $$ = vecadd(A, $1, $2); }
+    ;
+
+setup_stmt:
+    IDENT '=' expr ';'          { $$ = ast_assign(A, @$, ast_name(A, @1, $1), $3); }
+  | name '(' call_args ')' ';'  { $$ = ast_call_stmt(A, @$, ast_call(A, src_join(@1, @4), $1, $3)); }
+  | name ';'                    { $$ = ast_call_stmt(A, @$, ast_call(A, @1, $1, (PtrVec){0})); }
+  | setup_clauses END           { $$ = ast_stmt_if(A, @$, $1); }
+  | setup_clauses ELSE setup_stmts END {
+        $$ = ast_stmt_if(A, @$, vecadd(A, $1, ast_clause(A, src_join(@2, @3), NULL, $3)));
+    }
+  | ';'                         { $$ = NULL; }
+  | error ';'                   { $$ = NULL; yyerrok; }
+    ;
+
+setup_clauses:
+    IF expr COND_END setup_stmts { $$ = vec1(A, ast_clause(A, @$, $2, $4)); }
+  | setup_clauses ELSEIF expr COND_END setup_stmts {
+        $$ = vecadd(A, $1, ast_clause(A, src_join(@2, @5), $3, $5));
+    }
     ;
 
 /* ---- events and mode charts --------------------------------

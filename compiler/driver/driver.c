@@ -91,6 +91,93 @@ static void summary(FILE *out, const char *model, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
+/* The names of the top's nodes ("p, n"), or NULL when it has none: a
+   component with nodes is a library component, checked on its own. */
+static const char *library_nodes(Program *p, SemaDef *top)
+{
+    char buf[256];
+    size_t n = 0;
+    int count = 0;
+    buf[0] = 0;
+    for (int i = 0; i < top->member_list.n; i++) {
+        SemaMember *m = top->member_list.items[i];
+        if (m->kind != MEM_NODE)
+            continue;
+        if (count++ < 8 && n < sizeof buf)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", count > 1 ? ", " : "",
+                                  m->name->name);
+    }
+    if (!count)
+        return NULL;
+    if (count > 8 && n < sizeof buf)
+        snprintf(buf + n, sizeof buf - n, " and %d more", count - 8);
+    return arena_strdup(p->arena, buf);
+}
+
+static bool has_component(const AstFile *f)
+{
+    for (int i = 0; i < f->defs.n; i++)
+        if (((AstDef *)f->defs.items[i])->kind == DEF_COMPONENT)
+            return true;
+    return false;
+}
+
+/* check of a file of domains and functions: each, and what it has. */
+static void definitions_summary(FILE *out, const AstFile *f)
+{
+    for (int i = 0; i < f->defs.n; i++) {
+        const AstDef *d = f->defs.items[i];
+        if (d->kind == DEF_FUNCTION) {
+            fprintf(out, "function %s: %d argument%s, %d output%s\n", d->name->name,
+                    d->inputs.n, d->inputs.n == 1 ? "" : "s", d->outputs.n,
+                    d->outputs.n == 1 ? "" : "s");
+            continue;
+        }
+        int count[SEC_KIND_COUNT] = {0};
+        for (int j = 0; j < d->items.n; j++) {
+            const AstItem *it = d->items.items[j];
+            if (it->kind == ITEM_SECTION)
+                count[it->u.section.kind] += it->u.section.entries.n;
+        }
+        fprintf(out, "domain %s: %d across variable%s, %d through variable%s, %d "
+                "parameter%s, %d equation%s\n", d->name->name, count[SEC_ACROSS],
+                count[SEC_ACROSS] == 1 ? "" : "s", count[SEC_THROUGH],
+                count[SEC_THROUGH] == 1 ? "" : "s", count[SEC_PARAMETERS],
+                count[SEC_PARAMETERS] == 1 ? "" : "s", count[SEC_EQUATIONS],
+                count[SEC_EQUATIONS] == 1 ? "" : "s");
+    }
+}
+
+/* check of a library component: what was checked, and its size. */
+static void library_summary(FILE *out, Model *m, const char *model, const char *nodes)
+{
+    int params = 0, vars = 0, inputs = 0, outputs = 0, children = 0;
+    ElabInst *top = m->top;
+    for (int i = 0; i < top->def->member_list.n; i++) {
+        ElabSlot *s = &top->slots[i];
+        if (!s->active)
+            continue;
+        switch (s->m->kind) {
+        case MEM_PARAMETER: params++; break;
+        case MEM_VARIABLE: vars++; break;
+        case MEM_INPUT: inputs++; break;
+        case MEM_OUTPUT: outputs++; break;
+        case MEM_INSTANCE: children++; break;
+        default: break;
+        }
+    }
+    fprintf(out, "component %s (a library component)\n", model);
+    fprintf(out, "  nodes:                    %s\n", nodes);
+    fprintf(out, "  parameters:               %d\n", params);
+    fprintf(out, "  variables:                %d\n", vars);
+    if (inputs || outputs)
+        fprintf(out, "  inputs, outputs:          %d, %d\n", inputs, outputs);
+    if (children)
+        fprintf(out, "  components:               %d\n", children);
+    fprintf(out, "  checked:                  names, units, balance (one equation per "
+            "variable); to simulate it, connect it in a closed model\n");
+}
+
 #define X_CMDINFO(c, name, stage, out, opts, tool) {name, stage, out, opts},
 const DriverCommandInfo driver_commands[CMD_COUNT] = {DRIVER_COMMANDS(X_CMDINFO)};
 
@@ -160,6 +247,15 @@ int driver_run(const DriverOptions *o)
     if (diag_error_count() || stop == STAGE_PARSE)
         goto done;
 
+    /* a file of domains or functions only: check checks them on their own */
+    if (cmd->output == OUT_SUMMARY && !o->top && !o->dump_blocks && ast->defs.n
+        && !has_component(ast)) {
+        sema_resolve_all(p);
+        pass_done(o, "resolve", &t0);
+        if (!diag_error_count())
+            definitions_summary(o->out, ast);
+        goto done;
+    }
     /* resolve */
     SemaDef *top = sema_resolve(p, o->top);
     pass_done(o, "resolve", &t0);
@@ -167,6 +263,10 @@ int driver_run(const DriverOptions *o)
         goto done;
     model = top->ast->name->name;
     top_span = top->ast->name_span;   /* the syntax trees go after flatten */
+    /* a component with nodes is a library component: check checks it as
+       Simscape's ssc_build does (names, units, its own balance); the
+       commands that simulate need a closed model */
+    const char *nodes = library_nodes(p, top);
 
     /* elaborate: the instance tree, parameters, arms, connections */
     m = elab_model(p, top, &elab_arena);
@@ -178,6 +278,17 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "units", &t0);
     if (diag_error_count())
         goto done;
+    if (nodes && cmd->output == OUT_SUMMARY && !o->top && !o->dump_blocks) {
+        library_summary(o->out, m, model, nodes);
+        goto done;
+    }
+    if (nodes && cmd->output != OUT_SUMMARY && cmd->output != OUT_DAE) {
+        diag_error(top_span, "'%s' has nodes (%s): it is a library component, not a closed "
+                   "model; %s needs a closed model, a component without nodes that "
+                   "connects it to others (lmdlc check checks '%s' on its own)", model,
+                   nodes, cmd->name, model);
+        goto done;
+    }
     /* check also says what is probably not meant (warnings only) */
     if (cmd->output == OUT_SUMMARY)
         lint_unconnected_nodes(m);

@@ -255,6 +255,14 @@ AstInstance *ast_instance_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *na
     return in;
 }
 
+AstInstance *ast_instance_indexed_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                                       PtrVec index, AstExpr *type, PtrVec args)
+{
+    AstInstance *in = ast_instance_qual(a, sp, name_sp, name, type, args);
+    in->index = index;
+    return in;
+}
+
 static AstFor for_of(SrcSpan var_sp, Sym *var, AstExpr *range, PtrVec body)
 {
     AstFor f = {var, var_sp, range, body};
@@ -350,6 +358,61 @@ AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v)
     return g;
 }
 
+AstArg *ast_arg_field(Arena *a, SrcSpan name_sp, Sym *name, Sym *field, SrcSpan field_sp,
+                      AstExpr *v)
+{
+    AstArg *g = ast_arg(a, name_sp, name, v);
+    g->field = field;
+    (void)field_sp;
+    return g;
+}
+
+/* The arguments of one variable given field by field (x.value = ...,
+   x.priority = ..., and x = v as its value) as one record. */
+static PtrVec merge_fields(Arena *a, PtrVec args)
+{
+    bool any = false;
+    for (int i = 0; i < args.n && !any; i++)
+        any = ((AstArg *)args.items[i])->field != NULL;
+    if (!any)
+        return args;
+    PtrVec out = {0};
+    SymMap at = {0};   /* name -> 1 + index in out of its merged argument */
+    for (int i = 0; i < args.n; i++) {
+        AstArg *g = args.items[i];
+        AstArg *m = NULL;
+        int k = (int)(intptr_t)symmap_get(&at, g->name);
+        if (k)
+            m = out.items[k - 1];
+        bool has_field = g->field != NULL;
+        if (!m && !has_field) {
+            ptrvec_push(a, &out, g);
+            symmap_put(&at, g->name, (void *)(intptr_t)out.n);
+            continue;
+        }
+        if (!m) {
+            m = ast_arg(a, g->name_span, g->name, NULL);
+            ptrvec_push(a, &out, m);
+            symmap_put(&at, g->name, (void *)(intptr_t)out.n);
+        }
+        /* gather the fields as a record */
+        PtrVec fields = {0};
+        AstExpr *rec = m->value;
+        if (rec && rec->kind == EXPR_RECORD) {
+            for (int j = 0; j < rec->u.record.n; j++)
+                ptrvec_push(a, &fields, &rec->u.record.fields[j]);
+        } else if (rec) {
+            ptrvec_push(a, &fields, ast_field(a, m->name_span, sym_cstr("value"), rec));
+        }
+        ptrvec_push(a, &fields, ast_field(a, g->name_span,
+                                          has_field ? g->field : sym_cstr("value"), g->value));
+        SrcSpan sp = rec ? src_join(rec->span, g->value->span) : g->value->span;
+        m->value = ast_record(a, sp, fields);
+    }
+    symmap_free(&at);
+    return out;
+}
+
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args)
 {
@@ -358,6 +421,7 @@ AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     in->name_span = name_sp;
     in->type = type;
     in->type_span = type_sp;
+    args = merge_fields(a, args);
     in->args = args;
     in->span = sp;
     SymMap seen = {0};
@@ -532,6 +596,35 @@ AstDef *ast_def_body(AstDef *d, SrcSpan sp, PtrVec items)
     d->items = items;
     d->own_items = items;
     return d;
+}
+
+AstItem *ast_setup(Arena *a, SrcSpan sp, PtrVec body)
+{
+    AstItem *it = arena_alloc(a, sizeof *it);
+    it->kind = ITEM_SETUP;
+    it->span = sp;
+    it->u.setup.body = body;
+    return it;
+}
+
+AstStmt *ast_assign(Arena *a, SrcSpan sp, AstExpr *name, AstExpr *value)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_ASSIGN;
+    s->span = sp;
+    s->u.eq.lhs = name;
+    s->u.eq.rhs = value;
+    return s;
+}
+
+AstStmt *ast_call_stmt(Arena *a, SrcSpan sp, AstExpr *call)
+{
+    AstStmt *s = arena_alloc(a, sizeof *s);
+    s->kind = STMT_CALL;
+    s->span = sp;
+    s->u.eq.lhs = call;
+    s->u.eq.rhs = NULL;
+    return s;
 }
 
 AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,

@@ -145,6 +145,8 @@ typedef struct AstArg {
     Sym *name;          /* parameter, input or variable of the child */
     SrcSpan name_span;  /* where the name is written */
     AstExpr *value;     /* the binding */
+    Sym *field;         /* x.priority = ...: the field of a variable's target
+                           (merged by ast_instance into a record), or NULL */
 } AstArg;
 
 /* `NAME = COMPONENT(args);` in a components section. */
@@ -183,7 +185,10 @@ typedef struct AstConnect {
     X(STMT_FOR, "for")           /* for-loop of equations: u.for_ */      \
     X(STMT_WHEN, "when")         /* when P ... elsewhen Q ... end (events \
                                     section): u.if_, each clause's body   \
-                                    AstDecl* assignments NAME = expr; */
+                                    AstDecl* assignments NAME = expr; */ \
+    X(STMT_ASSIGN, "assign")     /* setup: NAME = expr: u.eq (lhs the name) */ \
+    X(STMT_CALL, "call")         /* setup: f(args), as pm_error(...): u.eq \
+                                    (lhs the call, rhs NULL) */
 
 typedef enum AstStmtKind { AST_STMT_KINDS(X_ENUM) STMT_KIND_COUNT } AstStmtKind;
 
@@ -282,7 +287,9 @@ typedef enum AstSectionKind { AST_SECTION_KINDS(X_SECENUM) SEC_KIND_COUNT } AstS
 #define AST_ITEM_KINDS(X)                                                  \
     X(ITEM_SECTION, "section")   /* a section: u.section */               \
     X(ITEM_IF, "if")             /* conditional section: u.if_ */         \
-    X(ITEM_FOR, "for")           /* sections repeated by a for-loop: u.for_ */
+    X(ITEM_FOR, "for")           /* sections repeated by a for-loop: u.for_ */ \
+    X(ITEM_SETUP, "setup")       /* Simscape's legacy `function setup`:      \
+                                    u.setup, rewritten by resolution */
 
 typedef enum AstItemKind { AST_ITEM_KINDS(X_ENUM) ITEM_KIND_COUNT } AstItemKind;
 
@@ -298,6 +305,8 @@ typedef struct AstItem {
         } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
         AstFor for_;                     /* ITEM_FOR: a body of AstItem* */
+        struct { PtrVec body; } setup;   /* ITEM_SETUP: AstStmt* (STMT_ASSIGN,
+                                            STMT_CALL, STMT_IF of them) */
     } u;
 } AstItem;
 
@@ -377,9 +386,16 @@ AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v);
 AstDecl *ast_decl_indexed(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           PtrVec index, AstExpr *v);
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v);
+/* NAME.FIELD = value, an instance argument that sets one field of a
+   variable's target (x.priority = priority.high). */
+AstArg *ast_arg_field(Arena *a, SrcSpan name_sp, Sym *name, Sym *field, SrcSpan field_sp,
+                      AstExpr *v);
 AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                           SrcSpan type_sp, Sym *type, PtrVec args);
 /* NAME = pkg.Comp(...): an instance of a package-qualified component. */
+/* m(i) = pkg.C(args); */
+AstInstance *ast_instance_indexed_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
+                                       PtrVec index, AstExpr *type, PtrVec args);
 AstInstance *ast_instance_qual(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                                AstExpr *type, PtrVec args);
 /* Adds an import to the file; ndefs is the number of definitions before it. */
@@ -414,6 +430,10 @@ AstIdent *ast_ident(Arena *a, SrcSpan sp, Sym *name);
    ast_def_body fills in. */
 AstDef *ast_component_head(Arena *a, SrcSpan name_sp, Sym *name, PtrVec attrs, AstExpr *base);
 AstDef *ast_def_body(AstDef *d, SrcSpan sp, PtrVec items);
+/* Simscape's `function setup ... end` in a component. */
+AstItem *ast_setup(Arena *a, SrcSpan sp, PtrVec body);
+AstStmt *ast_assign(Arena *a, SrcSpan sp, AstExpr *name, AstExpr *value);
+AstStmt *ast_call_stmt(Arena *a, SrcSpan sp, AstExpr *call);
 AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
                      PtrVec outputs, PtrVec inputs, PtrVec defs);
 /* `[a, b] = call;`: one AstDecl per name (AstIdent*), sharing the call. */

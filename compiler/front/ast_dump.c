@@ -302,6 +302,18 @@ static void dump_stmt(FILE *fp, const AstStmt *s, int depth)
         dump_for_head(fp, &s->u.for_);
         dump_stmts(fp, &s->u.for_.body, depth + 1);
         break;
+    case STMT_ASSIGN:
+        fputc(' ', fp);
+        ast_print_expr(fp, s->u.eq.lhs);
+        fputs(" = ", fp);
+        ast_print_expr(fp, s->u.eq.rhs);
+        fputc('\n', fp);
+        break;
+    case STMT_CALL:
+        fputc(' ', fp);
+        ast_print_expr(fp, s->u.eq.lhs);
+        fputc('\n', fp);
+        break;
     default: break;
     }
 }
@@ -418,6 +430,14 @@ static void dump_items(FILE *fp, const PtrVec *items, int depth)
         AstItem *it = items->items[i];
         if (it->kind == ITEM_SECTION) {
             dump_section(fp, it, depth);
+            continue;
+        }
+        if (it->kind == ITEM_SETUP) {
+            indent(fp, depth);
+            fputs("function setup", fp);
+            dump_at(fp, it->span);
+            fputc('\n', fp);
+            dump_stmts(fp, &it->u.setup.body, depth + 1);
             continue;
         }
         if (it->kind == ITEM_FOR) {

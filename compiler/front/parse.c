@@ -122,6 +122,8 @@ static void attach_comments_items(Arena *a, SrcFile *f, PtrVec *items)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_SETUP)
+            continue;
         if (it->kind == ITEM_FOR) {
             attach_comments_items(a, f, &it->u.for_.body);
             continue;
@@ -280,6 +282,12 @@ static void limit_stmts(DepthWalk *w, PtrVec *stmts)
         case STMT_ASSERT:
             limit_expr(w, &s->u.assert_.cond);
             break;
+        case STMT_ASSIGN:
+            limit_expr(w, &s->u.eq.rhs);
+            break;
+        case STMT_CALL:
+            limit_expr(w, &s->u.eq.lhs);
+            break;
         case STMT_IF:
             for (int j = 0; j < s->u.if_.clauses.n; j++) {
                 AstClause *c = s->u.if_.clauses.items[j];
@@ -332,6 +340,10 @@ static void limit_items(DepthWalk *w, PtrVec *items)
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_SETUP) {
+            limit_stmts(w, &it->u.setup.body);
+            continue;
+        }
         if (it->kind == ITEM_FOR) {
             limit_expr(w, &it->u.for_.range);
             limit_items(w, &it->u.for_.body);

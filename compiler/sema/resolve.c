@@ -14,6 +14,7 @@
  *   resolve_functions.c  function bodies, user calls, lets (local names)
  *   resolve_events.c     when statements and mode charts
  *   resolve_inherit.c    component attributes; subclassing (< Base)
+ *   resolve_setup.c      the legacy setup function, as asserts and values
  *
  * Conditional sections make scopes: arm 0 is the unconditional body and
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
@@ -35,6 +36,7 @@
 #include "resolve_internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 #define X_NAME(k, s) s,
 const char *const sema_member_kind_names[] = {SEMA_MEMBER_KINDS(X_NAME)};
@@ -60,7 +62,7 @@ static void domain_sections(SemaDef *d)
         if (it->kind != ITEM_SECTION || it->u.section.kind != SEC_VARIABLES)
             continue;
         const char *b = rs_section_attr(it, "Balancing");
-        it->u.section.kind = b && !strcmp(b, "true") ? SEC_THROUGH : SEC_ACROSS;
+        it->u.section.kind = b && !strcasecmp(b, "true") ? SEC_THROUGH : SEC_ACROSS;
         /* Balancing is said by the kind now; other attributes stay to be
            checked (and refused) */
         int keep = 0;
@@ -82,10 +84,12 @@ void sema_resolve_def(Program *p, SemaDef *d)
         rs_resolve_function(p, d);
         return;
     }
-    if (d->ast->kind == DEF_COMPONENT)
+    if (d->ast->kind == DEF_COMPONENT) {
         rs_inherit(p, d);
-    else
+        rs_lower_setup(p, d);
+    } else {
         domain_sections(d);
+    }
     rs_new_scope(p, d, -1, NULL);
     rs_collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}, false, {0}};

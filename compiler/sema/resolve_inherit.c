@@ -20,6 +20,7 @@
 #include "resolve_internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* X(name, its values) */
 #define COMPONENT_ATTRIBUTES(X)                                             \
@@ -40,15 +41,15 @@ static void check_attrs(Program *p, SemaDef *d)
                            : v->kind == EXPR_BOOL ? (v->u.boolean ? "true" : "false")
                            : "";
         if (!strcmp(n, "Propagation")) {
-            if (strcmp(word, "propagates") && strcmp(word, "blocks") && strcmp(word, "source")
-                && strcmp(word, "none"))
+            if (strcasecmp(word, "propagates") && strcasecmp(word, "blocks") && strcasecmp(word, "source")
+                && strcasecmp(word, "none"))
                 diag_error(v->span, "Propagation is propagates, blocks or source");
             else
-                d->propagation = !strcmp(word, "source") ? SEMA_PROP_SOURCE
-                                 : !strcmp(word, "propagates") ? SEMA_PROP_PROPAGATES
+                d->propagation = !strcasecmp(word, "source") ? SEMA_PROP_SOURCE
+                                 : !strcasecmp(word, "propagates") ? SEMA_PROP_PROPAGATES
                                                                : SEMA_PROP_BLOCKS;
         } else if (!strcmp(n, "Hidden")) {
-            if (strcmp(word, "true") && strcmp(word, "false"))
+            if (strcasecmp(word, "true") && strcasecmp(word, "false"))
                 diag_error(v->span, "Hidden is true or false");
         } else {
             const char *s = diag_closest(n, names, NATTR);
@@ -65,6 +66,8 @@ static void declared_names(Program *p, const PtrVec *items, PtrVec *names, PtrVe
 {
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
+        if (it->kind == ITEM_SETUP)
+            continue;
         if (it->kind == ITEM_IF) {
             for (int j = 0; j < it->u.if_.clauses.n; j++)
                 declared_names(p, &((AstClause *)it->u.if_.clauses.items[j])->body, names,

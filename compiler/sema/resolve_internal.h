@@ -56,6 +56,8 @@ void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope);
 /* resolve_inherit.c: the component's attributes, and its base's items
    in front of its own (component NAME < Base). */
 void rs_inherit(Program *p, SemaDef *d);
+/* resolve_setup.c: a legacy `function setup` as assertions and values. */
+void rs_lower_setup(Program *p, SemaDef *d);
 /* Whether a definition of kind dk may have a section of kind k. */
 bool rs_section_allowed(AstDefKind dk, AstSectionKind k);
 /* The value of a section's attribute `name` as written ("private",

@@ -135,8 +135,9 @@ SemaFile *rs_unit_for_path(Program *p, const char *path)
     int id = src_find(path);
     if (id >= 0) {
         SemaFile *u = rs_unit_of(p, id);
-        if (u)
-            return u;
+        /* loaded by an earlier run of this process (check DIR), not yet
+           parsed for this program */
+        return u ? u : add_unit(p, id);
     }
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))

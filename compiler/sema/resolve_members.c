@@ -11,6 +11,7 @@
 #include "resolve_internal.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* ---- member tables -------------------------------------------------------- */
 
@@ -157,7 +158,7 @@ const char *rs_section_attr(const AstItem *it, const char *name)
 
 static bool one_of(const char *word, const char *a, const char *b, const char *c)
 {
-    return !strcmp(word, a) || !strcmp(word, b) || (c && !strcmp(word, c));
+    return !strcasecmp(word, a) || !strcasecmp(word, b) || (c && !strcasecmp(word, c));
 }
 
 static SectionAttrs section_attrs(Program *p, AstItem *it)
@@ -195,19 +196,19 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
         bool ok = true;
         if (!strcmp(n, "Access")) {
             ok = one_of(word, "public", "private", "protected");
-            if (ok && strcmp(word, "public"))
+            if (ok && strcasecmp(word, "public"))
                 r.access = ACCESS_PRIVATE;
         } else if (!strcmp(n, "ExternalAccess")) {
             ok = one_of(word, "modify", "observe", "none");
-            r.external = !strcmp(word, "none") ? EXT_NONE
-                         : !strcmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
+            r.external = !strcasecmp(word, "none") ? EXT_NONE
+                         : !strcasecmp(word, "observe") ? EXT_OBSERVE : EXT_MODIFY;
         } else if (!strcmp(n, "Conversion")) {
             ok = one_of(word, "absolute", "relative", NULL);
-            r.relative = !strcmp(word, "relative");
+            r.relative = !strcasecmp(word, "relative");
         } else {
             ok = one_of(word, "true", "false", NULL);
             if (!strcmp(n, "Event"))
-                r.event = !strcmp(word, "true");
+                r.event = !strcasecmp(word, "true");
         }
         if (!ok)
             diag_error(g->value->span, "%s is %s", n, values[a]);
