@@ -34,9 +34,10 @@ install(TARGETS lmdl_rt ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
 install(TARGETS lmdl_rt_pic ARCHIVE DESTINATION ${LMDL_INSTALL_LIBDIR}
         PERMISSIONS ${LMDL_FILE_MODE})
 # The headers generated code includes (rt_model.h, and rt_units.h for
-# RT_DIM_COUNT and rt_kinds.h, which it includes; lmdl_fmi.h for an FMU's
+# RT_DIM_COUNT and rt_kinds.h and rt_math.h, which it includes; lmdl_fmi.h for an FMU's
 # table), flat.
 install(FILES runtime/rt_model.h runtime/common/rt_units.h runtime/common/rt_kinds.h
+              runtime/common/rt_math.h
               runtime/lmdl_fmi.h
         DESTINATION ${LMDL_INSTALL_INCLUDEDIR} PERMISSIONS ${LMDL_FILE_MODE})
 # The sources an FMU carries in sources/ (tools/fmu.c): the runtime files

@@ -20,6 +20,7 @@
 #define LMDL_RT_MODEL_H
 
 #include "rt_kinds.h"
+#include "rt_math.h"
 #include "rt_units.h"
 
 #define RT_ABI_VERSION 13

@@ -82,9 +82,11 @@ static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
         return false;
     for (ElabLocal *l = m->locals; l; l = l->up) {
         if (!l->name) {
-            /* inside a function: resolution saw that only pi is left */
-            *out = dae_const(m->t, strcmp(e->u.name.parts[0].sym->name, "pi") == 0
-                                       ? 3.14159265358979323846 : 0);
+            /* inside a function: resolution saw that only the named
+               constants are left */
+            double v = 0;
+            builtin_constant(e->u.name.parts[0].sym->name, &v);
+            *out = dae_const(m->t, v);
             return true;
         }
         if (l->name == e->u.name.parts[0].sym) {
@@ -127,9 +129,10 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
         if (loop)
             return dae_const(t, loop->value);
     }
+    double named;
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
-        && strcmp(e->u.name.parts[0].sym->name, "pi") == 0)
-        return dae_const(t, 3.14159265358979323846);
+        && builtin_constant(e->u.name.parts[0].sym->name, &named))
+        return dae_const(t, named);
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
         && strcmp(e->u.name.parts[0].sym->name, "initialevent") == 0)
         return dae_initial(t);
@@ -268,6 +271,8 @@ static DaeExpr *lower_delay(Model *m, ElabInst *in, AstExpr *e)
     return node;
 }
 
+static void note_call_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp);
+
 /* value(x, 'unit'): x (SI) / scale - offset; integ(e): its state;
    edge(b) and delay(...) their nodes. */
 static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
@@ -275,6 +280,23 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
     DaeExprTable *t = m->t;
     if (sf == SF_DELAY)
         return lower_delay(m, in, e);
+    if (sf == SF_BLEND) {
+        if (e->u.call.args.n != 5)
+            return dae_const(t, 0); /* reported by resolution */
+        DaeExpr *g[5];
+        for (int i = 0; i < 5; i++)
+            g[i] = lower_expr(m, in, e->u.call.args.items[i]);
+        /* y1 up to x1, y2 from x2, between them y1 + (y2 - y1) s(u) with
+           u = (x - x1) / (x2 - x1) and s(u) = u^2 (3 - 2u): C1 at both ends */
+        DaeExpr *u = dae_div(t, dae_sub(t, g[4], g[2]), dae_sub(t, g[3], g[2]));
+        DaeExpr *s = dae_mul(t, dae_mul(t, u, u),
+                             dae_sub(t, dae_const(t, 3), dae_mul(t, dae_const(t, 2), u)));
+        DaeExpr *mid = dae_add(t, g[0], dae_mul(t, dae_sub(t, g[1], g[0]), s));
+        DaeExpr *r = dae_if(t, dae_binary(t, DX_LE, g[4], g[2]), g[0],
+                            dae_if(t, dae_binary(t, DX_GE, g[4], g[3]), g[1], mid));
+        note_call_relations(m, in, r, e->span);
+        return r;
+    }
     if (e->u.call.args.n < 1)
         return dae_const(t, 0);     /* reported by resolution */
     DaeExpr *a = lower_expr(m, in, e->u.call.args.items[0]);
@@ -442,7 +464,7 @@ static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
     int k = builtin_find(e->u.call.func->name);
     /* the lowering column of builtin.h, FUNC meaning a function node */
 #define FUNC dae_func(t, (DaeFunc)k, a, builtin_arity[k] == 2 ? b : NULL)
-#define X_LOWER(id, name, arity, units, lower, eval, finite, diff) case id: return lower;
+#define X_LOWER(id, name, c, arity, units, lower, eval, finite, diff) case id: return lower;
     switch (k) {
     LMDL_BUILTINS(X_LOWER)
     default: return dae_const(t, 0);

@@ -164,8 +164,10 @@ int elab_new_param(Model *m, const char *name, SrcSpan sp, DaeExpr *e)
     p->value = dae_eval_params(e, m->pvalues);
     int index = m->plist->n;
     record_value(m, index, p->value);
-    if (!isfinite(p->value))
-        diag_error(sp, "the value of parameter '%s' is not a finite number", p->name);
+    /* inf is a value (a bound that never binds: Simscape's upper = inf);
+       NaN is not */
+    if (isnan(p->value))
+        diag_error(sp, "the value of parameter '%s' is not a number (NaN)", p->name);
     ptrvec_push(m->t->arena, m->plist, p);
     return index;
 }

@@ -233,7 +233,7 @@ void cp_raw(CPrint *cg, DaeExpr *e)
         cp_emit(cg, ")");
         return;
     case DX_FUNC:
-        cp_emit(cg, "%s(", builtin_names[e->u.fn.fn]);
+        cp_emit(cg, "%s(", builtin_c_names[e->u.fn.fn]);
         cp_expr(cg, e->u.fn.a);
         if (e->u.fn.b) {
             cp_emit(cg, ", ");

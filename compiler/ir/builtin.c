@@ -7,6 +7,7 @@
  */
 #include "dae.h"
 
+#include <math.h>
 #include <string.h>
 
 #define X_KNAME(k, s, n, c, p) s,
@@ -19,11 +20,13 @@ const char *const dae_kind_cop[] = {DAE_EXPR_KINDS(X_KCOP)};
 const int dae_kind_prec[] = {DAE_EXPR_KINDS(X_KPREC)};
 _Static_assert(DX_KIND_COUNT <= 256, "DaeExpr.kind is one byte");
 
-#define X_BNAME(id, name, arity, units, lower, eval, finite, diff) name,
-#define X_BARITY(id, name, arity, units, lower, eval, finite, diff) arity,
-#define X_BUNITS(id, name, arity, units, lower, eval, finite, diff) units,
-#define X_BFINITE(id, name, arity, units, lower, eval, finite, diff) finite,
+#define X_BNAME(id, name, c, arity, units, lower, eval, finite, diff) name,
+#define X_BCNAME(id, name, c, arity, units, lower, eval, finite, diff) c,
+#define X_BARITY(id, name, c, arity, units, lower, eval, finite, diff) arity,
+#define X_BUNITS(id, name, c, arity, units, lower, eval, finite, diff) units,
+#define X_BFINITE(id, name, c, arity, units, lower, eval, finite, diff) finite,
 const char *const builtin_names[] = {LMDL_BUILTINS(X_BNAME)};
+const char *const builtin_c_names[] = {LMDL_BUILTINS(X_BCNAME)};
 const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
 const bool builtin_finite[] = {LMDL_BUILTINS(X_BFINITE)};
@@ -41,6 +44,23 @@ int array_func_find(const char *name)
         if (strcmp(array_func_names[k], name) == 0)
             return k;
     return -1;
+}
+
+bool builtin_constant(const char *name, double *v)
+{
+    static const struct { const char *name; double value; } table[] = {
+#define X_CONST(n, val) {n, val},
+        LMDL_CONSTANTS(X_CONST)
+#undef X_CONST
+    };
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+        if (!strcmp(table[k].name, name)) {
+            if (v)
+                *v = table[k].value;
+            return true;
+        }
+    }
+    return false;
 }
 
 int builtin_find(const char *name)

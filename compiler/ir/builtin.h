@@ -1,12 +1,13 @@
 /*
  * builtin.h - the built-in functions, in one table.
  *
- * Each row is X(id, name, arity, unit rule, lowering, evaluator, finite,
- * derivative):
+ * Each row is X(id, name, C name, arity, unit rule, lowering, evaluator,
+ * finite, derivative):
  *
  *   id          the function's DaeFunc (FN_*);
- *   name        as written in a model, and the <math.h> function that
- *               generated C calls for it;
+ *   name        as written in a model;
+ *   C name      the function generated C calls for it (<math.h>, or
+ *               runtime/common/rt_math.h for MATLAB's mod, rem, ...);
  *   arity       its number of arguments (resolve checks calls against it);
  *   unit rule   how the unit check treats it (BuiltinUnits below);
  *   lowering    what lower.c builds for a call with lowered arguments a
@@ -40,29 +41,42 @@ typedef enum BuiltinUnits {
     BU_MATCH,       /* two arguments of one unit; the value has it (min, max) */
     BU_MATCH_NONE,  /* two arguments of one unit; dimensionless (atan2) */
     BU_SQRT,        /* even powers; the value has half of each */
+    BU_TEST,        /* any argument; a true/false value (isfinite) */
 } BuiltinUnits;
 
 #define LMDL_BUILTINS(X)                                                     \
-    X(FN_SIN, "sin", 1, BU_DIMLESS, FUNC, sin(a), 1, diff_sin)               \
-    X(FN_COS, "cos", 1, BU_DIMLESS, FUNC, cos(a), 1, diff_cos)               \
-    X(FN_TAN, "tan", 1, BU_DIMLESS, FUNC, tan(a), 0, diff_tan)               \
-    X(FN_ASIN, "asin", 1, BU_DIMLESS, FUNC, asin(a), 0, diff_asin)           \
-    X(FN_ACOS, "acos", 1, BU_DIMLESS, FUNC, acos(a), 0, diff_acos)           \
-    X(FN_ATAN, "atan", 1, BU_DIMLESS, FUNC, atan(a), 1, diff_atan)           \
-    X(FN_ATAN2, "atan2", 2, BU_MATCH_NONE, FUNC, atan2(a, b), 1, diff_atan2) \
-    X(FN_SINH, "sinh", 1, BU_DIMLESS, FUNC, sinh(a), 0, diff_sinh)           \
-    X(FN_COSH, "cosh", 1, BU_DIMLESS, FUNC, cosh(a), 0, diff_cosh)           \
-    X(FN_TANH, "tanh", 1, BU_DIMLESS, FUNC, tanh(a), 1, diff_tanh)           \
-    X(FN_EXP, "exp", 1, BU_DIMLESS, FUNC, exp(a), 0, diff_exp)               \
-    X(FN_LOG, "log", 1, BU_DIMLESS, FUNC, log(a), 0, diff_log)               \
-    X(FN_LOG10, "log10", 1, BU_DIMLESS, FUNC, log10(a), 0, diff_log10)       \
-    X(FN_SQRT, "sqrt", 1, BU_SQRT, FUNC, sqrt(a), 0, diff_sqrt)              \
-    X(FN_ABS, "abs", 1, BU_SAME, dae_abs(t, a), NAN, 1, NULL)                \
-    X(FN_SIGN, "sign", 1, BU_SIGN, dae_sign(t, a), NAN, 1, NULL)             \
-    X(FN_MIN, "min", 2, BU_MATCH, dae_min(t, a, b), NAN, 1, NULL)            \
-    X(FN_MAX, "max", 2, BU_MATCH, dae_max(t, a, b), NAN, 1, NULL) \
-    X(FN_FMIN, "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
-    X(FN_FMAX, "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
+    X(FN_SIN, "sin", "sin", 1, BU_DIMLESS, FUNC, sin(a), 1, diff_sin)               \
+    X(FN_COS, "cos", "cos", 1, BU_DIMLESS, FUNC, cos(a), 1, diff_cos)               \
+    X(FN_TAN, "tan", "tan", 1, BU_DIMLESS, FUNC, tan(a), 0, diff_tan)               \
+    X(FN_ASIN, "asin", "asin", 1, BU_DIMLESS, FUNC, asin(a), 0, diff_asin)           \
+    X(FN_ACOS, "acos", "acos", 1, BU_DIMLESS, FUNC, acos(a), 0, diff_acos)           \
+    X(FN_ATAN, "atan", "atan", 1, BU_DIMLESS, FUNC, atan(a), 1, diff_atan)           \
+    X(FN_ATAN2, "atan2", "atan2", 2, BU_MATCH_NONE, FUNC, atan2(a, b), 1, diff_atan2) \
+    X(FN_SINH, "sinh", "sinh", 1, BU_DIMLESS, FUNC, sinh(a), 0, diff_sinh)           \
+    X(FN_COSH, "cosh", "cosh", 1, BU_DIMLESS, FUNC, cosh(a), 0, diff_cosh)           \
+    X(FN_TANH, "tanh", "tanh", 1, BU_DIMLESS, FUNC, tanh(a), 1, diff_tanh)           \
+    X(FN_EXP, "exp", "exp", 1, BU_DIMLESS, FUNC, exp(a), 0, diff_exp)               \
+    X(FN_LOG, "log", "log", 1, BU_DIMLESS, FUNC, log(a), 0, diff_log)               \
+    X(FN_LOG10, "log10", "log10", 1, BU_DIMLESS, FUNC, log10(a), 0, diff_log10)       \
+    X(FN_SQRT, "sqrt", "sqrt", 1, BU_SQRT, FUNC, sqrt(a), 0, diff_sqrt)              \
+    X(FN_ABS, "abs", "abs", 1, BU_SAME, dae_abs(t, a), NAN, 1, NULL)                \
+    X(FN_SIGN, "sign", "sign", 1, BU_SIGN, dae_sign(t, a), NAN, 1, NULL)             \
+    X(FN_MIN, "min", "min", 2, BU_MATCH, dae_min(t, a, b), NAN, 1, NULL)            \
+    X(FN_MAX, "max", "max", 2, BU_MATCH, dae_max(t, a, b), NAN, 1, NULL) \
+    X(FN_FLOOR, "floor", "floor", 1, BU_SAME, FUNC, floor(a), 1, diff_zero)     \
+    X(FN_CEIL, "ceil", "ceil", 1, BU_SAME, FUNC, ceil(a), 1, diff_zero)         \
+    X(FN_ROUND, "round", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)     \
+    X(FN_FIX, "fix", "trunc", 1, BU_SAME, FUNC, trunc(a), 1, diff_zero)         \
+    X(FN_MOD, "mod", "rt_mod", 2, BU_MATCH, FUNC, rt_mod(a, b), 1, diff_mod)    \
+    X(FN_REM, "rem", "rt_rem", 2, BU_MATCH, FUNC, rt_rem(a, b), 0, diff_rem)    \
+    X(FN_ISFINITE, "isfinite", "rt_isfinite", 1, BU_TEST, FUNC, rt_isfinite(a), 1, \
+      diff_zero)                                                                 \
+    X(FN_ISINF, "isinf", "rt_isinf", 1, BU_TEST, FUNC, rt_isinf(a), 1, diff_zero) \
+    X(FN_ISNAN, "isnan", "rt_isnan", 1, BU_TEST, FUNC, rt_isnan(a), 1, diff_zero) \
+    X(FN_NEABS, "neabs", "fabs", 1, BU_SAME, FUNC, fabs(a), 1, diff_neabs)     \
+    X(FN_NESIGN, "nesign", "rt_sign", 1, BU_SIGN, FUNC, rt_sign(a), 1, diff_zero) \
+    X(FN_FMIN, "fmin", "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
+    X(FN_FMAX, "fmax", "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
 
 /* The functions of vectors and matrices, another table, since
    they are not scalar functions of scalars: they are evaluated when an
@@ -91,7 +105,7 @@ extern const int array_func_max_args[];
 /* The array function called `name`, or -1. */
 int array_func_find(const char *name);
 
-#define X_BI_ENUM(id, name, arity, units, lower, eval, finite, diff) id,
+#define X_BI_ENUM(id, name, c, arity, units, lower, eval, finite, diff) id,
 typedef enum DaeFunc { LMDL_BUILTINS(X_BI_ENUM) FN_COUNT } DaeFunc;
 /* The rows before FN_NAMED are the functions a model calls by name; fmin
    and fmax are made only by dae_min and dae_max, for operands that are
@@ -114,7 +128,10 @@ enum { FN_NAMED = FN_FMIN };
                                    a when predicate only (DX_EDGE) */      \
     X(SF_DELAY, "delay", 2, 4)  /* delay(u, tau[, History = h][,          \
                                    MaximumDelay = m]): u at t - tau       \
-                                   (DX_DELAY, a DaeDelay) */
+                                   (DX_DELAY, a DaeDelay) */              \
+    X(SF_BLEND, "simscape.function.blend", 5, 5) /* blend(y1, y2, x1, x2, \
+                                   x): y1 up to x1, y2 from x2, a smooth  \
+                                   step (3u^2 - 2u^3) between */
 
 #define X_SF_ENUM(id, name, lo, hi) id,
 typedef enum SpecialForm { LMDL_SPECIAL_FORMS(X_SF_ENUM) SF_COUNT } SpecialForm;
@@ -126,8 +143,22 @@ extern const int special_max_args[];
 /* The special form called `name`, or -1. */
 int special_find(const char *name);
 
+/* The named constants, MATLAB's: a member of the same name hides one.
+   X(name, value) */
+#define LMDL_CONSTANTS(X)                                                    \
+    X("pi", 3.14159265358979323846)                                          \
+    X("eps", 2.220446049250313080847e-16) /* the spacing of doubles at 1 */  \
+    X("inf", INFINITY)                                                       \
+    X("Inf", INFINITY)                                                       \
+    X("NaN", NAN)                                                            \
+    X("nan", NAN)
+
+/* Whether `name` is a named constant; its value in *v. */
+bool builtin_constant(const char *name, double *v);
+
 /* The columns that every pass may read, indexed by DaeFunc. */
 extern const char *const builtin_names[];
+extern const char *const builtin_c_names[];
 extern const int builtin_arity[];
 extern const BuiltinUnits builtin_units[];
 extern const bool builtin_finite[];

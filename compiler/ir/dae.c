@@ -13,6 +13,7 @@
  */
 #include "dae_internal.h"
 
+#include "rt_math.h"
 #include "rt_table.h"
 
 #include <math.h>
@@ -484,7 +485,7 @@ DaeExpr *dae_binary(DaeExprTable *t, DaeExprKind k, DaeExpr *a, DaeExpr *b)
 double dae_fold_fn(DaeFunc fn, double a, double b)
 {
     switch (fn) {
-#define X_FOLD(id, name, arity, units, lower, eval, finite, diff) case id: return eval;
+#define X_FOLD(id, name, c, arity, units, lower, eval, finite, diff) case id: return eval;
     LMDL_BUILTINS(X_FOLD)
     default: return NAN;
     }

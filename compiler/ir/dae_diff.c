@@ -132,6 +132,35 @@ static DaeExpr *diff_sqrt(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
     return dae_mul(t, dae_div(t, dae_const(t, 1), dae_mul(t, dae_const(t, 2), e)), da);
 }
 
+/* floor, ceil, round, fix, the tests and nesign: piecewise constant. */
+static DaeExpr *diff_zero(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)e, (void)da, (void)db;
+    return dae_const(t, 0);
+}
+
+/* d mod(a, b) = da - floor(a / b) db, and rem's with fix (the steps
+   themselves are piecewise constant). */
+static DaeExpr *diff_mod(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    DaeExpr *q = dae_func(t, FN_FLOOR, dae_div(t, e->u.fn.a, e->u.fn.b), NULL);
+    return dae_sub(t, da, dae_mul(t, q, db));
+}
+
+static DaeExpr *diff_rem(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    DaeExpr *q = dae_func(t, FN_FIX, dae_div(t, e->u.fn.a, e->u.fn.b), NULL);
+    return dae_sub(t, da, dae_mul(t, q, db));
+}
+
+/* neabs, the abs without a zero crossing: sign(a) da, the sign itself
+   without one either */
+static DaeExpr *diff_neabs(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
+{
+    (void)db;
+    return dae_mul(t, dae_func(t, FN_NESIGN, e->u.fn.a, NULL), da);
+}
+
 /* fmin and fmax of constants and parameters: the derivative of the
    operand chosen (0 in practice, but exact). */
 static DaeExpr *diff_fmin(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
@@ -147,7 +176,7 @@ static DaeExpr *diff_fmax(DaeExprTable *t, DaeExpr *e, DaeExpr *da, DaeExpr *db)
 static DaeExpr *diff_func(Diff *d, DaeExpr *e)
 {
     static const DiffFn derivative[] = {
-#define X_DIFF(id, name, arity, units, lower, eval, finite, diff) diff,
+#define X_DIFF(id, name, c, arity, units, lower, eval, finite, diff) diff,
         LMDL_BUILTINS(X_DIFF)
     };
     DaeExprTable *t = d->t;

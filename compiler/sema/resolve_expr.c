@@ -231,7 +231,7 @@ static void check_name(Checker *c, AstExpr *e)
         return;
     SemaMember *m = rs_visible(c->d, first->sym, c->scope);
     if (!m) {
-        if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
+        if (e->u.name.n == 1 && builtin_constant(first->sym->name, NULL))
             return;
         if (e->u.name.n == 1 && strcmp(first->sym->name, "initialevent") == 0) {
             if (!c->in_when)
@@ -427,6 +427,14 @@ static bool check_special_call(Checker *c, AstExpr *e)
         check_delay(c, e);
         return true;
     }
+    if (k == SF_BLEND) {
+        if (e->u.call.args.n != 5)
+            diag_error(e->span, "simscape.function.blend takes 5 arguments (y1, y2, x1, "
+                       "x2, x), not %d", e->u.call.args.n);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            rs_check_expr(c, e->u.call.args.items[i]);
+        return true;
+    }
     const char *f = special_names[k];
     int n = e->u.call.args.n, lo = special_min_args[k], hi = special_max_args[k];
     AstExpr **a = (AstExpr **)e->u.call.args.items;
@@ -590,12 +598,80 @@ static void check_array_call(Checker *c, AstExpr *e, int af)
     }
 }
 
+/* MATLAB's functional forms of the operators: ge(a, b) is a >= b. */
+static const struct { const char *name; AstOp op; int arity; } operator_funcs[] = {
+    {"ge", OP_GE, 2}, {"gt", OP_GT, 2}, {"le", OP_LE, 2}, {"lt", OP_LT, 2},
+    {"eq", OP_EQ, 2}, {"ne", OP_NE, 2}, {"and", OP_AND, 2}, {"or", OP_OR, 2},
+    {"not", OP_NOT, 1}, {"plus", OP_ADD, 2}, {"minus", OP_SUB, 2},
+    {"times", OP_EMUL, 2}, {"rdivide", OP_EDIV, 2}, {"power", OP_EPOW, 2},
+    {"mtimes", OP_MUL, 2}, {"mrdivide", OP_DIV, 2}, {"mpower", OP_POW, 2},
+    {"uminus", OP_NEG, 1}, {"uplus", OP_PLUS, 1},
+};
+
+/* A call of an operator's functional form (a name no member or function
+   of the model takes), rewritten in place as the operator. */
+static bool rewrite_operator_call(Checker *c, AstExpr *e)
+{
+    if (e->u.call.qual || e->u.call.fn)
+        return false;
+    const char *f = e->u.call.func->name;
+    for (size_t i = 0; i < sizeof operator_funcs / sizeof operator_funcs[0]; i++) {
+        if (strcmp(operator_funcs[i].name, f))
+            continue;
+        if (rs_visible(c->d, e->u.call.func, c->scope) || sema_lookup(c->p, e->u.call.func,
+                                                                     e->u.call.func_span.file))
+            return false; /* the model's own */
+        int n = e->u.call.args.n;
+        if (n != operator_funcs[i].arity) {
+            diag_error(e->span, "'%s' takes %d argument%s, not %d", f, operator_funcs[i].arity,
+                       operator_funcs[i].arity == 1 ? "" : "s", n);
+            return true;
+        }
+        AstExpr **a = (AstExpr **)e->u.call.args.items;
+        SrcSpan sp = e->span;
+        if (n == 1) {
+            e->kind = EXPR_UNARY;
+            e->u.unary.op = operator_funcs[i].op;
+            e->u.unary.arg = a[0];
+        } else {
+            e->kind = EXPR_BINARY;
+            e->u.binary.op = operator_funcs[i].op;
+            e->u.binary.lhs = a[0];
+            e->u.binary.rhs = a[1];
+        }
+        e->span = sp;
+        e->parens = true; /* it was one expression: printed with its parentheses */
+        rs_check_expr(c, e);
+        return true;
+    }
+    return false;
+}
+
+/* Functions of Simscape's namespaces, written qualified: simscape.tablelookup
+   is tablelookup; simscape.function.blend a special form. */
+static void namespace_alias(Checker *c, AstExpr *e)
+{
+    if (!e->u.call.qual)
+        return;
+    const char *text = ast_name_text(c->p->arena, e->u.call.qual);
+    if (!strcmp(text, "simscape.tablelookup")) {
+        e->u.call.func = sym_cstr("tablelookup");
+        e->u.call.qual = NULL;
+    } else if (special_find(text) >= 0) {
+        e->u.call.func = sym_cstr(text);
+        e->u.call.qual = NULL;
+    }
+}
+
 static void check_call(Checker *c, AstExpr *e)
 {
     if (call_is_index(c, e)) {
         check_name(c, e);
         return;
     }
+    namespace_alias(c, e);
+    if (rewrite_operator_call(c, e))
+        return;
     AstExpr *callee = e->u.call.callee;
     for (int i = 0; callee && i < callee->u.name.n; i++)
         if (callee->u.name.parts[i].nindex) {

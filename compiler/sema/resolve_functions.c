@@ -58,7 +58,7 @@ bool rs_check_local_name(Checker *c, AstExpr *e)
     }
     if (!barrier)
         return false;
-    if (e->u.name.n == 1 && strcmp(first->sym->name, "pi") == 0)
+    if (e->u.name.n == 1 && builtin_constant(first->sym->name, NULL))
         return true;
     PtrVec v = {0};
     for (ResolveLocal *x = c->locals; x && x->name && !diag_too_many(); x = x->up)

@@ -105,7 +105,7 @@ static DimInfo name_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         && elab_env_find(in->env, e->u.name.parts[0].sym))
         return ud_ok_dim(dim_none());
     if (e->u.name.n == 1 && !elab_slot(in, e->u.name.parts[0].sym)
-        && !strcmp(e->u.name.parts[0].sym->name, "pi"))
+        && builtin_constant(e->u.name.parts[0].sym->name, NULL))
         return ud_ok_dim(dim_none());
     ElabInst *owner = in;
     SemaMember *nm = NULL;
@@ -209,6 +209,9 @@ static DimInfo delay_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     return u;
 }
 
+static DimInfo same_unit_all(Model *m, ElabInst *in, AstExpr **items, int n, int depth,
+                             const char *what);
+
 /* value(x, 'unit') is dimensionless, x in that unit's dimension;
    integ(e) has e's unit times s; edge(b) is true/false, b too; delay(...)
    has u's unit. */
@@ -217,6 +220,15 @@ static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth
     AstExpr *a0 = e->u.call.args.items[0];
     if (sf == SF_DELAY)
         return delay_dim(m, in, e, depth);
+    if (sf == SF_BLEND) {
+        /* y1 and y2 of one unit, the value's; x1, x2 and x of another */
+        AstExpr **g = (AstExpr **)e->u.call.args.items;
+        DimInfo y = same_unit_all(m, in, g, 2, depth + 1, "the values blended");
+        DimInfo x = same_unit_all(m, in, g + 2, 3, depth + 1, "the blend's abscissas");
+        if (!y.ok || !x.ok)
+            return ud_failed();
+        return ud_need_number(y, a0, "blend");
+    }
     if (sf == SF_EDGE)
         return ud_need_bool(ud_dim_of(m, in, a0, depth), a0, "edge").ok ? ud_ok_bool() : ud_failed();
     DimInfo a = ud_need_number(ud_dim_of(m, in, a0, depth), a0, special_names[sf]);
@@ -477,6 +489,8 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     int k = builtin_find(f);
     BuiltinUnits rule = k >= 0 ? builtin_units[k] : BU_DIMLESS;
     if (a.unknown || b.unknown) {
+        if (rule == BU_TEST)
+            return ud_ok_bool();
         if (rule == BU_DIMLESS || rule == BU_SIGN || rule == BU_MATCH_NONE)
             return ud_ok_dim(dim_none());
         return rule == BU_MATCH && !a.unknown ? a : rule == BU_MATCH && !b.unknown
@@ -484,6 +498,8 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     }
     if (rule == BU_SAME)
         return ud_ok_dim(a.dim);
+    if (rule == BU_TEST)
+        return ud_ok_bool();
     if (rule == BU_SIGN)
         return ud_ok_dim(dim_none());
     if (rule == BU_MATCH || rule == BU_MATCH_NONE) {

@@ -12,7 +12,7 @@
 #    gnuplot-nox (lmdlc plot) and parallel (lmdlc sweep --engine parallel);
 #  - it holds exactly usr/bin/lmdlc, usr/lib/liblmdl_rt.a and
 #    liblmdl_rt_pic.a (FMUs), usr/include/lmdl/rt_model.h, rt_units.h,
-#    rt_kinds.h, lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
+#    rt_kinds.h, rt_math.h, lmdl_fmi.h, every file of SRC/library under usr/share/lmdl/library,
 #    and under usr/share/lmdl/runtime the FMU sources (files of
 #    SRC/runtime, rt_main.c not among them), all owned by root and
 #    writable by root only;
@@ -64,6 +64,7 @@ grep -v '^\./usr/share/lmdl/runtime/' "$tmp/all" >"$tmp/files"
 {
   printf '%s\n' ./usr/bin/lmdlc ./usr/lib/liblmdl_rt.a ./usr/lib/liblmdl_rt_pic.a \
     ./usr/include/lmdl/rt_model.h ./usr/include/lmdl/rt_units.h ./usr/include/lmdl/rt_kinds.h \
+    ./usr/include/lmdl/rt_math.h \
     ./usr/include/lmdl/lmdl_fmi.h
   (cd "$src/library" && find . -type f) | sed 's|^\./|./usr/share/lmdl/library/|'
 } | sort >"$tmp/want"
