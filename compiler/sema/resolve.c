@@ -15,6 +15,7 @@
  *   resolve_events.c     when statements and mode charts
  *   resolve_inherit.c    component attributes; subclassing (< Base)
  *   resolve_setup.c      the legacy setup function, as asserts and values
+ *   resolve_enums.c      enumerations: MATLAB class files, simscape.enum.*
  *
  * Conditional sections make scopes: arm 0 is the unconditional body and
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
@@ -171,4 +172,5 @@ void sema_program_free(Program *p)
     for (int i = 0; i < p->all_defs.n; i++)
         symmap_free(&((SemaDef *)p->all_defs.items[i])->members);
     symmap_free(&p->resolved);
+    symmap_free(&p->enums);
 }

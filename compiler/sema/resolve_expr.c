@@ -233,6 +233,14 @@ static void check_name(Checker *c, AstExpr *e)
     if (!m) {
         if (e->u.name.n == 1 && builtin_constant(first->sym->name, NULL))
             return;
+        double ev;
+        if (rs_enum_value(c->p, e, &ev)) {
+            /* an enumeration's member: its value, from here on */
+            e->kind = EXPR_NUM;
+            e->u.num.value = ev;
+            e->u.num.text = arena_printf(c->p->arena, "%.17g", ev);
+            return;
+        }
         if (e->u.name.n == 1 && strcmp(first->sym->name, "initialevent") == 0) {
             if (!c->in_when)
                 diag_error(e->span, "initialevent is only true in a when predicate");
@@ -241,7 +249,11 @@ static void check_name(Checker *c, AstExpr *e)
         rs_unknown_member(c, c->d, first, NULL, false);
         return;
     }
-    if (c->mode != REF_EQUATION) {
+    /* NODE.param, a domain parameter: a parameter too */
+    bool domain_param = m->kind == MEM_NODE && e->u.name.n == 2 && m->type
+                        && sema_member(m->type, e->u.name.parts[1].sym)
+                        && sema_member(m->type, e->u.name.parts[1].sym)->kind == MEM_PARAMETER;
+    if (c->mode != REF_EQUATION && !domain_param) {
         if (m->kind != MEM_PARAMETER) {
             diag_error(e->span, "%s may use only parameters%s, and '%s' is %s %s",
                        c->what, c->mode == REF_INDEX ? " and loop variables" : "",

@@ -56,6 +56,14 @@ void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope);
 /* resolve_inherit.c: the component's attributes, and its base's items
    in front of its own (component NAME < Base). */
 void rs_inherit(Program *p, SemaDef *d);
+/* resolve_enums.c: the value of an enumeration member written as the
+   dotted name e (pkg.Class.member), true when e names one (an unknown
+   member of a known enumeration is reported, and true); false when e is
+   no enumeration's. */
+bool rs_enum_value(Program *p, AstExpr *e, double *value);
+/* The file +a/+b/C.EXT (or a/b/C.EXT) of the first k parts of dotted
+   name e, a.b.C, on the search path, or NULL. */
+const char *rs_package_file(Program *p, const AstExpr *e, int k, const char *ext);
 /* resolve_setup.c: a legacy `function setup` as assertions and values. */
 void rs_lower_setup(Program *p, SemaDef *d);
 /* Whether a definition of kind dk may have a section of kind k. */

@@ -299,9 +299,23 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             m->external = at.external;
             m->event = at.event;
             m->relative = at.relative;
-            if (k == SEC_NODES)
+            if (k == SEC_NODES) {
                 m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
-            else if (dc->index.n)
+                /* its domain now, so that NODE.param reads in sections checked
+                   before the nodes section resolve; check_decl reports a bad one */
+                AstExpr *dn = dc->value;
+                if (dn->kind == EXPR_CALL && dn->u.call.callee)
+                    dn = dn->u.call.callee;
+                if (dn->kind == EXPR_NAME && !dn->parens) {
+                    int n = dn->u.name.n;
+                    SemaDef *t = n > 1 ? sema_lookup_qualified(p, dn, dn->span.file)
+                                       : sema_lookup(p, dn->u.name.parts[0].sym, dn->span.file);
+                    if (t && t->ast->kind == DEF_DOMAIN) {
+                        sema_resolve_def(p, t);
+                        m->type = t;
+                    }
+                }
+            } else if (dc->index.n)
                 diag_error(dc->name_span, "only components and nodes are declared "
                            "with an index; a vector %s is declared by its value, "
                            "as in %s = {zeros(1, N), 'm'}",

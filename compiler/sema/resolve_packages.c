@@ -130,6 +130,24 @@ static bool package_exists(Program *p, const char *pkg)
     return false;
 }
 
+const char *rs_package_file(Program *p, const AstExpr *e, int k, const char *ext)
+{
+    const char *pkg = parts_path(p->arena, e, k - 1);
+    const char *name = e->u.name.parts[k - 1].sym->name;
+    const PtrVec *roots = search_roots(p);
+    for (int i = 0; i < roots->n; i++) {
+        for (int form = 0; form < (*pkg ? 2 : 1); form++) {
+            const char *path = arena_printf(p->arena, "%s/%s.%s",
+                                            package_dir(p, roots->items[i], pkg, form),
+                                            name, ext);
+            struct stat st;
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+                return path;
+        }
+    }
+    return NULL;
+}
+
 /* "translational.Mass" for every library file, for suggestions. */
 const char *rs_suggest_qualified(Program *p, const char *name)
 {

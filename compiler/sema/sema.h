@@ -109,6 +109,8 @@ typedef struct Program {
     int main_file;          /* source id of the model file */
     PtrVec files;           /* SemaFile* (private) */
     SymMap resolved;        /* Sym* -> SemaDef*: names found on the path */
+    SymMap enums;           /* Sym* ("pkg.Class") -> its enumeration (private
+                               to resolve_enums.c; empty when there is none) */
     PtrVec all_defs;        /* SemaDef*, every definition loaded */
     PtrVec stdlib_names;    /* char*: stems of the library's files */
     PtrVec stdlib_paths;    /* char*: their paths, same order */
