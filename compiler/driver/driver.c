@@ -91,9 +91,11 @@ static void summary(FILE *out, const char *model, Dae *d)
     fprintf(out, "  zero-crossing relations:  %d\n", count_relations(d));
 }
 
-/* The names of the top's nodes ("p, n"), or NULL when it has none: a
-   component with nodes is a library component, checked on its own. */
-static const char *library_nodes(Program *p, SemaDef *top)
+/* The names of the top's nodes ("p, n"), or inputs, or NULL when it has
+   none: a component with nodes is a library component, checked on its
+   own (one with inputs too, by check; run gives its inputs their
+   values). */
+static const char *library_ports(Program *p, SemaDef *top, SemaMemberKind kind)
 {
     char buf[256];
     size_t n = 0;
@@ -101,7 +103,7 @@ static const char *library_nodes(Program *p, SemaDef *top)
     buf[0] = 0;
     for (int i = 0; i < top->member_list.n; i++) {
         SemaMember *m = top->member_list.items[i];
-        if (m->kind != MEM_NODE)
+        if (m->kind != kind)
             continue;
         if (count++ < 8 && n < sizeof buf)
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", count > 1 ? ", " : "",
@@ -167,15 +169,20 @@ static void library_summary(FILE *out, Model *m, const char *model, const char *
         }
     }
     fprintf(out, "component %s (a library component)\n", model);
-    fprintf(out, "  nodes:                    %s\n", nodes);
+    if (nodes)
+        fprintf(out, "  nodes:                    %s\n", nodes);
     fprintf(out, "  parameters:               %d\n", params);
     fprintf(out, "  variables:                %d\n", vars);
     if (inputs || outputs)
         fprintf(out, "  inputs, outputs:          %d, %d\n", inputs, outputs);
     if (children)
         fprintf(out, "  components:               %d\n", children);
-    fprintf(out, "  checked:                  names, units, balance (one equation per "
-            "variable); to simulate it, connect it in a closed model\n");
+    if (m->top->def->hidden)
+        fprintf(out, "  checked:                  names, units (Hidden = true: a base for "
+                "others to extend, its balance is theirs)\n");
+    else
+        fprintf(out, "  checked:                  names, units, balance (one equation per "
+                "variable); to simulate it, connect it in a closed model\n");
 }
 
 #define X_CMDINFO(c, name, stage, out, opts, tool) {name, stage, out, opts},
@@ -266,7 +273,8 @@ int driver_run(const DriverOptions *o)
     /* a component with nodes is a library component: check checks it as
        Simscape's ssc_build does (names, units, its own balance); the
        commands that simulate need a closed model */
-    const char *nodes = library_nodes(p, top);
+    const char *nodes = library_ports(p, top, MEM_NODE);
+    const char *inputs = library_ports(p, top, MEM_INPUT);
 
     /* elaborate: the instance tree, parameters, arms, connections */
     m = elab_model(p, top, &elab_arena);
@@ -278,7 +286,7 @@ int driver_run(const DriverOptions *o)
     pass_done(o, "units", &t0);
     if (diag_error_count())
         goto done;
-    if (nodes && cmd->output == OUT_SUMMARY && !o->top && !o->dump_blocks) {
+    if ((nodes || inputs) && cmd->output == OUT_SUMMARY && !o->top && !o->dump_blocks) {
         library_summary(o->out, m, model, nodes);
         goto done;
     }

@@ -430,9 +430,16 @@ static void make_children(Model *m, ElabInst *in, PtrVec *items, int depth)
 /* Decides one arm's contents (AstClause.arm numbers the arms). */
 static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
 {
+    /* the nodes first: a parameter's value may read a node's domain
+       parameter (NODE.param), whatever the order of the sections */
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
-        if (it->kind == ITEM_SECTION)
+        if (it->kind == ITEM_SECTION && it->u.section.kind == SEC_NODES)
+            declare_section(m, in, it);
+    }
+    for (int i = 0; i < items->n; i++) {
+        AstItem *it = items->items[i];
+        if (it->kind == ITEM_SECTION && it->u.section.kind != SEC_NODES)
             declare_section(m, in, it);
     }
     for (int i = 0; i < items->n; i++) {

@@ -558,10 +558,22 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
     case EXPR_QUANTITY: {
         const RtUnit *u = elab_literal_unit(m, e);
         DaeExpr *v = lower_expr(m, in, e->u.quantity.value);
+        if (u && u->offset != 0)
+            return dae_add(t, dae_mul(t, dae_const(t, u->scale), v), dae_const(t, u->offset));
         return u ? dae_mul(t, dae_const(t, u->scale), v) : v;
     }
     case EXPR_MATRIX: case EXPR_RANGE:
         return lower_scalar_of(m, lower_value(m, in, e), e);
+    case EXPR_MATLAB: {
+        char *text = arena_strdup(m->arena, "");
+        for (int i = 0; i < e->u.name.n; i++)
+            text = arena_printf(m->arena, "%s%s%s", text, i ? "." : "",
+                                e->u.name.parts[i].sym->name);
+        diag_error(e->span, "'%s' is MATLAB code of package '%s' (no .ssc file or "
+                   "enumeration defines it); lmdl does not run MATLAB code", text,
+                   e->u.name.parts[0].sym->name);
+        return dae_const(t, 0);
+    }
     case EXPR_END:
         if (m->index_end < 0) {
             diag_error(e->span, "'end' stands for the last index only inside an "

@@ -887,8 +887,11 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
         LowerValue v = lower_value(m, in, e->u.quantity.value);
         const RtUnit *u = elab_literal_unit(m, e);
         if (u)
-            for (int i = 0; i < lv_numel(v); i++)
+            for (int i = 0; i < lv_numel(v); i++) {
                 v.el[i] = dae_mul(m->t, dae_const(m->t, u->scale), v.el[i]);
+                if (u->offset != 0)
+                    v.el[i] = dae_add(m->t, v.el[i], dae_const(m->t, u->offset));
+            }
         return v;
     }
     case EXPR_IF: {

@@ -298,8 +298,19 @@ AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value)
     return f;
 }
 
+/* A declaration's or argument's whole value: a quantity in it (or in its
+   record's value field) may have an affine unit, {25, 'degC'}. */
+static void mark_absolute(AstExpr *v)
+{
+    if (v && v->kind == EXPR_RECORD)
+        v = ast_record_field(v, "value");
+    if (v && v->kind == EXPR_QUANTITY)
+        v->u.quantity.absolute = true;
+}
+
 AstDecl *ast_decl(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name, AstExpr *v)
 {
+    mark_absolute(v);
     AstDecl *d = arena_alloc(a, sizeof *d);
     d->name = name;
     d->name_span = name_sp;
@@ -351,6 +362,7 @@ AstStmt *ast_let(Arena *a, SrcSpan sp, PtrVec defs, PtrVec body)
 
 AstArg *ast_arg(Arena *a, SrcSpan name_sp, Sym *name, AstExpr *v)
 {
+    mark_absolute(v);
     AstArg *g = arena_alloc(a, sizeof *g);
     g->name = name;
     g->name_span = name_sp;

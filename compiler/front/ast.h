@@ -41,7 +41,11 @@ struct SemaDef;
     X(EXPR_END, "end")           /* `end` in an index, x(end): the last   \
                                     index of its dimension; no payload */ \
     X(EXPR_COLON, "colon")       /* ':' alone as an index, M(j, :): all of \
-                                    its dimension; no payload */
+                                    its dimension; no payload */          \
+    X(EXPR_MATLAB, "matlab")     /* pkg.f: a name of a package that no    \
+                                    definition or enumeration gives, so   \
+                                    MATLAB code (u.name, as written): an  \
+                                    error where its value is needed */
 
 #define AST_OPS(X)                                                         \
     X(OP_OR, "||")                                                         \
@@ -106,7 +110,10 @@ struct AstExpr {
         struct { AstOp op; AstExpr *arg; } unary;           /* EXPR_UNARY */
         struct { AstOp op; AstExpr *lhs, *rhs; } binary;    /* EXPR_BINARY */
         struct { AstExpr *cond, *then, *els; } cond;        /* EXPR_IF */
-        struct { AstExpr *value; const char *unit; SrcSpan unit_span; }
+        struct { AstExpr *value; const char *unit; SrcSpan unit_span;
+                 bool absolute; /* a declaration's whole value (or an
+                                   argument's): an affine unit (degC) is
+                                   an absolute temperature there */ }
             quantity;                                       /* EXPR_QUANTITY */
         struct { AstField *fields; int n; } record;         /* EXPR_RECORD */
         struct { PtrVec rows; } matrix; /* EXPR_MATRIX: PtrVec* per row, each

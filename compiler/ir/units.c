@@ -90,7 +90,8 @@ static void unit_string_error(SrcSpan sp, size_t pos, const char *err)
     diag_error(p, "%s", err);
 }
 
-const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span)
+const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span,
+                                  bool absolute)
 {
     RtUnit *u = arena_alloc(a, sizeof *u);
     char err[160];
@@ -113,7 +114,11 @@ const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span)
         text = arena_strndup(a, text + 2, n - 3);
         skip = 2;
     }
-    if (rt_unit_parse(text, u, err, sizeof err, &pos) != 0) {
+    /* {25, 'degC'} as a declaration's value: an absolute temperature,
+       298.15 K (Simscape's conversion); elsewhere degC is refused */
+    double offset;
+    if ((absolute ? rt_unit_parse_affine(text, u, &offset, err, sizeof err, &pos)
+                  : rt_unit_parse(text, u, err, sizeof err, &pos)) != 0) {
         unit_string_error(unit_span, pos + skip, err);
         return NULL;
     }

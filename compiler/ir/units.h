@@ -50,7 +50,8 @@ const char *dim_text_msg(Dim d, char *buf, size_t len);
    quotes at `unit_span` (quotes included): '*' (the binding's unit,
    dimensionless when unbound), '*(UNIT)' (UNIT when unbound), or a unit.
    NULL after an error reported inside the string.  In arena a. */
-const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span);
+const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span,
+                                  bool absolute);
 /* The unit asked of value(x, 'unit'): an affine temperature unit is
    allowed, its offset in *offset.  NULL after an error. */
 const RtUnit *units_read_value(Arena *a, const char *text, SrcSpan span, double *offset);

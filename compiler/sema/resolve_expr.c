@@ -234,6 +234,14 @@ static void check_name(Checker *c, AstExpr *e)
         if (e->u.name.n == 1 && builtin_constant(first->sym->name, NULL))
             return;
         double ev;
+        if (c->mode != REF_EQUATION && rs_names_package(c->p, e)
+            && !rs_enum_value(c->p, e, &ev)) {
+            /* MATLAB code of a package (a function, a class): a value
+               lmdl cannot compute, an error only where it is needed (a
+               domain parameter no component reads is never computed) */
+            e->kind = EXPR_MATLAB;
+            return;
+        }
         if (rs_enum_value(c->p, e, &ev)) {
             /* an enumeration's member: its value, from here on */
             e->kind = EXPR_NUM;

@@ -51,6 +51,7 @@ static void check_attrs(Program *p, SemaDef *d)
         } else if (!strcmp(n, "Hidden")) {
             if (strcasecmp(word, "true") && strcasecmp(word, "false"))
                 diag_error(v->span, "Hidden is true or false");
+            d->hidden = !strcasecmp(word, "true");
         } else {
             const char *s = diag_closest(n, names, NATTR);
             diag_error(g->name_span, "unknown attribute '%s' of a component%s", n,

@@ -64,6 +64,9 @@ bool rs_enum_value(Program *p, AstExpr *e, double *value);
 /* The file +a/+b/C.EXT (or a/b/C.EXT) of the first k parts of dotted
    name e, a.b.C, on the search path, or NULL. */
 const char *rs_package_file(Program *p, const AstExpr *e, int k, const char *ext);
+/* Whether the first part of dotted name e is a package on the search path
+   (a folder +a or a). */
+bool rs_names_package(Program *p, const AstExpr *e);
 /* resolve_setup.c: a legacy `function setup` as assertions and values. */
 void rs_lower_setup(Program *p, SemaDef *d);
 /* Whether a definition of kind dk may have a section of kind k. */

@@ -130,6 +130,12 @@ static bool package_exists(Program *p, const char *pkg)
     return false;
 }
 
+bool rs_names_package(Program *p, const AstExpr *e)
+{
+    return e->kind == EXPR_NAME && e->u.name.n >= 2
+           && package_exists(p, parts_path(p->arena, e, 1));
+}
+
 const char *rs_package_file(Program *p, const AstExpr *e, int k, const char *ext)
 {
     const char *pkg = parts_path(p->arena, e, k - 1);

@@ -91,6 +91,7 @@ struct SemaDef {
     bool inheriting;        /* its base is being resolved (a cycle, when met) */
     struct SemaDef *base;   /* the component it extends (< Base), or NULL */
     SemaPropagation propagation; /* component (Propagation = ...) */
+    bool hidden;            /* component (Hidden = true): a base for others */
     bool has_arrays;        /* uses for-loops, vectors, indices or the array
                                functions: its instances differ by more than
                                their arms, so checks made once per variant

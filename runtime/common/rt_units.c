@@ -13,6 +13,7 @@
 #include "rt_number.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,29 @@ static const UnitDef units[] = {
     {"psi", 4.4482216152605 / (0.0254 * 0.0254), {-1, 1, -2, 0, 0, 0, 0}},
     {"kgf", 9.80665, {1, 1, -2, 0, 0, 0, 0}},
     {"slug", 4.4482216152605 / 0.3048, {0, 1, 0, 0, 0, 0, 0}},
+    /* the electrical and magnetic units of Simscape's registry */
+    {"Ohm", 1, {2, 1, -3, -2, 0, 0, 0}},
+    {"S", 1, {-2, -1, 3, 2, 0, 0, 0}},
+    {"C", 1, {0, 0, 1, 1, 0, 0, 0}},
+    {"F", 1, {-2, -1, 4, 2, 0, 0, 0}},
+    {"H", 1, {2, 1, -2, -2, 0, 0, 0}},
+    {"Wb", 1, {2, 1, -2, -1, 0, 0, 0}},
+    {"T", 1, {0, 1, -2, -1, 0, 0, 0}},
+    {"Ah", 3600, {0, 0, 1, 1, 0, 0, 0}},
+    {"Wh", 3600, {2, 1, -2, 0, 0, 0, 0}},
+    /* more of it: time, volume, pressure, energy, length, ratio */
+    {"d", 86400, {0, 0, 1, 0, 0, 0, 0}},
+    {"day", 86400, {0, 0, 1, 0, 0, 0, 0}},
+    {"l", 1e-3, {3, 0, 0, 0, 0, 0, 0}},
+    {"gal", 3.785411784e-3, {3, 0, 0, 0, 0, 0, 0}},
+    {"atm", 101325, {-1, 1, -2, 0, 0, 0, 0}},
+    {"mmHg", 133.322387415, {-1, 1, -2, 0, 0, 0, 0}},
+    {"cal", 4.184, {2, 1, -2, 0, 0, 0, 0}},
+    {"eV", 1.602176634e-19, {2, 1, -2, 0, 0, 0, 0}},
+    {"yd", 0.9144, {1, 0, 0, 0, 0, 0, 0}},
+    {"percent", 0.01, {0, 0, 0, 0, 0, 0, 0}},
+    /* Rankine is absolute (no offset): 5/9 K */
+    {"degR", 5.0 / 9.0, {0, 0, 0, 0, 1, 0, 0}},
 };
 
 static const struct { const char *p; double f; } prefixes[] = {
@@ -134,85 +158,205 @@ static int fail_exponent(char *err, size_t len, size_t *pos, size_t at, int k,
     return -1;
 }
 
+/* The recursive descent of a unit string (units are MATLAB's expressions
+   of symbols):
+     unit   := term (('*' | '/') term)*
+     term   := factor ('^' power)?
+     factor := SYMBOL | '1' | '(' unit ')'
+     power  := ['-'] NUMBER | '(' ['-'] NUMBER ['/' NUMBER] ')'
+   Exponents are rational while parsing (twelfths), so 'm^0.5' squared
+   or (m^2)^0.5 are units; the result must have whole exponents. */
+enum { TWELFTHS = 12 };
+
+typedef struct UnitParse {
+    const char *s;          /* the text */
+    size_t n, i;            /* its length, the position */
+    char *err;              /* the message, or NULL */
+    size_t errlen;
+    size_t *errpos;
+    int depth;              /* parentheses open */
+} UnitParse;
+
+typedef struct UnitVal {
+    double scale;
+    long e[RT_DIM_COUNT];   /* exponents in twelfths */
+} UnitVal;
+
+static void skip(UnitParse *p)
+{
+    while (p->i < p->n && p->s[p->i] == ' ')
+        p->i++;
+}
+
+static int parse_unit(UnitParse *p, UnitVal *v);
+
+static int parse_factor(UnitParse *p, UnitVal *v)
+{
+    skip(p);
+    size_t start = p->i;
+    memset(v, 0, sizeof *v);
+    v->scale = 1;
+    if (p->i < p->n && p->s[p->i] == '(') {
+        if (++p->depth > 16)
+            return fail(p->err, p->errlen, p->errpos, start, "parentheses nested too "
+                        "deep in a unit", NULL, 0);
+        p->i++;
+        if (parse_unit(p, v) != 0)
+            return -1;
+        skip(p);
+        if (p->i >= p->n || p->s[p->i] != ')')
+            return fail(p->err, p->errlen, p->errpos, p->i, "expected ')' in the unit",
+                        NULL, 0);
+        p->i++;
+        p->depth--;
+        return 0;
+    }
+    if (p->i < p->n && p->s[p->i] == '1'
+        && (p->i + 1 == p->n || !isalnum((unsigned char)p->s[p->i + 1]))) {
+        p->i++;
+        return 0;
+    }
+    while (p->i < p->n && (isalpha((unsigned char)p->s[p->i])
+                           || (unsigned char)p->s[p->i] >= 0x80))
+        p->i++;
+    if (p->i == start)
+        return fail(p->err, p->errlen, p->errpos, start, "expected a unit symbol", NULL, 0);
+    const char *sym = p->s + start;
+    size_t len = p->i - start;
+    if (len == 4 && (!memcmp(sym, "degC", 4) || !memcmp(sym, "degF", 4)))
+        return fail(p->err, p->errlen, p->errpos, start, "'%.*s' is an affine "
+                    "temperature unit (it has an offset); use K (a declaration's value "
+                    "may be {T, 'degC'} alone, and value(T, 'degC') reads one)", sym, len);
+    short dim[RT_DIM_COUNT];
+    if (lookup(sym, len, &v->scale, dim) != 0)
+        return fail(p->err, p->errlen, p->errpos, start, "unknown unit '%.*s'", sym, len);
+    for (int k = 0; k < RT_DIM_COUNT; k++)
+        v->e[k] = dim[k] * TWELFTHS;
+    return 0;
+}
+
+/* A power: a number, or a parenthesized number or ratio; in twelfths. */
+static int parse_power(UnitParse *p, long *twelfths)
+{
+    skip(p);
+    size_t start = p->i;
+    bool paren = p->i < p->n && p->s[p->i] == '(';
+    if (paren) {
+        p->i++;
+        skip(p);
+    }
+    double num, den = 1;
+    size_t used = 0;
+    if (rt_number_scan(p->s + p->i, p->n - p->i, 1, &num, &used, NULL) != RT_NUM_OK)
+        return fail(p->err, p->errlen, p->errpos, start, "expected a power after '^' (a "
+                    "number, or a ratio in parentheses such as (1/2))", NULL, 0);
+    p->i += used;
+    skip(p);
+    if (paren && p->i < p->n && p->s[p->i] == '/') {
+        p->i++;
+        skip(p);
+        if (rt_number_scan(p->s + p->i, p->n - p->i, 0, &den, &used, NULL) != RT_NUM_OK
+            || den == 0)
+            return fail(p->err, p->errlen, p->errpos, p->i, "expected the power's "
+                        "denominator", NULL, 0);
+        p->i += used;
+        skip(p);
+    }
+    if (paren) {
+        if (p->i >= p->n || p->s[p->i] != ')')
+            return fail(p->err, p->errlen, p->errpos, p->i, "expected ')' after the power",
+                        NULL, 0);
+        p->i++;
+    }
+    double t = num / den * TWELFTHS;
+    if (fabs(num / den) > RT_DIM_MAX)
+        return fail_power(p->err, p->errlen, p->errpos, start, num / den);
+    if (fabs(t - floor(t + 0.5)) > 1e-9)
+        return fail(p->err, p->errlen, p->errpos, start, "unit powers are whole numbers "
+                    "or halves, thirds, quarters, sixths and twelfths", NULL, 0);
+    *twelfths = (long)floor(t + 0.5);
+    return 0;
+}
+
+static int parse_term(UnitParse *p, UnitVal *v)
+{
+    if (parse_factor(p, v) != 0)
+        return -1;
+    skip(p);
+    if (p->i < p->n && p->s[p->i] == '^') {
+        p->i++;
+        long pw;
+        if (parse_power(p, &pw) != 0)
+            return -1;
+        v->scale = pow(v->scale, (double)pw / TWELFTHS);
+        for (int k = 0; k < RT_DIM_COUNT; k++)
+            v->e[k] = v->e[k] * pw / TWELFTHS;
+    }
+    return 0;
+}
+
+static int parse_unit(UnitParse *p, UnitVal *v)
+{
+    if (parse_term(p, v) != 0)
+        return -1;
+    for (;;) {
+        skip(p);
+        if (p->i >= p->n || p->s[p->i] == ')')
+            return 0;
+        char op = p->s[p->i];
+        if (op != '*' && op != '/')
+            return fail(p->err, p->errlen, p->errpos, p->i, "unexpected '%.*s' in a unit; "
+                        "units are products and quotients like 'N*m/s^2' or "
+                        "'J/(kg*K)'", p->s + p->i, 1);
+        p->i++;
+        UnitVal w;
+        size_t at = p->i;
+        if (parse_term(p, &w) != 0)
+            return -1;
+        int sign = op == '*' ? 1 : -1;
+        v->scale = sign > 0 ? v->scale * w.scale : v->scale / w.scale;
+        for (int k = 0; k < RT_DIM_COUNT; k++) {
+            v->e[k] += sign * w.e[k];
+            if (labs(v->e[k]) > (long)RT_DIM_MAX * TWELFTHS)
+                return fail_exponent(p->err, p->errlen, p->errpos, at, k,
+                                     v->e[k] / TWELFTHS);
+        }
+    }
+}
+
 int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
                   size_t *errpos)
 {
     u->scale = 1;
     memset(u->dim, 0, sizeof u->dim);
-    size_t i = 0, n = strlen(s);
-    while (i < n && s[i] == ' ')
-        i++;
-    if (i == n)
+    UnitParse p = {s, strlen(s), 0, err, errlen, errpos, 0};
+    skip(&p);
+    if (p.i == p.n)
         return fail(err, errlen, errpos, 0, "empty unit; write '1' for a "
                     "dimensionless quantity", NULL, 0);
-    int sign = 1;   /* +1 multiplying, -1 after '/' */
-    for (;;) {
-        while (i < n && s[i] == ' ')
-            i++;
-        size_t start = i;
-        double scale;
-        short dim[RT_DIM_COUNT];
-        if (i < n && s[i] == '1' && (i + 1 == n || !isalnum((unsigned char)s[i + 1]))) {
-            i++;
-            scale = 1;
-            memset(dim, 0, sizeof dim);
-        } else {
-            while (i < n && (isalpha((unsigned char)s[i]) || (unsigned char)s[i] >= 0x80))
-                i++;
-            if (i == start)
-                return fail(err, errlen, errpos, start, "expected a unit symbol",
-                            NULL, 0);
-            const char *sym = s + start;
-            size_t len = i - start;
-            if ((len == 4 && (!memcmp(sym, "degC", 4) || !memcmp(sym, "degF", 4)))
-                || (len == 4 && !memcmp(sym, "degR", 4)))
-                return fail(err, errlen, errpos, start, "'%.*s' is an affine "
-                            "temperature unit (it has an offset); use K "
-                            "(only value(T, 'degC') and value(T, 'degF') "
-                            "read one)", sym, len);
-            if (lookup(sym, len, &scale, dim) != 0)
-                return fail(err, errlen, errpos, start, "unknown unit '%.*s'",
-                            sym, len);
+    UnitVal v;
+    if (parse_unit(&p, &v) != 0)
+        return -1;
+    if (p.i < p.n)
+        return fail(err, errlen, errpos, p.i, "unexpected ')' in the unit", NULL, 0);
+    for (int k = 0; k < RT_DIM_COUNT; k++) {
+        if (v.e[k] % TWELFTHS) {
+            if (err && errlen)
+                snprintf(err, errlen, "this unit has a fractional power of %s: lmdl's "
+                         "units have whole powers of the base units (a quantity in it "
+                         "is not supported yet)", rt_unit_base(k));
+            if (errpos)
+                *errpos = 0;
+            return -1;
         }
-        long power = 1;
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i < n && s[i] == '^') {
-            i++;
-            size_t pstart = i, used = 0;
-            double pw;
-            if (rt_number_scan(s + i, n - i, 1, &pw, &used, NULL) != RT_NUM_OK)
-                return fail(err, errlen, errpos, pstart, "expected an integer "
-                            "power after '^'", NULL, 0);
-            if (pw != floor(pw))
-                return fail(err, errlen, errpos, pstart, "unit powers must be "
-                            "integers", NULL, 0);
-            if (fabs(pw) > RT_DIM_MAX)
-                return fail_power(err, errlen, errpos, pstart, pw);
-            power = (long)pw;
-            i += used;
-        }
-        u->scale *= pow(scale, (double)(sign * power));
-        for (int k = 0; k < RT_DIM_COUNT; k++) {
-            long e = u->dim[k] + sign * power * dim[k];
-            if (e > RT_DIM_MAX || e < -RT_DIM_MAX)
-                return fail_exponent(err, errlen, errpos, start, k, e);
-            u->dim[k] = (short)e;
-        }
-        while (i < n && s[i] == ' ')
-            i++;
-        if (i == n)
-            return 0;
-        if (s[i] == '*')
-            sign = 1;
-        else if (s[i] == '/')
-            sign = -1;
-        else
-            return fail(err, errlen, errpos, i, "unexpected '%.*s' in a unit; "
-                        "units are products and quotients like 'N*m/s^2'",
-                        s + i, 1);
-        i++;
+        long e = v.e[k] / TWELFTHS;
+        if (e > RT_DIM_MAX || e < -RT_DIM_MAX)
+            return fail_exponent(err, errlen, errpos, 0, k, e);
+        u->dim[k] = (short)e;
     }
+    u->scale = v.scale;
+    u->offset = 0;
+    return 0;
 }
 
 int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
@@ -233,6 +377,9 @@ int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
             memset(u->dim, 0, sizeof u->dim);
             u->dim[4] = 1;
             *offset = affine[i].offset;
+            /* SI = x * scale + offset * scale: degF's offset is in its own
+               degrees */
+            u->offset = affine[i].offset * affine[i].scale;
             return 0;
         }
     }
@@ -251,6 +398,18 @@ static const struct { const char *text; short dim[RT_DIM_COUNT]; } named[] = {
     {"W", {2, 1, -3, 0, 0, 0, 0}},
     {"Pa", {-1, 1, -2, 0, 0, 0, 0}},
     {"V", {2, 1, -3, -1, 0, 0, 0}},
+    {"Ohm", {2, 1, -3, -2, 0, 0, 0}},
+    {"S", {-2, -1, 3, 2, 0, 0, 0}},
+    {"F", {-2, -1, 4, 2, 0, 0, 0}},
+    {"H", {2, 1, -2, -2, 0, 0, 0}},
+    {"Wb", {2, 1, -2, -1, 0, 0, 0}},
+    {"T", {0, 1, -2, -1, 0, 0, 0}},
+    {"C", {0, 0, 1, 1, 0, 0, 0}},
+    {"W/K", {2, 1, -3, 0, -1, 0, 0}},
+    {"J/K", {2, 1, -2, 0, -1, 0, 0}},
+    {"J/(kg*K)", {2, 0, -2, 0, -1, 0, 0}},
+    {"W/(m*K)", {1, 1, -3, 0, -1, 0, 0}},
+    {"W/(m^2*K)", {0, 1, -3, 0, -1, 0, 0}},
 };
 
 static const char *const base[RT_DIM_COUNT] = {"m", "kg", "s", "A", "K", "mol", "cd"};

@@ -26,6 +26,9 @@ enum { RT_DIM_MAX = 99 };
 typedef struct RtUnit {
     double scale;                   /* SI value of one unit */
     short dim[RT_DIM_COUNT];        /* exponents of m kg s A K mol cd */
+    double offset;                  /* degC, degF: x in the unit is
+                                       x * scale + offset in SI (an absolute
+                                       temperature); 0 for every other unit */
 } RtUnit;
 
 /* Parses `s`.  Returns 0 and fills *u, or -1 and writes a message and the
