@@ -4,8 +4,9 @@
 #
 # CORPUS holds libraries as their authors keep them: .ssc files in
 # +package folders (any layout above them).  Each file is checked with
-# `lmdlc check FILE -I ROOT`, ROOT being the folder that holds the file's
-# outermost +package folder (or the file's own folder), with a time limit
+# `lmdlc check FILE -I ROOT -I TOP`, ROOT being the folder that holds the
+# file's outermost +package folder (or the file's own folder) and TOP the
+# first folder below CORPUS (a library's repository), with a time limit
 # of 20 s.  One line per file goes to OUT.tsv (default: survey.tsv in the
 # current folder): the outcome (ok, error, crash, timeout), the exit
 # status, the file, and the first error's message.  The summary on
@@ -25,8 +26,11 @@ while IFS= read -r f; do
   while case "$(basename "$root")" in +*) true ;; *) false ;; esac; do
     root=$(dirname "$root")
   done
+  # the library's own root too (the first folder below CORPUS), as a
+  # MATLAB path holding the whole repository would
+  top=$corpus/$(printf '%s\n' "${f#"$corpus"/}" | cut -d/ -f1)
   rc=0
-  timeout 20 "$lmdlc" check "$f" -I "$root" > /dev/null 2> "$tmp/err" < /dev/null || rc=$?
+  timeout 20 "$lmdlc" check "$f" -I "$root" -I "$top" > /dev/null 2> "$tmp/err" < /dev/null || rc=$?
   msg=$(grep -m1 ': error: ' "$tmp/err" | sed 's/^.*: error: //' | tr '\t' ' ')
   case $rc in
     0) what=ok ;;

@@ -462,8 +462,17 @@ static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);
     DaeExpr *b = n > 1 ? lower_expr(m, in, e->u.call.args.items[1]) : dae_const(t, 0);
     int k = builtin_find(e->u.call.func->name);
+    return k < 0 ? dae_const(t, 0) : lower_builtin(m, in, e, (DaeFunc)k, a, b);
+}
+
+DaeExpr *lower_builtin(Model *m, ElabInst *in, AstExpr *e, DaeFunc k, DaeExpr *a, DaeExpr *b)
+{
+    DaeExprTable *t = m->t;
+    (void)in, (void)e;
+    if (!b)
+        b = dae_const(t, 0);
     /* the lowering column of builtin.h, FUNC meaning a function node */
-#define FUNC dae_func(t, (DaeFunc)k, a, builtin_arity[k] == 2 ? b : NULL)
+#define FUNC dae_func(t, k, a, builtin_arity[k] == 2 ? b : NULL)
 #define X_LOWER(id, name, c, arity, units, lower, eval, finite, diff) case id: return lower;
     switch (k) {
     LMDL_BUILTINS(X_LOWER)

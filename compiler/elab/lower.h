@@ -40,6 +40,18 @@ typedef struct LowerValue {
 } LowerValue;
 
 LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e);
+/* A value of rows * cols elements, to fill (lower_array.c). */
+LowerValue lower_value_new(Model *m, int rows, int cols);
+/* lower_matrix.c: the matrix functions of LMDL_ARRAY_FUNCS beyond sum,
+   size, numel, the fills and tablelookup, with their n positional
+   arguments. */
+LowerValue lower_matrix_call(Model *m, ElabInst *in, AstExpr *e, int af, AstExpr **args, int n);
+/* A scalar built-in called with a vector or matrix (sqrt(v), max(a, v)):
+   element by element into *out, true; false for a call of scalars. */
+bool lower_elementwise(Model *m, ElabInst *in, AstExpr *e, LowerValue *out);
+/* Built-in k of lowered arguments a and b (NULL for one argument), as
+   the table's lowering column says (lower.c). */
+DaeExpr *lower_builtin(Model *m, ElabInst *in, AstExpr *e, DaeFunc k, DaeExpr *a, DaeExpr *b);
 /* The one element of v, or an error at e (which is not one value). */
 DaeExpr *lower_scalar_of(Model *m, LowerValue v, AstExpr *e);
 /* A name whose slot s is a vector or whose last part is indexed. */

@@ -52,6 +52,11 @@ static LowerValue lv_new(Model *m, int rows, int cols)
     return v;
 }
 
+LowerValue lower_value_new(Model *m, int rows, int cols)
+{
+    return lv_new(m, rows, cols);
+}
+
 static LowerValue lv_scalar(Model *m, DaeExpr *e)
 {
     LowerValue v = lv_new(m, 1, 1);
@@ -819,6 +824,9 @@ static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
     int k = builtin_find(e->u.call.func->name);
     if (af < 0 && (k == FN_MIN || k == FN_MAX) && n == 1)
         return reduce(m, in, e, args[0], k == FN_MIN ? RED_MIN : RED_MAX);
+    LowerValue ew;
+    if (af < 0 && k >= 0 && lower_elementwise(m, in, e, &ew))
+        return ew;
     if (af < 0 || n < 1)
         return lv_scalar(m, lower_expr(m, in, e));
     switch (af) {
@@ -847,7 +855,7 @@ static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
     case AF_ZEROS: return filled(m, in, args, n, 0);
     case AF_ONES: return filled(m, in, args, n, 1);
     case AF_TABLELOOKUP: return lv_scalar(m, lower_table(m, in, e));
-    default: return lv_scalar(m, dae_const(m->t, 0));
+    default: return lower_matrix_call(m, in, e, af, args, n);
     }
 }
 

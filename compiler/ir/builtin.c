@@ -31,12 +31,16 @@ const int builtin_arity[] = {LMDL_BUILTINS(X_BARITY)};
 const BuiltinUnits builtin_units[] = {LMDL_BUILTINS(X_BUNITS)};
 const bool builtin_finite[] = {LMDL_BUILTINS(X_BFINITE)};
 
-#define X_AFNAME(id, name, lo, hi, what) name,
-#define X_AFLO(id, name, lo, hi, what) lo,
-#define X_AFHI(id, name, lo, hi, what) hi,
+#define X_AFNAME(id, name, lo, hi, what, units, sizes) name,
+#define X_AFLO(id, name, lo, hi, what, units, sizes) lo,
+#define X_AFHI(id, name, lo, hi, what, units, sizes) hi,
+#define X_AFUNITS(id, name, lo, hi, what, units, sizes) units,
+#define X_AFSIZES(id, name, lo, hi, what, units, sizes) sizes,
 const char *const array_func_names[] = {LMDL_ARRAY_FUNCS(X_AFNAME)};
 const int array_func_min_args[] = {LMDL_ARRAY_FUNCS(X_AFLO)};
 const int array_func_max_args[] = {LMDL_ARRAY_FUNCS(X_AFHI)};
+const ArrayUnits array_func_units[] = {LMDL_ARRAY_FUNCS(X_AFUNITS)};
+const int array_func_sizes[] = {LMDL_ARRAY_FUNCS(X_AFSIZES)};
 
 int array_func_find(const char *name)
 {

@@ -75,31 +75,79 @@ typedef enum BuiltinUnits {
     X(FN_ISNAN, "isnan", "rt_isnan", 1, BU_TEST, FUNC, rt_isnan(a), 1, diff_zero) \
     X(FN_NEABS, "neabs", "fabs", 1, BU_SAME, FUNC, fabs(a), 1, diff_neabs)     \
     X(FN_NESIGN, "nesign", "rt_sign", 1, BU_SIGN, FUNC, rt_sign(a), 1, diff_zero) \
+    /* MATLAB's conversions: the integer types round, double and single are \
+       the number itself, logical is the test x ~= 0 */                    \
+    X(FN_INT8, "int8", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)       \
+    X(FN_INT16, "int16", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)     \
+    X(FN_INT32, "int32", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)     \
+    X(FN_INT64, "int64", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)     \
+    X(FN_UINT8, "uint8", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)     \
+    X(FN_UINT16, "uint16", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)   \
+    X(FN_UINT32, "uint32", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)   \
+    X(FN_UINT64, "uint64", "round", 1, BU_SAME, FUNC, round(a), 1, diff_zero)   \
+    X(FN_DOUBLE, "double", "", 1, BU_SAME, a, a, 1, NULL)                       \
+    X(FN_SINGLE, "single", "", 1, BU_SAME, a, a, 1, NULL)                       \
+    X(FN_LOGICAL, "logical", "", 1, BU_TEST, dae_binary(t, DX_NE, a, dae_const(t, 0)), \
+      a != 0, 1, NULL)                                                          \
     X(FN_FMIN, "fmin", "fmin", 2, BU_MATCH, FUNC, fmin(a, b), 1, diff_fmin)          \
     X(FN_FMAX, "fmax", "fmax", 2, BU_MATCH, FUNC, fmax(a, b), 1, diff_fmax)
 
 /* The functions of vectors and matrices, another table, since
    they are not scalar functions of scalars: they are evaluated when an
-   expression is lowered (numel, size, zeros, ones, sum: to constants or
-   sums; min and max of one vector: to nested min/max), or become a table
-   lookup node (tablelookup).
-   X(id, name, fewest arguments, most arguments, what it gives):
+   expression is lowered (lower_array.c: to constants, sums, products and
+   elements), or become a table lookup node (tablelookup).
+   X(id, name, fewest arguments, most arguments, what it gives, units,
+     sizes):
      fewest/most  positional arguments (tablelookup also takes the named
                   ones interpolation = and extrapolation =)
-     gives        for messages: what the call's value is */
-#define LMDL_ARRAY_FUNCS(X)                                                  \
-    X(AF_NUMEL, "numel", 1, 1, "the number of elements")                     \
-    X(AF_SIZE, "size", 1, 2, "the size along a dimension")                   \
-    X(AF_SUM, "sum", 1, 1, "the sum of the elements")                        \
-    X(AF_ZEROS, "zeros", 1, 2, "a matrix of zeros")                          \
-    X(AF_ONES, "ones", 1, 2, "a matrix of ones")                             \
-    X(AF_TABLELOOKUP, "tablelookup", 3, 5, "the value interpolated in a table")
+     gives        for messages: what the call's value is
+     units        how the unit check treats it (ArrayUnits below)
+     sizes        the first argument that is a size or a count, read at
+                  compile time (-1: none) */
+typedef enum ArrayUnits {
+    AU_COUNT,       /* a dimensionless count of any argument (numel) */
+    AU_FILL,        /* dimensionless values (zeros, eye) */
+    AU_SAME,        /* the first argument's unit (sum, repmat, diff) */
+    AU_MATCH,       /* the first two arguments of one unit, the value's
+                       (linspace) */
+    AU_DIMLESS,     /* a dimensionless argument (prod) */
+    AU_PRODUCT,     /* the product of the first two arguments' (dot, cross) */
+    AU_TEST,        /* true/false (all, any) */
+    AU_TABLE,       /* tablelookup's own rule */
+} ArrayUnits;
 
-#define X_AF_ENUM(id, name, lo, hi, what) id,
+#define LMDL_ARRAY_FUNCS(X)                                                  \
+    X(AF_NUMEL, "numel", 1, 1, "the number of elements", AU_COUNT, -1)      \
+    X(AF_SIZE, "size", 1, 2, "the size along a dimension", AU_COUNT, 1)      \
+    X(AF_LENGTH, "length", 1, 1, "the largest dimension", AU_COUNT, -1)      \
+    X(AF_SUM, "sum", 1, 1, "the sum of the elements", AU_SAME, -1)           \
+    X(AF_PROD, "prod", 1, 1, "the product of the elements", AU_DIMLESS, -1)  \
+    X(AF_MEAN, "mean", 1, 1, "the mean of the elements", AU_SAME, -1)        \
+    X(AF_CUMSUM, "cumsum", 1, 1, "the cumulative sums", AU_SAME, -1)         \
+    X(AF_DIFF, "diff", 1, 1, "the differences of neighbours", AU_SAME, -1)   \
+    X(AF_DOT, "dot", 2, 2, "the dot product", AU_PRODUCT, -1)                \
+    X(AF_CROSS, "cross", 2, 2, "the cross product", AU_PRODUCT, -1)          \
+    X(AF_NORM, "norm", 1, 1, "the Euclidean norm", AU_SAME, -1)              \
+    X(AF_ALL, "all", 1, 1, "whether every element is nonzero", AU_TEST, -1)  \
+    X(AF_ANY, "any", 1, 1, "whether some element is nonzero", AU_TEST, -1)   \
+    X(AF_ZEROS, "zeros", 1, 2, "a matrix of zeros", AU_FILL, 0)              \
+    X(AF_ONES, "ones", 1, 2, "a matrix of ones", AU_FILL, 0)                 \
+    X(AF_EYE, "eye", 1, 2, "an identity matrix", AU_FILL, 0)                 \
+    X(AF_REPMAT, "repmat", 2, 3, "the matrix repeated in blocks", AU_SAME, 1) \
+    X(AF_RESHAPE, "reshape", 2, 3, "the elements in another shape", AU_SAME, 1) \
+    X(AF_LINSPACE, "linspace", 2, 3, "evenly spaced points", AU_MATCH, 2)   \
+    X(AF_DIAG, "diag", 1, 1, "a diagonal matrix, or a matrix's diagonal", AU_SAME, -1) \
+    X(AF_TRIL, "tril", 1, 1, "the lower triangle", AU_SAME, -1)              \
+    X(AF_TRIU, "triu", 1, 1, "the upper triangle", AU_SAME, -1)              \
+    X(AF_TABLELOOKUP, "tablelookup", 3, 5, "the value interpolated in a table", AU_TABLE, -1)
+
+#define X_AF_ENUM(id, name, lo, hi, what, units, sizes) id,
 typedef enum ArrayFunc { LMDL_ARRAY_FUNCS(X_AF_ENUM) AF_COUNT } ArrayFunc;
 
 extern const char *const array_func_names[];
 extern const int array_func_min_args[];
+extern const ArrayUnits array_func_units[];
+extern const int array_func_sizes[];
 extern const int array_func_max_args[];
 
 /* The array function called `name`, or -1. */

@@ -500,10 +500,11 @@ static const char *suggest_function(Checker *c, const char *f)
     if (diag_too_many())
         return NULL;
     PtrVec v = {0};
-    for (int i = 0; i < FN_NAMED; i++)
-        ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
+    /* the special forms first: of two as close, integ before int8 */
     for (int i = 0; i < SF_COUNT; i++)
         ptrvec_push(c->p->arena, &v, (void *)special_names[i]);
+    for (int i = 0; i < FN_NAMED; i++)
+        ptrvec_push(c->p->arena, &v, (void *)builtin_names[i]);
     for (int i = 0; i < AF_COUNT; i++)
         ptrvec_push(c->p->arena, &v, (void *)array_func_names[i]);
     for (int i = 0; i < c->p->all_defs.n; i++) {
@@ -569,8 +570,8 @@ static void check_table_option(AstExpr *o)
                : "linear, nearest or error", diag_did_you_mean(s).text);
 }
 
-/* arrays: numel, size, sum, zeros, ones, tablelookup, and min/max of one
-   vector. */
+/* arrays: the functions of vectors and matrices (LMDL_ARRAY_FUNCS), and
+   min/max of one vector. */
 static void check_array_call(Checker *c, AstExpr *e, int af)
 {
     const char *f = e->u.call.func->name;
@@ -605,8 +606,9 @@ static void check_array_call(Checker *c, AstExpr *e, int af)
         if (a->kind == EXPR_OPTION)
             continue;
         /* sizes are fixed at compile time; a table's data are parameters */
-        bool parametric = ((af == AF_ZEROS || af == AF_ONES) || (af == AF_SIZE && k == 1)
-                           || (af == AF_TABLELOOKUP && k < npos / 2 + 1));
+        int sizes = af >= 0 ? array_func_sizes[af] : -1;
+        bool parametric = (sizes >= 0 && k >= sizes)
+                          || (af == AF_TABLELOOKUP && k < npos / 2 + 1);
         if (parametric && c->mode != REF_PARAMETER && c->mode != REF_VALUE) {
             c->mode = REF_INDEX;
             c->what = af == AF_TABLELOOKUP ? "the data of a table" : "a size";

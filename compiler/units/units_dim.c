@@ -442,20 +442,54 @@ static DimInfo array_call_dim(Model *m, ElabInst *in, AstExpr *e, int af, int de
     int n = ast_call_positional(e, a, 8);
     if (n < 1)
         return ud_failed();
-    switch (af) {
-    case AF_NUMEL: case AF_SIZE: {
+    const char *f = e->u.call.func->name;
+    switch (af < 0 ? AU_SAME : array_func_units[af]) {
+    case AU_COUNT: {
         DimInfo x = ud_dim_of(m, in, a[0], depth);
         return x.ok ? ud_ok_dim(dim_none()) : ud_failed();
     }
-    case AF_ZEROS: case AF_ONES: {
+    case AU_FILL: {
         DimInfo r = ud_ok_dim(dim_none());
         r.zero = af == AF_ZEROS;
         return r;
     }
-    case AF_TABLELOOKUP:
+    case AU_TABLE:
         return n == 3 || n == 5 ? table_dim(m, in, e, a, n, depth) : ud_failed();
-    default: { /* sum, and min and max of one vector */
-        DimInfo x = ud_need_number(ud_dim_of(m, in, a[0], depth), a[0], e->u.call.func->name);
+    case AU_TEST: {
+        DimInfo x = ud_dim_of(m, in, a[0], depth);
+        return x.ok ? ud_ok_bool() : ud_failed();
+    }
+    case AU_DIMLESS: {
+        DimInfo x = ud_need_number(ud_dim_of(m, in, a[0], depth), a[0], f);
+        if (x.ok && !x.unknown && !dim_is_none(x.dim)) {
+            char t[64];
+            diag_error(a[0]->span, "the argument of %s must be dimensionless (the unit "
+                       "of a product of n elements depends on n), but it is in %s", f,
+                       ud_text(x.dim, t));
+            return ud_failed();
+        }
+        return x.ok ? ud_ok_dim(dim_none()) : x;
+    }
+    case AU_MATCH: {
+        if (n < 2)
+            return ud_failed();
+        DimInfo r = same_unit_all(m, in, a, 2, depth + 1, f);
+        r.zero = false;
+        return ud_need_number(r, a[0], f);
+    }
+    case AU_PRODUCT: {
+        if (n < 2)
+            return ud_failed();
+        DimInfo x = ud_need_number(ud_dim_of(m, in, a[0], depth), a[0], f);
+        DimInfo y = ud_need_number(ud_dim_of(m, in, a[1], depth), a[1], f);
+        if (!x.ok || !y.ok)
+            return ud_failed();
+        if (x.unknown || y.unknown)
+            return ud_unknown();
+        return ud_ranged(e, dim_mul(x.dim, y.dim));
+    }
+    default: { /* the first argument's unit: sum, and min and max of one vector */
+        DimInfo x = ud_need_number(ud_dim_of(m, in, a[0], depth), a[0], f);
         x.zero = false;
         return x;
     }

@@ -106,8 +106,8 @@ def compiler_words():
     builtin = read("compiler/ir/builtin.h")
     for name, body in re.findall(r"#define\s+(\w+)\(X\)(.*?)\n\n", builtin, re.S):
         # X(id, "name", arity, ...), or X(id, "name", "C name", arity, ...)
-        ids = re.findall(r'X\(\s*(\w+)\s*,\s*"\w+"\s*,\s*(?:"\w+"\s*,\s*)?\d+', body)
-        rows = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*(?:"\w+"\s*,\s*)?\d+', body)
+        ids = re.findall(r'X\(\s*(\w+)\s*,\s*"\w+"\s*,\s*(?:"\w*"\s*,\s*)?\d+', body)
+        rows = re.findall(r'X\(\s*\w+\s*,\s*"(\w+)"\s*,\s*(?:"\w*"\s*,\s*)?\d+', body)
         # the rows of LMDL_BUILTINS from FN_NAMED on are internal (fmin,
         # fmax): no model names them
         named = re.search(r"FN_NAMED\s*=\s*(\w+)", builtin)

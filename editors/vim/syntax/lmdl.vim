@@ -67,7 +67,7 @@ syntax match lmdlCtxChart "\%([^=<>~]=\s*\)\@<=\<\h\w*\>\ze\s*\%(%.*\)\=$" trans
 
 " Built-in functions, only where they are called (they are not reserved:
 " a parameter may be called `max`).
-syntax match lmdlBuiltin "\<\%(sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|exp\|log\|log10\|sqrt\|abs\|sign\|min\|max\|floor\|ceil\|round\|fix\|mod\|rem\|isfinite\|isinf\|isnan\|neabs\|nesign\|numel\|size\|sum\|zeros\|ones\|tablelookup\)\>\ze\s*("
+syntax match lmdlBuiltin "\<\%(sin\|cos\|tan\|asin\|acos\|atan\|atan2\|sinh\|cosh\|tanh\|exp\|log\|log10\|sqrt\|abs\|sign\|min\|max\|floor\|ceil\|round\|fix\|mod\|rem\|isfinite\|isinf\|isnan\|neabs\|nesign\|int8\|int16\|int32\|int64\|uint8\|uint16\|uint32\|uint64\|double\|single\|logical\|numel\|size\|length\|sum\|prod\|mean\|cumsum\|diff\|dot\|cross\|norm\|all\|any\|zeros\|ones\|eye\|repmat\|reshape\|linspace\|diag\|tril\|triu\|tablelookup\)\>\ze\s*("
 
 " The special forms (LMDL_SPECIAL_FORMS): written like calls, but not
 " functions of numbers: value(x, 'unit'), integ(e), edge(b), delay(u, tau).
