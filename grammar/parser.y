@@ -126,6 +126,8 @@ static int matrix_separator(ParseCtx *pc, int tok, SrcSpan at)
 
 static void track_bracket(ParseCtx *pc, int tok)
 {
+    if (tok == ATTR_LPAREN)
+        tok = '(';
     if (tok == '(' || tok == '[' || tok == '{') {
         if (pc->nbrackets < PARSE_MAX_BRACKETS)
             pc->brackets[pc->nbrackets] = (char)tok;
@@ -262,6 +264,8 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %token FOR "for" EMUL ".*" EDIV "./" EPOW ".^"
 %token AND1 "&" OR1 "|" TRANSPOSE "'"
 %token INDEX_END "end of an index"
+%token IF_EXPR "if of an expression"
+%token ATTR_LPAREN "( of equations' attributes"
 %token EQEQ "==" NE "~=" LE "<=" GE ">=" ANDAND "&&" OROR "||" ARROW "->"
 %token COND_END "end of the condition"
 %token FUNCTION "function" DEFINITIONS "definitions" LET "let" IN "in"
@@ -607,7 +611,9 @@ primary:
   | '(' expr ')'                { $$ = ast_paren($2, @$); }
   | '{' expr ',' STRING '}'     { $$ = ast_quantity(A, @$, $2, $4); }
   | '{' fields '}'              { $$ = ast_record(A, @$, $2); }
-  | IF expr COND_END expr if_tail { $$ = ast_if(A, @$, $2, $4, $5); }
+  | IF_EXPR expr COND_END expr if_tail { $$ = ast_if(A, @$, $2, $4, $5); }
+    /* if c, a; else b; end: a ';' may end a branch, as Simscape writes */
+  | IF_EXPR expr COND_END expr ';' if_tail { $$ = ast_if(A, @$, $2, $4, $6); }
     /* arrays: matrix literals, and {value 'unit'} as MathWorks writes it */
   | '[' ']'                     { $$ = ast_matrix(A, @$, (PtrVec){0}); }
   | '[' matrix_rows ']'         { $$ = ast_matrix(A, @$, $2); }
@@ -630,8 +636,10 @@ matrix_row:
 
 if_tail:
     ELSE expr END               { $$ = $2; }
+  | ELSE expr ';' END           { $$ = $2; }
   | END                         { $$ = missing_else(pc, @1); }
   | ELSEIF expr COND_END expr if_tail { $$ = ast_if(A, @$, $2, $4, $5); }
+  | ELSEIF expr COND_END expr ';' if_tail { $$ = ast_if(A, @$, $2, $4, $6); }
     ;
 
 call_args:
@@ -696,10 +704,10 @@ qualname:
 
    parameters(Access = private), components(ExternalAccess = observe),
    variables(Event = true): NAME = value pairs, checked by resolution.
-   (equations(Initial = true) cannot be told from an equation that starts
-   with '(' with one token of lookahead, and initial equations are not
-   supported.  An `annotations` section's body is skipped by the
-   scanner.) */
+   (equations(Initial = true): the scanner gives the '(' right after
+   `equations` as ATTR_LPAREN, since one token of lookahead could not
+   tell it from an equation's.  An `annotations` section's body is
+   skipped by the scanner.) */
 
 attributed_section:
     decl_keyword '(' args ')' decls END {
@@ -707,6 +715,9 @@ attributed_section:
     }
   | COMPONENTS '(' args ')' instances END {
         $$ = ast_section_attrs(A, @$, SEC_COMPONENTS, $5, $3);
+    }
+  | EQUATIONS ATTR_LPAREN args ')' stmts END {
+        $$ = ast_section_attrs(A, @$, SEC_EQUATIONS, $5, $3);
     }
   | decl_keyword '(' args ')' decls error {
         $$ = ast_section_attrs(A, @1, $1, $5, $3);
@@ -910,7 +921,7 @@ const char *parse_block_name(int token)
     switch (token) {
     case DOMAIN: return "domain";
     case COMPONENT: return "component";
-    case IF: return "'if'";
+    case IF: case IF_EXPR: return "'if'";
     case FUNCTION: return "function";
     case DEFINITIONS: return "'definitions' block";
     case LET: case IN: return "'let'";
@@ -954,6 +965,7 @@ static const char *symbol_display(ParseCtx *pc, yysymbol_kind_t k)
     case YYSYMBOL_NUMBER: return "a number";
     case YYSYMBOL_STRING: return "a string";
     case YYSYMBOL_COND_END: return "the end of the condition";
+    case YYSYMBOL_IF_EXPR: return "'if'";
     case YYSYMBOL_YYEMPTY: return "token";
     default: break;
     }
@@ -1074,6 +1086,7 @@ static bool starts_expression(yysymbol_kind_t k)
     switch (k) {
     case YYSYMBOL_NUMBER: case YYSYMBOL_IDENT: case YYSYMBOL_TRUE:
     case YYSYMBOL_FALSE: case YYSYMBOL_TIME: case YYSYMBOL_DER: case YYSYMBOL_IF:
+    case YYSYMBOL_IF_EXPR:
     case YYSYMBOL_INITIALEVENT: case YYSYMBOL_INDEX_END:
         return true;
     default:
@@ -1230,7 +1243,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     bool opens_def = tok == YYSYMBOL_COMPONENT || tok == YYSYMBOL_DOMAIN;
     if (want_end && open && (opens_def || (opens_section && open->token != COMPONENT
                                            && open->token != DOMAIN
-                                           && open->token != IF))) {
+                                           && open->token != IF && open->token != IF_EXPR))) {
         diag_error(at, "expected 'end' to close the %s opened at line %d "
                    "before %s", parse_block_name(open->token),
                    line_of(open->span, false), found);
@@ -1240,7 +1253,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     /* An if-expression without its 'end'. */
     const char *phrases[8];
     int m = describe_expected(pc, exp, n, phrases, 8);
-    if (want_end && m == 1 && open && open->token == IF) {
+    if (want_end && m == 1 && open && (open->token == IF || open->token == IF_EXPR)) {
         diag_error(at, "expected 'end' to close the 'if' opened at line %d "
                    "before %s", line_of(open->span, false), found);
         return 0;

@@ -9,6 +9,7 @@
  * whose sizes may differ between instances.
  */
 #include "elab_internal.h"
+#include "lower.h"
 
 #include "diag.h"
 
@@ -47,8 +48,13 @@ static int count_loop(AstStmt *s, Count *c)
 
 static int count_stmt(AstStmt *s, Count *c)
 {
-    if (s->kind == STMT_EQUATION)
-        return 1;
+    if (s->kind == STMT_EQUATION) {
+        /* a vector equation is one equation per element */
+        if (!c->in->def->has_arrays)
+            return 1;
+        LowerValue l = lower_value(c->m, c->in, s->u.eq.lhs);
+        return l.rows * l.cols;
+    }
     if (s->kind == STMT_ASSERT)
         return 0;
     if (s->kind == STMT_LET)
@@ -108,6 +114,8 @@ static int count_chart(AstModeChart *mc, Count *c)
 
 static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
+    if (it->u.section.initial)
+        return; /* equations(Initial = true) hold at t = 0 only: targets */
     (void)m;
     (void)in;
     if (it->u.section.kind == SEC_EQUATIONS)

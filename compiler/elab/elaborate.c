@@ -559,6 +559,66 @@ static ElabInst *make_inst(Model *m, SemaDef *def, ElabInst *parent,
     return in;
 }
 
+/* ---- initial equations -------------------------------------------------------- */
+
+/* The variables v stands for, if every element of it is one (order 0). */
+static bool all_vars(LowerValue v)
+{
+    for (int i = 0; i < v.rows * v.cols; i++)
+        if (v.el[i]->kind != DX_VAR || v.el[i]->u.var.order != 0)
+            return false;
+    return v.rows * v.cols > 0;
+}
+
+static bool all_params(LowerValue v)
+{
+    for (int i = 0; i < v.rows * v.cols; i++)
+        if (dae_depends_on_state(v.el[i]))
+            return false;
+    return true;
+}
+
+/* equations(Initial = true): each `VARIABLE == VALUE` (a value of
+   parameters, either side) makes VALUE the variable's start with high
+   priority, which initialization meets exactly (docs/simscape.md,
+   "Initial equations"). */
+static void initial_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
+{
+    (void)ctx;
+    if (it->u.section.kind != SEC_EQUATIONS || !it->u.section.initial)
+        return;
+    PtrVec *v = &it->u.section.entries;
+    for (int i = 0; i < v->n; i++) {
+        AstStmt *st = v->items[i];
+        if (!st || st->kind == STMT_ASSERT)
+            continue;
+        LowerValue l = {0, 0, NULL}, r = {0, 0, NULL};
+        bool ok = st->kind == STMT_EQUATION;
+        if (ok) {
+            l = lower_value(m, in, st->u.eq.lhs);
+            r = lower_value(m, in, st->u.eq.rhs);
+            if (!all_vars(l) || !all_params(r)) {
+                LowerValue x = l;
+                l = r;
+                r = x;
+            }
+            ok = all_vars(l) && all_params(r)
+                 && (r.rows * r.cols == 1 || (r.rows == l.rows && r.cols == l.cols));
+        }
+        if (!ok) {
+            diag_error(st->span, "Simscape's initial equations are supported in the form "
+                       "VARIABLE == VALUE, a value of parameters (a high-priority "
+                       "target); this one is not yet");
+            continue;
+        }
+        for (int k = 0; k < l.rows * l.cols; k++) {
+            ElabVar *x = m->vars.items[l.el[k]->u.var.index];
+            x->start = r.el[r.rows * r.cols == 1 ? 0 : k];
+            x->priority = PRIO_HIGH;
+        }
+    }
+}
+
 Model *elab_model(Program *p, SemaDef *top, Arena *a)
 {
     Model *m = arena_alloc(a, sizeof *m);
@@ -573,6 +633,8 @@ Model *elab_model(Program *p, SemaDef *top, Arena *a)
         return m;
     elab_connect(m);
     elab_check_balance(m);
+    for (int i = 0; i < m->insts.n && !diag_error_count(); i++)
+        elab_each_section(m, m->insts.items[i], initial_section, NULL);
     return m;
 }
 

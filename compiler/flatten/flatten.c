@@ -124,6 +124,27 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
     }
 }
 
+/* arrays: an equation of vectors or matrices is one equation per element,
+   as Simscape reads `z == z0 * ones(N, 1)`; its sides have one size. */
+static void lower_vector_eq(Model *m, ElabInst *in, AstStmt *s, EqList *out)
+{
+    LowerValue l = lower_value(m, in, s->u.eq.lhs), r = lower_value(m, in, s->u.eq.rhs);
+    int nl = l.rows * l.cols, nr = r.rows * r.cols;
+    if (nl == 1 && nr == 1) {
+        push_eq(m, out, l.el[0], r.el[0], s->span);
+        return;
+    }
+    if (l.rows != r.rows || l.cols != r.cols) {
+        char a[64], b[64];
+        diag_error(s->span, "the two sides of this equation have different sizes: %s "
+                   "(left) vs %s (right)", lower_size_text(a, sizeof a, l.rows, l.cols),
+                   lower_size_text(b, sizeof b, r.rows, r.cols));
+        return;
+    }
+    for (int k = 0; k < nl; k++)
+        push_eq(m, out, l.el[k], r.el[k], s->span);
+}
+
 /* arrays: an if-equation whose conditions are known constants (they read
    only loop variables and literals) is its chosen branch alone, so that
    `if i == 1 ... else ... x(i - 1) ... end` in a for-loop never reads the
@@ -218,8 +239,11 @@ static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *
             lower_loop(m, fc, in, s, out);
             break;
         case STMT_EQUATION:
-            push_eq(m, out, lower_expr(m, in, s->u.eq.lhs), lower_expr(m, in, s->u.eq.rhs),
-                    s->span);
+            if (in->def->has_arrays)
+                lower_vector_eq(m, in, s, out);
+            else
+                push_eq(m, out, lower_expr(m, in, s->u.eq.lhs),
+                        lower_expr(m, in, s->u.eq.rhs), s->span);
             break;
         case STMT_ASSERT:
             lower_assert(m, fc, in, s);
@@ -424,7 +448,7 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
             if (v->items[i])
                 flatten_chart(m, fc, in, v->items[i]);
     }
-    if (it->u.section.kind == SEC_EQUATIONS) {
+    if (it->u.section.kind == SEC_EQUATIONS && !it->u.section.initial) {
         EqList out = {{0}, {0}, {0}};
         lower_stmts(m, fc, in, v, &out);
         for (int i = 0; i < out.lhs.n; i++)
@@ -476,7 +500,8 @@ static void conservation(Model *m, FlatCtx *fc)
 static void check_count(Model *m, FlatCtx *fc)
 {
     Dae *d = fc->d;
-    if (d->eqs.n == d->vars.n)
+    /* after an equation that could not be made, the count is no news */
+    if (d->eqs.n == d->vars.n || diag_error_count())
         return;
     DaeCulprits c;
     dae_culprits_init(&c, d);

@@ -309,6 +309,8 @@ typedef struct AstItem {
             PtrVec entries;         /* by kind: see AST_SECTION_KINDS */
             PtrVec attrs;           /* AstArg*: variables(Event = true),
                                        parameters(Access = private) */
+            bool initial;           /* equations(Initial = true), set by
+                                       resolution: they hold at t = 0 only */
         } section;
         struct { PtrVec clauses; } if_;  /* AstClause* with AstItem* bodies */
         AstFor for_;                     /* ITEM_FOR: a body of AstItem* */

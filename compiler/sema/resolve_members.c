@@ -110,8 +110,11 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
    ExternalAccess = modify | observe | none, Conversion = absolute |
    relative, Event = true (event variables: piecewise constant, changed
    only by when clauses and mode chart entry actions), Balancing = true
-   (a domain's through variables), Initial = true (initial equations).
-   Anything else is an error at the attribute. */
+   (a domain's through variables), Initial = true (initial equations);
+   Hidden (a member a block dialog does not show), CompileReuse (a
+   compiler hint) and Size (fixed or variable: lmdl sizes every parameter
+   by its value) are accepted and mean nothing to a simulation.  Anything
+   else is an error at the attribute. */
 
 #define MEMBER_SECTIONS                                                      \
     ((1u << SEC_PARAMETERS) | (1u << SEC_VARIABLES) | (1u << SEC_INTERMEDIATES) \
@@ -127,7 +130,10 @@ static SemaMember *declare(Program *p, SemaDef *d, SemaMemberKind kind, Sym *nam
       | (1u << SEC_OUTPUTS) | (1u << SEC_INTERMEDIATES))                     \
     X("Event", "true or false", 1u << SEC_VARIABLES)                         \
     X("Balancing", "true or false", 1u << SEC_VARIABLES)                     \
-    X("Initial", "true or false", 1u << SEC_EQUATIONS)
+    X("Initial", "true or false", 1u << SEC_EQUATIONS)                        \
+    X("Hidden", "true or false", MEMBER_SECTIONS)                            \
+    X("CompileReuse", "true or false", 1u << SEC_COMPONENTS)                 \
+    X("Size", "fixed or variable", 1u << SEC_PARAMETERS)
 
 typedef struct SectionAttrs {
     SemaAccess access;      /* Access (protected is private from outside) */
@@ -205,10 +211,16 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
         } else if (!strcmp(n, "Conversion")) {
             ok = one_of(word, "absolute", "relative", NULL);
             r.relative = !strcasecmp(word, "relative");
+        } else if (!strcmp(n, "Size")) {
+            /* a parameter whose size an instance may change: every
+               parameter is, here (a binding gives a vector its size) */
+            ok = one_of(word, "fixed", "variable", NULL);
         } else {
             ok = one_of(word, "true", "false", NULL);
             if (!strcmp(n, "Event"))
                 r.event = !strcasecmp(word, "true");
+            if (!strcmp(n, "Initial"))
+                it->u.section.initial = !strcasecmp(word, "true");
         }
         if (!ok)
             diag_error(g->value->span, "%s is %s", n, values[a]);
