@@ -166,9 +166,30 @@ void rt_accept_alg(RtSim *s)
     }
 }
 
+/* The assertions that only warn: each one's first failure is a warning
+   naming it, its time and its message; the run goes on. */
+static void check_warnings(RtSim *s, const RtEval *e)
+{
+    const RtModel *m = s->m;
+    m->check_warnings(e, s->warn_failing);
+    for (int k = 0; k < m->n_asserts; k++) {
+        if (!s->warn_failing[k] || s->warned[k])
+            continue;
+        s->warned[k] = 1;
+        const RtAssertInfo *a = &m->asserts[k];
+        rt_warn(s, "%s: at t = %.10g, the assertion in %s does not hold: %s (a warning "
+                "only; given once)", a->location, s->t, a->instance[0] ? a->instance
+                : "the top model", a->message);
+    }
+}
+
 int rt_check_asserts(RtSim *s)
 {
     const RtModel *m = s->m;
+    if (m->check_warnings && m->n_asserts > 0) {
+        RtEval w = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);
+        check_warnings(s, &w);
+    }
     if (!m->check_asserts || m->n_asserts <= 0)
         return 0;
     RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg, s->modes);

@@ -243,6 +243,8 @@ struct RtSim {
     RtOutput *output;           /* line buffer and MAT writer (rt_csv.c) */
 
     double *event_times;        /* ring of the last RT_CHATTER_EVENTS */
+    unsigned char *warn_failing;/* per assertion: failing now (check_warnings) */
+    unsigned char *warned;      /* per assertion: its warning was given */
     long n_events;              /* events so far */
     int *change_rels;           /* ring of the last RT_CHANGE_RING logged
                                    relation changes ... */

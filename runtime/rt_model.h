@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 13
+#define RT_ABI_VERSION 14
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -193,6 +193,8 @@ typedef struct RtAssertInfo {
     unsigned char params_only; /* reads nothing but parameters */
     const char *location_end; /* "line:col" where location's span ends,
                                or NULL (RtRelationInfo.location_end) */
+    unsigned char warn;     /* assert(..., Warn = true) or Action = warn: a
+                               warning, the run goes on (check_warnings) */
 } RtAssertInfo;
 
 /* The value of delay k's argument at time e->t - tau, interpolated in
@@ -396,6 +398,10 @@ struct RtModel {
     const int *pivot_slots;
     int n_param_checks;
     const RtParamCheck *param_checks;
+
+    /* The assertions that only warn: failing[k] = 1 for each of them that
+       fails at e, 0 for the others (NULL: there are none). */
+    void (*check_warnings)(const RtEval *e, unsigned char *failing);
 };
 
 /* The one model of a simulator executable, defined by generated code. */

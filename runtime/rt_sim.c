@@ -36,6 +36,8 @@ void rt_sim_alloc(RtSim *s, const RtModel *m)
     s->g = rt_xcalloc(nr, sizeof *s->g);
     s->cols = rt_xcalloc(nc, sizeof *s->cols);
     s->event_times = rt_xcalloc(RT_CHATTER_EVENTS, sizeof *s->event_times);
+    s->warn_failing = rt_xcalloc((size_t)(m->n_asserts > 0 ? m->n_asserts : 0) + 1, 1);
+    s->warned = rt_xcalloc((size_t)(m->n_asserts > 0 ? m->n_asserts : 0) + 1, 1);
     s->blocks = rt_blockwork_new(m);
     rt_events_alloc(s);
 }
@@ -47,7 +49,7 @@ void rt_sim_free(RtSim *s)
     rt_blockwork_free(s->blocks);
     rt_events_free(s);
     rt_progress_done(s->progress);
-    void *bufs[] = {s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
+    void *bufs[] = {s->warn_failing, s->warned, s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
                     s->xt, s->full_x, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j, s->fx,
                     s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
                     s->cols, s->event_times, s->opt.vars};

@@ -625,6 +625,12 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts,"
             " .check_asserts = check_asserts,\n"
             "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
+    for (int i = 0; i < d->asserts.n; i++) {
+        if (((DaeAssert *)d->asserts.items[i])->warn) {
+            cp_emit(&cg.p, "    .check_warnings = check_warnings,\n");
+            break;
+        }
+    }
     cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
     if (d->t.tables.n)
         cp_emit(&cg.p, "    .n_tables = %d, .tables = tables,\n", d->t.tables.n);

@@ -288,7 +288,7 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
     cp_chunk_begin(&cg->p, c);
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        if (params_only != cg->pl->assert_once[i])
+        if (params_only != cg->pl->assert_once[i] || a->warn)
             continue;
         if (params_only && cg->pl->assert_in_table[i])
             continue;   /* in param_checks */
@@ -305,6 +305,8 @@ static void emit_assert_checks(Cg *cg, CpChunk *c, bool params_only)
 
 /* The parameters an assert reads, shown with its failure (at most 8). */
 enum { ASSERT_SHOWN_PARAMS = 8 };
+
+static void emit_warning_checks(Cg *cg);
 
 void cg_asserts(Cg *cg)
 {
@@ -341,10 +343,11 @@ void cg_asserts(Cg *cg)
             cp_emit(&cg->p, ", 0, NULL");
         cp_emit(&cg->p, ", %d", cg->pl->assert_once[i] ? 1 : 0);
         cp_location_end(&cg->p, a->span);
+        cp_emit(&cg->p, ", %d", a->warn ? 1 : 0);
         cp_emit(&cg->p, "},\n");
     }
     if (!d->asserts.n)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL},\n");
+        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
     free(at);
@@ -357,7 +360,38 @@ void cg_asserts(Cg *cg)
     CpChunk cp = {.name = "check_param_asserts", .params = "const double *restrict p",
                   .args = "p", .prologue = "    (void)p;\n", .is_int = true};
     emit_assert_checks(cg, &cp, true);
+    emit_warning_checks(cg);
     cg->p.consts_of = NULL;
+}
+
+/* The assertions that only warn, each one's truth in failing[]: the
+   runtime reports the first failure of each (rt_eval.c). */
+static void emit_warning_checks(Cg *cg)
+{
+    Dae *d = cg->d;
+    bool any = false;
+    for (int i = 0; i < d->asserts.n; i++)
+        any = any || ((DaeAssert *)d->asserts.items[i])->warn;
+    if (!any)
+        return;
+    cg->p.modes = false;
+    cg->p.consts_of = &cg->pl->const_index;
+    CpChunk c = {.name = "check_warnings", .params = "const RtEval *e, unsigned char *failing",
+                 .args = "e, failing", .prologue = RO_LOCALS "    (void)failing;\n"};
+    cp_chunk_begin(&cg->p, &c);
+    for (int i = 0; i < d->asserts.n; i++) {
+        DaeAssert *a = d->asserts.items[i];
+        if (!a->warn)
+            continue;
+        cp_chunk_item(&cg->p, &c);
+        cp_reset(&cg->p);
+        cp_count(&cg->p, a->cond);
+        cp_temps(&cg->p, a->cond);
+        cp_emit(&cg->p, "    failing[%d] = !(", i);
+        cp_expr(&cg->p, a->cond);
+        cp_emit(&cg->p, ");\n");
+    }
+    cp_chunk_end(&cg->p, &c);
 }
 
 /* A block's description (RtBlockInfo.what, for the runtime's messages)

@@ -99,10 +99,31 @@ static void push_eq(Model *m, EqList *out, DaeExpr *l, DaeExpr *r, SrcSpan sp)
     ptrvec_push(m->arena, &out->spans, p);
 }
 
+/* What an assert does when it fails: Warn = true and Action =
+   simscape.enum.assert.action.warn warn (1), Action = ...none ignores it
+   (2), the default stops the run (0). */
+static int assert_action(Model *m, ElabInst *in, AstStmt *s)
+{
+    int action = 0;
+    for (int i = 0; i < s->u.assert_.opts.n; i++) {
+        AstExpr *o = s->u.assert_.opts.items[i];
+        double v = dae_eval_params(lower_expr(m, in, o->u.option.value), elab_param_values(m));
+        if (!strcmp(o->u.option.name->name, "Warn"))
+            action = v != 0 ? 1 : 0;
+        else /* Action: none 0, warn 1, error 2 (resolve_enums.c) */
+            action = v == 0 ? 2 : v == 1 ? 1 : 0;
+    }
+    return action;
+}
+
 static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
 {
     Dae *d = fc->d;
+    int action = assert_action(m, in, s);
+    if (action == 2)
+        return; /* Action = none */
     DaeAssert *a = arena_alloc(&d->arena, sizeof *a);
+    a->warn = action == 1;
     a->cond = lower_expr(m, in, s->u.assert_.cond);
     if (fc->guard) /* checked only where its branch is active */
         a->cond = dae_binary(m->t, DX_OR, dae_not(m->t, fc->guard), a->cond);
@@ -115,6 +136,11 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
         if (v == 0) {
             char vals[512];
             dae_param_values_text(d, a->cond, elab_param_values(m), vals, sizeof vals);
+            if (a->warn) {
+                diag_warning(s->span, "assertion does not hold in %s: %s%s",
+                             in->path[0] ? in->path : "the top model", a->message, vals);
+                return;
+            }
             diag_error(s->span, "assertion failed in %s: %s%s",
                        in->path[0] ? in->path : "the top model", a->message, vals);
             /* the values come from the instantiation (or its defaults) */

@@ -398,6 +398,7 @@ typedef struct DaeAssert {
     const char *message;    /* the user's message */
     const char *instance;   /* instance path */
     SrcSpan span;           /* the assert */
+    bool warn;              /* Warn = true, Action = warn: a warning only */
 } DaeAssert;
 
 /* Where a relation came from, for the event log. */

@@ -440,7 +440,8 @@ static void plan_relations(Plan *p)
     int from_eqs = rels.n;
     for (int i = 0; i < p->d->asserts.n; i++) {
         DaeAssert *a = p->d->asserts.items[i];
-        if (!p->assert_once[i])
+        /* a warning is checked at step ends, not located */
+        if (!p->assert_once[i] && !a->warn)
             find_assert_relations(p, a->cond, &seen, &rels);
     }
     ptrmap_free(&seen);

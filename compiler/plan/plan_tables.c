@@ -62,7 +62,7 @@ static void plan_param_checks(Plan *p)
     for (int i = 0; i < n; i++) {
         DaeAssert *a = p->d->asserts.items[i];
         PlanParamCheck c;
-        if (!p->assert_once[i] || !simple_check(a->cond, &c))
+        if (!p->assert_once[i] || a->warn || !simple_check(a->cond, &c))
             continue;
         c.assert_index = i;
         p->param_checks[p->nparam_checks++] = c;

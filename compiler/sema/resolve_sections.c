@@ -312,6 +312,23 @@ static void check_stmt(Checker *c, AstStmt *s)
         break;
     case STMT_ASSERT:
         rs_check_expr(c, s->u.assert_.cond);
+        for (int i = 0; i < s->u.assert_.opts.n; i++) {
+            AstExpr *o = s->u.assert_.opts.items[i];
+            const char *n = o->u.option.name->name;
+            if (strcmp(n, "Warn") && strcmp(n, "Action")) {
+                diag_error(o->u.option.name_span, "an assert takes Warn = true|false or "
+                           "Action = simscape.enum.assert.action.none|warn|error, not "
+                           "'%s'", n);
+                continue;
+            }
+            RefMode mode = c->mode;
+            const char *what = c->what;
+            c->mode = REF_VALUE;
+            c->what = "an assert's option";
+            rs_check_expr(c, o->u.option.value);
+            c->mode = mode;
+            c->what = what;
+        }
         break;
     case STMT_IF:
         for (int i = 0; i < s->u.if_.clauses.n; i++) {

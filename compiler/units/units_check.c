@@ -66,10 +66,13 @@ static void check_stmt(Model *m, ElabInst *in, AstStmt *s)
     case STMT_EQUATION:
         check_equation(m, in, s);
         break;
-    case STMT_ASSERT:
-        ud_need_bool(ud_dim_of(m, in, s->u.assert_.cond, 0), s->u.assert_.cond,
-                  "an assert condition");
+    case STMT_ASSERT: {
+        /* true/false, or as MATLAB a dimensionless number (0 is false) */
+        DimInfo a = ud_dim_of(m, in, s->u.assert_.cond, 0);
+        if (a.ok && !a.is_bool && !a.unknown && !dim_is_none(a.dim))
+            ud_need_bool(a, s->u.assert_.cond, "an assert condition");
         break;
+    }
     case STMT_IF:
         for (int i = 0; i < s->u.if_.clauses.n; i++) {
             AstClause *c = s->u.if_.clauses.items[i];

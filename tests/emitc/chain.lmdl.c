@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 13,
-               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 14,
+               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -593,27 +593,27 @@ static const char pool2[] =
     "s(7)\0";
 
 static const RtAssertInfo asserts[] = {
-    {pool1, pool2, s19, 1, assert_reads + 0, 1, pool2 + 27},
-    {pool1, pool2 + 33, s22, 1, assert_reads + 1, 1, pool2 + 62},
-    {pool1, pool2 + 68, s25, 1, assert_reads + 2, 1, pool2 + 95},
-    {pool1 + 86, pool2, s19, 1, assert_reads + 3, 1, pool2 + 27},
-    {pool1 + 86, pool2 + 33, s22, 1, assert_reads + 4, 1, pool2 + 62},
-    {pool1 + 86, pool2 + 68, s25, 1, assert_reads + 5, 1, pool2 + 95},
-    {pool2 + 101, pool2 + 106, s29, 1, assert_reads + 6, 1, pool2 + 126},
-    {pool2 + 132, pool2 + 106, s29, 1, assert_reads + 7, 1, pool2 + 126},
-    {pool2 + 137, pool2 + 106, s29, 1, assert_reads + 8, 1, pool2 + 126},
-    {pool2 + 142, pool2 + 106, s29, 1, assert_reads + 9, 1, pool2 + 126},
-    {pool2 + 147, pool2 + 106, s29, 1, assert_reads + 10, 1, pool2 + 126},
-    {pool2 + 152, pool2 + 106, s29, 1, assert_reads + 11, 1, pool2 + 126},
-    {pool2 + 157, pool2 + 106, s29, 1, assert_reads + 12, 1, pool2 + 126},
-    {pool2 + 162, pool2 + 106, s29, 1, assert_reads + 13, 1, pool2 + 126},
-    {pool2 + 167, pool2 + 172, s40, 1, assert_reads + 14, 1, pool2 + 195},
-    {pool2 + 201, pool2 + 172, s40, 1, assert_reads + 15, 1, pool2 + 195},
-    {pool2 + 206, pool2 + 172, s40, 1, assert_reads + 16, 1, pool2 + 195},
-    {pool2 + 211, pool2 + 172, s40, 1, assert_reads + 17, 1, pool2 + 195},
-    {pool2 + 216, pool2 + 172, s40, 1, assert_reads + 18, 1, pool2 + 195},
-    {pool2 + 221, pool2 + 172, s40, 1, assert_reads + 19, 1, pool2 + 195},
-    {pool2 + 226, pool2 + 172, s40, 1, assert_reads + 20, 1, pool2 + 195},
+    {pool1, pool2, s19, 1, assert_reads + 0, 1, pool2 + 27, 0},
+    {pool1, pool2 + 33, s22, 1, assert_reads + 1, 1, pool2 + 62, 0},
+    {pool1, pool2 + 68, s25, 1, assert_reads + 2, 1, pool2 + 95, 0},
+    {pool1 + 86, pool2, s19, 1, assert_reads + 3, 1, pool2 + 27, 0},
+    {pool1 + 86, pool2 + 33, s22, 1, assert_reads + 4, 1, pool2 + 62, 0},
+    {pool1 + 86, pool2 + 68, s25, 1, assert_reads + 5, 1, pool2 + 95, 0},
+    {pool2 + 101, pool2 + 106, s29, 1, assert_reads + 6, 1, pool2 + 126, 0},
+    {pool2 + 132, pool2 + 106, s29, 1, assert_reads + 7, 1, pool2 + 126, 0},
+    {pool2 + 137, pool2 + 106, s29, 1, assert_reads + 8, 1, pool2 + 126, 0},
+    {pool2 + 142, pool2 + 106, s29, 1, assert_reads + 9, 1, pool2 + 126, 0},
+    {pool2 + 147, pool2 + 106, s29, 1, assert_reads + 10, 1, pool2 + 126, 0},
+    {pool2 + 152, pool2 + 106, s29, 1, assert_reads + 11, 1, pool2 + 126, 0},
+    {pool2 + 157, pool2 + 106, s29, 1, assert_reads + 12, 1, pool2 + 126, 0},
+    {pool2 + 162, pool2 + 106, s29, 1, assert_reads + 13, 1, pool2 + 126, 0},
+    {pool2 + 167, pool2 + 172, s40, 1, assert_reads + 14, 1, pool2 + 195, 0},
+    {pool2 + 201, pool2 + 172, s40, 1, assert_reads + 15, 1, pool2 + 195, 0},
+    {pool2 + 206, pool2 + 172, s40, 1, assert_reads + 16, 1, pool2 + 195, 0},
+    {pool2 + 211, pool2 + 172, s40, 1, assert_reads + 17, 1, pool2 + 195, 0},
+    {pool2 + 216, pool2 + 172, s40, 1, assert_reads + 18, 1, pool2 + 195, 0},
+    {pool2 + 221, pool2 + 172, s40, 1, assert_reads + 19, 1, pool2 + 195, 0},
+    {pool2 + 226, pool2 + 172, s40, 1, assert_reads + 20, 1, pool2 + 195, 0},
 };
 
 static int check_asserts(const RtEval *e)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 13,
-               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 14,
+               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -186,7 +186,7 @@ static void relation_values(const RtEval *e, int *truth)
 }
 
 static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL},
+    {"", "", "", 0, NULL, 0, NULL, 0},
 };
 
 static int check_asserts(const RtEval *e)

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 13,
-               "generated for runtime interface 13: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 14,
+               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -261,11 +261,11 @@ static const char pool2[] =
     "35:56\0";
 
 static const RtAssertInfo asserts[] = {
-    {pool2, pool2 + 7, s20, 1, assert_reads + 0, 1, pool2 + 30},
-    {pool2 + 36, pool2 + 41, s24, 1, assert_reads + 1, 1, pool2 + 61},
-    {pool1, pool2 + 67, s27, 1, assert_reads + 2, 1, pool2 + 94},
-    {pool1, pool2 + 100, s30, 1, assert_reads + 3, 1, pool2 + 129},
-    {pool1, pool2 + 135, s33, 1, assert_reads + 4, 1, pool2 + 162},
+    {pool2, pool2 + 7, s20, 1, assert_reads + 0, 1, pool2 + 30, 0},
+    {pool2 + 36, pool2 + 41, s24, 1, assert_reads + 1, 1, pool2 + 61, 0},
+    {pool1, pool2 + 67, s27, 1, assert_reads + 2, 1, pool2 + 94, 0},
+    {pool1, pool2 + 100, s30, 1, assert_reads + 3, 1, pool2 + 129, 0},
+    {pool1, pool2 + 135, s33, 1, assert_reads + 4, 1, pool2 + 162, 0},
 };
 
 static int check_asserts(const RtEval *e)

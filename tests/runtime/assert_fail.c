@@ -18,8 +18,8 @@ static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x"};
 static const int reads_limit[] = {0};
 static const RtAssertInfo asserts[] = {
-    {"limiter", "x must stay below the limit", "assert.lmdl:7:5", 1, reads_limit, 0, NULL},
-    {"limiter", "limit must be > 0", "assert.lmdl:8:5", 1, reads_limit, 1, NULL},
+    {"limiter", "x must stay below the limit", "assert.lmdl:7:5", 1, reads_limit, 0, NULL, 0},
+    {"limiter", "limit must be > 0", "assert.lmdl:8:5", 1, reads_limit, 1, NULL, 0},
 };
 
 static void start(const double *p, double *x0, double *nominal)
