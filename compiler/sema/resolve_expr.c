@@ -62,7 +62,9 @@ static bool reachable(const SemaDef *t, const SemaMember *next, const AstNamePar
         diag_note(decl, "'%s' is declared here", next->name->name);
         return false;
     }
-    if (next->external == EXT_NONE) {
+    /* a node with ExternalAccess = none is a port no block dialog shows,
+       still one a composite connects (Battery Builder's adapters) */
+    if (next->external == EXT_NONE && next->kind != MEM_NODE) {
         diag_error(at->span, "%s '%s' of '%s' is hidden (ExternalAccess = "
                    "none): it cannot be reached from outside '%s'",
                    next->kind == MEM_INSTANCE ? "component" : sema_member_kind_names[next->kind],
@@ -113,6 +115,15 @@ bool rs_check_part(Checker *c, SemaMember *m, AstNamePart *part)
             return false;
         }
         if (!m->rank && part->nindex) {
+            /* C(1) of one component is C, as x(1) of a scalar is x */
+            bool ones = true;
+            for (int i = 0; i < part->nindex; i++)
+                ones = ones && part->index[i]->kind == EXPR_NUM
+                       && part->index[i]->u.num.value == 1;
+            if (ones) {
+                part->nindex = 0;
+                return true;
+            }
             diag_error(part->span, "'%s' is a %s, not an array, and cannot be "
                        "indexed", part->sym->name, sema_member_kind_names[m->kind]);
             return false;
