@@ -622,16 +622,20 @@ primary:
   | INDEX_END                   { $$ = ast_leaf(A, @1, EXPR_END); } /* x(end) */
     ;
 
-/* arrays: rows of a matrix literal, separated by ';' (or a line break) */
+/* arrays: rows of a matrix literal, separated by ';' (or a line break);
+   as in MATLAB, a ';' may end the last row ([a; b;]) */
 matrix_rows:
     matrix_row                  { $$ = vec1(A, $1); }
   | matrix_rows ';' matrix_row  { $$ = vecadd(A, $1, $3); }
+  | matrix_rows ';'             { $$ = $1; }
     ;
 
-/* arrays: the elements of one row, separated by ',' (or blanks) */
+/* arrays: the elements of one row, separated by ',' (or blanks); a ','
+   may end a row ([a, b,]) */
 matrix_row:
     expr                        { $$ = ast_matrix_row(A, NULL, $1); }
   | matrix_row ',' expr         { $$ = ast_matrix_row(A, $1, $3); }
+  | matrix_row ','              { $$ = $1; }
     ;
 
 if_tail:

@@ -437,13 +437,13 @@ static void process_arm(Model *m, ElabInst *in, PtrVec *items, int depth)
         if (it->kind == ITEM_SECTION && it->u.section.kind == SEC_NODES)
             declare_section(m, in, it);
     }
+    /* then in source order, as resolution numbered them: a parameter after
+       a conditional section may read one that each of its clauses declares,
+       and a section's condition reads the parameters above it */
     for (int i = 0; i < items->n; i++) {
         AstItem *it = items->items[i];
         if (it->kind == ITEM_SECTION && it->u.section.kind != SEC_NODES)
             declare_section(m, in, it);
-    }
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
         if (it->kind != ITEM_IF)
             continue;
         int chosen = -1;

@@ -21,7 +21,8 @@
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
  * may be declared in two sibling arms (only one exists after elaboration),
  * never twice on one path.  Within a definition a reference sees the
- * declarations of its own arm and of its ancestors.  From outside
+ * declarations of its own arm and of its ancestors, and a name declared in
+ * every clause of an if that has an else (one exists whichever is active).  From outside
  * (`child.x`) the union of all arms is visible; elaboration later reports
  * a reference to a member whose arm is not active.
  *

@@ -282,9 +282,11 @@ static void check_name(Checker *c, AstExpr *e)
                        sema_member_kind_names[m->kind]);
             return;
         }
-        if (c->mode == REF_PARAMETER && m->order >= c->order) {
-            diag_error(e->span, "parameter '%s' is used before it is declared",
-                       first->sym->name);
+        if ((c->mode == REF_PARAMETER || c->mode == REF_GUARD) && m->order >= c->order) {
+            diag_error(e->span, "parameter '%s' is used before it is declared%s",
+                       first->sym->name, c->mode == REF_GUARD
+                       ? ": a conditional section's condition reads parameters "
+                         "declared above the section" : "");
             diag_note(m->decl->name_span, "'%s' is declared here", first->sym->name);
             return;
         }

@@ -81,7 +81,8 @@ const char *rs_section_attr(const AstItem *it, const char *name);
 typedef enum RefMode {
     REF_EQUATION,       /* anything visible, der and time allowed */
     REF_PARAMETER,      /* earlier parameters only */
-    REF_CONDITION,      /* parameters only (conditional sections) */
+    REF_CONDITION,      /* parameters only (events' and delay's options) */
+    REF_GUARD,          /* parameters declared before a conditional section */
     REF_ARGUMENT,       /* the enclosing component's parameters */
     REF_VALUE,          /* a variable's target: parameters only */
     REF_FUNCTION,       /* a function's body: its locals, no der or time */
@@ -104,7 +105,8 @@ typedef struct Checker {
     SemaDef *d;         /* definition being checked */
     int scope;          /* current arm */
     RefMode mode;       /* what references may name */
-    int order;          /* for REF_PARAMETER: order of the parameter */
+    int order;          /* for REF_PARAMETER: order of the parameter; for
+                           REF_GUARD: of the first member after the if */
     const char *what;   /* "a parameter value", for messages */
     ResolveLocal *locals; /* let and function names in scope, or NULL */
     PtrVec loops;       /* Sym*: the variables of the enclosing for-loops */

@@ -28,12 +28,48 @@ SemaMember *sema_member(const SemaDef *d, const Sym *name)
     return symmap_get(&d->members, name);
 }
 
-/* The declaration of `name` visible from arm `scope`, or NULL. */
-SemaMember *rs_visible(const SemaDef *d, const Sym *name, int scope)
+/* True when `name` exists whichever arms are active below arm a: it is
+   declared in a itself, or in every clause of an if inside a that has an
+   else (Simscape's variants that each declare the same parameter). */
+static bool declared_throughout(const SemaDef *d, const Sym *name, int a)
 {
     for (SemaMember *m = symmap_get(&d->members, name); m; m = m->next_same_name)
+        if (m->scope == a)
+            return true;
+    for (int x = 1; x < d->nscopes; x++) {
+        if (d->scope_parent[x] != a)
+            continue;
+        const AstItem *it = d->scope_item[x];
+        const PtrVec *cl = &it->u.if_.clauses;
+        const AstClause *first = cl->items[0];
+        if (first->arm != x)
+            continue; /* each if once, at its first clause */
+        const AstClause *last = cl->items[cl->n - 1];
+        bool all = last->cond == NULL;
+        for (int j = 0; all && j < cl->n; j++)
+            all = declared_throughout(d, name, ((const AstClause *)cl->items[j])->arm);
+        if (all)
+            return true;
+    }
+    return false;
+}
+
+/* The declaration of `name` visible from arm `scope`, or NULL: one in the
+   arm or an arm around it, or one declared in every clause of an if with
+   an else there (elaboration then picks the active clause's by name). */
+SemaMember *rs_visible(const SemaDef *d, const Sym *name, int scope)
+{
+    SemaMember *first = symmap_get(&d->members, name);
+    for (SemaMember *m = first; m; m = m->next_same_name)
         if (rs_scope_within(d, scope, m->scope))
             return m;
+    if (!first || !first->next_same_name)
+        return NULL;
+    for (int s = scope; s >= 0; s = s == 0 ? -1 : d->scope_parent[s])
+        if (declared_throughout(d, name, s))
+            for (SemaMember *m = first; m; m = m->next_same_name)
+                if (rs_scope_within(d, m->scope, s))
+                    return m;
     return NULL;
 }
 
@@ -45,15 +81,19 @@ int rs_new_scope(Program *p, SemaDef *d, int parent, const void *item)
     if ((n & (n - 1)) == 0) {
         size_t cap = (size_t)(n ? 2 * n : 1);
         int *sp = arena_alloc(p->arena, sizeof(int) * cap);
+        int *so = arena_alloc(p->arena, sizeof(int) * cap);
         const void **si = arena_alloc(p->arena, sizeof(void *) * cap);
         if (n) {
             memcpy(sp, d->scope_parent, sizeof(int) * (size_t)n);
+            memcpy(so, d->scope_order, sizeof(int) * (size_t)n);
             memcpy(si, d->scope_item, sizeof(void *) * (size_t)n);
         }
         d->scope_parent = sp;
+        d->scope_order = so;
         d->scope_item = si;
     }
     d->scope_parent[n] = parent;
+    d->scope_order[n] = d->member_list.n;
     d->scope_item[n] = item;
     return d->nscopes++;
 }
@@ -359,9 +399,9 @@ static void collect_loop(Program *p, SemaDef *d, AstItem *loop, int scope)
     }
 }
 
-/* Declares the members of one arm: its own sections first, then the
-   arms nested in it, so that every declaration is known before any body is
-   checked. */
+/* Declares the members of one arm and of the arms nested in it, in source
+   order (a member's order is where it is written, as elaboration declares
+   them), so that every declaration is known before any body is checked. */
 void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
 {
     for (int i = 0; i < items->n; i++) {
@@ -370,9 +410,6 @@ void rs_collect_members(Program *p, SemaDef *d, PtrVec *items, int scope)
             collect_section(p, d, it, scope, false);
         else if (it->kind == ITEM_FOR)
             collect_loop(p, d, it, scope);
-    }
-    for (int i = 0; i < items->n; i++) {
-        AstItem *it = items->items[i];
         if (it->kind != ITEM_IF)
             continue;
         if (d->ast->kind == DEF_DOMAIN) {

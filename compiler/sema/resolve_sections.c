@@ -407,7 +407,10 @@ void rs_check_items(Checker *c, PtrVec *items, int scope)
             AstClause *cl = it->u.if_.clauses.items[j];
             if (cl->cond) {
                 c->scope = scope;
-                c->mode = REF_CONDITION;
+                /* an arm of -1: an if in a for-loop, already an error */
+                int arm0 = ((AstClause *)it->u.if_.clauses.items[0])->arm;
+                c->mode = arm0 >= 0 ? REF_GUARD : REF_CONDITION;
+                c->order = arm0 >= 0 ? c->d->scope_order[arm0] : 0;
                 c->what = "the condition of a conditional section";
                 rs_check_expr(c, cl->cond);
                 c->mode = REF_EQUATION;

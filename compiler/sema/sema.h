@@ -86,6 +86,7 @@ struct SemaDef {
     PtrVec member_list;     /* SemaMember*, in declaration order */
     int *scope_parent;      /* parent arm of each arm; arm 0 is the body */
     const void **scope_item;/* the if (AstItem) each arm is a clause of */
+    int *scope_order;       /* members declared before each arm's if */
     int nscopes;            /* entries in scope_parent */
     bool resolved;          /* its body has been checked */
     bool inheriting;        /* its base is being resolved (a cycle, when met) */
