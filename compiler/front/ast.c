@@ -649,6 +649,55 @@ AstDef *ast_function(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     return d;
 }
 
+void ast_each_child(AstExpr *e, void (*fn)(AstExpr **slot, void *ctx), void *ctx)
+{
+#define CHILD(x) do { if (x) fn(&(x), ctx); } while (0)
+    switch (e->kind) {
+    case EXPR_DER: CHILD(e->u.der.arg); break;
+    case EXPR_UNARY: CHILD(e->u.unary.arg); break;
+    case EXPR_QUANTITY: CHILD(e->u.quantity.value); break;
+    case EXPR_BINARY:
+        CHILD(e->u.binary.lhs);
+        CHILD(e->u.binary.rhs);
+        break;
+    case EXPR_IF:
+        CHILD(e->u.cond.cond);
+        CHILD(e->u.cond.then);
+        CHILD(e->u.cond.els);
+        break;
+    case EXPR_CALL:
+        for (int i = 0; i < e->u.call.args.n; i++)
+            CHILD(*(AstExpr **)&e->u.call.args.items[i]);
+        CHILD(e->u.call.callee);
+        break;
+    case EXPR_NAME:
+        for (int i = 0; i < e->u.name.n; i++)
+            for (int j = 0; j < e->u.name.parts[i].nindex; j++)
+                CHILD(e->u.name.parts[i].index[j]);
+        break;
+    case EXPR_MATRIX:
+        for (int i = 0; i < e->u.matrix.rows.n; i++) {
+            PtrVec *row = e->u.matrix.rows.items[i];
+            for (int j = 0; j < row->n; j++)
+                CHILD(*(AstExpr **)&row->items[j]);
+        }
+        break;
+    case EXPR_RANGE:
+        CHILD(e->u.range.first);
+        CHILD(e->u.range.step);
+        CHILD(e->u.range.last);
+        break;
+    case EXPR_OPTION: CHILD(e->u.option.value); break;
+    case EXPR_RECORD:
+        for (int i = 0; i < e->u.record.n; i++)
+            CHILD(e->u.record.fields[i].value);
+        break;
+    default: /* leaves */
+        break;
+    }
+#undef CHILD
+}
+
 bool ast_any_unit(const AstExpr *e)
 {
     return e->kind == EXPR_QUANTITY && e->u.quantity.unit[0] == '*';

@@ -510,6 +510,8 @@ bool ast_section_is_decls(AstSectionKind k);
 bool ast_is_simple_name(const AstExpr *e);
 /* {v, '*'} or {v, '*(UNIT)'}: a parameter of the unit it is bound to. */
 bool ast_any_unit(const AstExpr *e);
+/* Calls fn on the slot of each direct subexpression of e that is there. */
+void ast_each_child(AstExpr *e, void (*fn)(AstExpr **slot, void *ctx), void *ctx);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */
 
 /* Debug and golden output. */

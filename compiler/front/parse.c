@@ -168,6 +168,7 @@ typedef struct DepthWalk {
     Arena *arena;       /* for the replacement leaves */
     DepthSlot *stack;   /* slots still to visit */
     size_t n, cap;      /* entries used and allocated */
+    int depth;          /* of the children being pushed */
 } DepthWalk;
 
 static void push_slot(DepthWalk *w, AstExpr **slot, int depth)
@@ -181,6 +182,12 @@ static void push_slot(DepthWalk *w, AstExpr **slot, int depth)
             abort();
     }
     w->stack[w->n++] = (DepthSlot){slot, depth};
+}
+
+static void push_child(AstExpr **slot, void *walk)
+{
+    DepthWalk *w = walk;
+    push_slot(w, slot, w->depth);
 }
 
 static void limit_expr(DepthWalk *w, AstExpr **root)
@@ -198,51 +205,8 @@ static void limit_expr(DepthWalk *w, AstExpr **root)
             cut = true;
             continue;
         }
-        int d = s.depth + 1;
-        switch (e->kind) {
-        case EXPR_DER: push_slot(w, &e->u.der.arg, d); break;
-        case EXPR_UNARY: push_slot(w, &e->u.unary.arg, d); break;
-        case EXPR_QUANTITY: push_slot(w, &e->u.quantity.value, d); break;
-        case EXPR_BINARY:
-            push_slot(w, &e->u.binary.lhs, d);
-            push_slot(w, &e->u.binary.rhs, d);
-            break;
-        case EXPR_IF:
-            push_slot(w, &e->u.cond.cond, d);
-            push_slot(w, &e->u.cond.then, d);
-            push_slot(w, &e->u.cond.els, d);
-            break;
-        case EXPR_CALL:
-            for (int i = 0; i < e->u.call.args.n; i++)
-                push_slot(w, (AstExpr **)&e->u.call.args.items[i], d);
-            if (e->u.call.callee)
-                push_slot(w, &e->u.call.callee, d);
-            break;
-        case EXPR_NAME:
-            for (int i = 0; i < e->u.name.n; i++)
-                for (int j = 0; j < e->u.name.parts[i].nindex; j++)
-                    push_slot(w, &e->u.name.parts[i].index[j], d);
-            break;
-        case EXPR_MATRIX:
-            for (int i = 0; i < e->u.matrix.rows.n; i++) {
-                PtrVec *row = e->u.matrix.rows.items[i];
-                for (int j = 0; j < row->n; j++)
-                    push_slot(w, (AstExpr **)&row->items[j], d);
-            }
-            break;
-        case EXPR_RANGE:
-            push_slot(w, &e->u.range.first, d);
-            push_slot(w, &e->u.range.step, d);
-            push_slot(w, &e->u.range.last, d);
-            break;
-        case EXPR_OPTION: push_slot(w, &e->u.option.value, d); break;
-        case EXPR_RECORD:
-            for (int i = 0; i < e->u.record.n; i++)
-                push_slot(w, &e->u.record.fields[i].value, d);
-            break;
-        default:
-            break;
-        }
+        w->depth = s.depth + 1;
+        ast_each_child(e, push_child, w);
     }
     if (cut)
         diag_error(where, "this expression is nested more than %d levels "
@@ -424,7 +388,7 @@ AstFile *parse_file(Arena *a, int file)
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);
 
-    DepthWalk walk = {a, NULL, 0, 0};
+    DepthWalk walk = {a, NULL, 0, 0, 0};
     for (int i = 0; i < out->defs.n; i++) {
         AstDef *d = out->defs.items[i];
         limit_items(&walk, &d->items);

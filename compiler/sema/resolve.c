@@ -16,6 +16,7 @@
  *   resolve_inherit.c    component attributes; subclassing (< Base)
  *   resolve_setup.c      the legacy setup function, as asserts and values
  *   resolve_enums.c      enumerations: MATLAB class files, simscape.enum.*
+ *   resolve_order.c      declarations after the parameters they read
  *
  * Conditional sections make scopes: arm 0 is the unconditional body and
  * every if/elseif/else arm is a child scope of the arm it sits in.  A name
@@ -92,6 +93,7 @@ void sema_resolve_def(Program *p, SemaDef *d)
     } else {
         domain_sections(d);
     }
+    rs_order_members(p, d);
     rs_new_scope(p, d, -1, NULL);
     rs_collect_members(p, d, &d->ast->items, 0);
     Checker c = {p, d, 0, REF_EQUATION, 0, "an equation", NULL, {0}, false, {0}};

@@ -282,7 +282,8 @@ static void check_name(Checker *c, AstExpr *e)
                        sema_member_kind_names[m->kind]);
             return;
         }
-        if ((c->mode == REF_PARAMETER || c->mode == REF_GUARD) && m->order >= c->order) {
+        if ((c->mode == REF_PARAMETER || c->mode == REF_GUARD) && m->order >= c->order
+            && !c->d->cyclic) {
             diag_error(e->span, "parameter '%s' is used before it is declared%s",
                        first->sym->name, c->mode == REF_GUARD
                        ? ": a conditional section's condition reads parameters "

@@ -69,6 +69,11 @@ const char *rs_package_file(Program *p, const AstExpr *e, int k, const char *ext
 bool rs_names_package(Program *p, const AstExpr *e);
 /* resolve_setup.c: a legacy `function setup` as assertions and values. */
 void rs_lower_setup(Program *p, SemaDef *d);
+
+/* resolve_order.c: puts each arm's declarations after the parameters
+   their values read (Simscape's any-order parameters); a cycle is an
+   error and sets d->cyclic. */
+void rs_order_members(Program *p, SemaDef *d);
 /* Whether a definition of kind dk may have a section of kind k. */
 bool rs_section_allowed(AstDefKind dk, AstSectionKind k);
 /* The value of a section's attribute `name` as written ("private",

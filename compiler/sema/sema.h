@@ -89,6 +89,7 @@ struct SemaDef {
     int *scope_order;       /* members declared before each arm's if */
     int nscopes;            /* entries in scope_parent */
     bool resolved;          /* its body has been checked */
+    bool cyclic;            /* a parameter's value reads itself (reported) */
     bool inheriting;        /* its base is being resolved (a cycle, when met) */
     struct SemaDef *base;   /* the component it extends (< Base), or NULL */
     SemaPropagation propagation; /* component (Propagation = ...) */
