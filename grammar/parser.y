@@ -300,7 +300,7 @@ static AstStmt *equation_before_error(ParseCtx *pc, SrcSpan sp, AstExpr *e)
 %type <ptr> decl instance arg branch connect field
 %type <stmt> stmt
 %type <vec> idents fn_outputs fn_inputs local_defs local_def multi_decl
-%type <expr> expr primary name endpoint if_tail base
+%type <expr> expr primary name endpoint if_tail base assert_msg
 %type <vec> matrix_rows
 %type <ptr> matrix_row
 %type <vec> whens when_clauses assigns charts modes transitions initials
@@ -544,10 +544,10 @@ opt_stmts:
 stmt:
     expr ';'                    { $$ = ast_equation(A, @$, $1); }
   | expr error                  { MISSING_SEMI(); $$ = equation_before_error(pc, @1, $1); }
-  | ASSERT '(' expr ',' STRING ')' ';' { $$ = ast_assert(A, @$, $3, $5, (PtrVec){0}); }
+  | ASSERT '(' expr ',' assert_msg ')' ';' { $$ = ast_assert(A, @$, $3, $5, (PtrVec){0}); }
   | ASSERT '(' expr ')' ';'     { $$ = ast_assert(A, @$, $3, NULL, (PtrVec){0}); }
-  | ASSERT '(' expr ',' STRING ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, $5, $7); }
-  | ASSERT '(' expr ',' STRING ')' error {
+  | ASSERT '(' expr ',' assert_msg ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, $5, $7); }
+  | ASSERT '(' expr ',' assert_msg ')' error {
         MISSING_SEMI();
         $$ = ast_assert(A, src_join(@1, @6), $3, $5, (PtrVec){0});
     }
@@ -608,6 +608,7 @@ primary:
   | name '(' call_args ')'      { $$ = ast_call(A, @$, $1, $3); }
   | DER '(' expr ')'            { $$ = ast_der(A, @$, $3); }
   | name '.' DER                { $$ = ast_der(A, @$, $1); } /* Simscape's x.der */
+  | name '(' call_args ')' '.' DER { $$ = ast_der(A, @$, ast_call(A, src_join(@1, @4), $1, $3)); }
   | '(' expr ')'                { $$ = ast_paren($2, @$); }
   | '{' expr ',' STRING '}'     { $$ = ast_quantity(A, @$, $2, $4); }
   | '{' fields '}'              { $$ = ast_record(A, @$, $2); }
@@ -636,6 +637,14 @@ matrix_row:
     expr                        { $$ = ast_matrix_row(A, NULL, $1); }
   | matrix_row ',' expr         { $$ = ast_matrix_row(A, $1, $3); }
   | matrix_row ','              { $$ = $1; }
+    ;
+
+/* an assert's message: a string, or MATLAB's message('catalog:id', ...),
+   whose text is its identifier and arguments (the catalog is MATLAB's) */
+assert_msg:
+    STRING                      { $$ = $1; }
+  | name '(' call_args ')'      { $$ = ast_message_call(A, @$, $1, &$3); }
+  | name                        { $$ = ast_message_call(A, @$, $1, NULL); }
     ;
 
 if_tail:

@@ -9,6 +9,7 @@
 #include "source.h"
 #include "rt_number.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -505,6 +506,40 @@ AstStmt *ast_equation(Arena *a, SrcSpan sp, AstExpr *e)
         s->u.eq.rhs = e;
     }
     return s;
+}
+
+AstExpr *ast_message_call(Arena *a, SrcSpan sp, AstExpr *callee, const PtrVec *call)
+{
+    if (!call) {
+        diag_error(sp, "expected the assert's message as a string: "
+                   "assert(COND, 'message'); found name '%s'",
+                   callee->u.name.parts[0].sym->name);
+        return ast_str(a, sp, "");
+    }
+    PtrVec args = *call;
+    bool strings = args.n > 0;
+    for (int i = 0; i < args.n; i++)
+        strings = strings && ((AstExpr *)args.items[i])->kind == EXPR_STR;
+    if (!ast_is_simple_name(callee) || strcmp(callee->u.name.parts[0].sym->name, "message")
+        || !strings) {
+        diag_error(sp, "an assert's message is a string, or message('id', 'text', ...) "
+                   "of strings");
+        return ast_str(a, sp, "");
+    }
+    /* message('id', 'a', 'b') reads "id (a, b)" */
+    size_t len = 1;
+    for (int i = 0; i < args.n; i++)
+        len += strlen(((AstExpr *)args.items[i])->u.str) + 3;
+    char *s = arena_alloc(a, len + 2);
+    size_t at = 0;
+    for (int i = 0; i < args.n; i++) {
+        const char *p = ((AstExpr *)args.items[i])->u.str;
+        const char *sep = i == 0 ? "" : i == 1 ? " (" : ", ";
+        at += (size_t)snprintf(s + at, len + 2 - at, "%s%s", sep, p);
+    }
+    if (args.n > 1)
+        snprintf(s + at, len + 2 - at, ")");
+    return ast_str(a, sp, s);
 }
 
 AstStmt *ast_assert(Arena *a, SrcSpan sp, AstExpr *cond, AstExpr *msg, PtrVec opts)

@@ -369,6 +369,10 @@ extern const int ast_section_ranks[];
 AstExpr *ast_num(Arena *a, SrcSpan sp, const char *text, size_t len);
 AstExpr *ast_bool(Arena *a, SrcSpan sp, bool v);
 AstExpr *ast_str(Arena *a, SrcSpan sp, const char *s);
+/* An assert's message written as MATLAB's message('id', 'arg', ...) (call
+   its arguments): a string "id (arg, ...)"; an error (and "") for any
+   other call, and for a name that is not called (call NULL). */
+AstExpr *ast_message_call(Arena *a, SrcSpan sp, AstExpr *callee, const PtrVec *call);
 AstExpr *ast_leaf(Arena *a, SrcSpan sp, AstExprKind kind);
 AstExpr *ast_name(Arena *a, SrcSpan sp, Sym *s);
 AstExpr *ast_name_append(Arena *a, AstExpr *name, SrcSpan sp, Sym *s);
