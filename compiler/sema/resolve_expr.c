@@ -240,7 +240,7 @@ static void check_name(Checker *c, AstExpr *e)
     AstNamePart *first = &e->u.name.parts[0];
     if (rs_loop_var_misused(c, e))
         return;
-    SemaMember *m = rs_visible(c->d, first->sym, c->scope);
+    SemaMember *m = rs_visible_somewhere(c->d, first->sym, c->scope);
     if (!m) {
         if (e->u.name.n == 1 && builtin_constant(first->sym->name, NULL))
             return;
@@ -537,7 +537,7 @@ static bool call_is_index(Checker *c, AstExpr *e)
     if (!callee)
         return false;
     Sym *first = callee->u.name.parts[0].sym;
-    if (!is_loop_var(c, first) && !rs_visible(c->d, first, c->scope))
+    if (!is_loop_var(c, first) && !rs_visible_somewhere(c->d, first, c->scope))
         return false;
     PtrVec args = e->u.call.args;
     AstNamePart *parts = callee->u.name.parts;
@@ -654,7 +654,7 @@ static bool rewrite_operator_call(Checker *c, AstExpr *e)
     for (size_t i = 0; i < sizeof operator_funcs / sizeof operator_funcs[0]; i++) {
         if (strcmp(operator_funcs[i].name, f))
             continue;
-        if (rs_visible(c->d, e->u.call.func, c->scope) || sema_lookup(c->p, e->u.call.func,
+        if (rs_visible_somewhere(c->d, e->u.call.func, c->scope) || sema_lookup(c->p, e->u.call.func,
                                                                      e->u.call.func_span.file))
             return false; /* the model's own */
         int n = e->u.call.args.n;
@@ -774,7 +774,7 @@ void rs_check_expr(Checker *c, AstExpr *e)
         if (c->mode != REF_EQUATION)
             diag_error(e->span, "der() cannot appear in %s", c->what);
         if (ast_is_simple_name(e->u.der.arg)) {
-            SemaMember *m = rs_visible(c->d, e->u.der.arg->u.name.parts[0].sym, c->scope);
+            SemaMember *m = rs_visible_somewhere(c->d, e->u.der.arg->u.name.parts[0].sym, c->scope);
             if (m && m->event)
                 diag_error(e->span, "'%s' is an event variable, piecewise constant: "
                            "der() of it is zero", m->name->name);

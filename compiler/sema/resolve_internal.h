@@ -47,6 +47,7 @@ const char *rs_package_path(Arena *a, const AstExpr *name);
 bool rs_scope_within(const SemaDef *d, int inner, int outer);
 /* The declaration of `name` visible from arm `scope`, or NULL. */
 SemaMember *rs_visible(const SemaDef *d, const Sym *name, int scope);
+SemaMember *rs_visible_somewhere(const SemaDef *d, const Sym *name, int scope);
 /* A new arm of d inside arm parent, a clause of the if `item`. */
 int rs_new_scope(Program *p, SemaDef *d, int parent, const void *item);
 /* Whether arms a and b can never be active together. */

@@ -73,6 +73,16 @@ SemaMember *rs_visible(const SemaDef *d, const Sym *name, int scope)
     return NULL;
 }
 
+/* Any declaration of `name` in the definition: what a reference sees when
+   no arm around it declares the name, as Simscape compiles a variant
+   with the parameter values it is given.  Elaboration, which knows the
+   active arms, reports a member that does not exist there. */
+SemaMember *rs_visible_somewhere(const SemaDef *d, const Sym *name, int scope)
+{
+    SemaMember *m = rs_visible(d, name, scope);
+    return m ? m : symmap_get(&d->members, name);
+}
+
 /* The array grows by doubling; its capacity is the next power of two of
    nscopes, so a component with thousands of arms stays linear. */
 int rs_new_scope(Program *p, SemaDef *d, int parent, const void *item)

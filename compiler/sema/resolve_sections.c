@@ -136,7 +136,7 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 
 static SemaMember *member_in_scope(Checker *c, Sym *name)
 {
-    return rs_visible(c->d, name, c->scope);
+    return rs_visible_somewhere(c->d, name, c->scope);
 }
 
 static void check_instance(Checker *c, AstInstance *in)
