@@ -21,12 +21,19 @@ static const char *text_of(Arena *a, SrcSpan sp)
     SrcFile *f = src_get(sp.file);
     if (!f)
         return "";
-    /* Collapse runs of white space so multi-line expressions print on one
+    /* Collapse runs of white space, and MATLAB's '...' continuations with
+       the rest of their lines, so multi-line expressions print on one
        line. */
     char *s = arena_alloc(a, sp.end - sp.begin + 1), *q = s;
     bool space = false;
     for (uint32_t i = sp.begin; i < sp.end && i < f->len; i++) {
         char c = f->text[i];
+        if (c == '.' && i + 2 < sp.end && f->text[i + 1] == '.' && f->text[i + 2] == '.') {
+            while (i + 1 < sp.end && f->text[i + 1] != '\n')
+                i++;
+            space = true;
+            continue;
+        }
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             space = true;
             continue;
@@ -402,6 +409,23 @@ static int doc_file(const DriverOptions *o, Program *p)
     return 0;
 }
 
+/* A package path, foundation.electrical.elements.resistor, looked up as
+   a model's `components` section would. */
+static SemaDef *lookup_path(Arena *a, Program *p, const char *path)
+{
+    AstExpr *name = NULL;
+    for (const char *s = path; *s;) {
+        const char *dot = strchr(s, '.');
+        size_t n = dot ? (size_t)(dot - s) : strlen(s);
+        if (n == 0)
+            return NULL;
+        Sym *part = sym_intern(s, n);
+        name = name ? ast_name_append(a, name, src_none, part) : ast_name(a, src_none, part);
+        s += n + (dot ? 1 : 0);
+    }
+    return name ? sema_lookup_qualified(p, name, p->main_file) : NULL;
+}
+
 int doc_run(const DriverOptions *o)
 {
     Arena arena = {0};
@@ -416,7 +440,8 @@ int doc_run(const DriverOptions *o)
     }
     /* A name, not a file: the current directory plays the model file's. */
     p->main_file = src_add("./(doc)", "", 0);
-    SemaDef *d = sema_lookup(p, sym_cstr(o->file), p->main_file);
+    SemaDef *d = strchr(o->file, '.') ? lookup_path(ast_arena, p, o->file)
+                                      : sema_lookup(p, sym_cstr(o->file), p->main_file);
     if (!d) {
         if (!diag_error_count()) {
             const char *s = sema_suggest_def(p, o->file);

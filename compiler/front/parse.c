@@ -73,11 +73,11 @@ static char *comment_text(Arena *a, const char *p, const char *end)
 static const char *trailing_comment(Arena *a, SrcFile *f, uint32_t end)
 {
     const char *p = f->text + end, *stop = f->text + f->len;
-    bool in_str = false;
+    char quote = 0;
     for (; p < stop && *p != '\n'; p++) {
-        if (*p == '\'')
-            in_str = !in_str;
-        else if (*p == '%' && !in_str)
+        if ((*p == '\'' || *p == '"') && (!quote || quote == *p))
+            quote = quote ? 0 : *p;
+        else if (*p == '%' && !quote)
             return comment_text(a, p, stop);
     }
     return NULL;
