@@ -572,6 +572,16 @@ static void check_table_option(AstExpr *o)
         return;
     }
     AstExpr *v = o->u.option.value;
+    /* Simscape's simscape.enum.interpolation.smooth is `smooth`: the name
+       keeps its last part (the same rewrite each time, so a base's shared
+       tree may take it) */
+    if (v->kind == EXPR_NAME && v->u.name.n == 4 && !v->u.name.parts[3].nindex
+        && !strcmp(v->u.name.parts[0].sym->name, "simscape")
+        && !strcmp(v->u.name.parts[1].sym->name, "enum")
+        && !strcmp(v->u.name.parts[2].sym->name, n)) {
+        v->u.name.parts[0] = v->u.name.parts[3];
+        v->u.name.n = 1;
+    }
     const char *const *ok = is_interp ? interp : extrap;
     int nok = is_interp ? 2 : 3;
     const char *w = ast_is_simple_name(v) && !v->u.name.parts[0].nindex

@@ -241,10 +241,10 @@ static SectionAttrs section_attrs(Program *p, AstItem *it)
                     ptrvec_push(p->arena, &v, (void *)names[j]);
             const char *s = diag_closest(n, (const char *const *)v.items, v.n);
             if (a < NATTR)
-                diag_error(g->name_span, "a '%s' section has no attribute '%s'",
+                diag_error(g->name_span, "'%s' sections take no attribute '%s'",
                            ast_section_names[k], n);
             else
-                diag_error(g->name_span, "unknown attribute '%s' of a '%s' section%s",
+                diag_error(g->name_span, "unknown attribute '%s' of '%s' sections%s",
                            n, ast_section_names[k], diag_did_you_mean(s).text);
             continue;
         }
