@@ -320,6 +320,10 @@ LowerValue lower_matrix_call(Model *m, ElabInst *in, AstExpr *e, int af, AstExpr
     case AF_TRIL: case AF_TRIU:
         return triangle(m, lower_value(m, in, args[0]), af == AF_TRIL);
     default:
+        /* a row of LMDL_ARRAY_FUNCS that no case lowers: the compiler's
+           fault, said as such rather than a silent 0 */
+        diag_error(e->span, "internal error: the array function '%s' has no "
+                   "lowering (compiler/elab/lower_matrix.c)", array_func_names[af]);
         return scalar(m, dae_const(m->t, 0));
     }
 }
