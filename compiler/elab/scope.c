@@ -208,7 +208,7 @@ const RtUnit *elab_literal_unit(Model *m, AstExpr *q)
     const RtUnit *u = ptrmap_get(&m->units_memo, q);
     if (!u) {
         u = units_read_quantity(m->arena, q->u.quantity.unit, q->u.quantity.unit_span,
-                                q->u.quantity.absolute);
+                                q->u.quantity.absolute, q->u.quantity.relative);
         ptrmap_put(&m->units_memo, q, u ? (void *)u : &bad_unit);
     }
     return u == &bad_unit ? NULL : u;

@@ -301,11 +301,22 @@ AstField *ast_field(Arena *a, SrcSpan sp, Sym *name, AstExpr *value)
 
 /* A declaration's or argument's whole value: a quantity in it (or in its
    record's value field) may have an affine unit, {25, 'degC'}. */
-static void mark_absolute(AstExpr *v)
+static AstExpr *whole_quantity(AstExpr *v)
 {
     if (v && v->kind == EXPR_RECORD)
         v = ast_record_field(v, "value");
-    if (v && v->kind == EXPR_QUANTITY)
+    return v && v->kind == EXPR_QUANTITY ? v : NULL;
+}
+
+void ast_set_relative(AstExpr *v, bool relative)
+{
+    if ((v = whole_quantity(v)))
+        v->u.quantity.relative = relative;
+}
+
+static void mark_absolute(AstExpr *v)
+{
+    if ((v = whole_quantity(v)))
         v->u.quantity.absolute = true;
 }
 

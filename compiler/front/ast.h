@@ -113,7 +113,9 @@ struct AstExpr {
         struct { AstExpr *value; const char *unit; SrcSpan unit_span;
                  bool absolute; /* a declaration's whole value (or an
                                    argument's): an affine unit (degC) is
-                                   an absolute temperature there */ }
+                                   an absolute temperature there */
+                 bool relative; /* ... of a member with Conversion =
+                                   relative: degC is a difference there */ }
             quantity;                                       /* EXPR_QUANTITY */
         struct { AstField *fields; int n; } record;         /* EXPR_RECORD */
         struct { PtrVec rows; } matrix; /* EXPR_MATRIX: PtrVec* per row, each
@@ -514,6 +516,11 @@ bool ast_section_is_decls(AstSectionKind k);
 bool ast_is_simple_name(const AstExpr *e);
 /* {v, '*'} or {v, '*(UNIT)'}: a parameter of the unit it is bound to. */
 bool ast_any_unit(const AstExpr *e);
+/* Marks a declaration's or argument's whole value v (or its record's
+   value field), if a quantity, as one whose member converts relatively
+   (Conversion = relative: {10, 'degC'} is a difference of 10 K), or
+   not. */
+void ast_set_relative(AstExpr *v, bool relative);
 /* Calls fn on the slot of each direct subexpression of e that is there. */
 void ast_each_child(AstExpr *e, void (*fn)(AstExpr **slot, void *ctx), void *ctx);
 char *ast_name_text(Arena *a, const AstExpr *e);   /* "a.b.c" */

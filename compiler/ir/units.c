@@ -91,7 +91,7 @@ static void unit_string_error(SrcSpan sp, size_t pos, const char *err)
 }
 
 const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span,
-                                  bool absolute)
+                                  bool absolute, bool relative)
 {
     RtUnit *u = arena_alloc(a, sizeof *u);
     char err[160];
@@ -122,6 +122,8 @@ const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span,
         unit_string_error(unit_span, pos + skip, err);
         return NULL;
     }
+    if (relative)
+        u->offset = 0;
     return u;
 }
 

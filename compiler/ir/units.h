@@ -49,9 +49,12 @@ const char *dim_text_msg(Dim d, char *buf, size_t len);
 /* The unit of a {value, 'unit'} literal, `text` as written between the
    quotes at `unit_span` (quotes included): '*' (the binding's unit,
    dimensionless when unbound), '*(UNIT)' (UNIT when unbound), or a unit.
-   NULL after an error reported inside the string.  In arena a. */
+   NULL after an error reported inside the string.  In arena a.  An
+   affine unit (degC, degF) is allowed when absolute (a declaration's or
+   argument's whole value): an absolute temperature, or with relative (its
+   member has Conversion = relative) a difference, its offset dropped. */
 const RtUnit *units_read_quantity(Arena *a, const char *text, SrcSpan unit_span,
-                                  bool absolute);
+                                  bool absolute, bool relative);
 /* The unit asked of value(x, 'unit'): an affine temperature unit is
    allowed, its offset in *offset.  NULL after an error. */
 const RtUnit *units_read_value(Arena *a, const char *text, SrcSpan span, double *offset);

@@ -361,6 +361,9 @@ static void collect_section(Program *p, SemaDef *d, AstItem *it, int scope, bool
             m->external = at.external;
             m->event = at.event;
             m->relative = at.relative;
+            /* Conversion = relative: {10, 'degC'} is a difference of 10 K */
+            if (at.relative)
+                ast_set_relative(dc->value, true);
             if (k == SEC_NODES) {
                 m->rank = declared_rank(d, k, &dc->index, dc->name, dc->name_span, in_loop);
                 /* its domain now, so that NODE.param reads in sections checked

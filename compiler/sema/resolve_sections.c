@@ -223,6 +223,8 @@ static void check_instance(Checker *c, AstInstance *in)
         }
         c->mode = REF_ARGUMENT;
         c->what = "an instance argument";
+        /* an argument converts as the member it sets does (Conversion) */
+        ast_set_relative(g->value, target->relative);
         if (g->value->kind == EXPR_RECORD) {
             if (target->kind != MEM_VARIABLE && target->kind != MEM_OUTPUT)
                 diag_error(g->value->span, "only a variable's target can be "
