@@ -78,9 +78,19 @@ const DaeExpr *dae_nonfinite_part(DaeExprTable *t, const DaeExpr *e)
         }
         DaeExpr *k[3];
         int n = evaluated_children(t, x, k);
+        bool relation = dae_is_relation(x);
         for (int i = 0; i < n; i++) {
             if (t->mark[k[i]->id] == t->stamp)
                 continue;
+            /* a bound declared infinite, compared with a value, is a
+               finite answer (x < inf): Simscape's saturations take inf
+               limits; an infinity computed here (1 / 0) is still a fault */
+            if (relation && !dae_depends_on_state(k[i])
+                && isinf(dae_default_value(t, k[i]))) {
+                const DaeExpr *src = innermost_nonfinite(t, k[i]);
+                if (src->kind == DX_PARAM || src->kind == DX_CONST)
+                    continue;
+            }
             t->mark[k[i]->id] = t->stamp;
             dae_walk_push(t, &sp, k[i]);
         }

@@ -66,6 +66,9 @@ int main(void)
     CHECK(dae_nonfinite_part(&t, dae_add(&t, y, p)) == NULL);
     /* operands of relations are evaluated; untaken branches are not */
     CHECK(dae_nonfinite_part(&t, dae_binary(&t, DX_GT, x, inv_q)) == inv_q);
+    /* ... but a bound that is an infinite constant is a finite answer */
+    CHECK(dae_nonfinite_part(&t, dae_binary(&t, DX_LT, x, dae_const(&t, INFINITY))) == NULL);
+    CHECK(dae_nonfinite_part(&t, dae_binary(&t, DX_LT, x, dae_neg(&t, dae_const(&t, INFINITY)))) == NULL);
     DaeExpr *gate = dae_binary(&t, DX_GT, x, zero);
     CHECK(dae_nonfinite_part(&t, dae_add(&t, y, dae_if(&t, gate, inv_q, zero))) == NULL);
     DaeExpr *pgt1 = dae_binary(&t, DX_GT, p, one);   /* true at p = 2 */
