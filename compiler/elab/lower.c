@@ -503,6 +503,15 @@ static DaeExprKind binary_kind(AstOp op)
 }
 
 /* Records where a relation came from, for the event log (first wins). */
+static void note_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp);
+
+DaeExpr *lower_binary_node(Model *m, ElabInst *in, AstExpr *e, DaeExpr *a, DaeExpr *b)
+{
+    DaeExpr *r = dae_binary(m->t, binary_kind(e->u.binary.op), a, b);
+    note_relations(m, in, r, e->span);
+    return r;
+}
+
 static void note_relations(Model *m, ElabInst *in, DaeExpr *e, SrcSpan sp)
 {
     if (!dae_is_relation(e) || ptrmap_get(&m->t->origin, e))
@@ -553,13 +562,9 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
             return dae_not(t, a);
         return a;
     }
-    case EXPR_BINARY: {
-        DaeExpr *r = dae_binary(t, binary_kind(e->u.binary.op),
-                                lower_expr(m, in, e->u.binary.lhs),
-                                lower_expr(m, in, e->u.binary.rhs));
-        note_relations(m, in, r, e->span);
-        return r;
-    }
+    case EXPR_BINARY:
+        return lower_binary_node(m, in, e, lower_expr(m, in, e->u.binary.lhs),
+                                 lower_expr(m, in, e->u.binary.rhs));
     case EXPR_IF:
         return dae_if(t, lower_expr(m, in, e->u.cond.cond),
                       lower_expr(m, in, e->u.cond.then),

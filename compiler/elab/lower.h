@@ -13,6 +13,9 @@
 #include <stdlib.h>
 
 DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e);
+/* e's binary operator applied to a and b (e's operands, lowered, or
+   elements of them), a relation noted as a zero crossing at e. */
+DaeExpr *lower_binary_node(Model *m, ElabInst *in, AstExpr *e, DaeExpr *a, DaeExpr *b);
 /* A declaration's value: its expression, or for `[a, b] = f(x)` the
    output of the call it takes. */
 DaeExpr *lower_decl(Model *m, ElabInst *in, AstDecl *d);

@@ -505,9 +505,34 @@ static LowerValue matrix_product(Model *m, AstExpr *e, LowerValue a, LowerValue 
     return r;
 }
 
+/* Relations and & | (&& ||) of arrays, element by element as MATLAB's:
+   v > 0 & v < 2 is a logical vector, for all, any or an index. */
+static LowerValue logical_value(Model *m, ElabInst *in, AstExpr *e)
+{
+    LowerValue a = lower_value(m, in, e->u.binary.lhs);
+    LowerValue b = lower_value(m, in, e->u.binary.rhs);
+    char x[64], y[64];
+    if (!lv_is_scalar(a) && !lv_is_scalar(b) && (a.rows != b.rows || a.cols != b.cols)) {
+        diag_error(e->span, "the operands of '%s' have different sizes: %s (left) "
+                   "vs %s (right)", ast_op_names[e->u.binary.op],
+                   lower_size_text(x, sizeof x, a.rows, a.cols),
+                   lower_size_text(y, sizeof y, b.rows, b.cols));
+        return lv_scalar(m, dae_const(m->t, 0));
+    }
+    LowerValue shape = lv_is_scalar(a) ? b : a;
+    LowerValue r = lv_new(m, shape.rows, shape.cols);
+    for (int i = 0; i < lv_numel(r); i++)
+        r.el[i] = lower_binary_node(m, in, e, a.el[lv_is_scalar(a) ? 0 : i],
+                                    b.el[lv_is_scalar(b) ? 0 : i]);
+    return r;
+}
+
 static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
 {
     AstOp op = e->u.binary.op;
+    if (op == OP_AND || op == OP_OR || op == OP_EQ || op == OP_NE || op == OP_LT
+        || op == OP_LE || op == OP_GT || op == OP_GE)
+        return logical_value(m, in, e);
     if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_DIV && op != OP_POW
         && op != OP_EMUL && op != OP_EDIV && op != OP_EPOW)
         return lv_scalar(m, lower_expr(m, in, e));

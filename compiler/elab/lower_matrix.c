@@ -92,10 +92,13 @@ static LowerValue reduction(Model *m, LowerValue v, int af)
             break;
         case AF_ALL:
         case AF_ANY:
-            /* true/false of every or some element being nonzero */
+            /* true/false of every or some element being nonzero (an
+               element that is true/false already is itself) */
             acc = dae_const(t, af == AF_ALL);
             for (int i = 0; i < len; i++) {
-                DaeExpr *nz = dae_binary(t, DX_NE, el[i], dae_const(t, 0));
+                bool logical = dae_is_relation(el[i]) || el[i]->kind == DX_AND
+                               || el[i]->kind == DX_OR || el[i]->kind == DX_NOT;
+                DaeExpr *nz = logical ? el[i] : dae_binary(t, DX_NE, el[i], dae_const(t, 0));
                 acc = dae_binary(t, af == AF_ALL ? DX_AND : DX_OR, acc, nz);
             }
             break;
