@@ -47,6 +47,9 @@ typedef struct ElabSlot {
     ElabInst *child;        /* MEM_INSTANCE: the child */
     AstArg *override;       /* MEM_VARIABLE/OUTPUT: parent's target override */
     DaeExpr *lowered;       /* MEM_INTERMEDIATE: cached lowering */
+    DaeExpr **lowered_el;   /* ... of a vector or matrix intermediate: its
+                               elements, column-major, or NULL */
+    int lowered_rows, lowered_cols; /* ... and its size */
     int lowering;           /* MEM_INTERMEDIATE: 1 while being lowered */
     /* the unit check (units/) */
     bool untyped;           /* MEM_INPUT/OUTPUT declared `NAME;`: dim inferred */

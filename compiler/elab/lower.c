@@ -76,6 +76,14 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
 
 /* A let's or a function's local name: true when e is one (or when a
    function's barrier hides everything else). */
+static bool lower_local(Model *m, AstExpr *e, DaeExpr **out);
+
+bool lower_is_local(Model *m, AstExpr *e)
+{
+    DaeExpr *unused;
+    return lower_local(m, e, &unused);
+}
+
 static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
 {
     if (!m->locals || e->u.name.n != 1)
@@ -95,6 +103,31 @@ static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
         }
     }
     return false;
+}
+
+/* arrays: an intermediate's value with its size, lowered once; one of
+   [a, b] = f(x) is a scalar. */
+LowerValue lower_intermediate_value(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
+{
+    if (s->lowered_el)
+        return (LowerValue){s->lowered_rows, s->lowered_cols, s->lowered_el};
+    if (s->lowered || s->lowering || s->m->decl->output >= 0) {
+        LowerValue v = lower_value_new(m, 1, 1);
+        v.el[0] = lower_intermediate(m, owner, s, at);
+        return v;
+    }
+    s->lowering = 1;
+    ElabLocal *saved = m->locals;
+    m->locals = NULL;
+    LowerValue v = lower_value(m, owner, s->m->decl->value);
+    m->locals = saved;
+    s->lowering = 0;
+    s->lowered_el = v.el;
+    s->lowered_rows = v.rows;
+    s->lowered_cols = v.cols;
+    if (v.rows * v.cols == 1)
+        s->lowered = v.el[0];
+    return v;
 }
 
 DaeExpr *lower_intermediate(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
@@ -159,6 +192,9 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     case MEM_INPUT:
         return s->input ? s->input : dae_const(t, 0);
     case MEM_INTERMEDIATE:
+        if (e->u.name.parts[e->u.name.n - 1].nindex || s->lowered_el
+            || !s->m->decl || s->m->decl->output < 0)
+            return lower_scalar_of(m, lower_value(m, in, e), e);
         return lower_intermediate(m, owner, s, e->span);
     case MEM_NODE: {
         if (nm && nm->kind == MEM_PARAMETER)

@@ -43,6 +43,11 @@ typedef struct LowerValue {
 } LowerValue;
 
 LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e);
+/* Whether name e is a let's or a function's local (it hides members). */
+bool lower_is_local(Model *m, AstExpr *e);
+/* arrays: intermediate s of `owner` (a vector or matrix, or one value),
+   lowered once. */
+LowerValue lower_intermediate_value(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at);
 /* A value of rows * cols elements, to fill (lower_array.c). */
 LowerValue lower_value_new(Model *m, int rows, int cols);
 /* lower_matrix.c: the matrix functions of LMDL_ARRAY_FUNCS beyond sum,

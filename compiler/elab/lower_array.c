@@ -343,6 +343,13 @@ static LowerValue name_value(Model *m, ElabInst *in, AstExpr *e)
         ElabInst *owner = in;
         SemaMember *nm = NULL;
         ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
+        if (s && s->m->kind == MEM_INTERMEDIATE) {
+            LowerValue v = lower_intermediate_value(m, owner, s, e->span);
+            if (!last->nindex)
+                return v;
+            char *text = arena_strdup(m->arena, last->sym->name);
+            return select_elements(m, in, v, last, text);
+        }
         if (s && (s->vec || last->nindex)
             && (s->m->kind == MEM_PARAMETER || s->m->kind == MEM_VARIABLE
                 || s->m->kind == MEM_OUTPUT)) {
@@ -358,6 +365,8 @@ static LowerValue name_value(Model *m, ElabInst *in, AstExpr *e)
         ElabSlot *s = elab_env_find(in->env, last->sym) ? NULL : elab_slot(in, last->sym);
         if (s && s->active && s->vec)
             return slot_value(m, s);
+        if (s && s->active && s->m->kind == MEM_INTERMEDIATE && !lower_is_local(m, e))
+            return lower_intermediate_value(m, in, s, e->span);
     }
     return lv_scalar(m, lower_expr(m, in, e));
 }

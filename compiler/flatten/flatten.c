@@ -635,12 +635,25 @@ static void observe_intermediates(Model *m, Dae *d)
             ElabSlot *s = &in->slots[j];
             if (!s->active || s->m->kind != MEM_INTERMEDIATE)
                 continue;
-            DaeObserved *o = arena_alloc(&d->arena, sizeof *o);
-            o->name = arena_strdup(&d->arena, elab_qualify(m, in, s->m->name->name));
-            o->expr = lower_intermediate(m, in, s, s->m->decl->name_span);
-            if (!units_decl_dim(m, in, s->m->decl, &o->dim))
-                o->dim = dim_none();
-            ptrvec_push(&d->arena, &d->observed, o);
+            /* arrays: a vector or matrix intermediate is one named
+               expression per element, w(1), w(2), ... as variables are */
+            LowerValue v = lower_intermediate_value(m, in, s, s->m->decl->name_span);
+            Dim dim;
+            if (!units_decl_dim(m, in, s->m->decl, &dim))
+                dim = dim_none();
+            for (int k = 0; k < v.rows * v.cols; k++) {
+                DaeObserved *o = arena_alloc(&d->arena, sizeof *o);
+                const char *name = elab_qualify(m, in, s->m->name->name);
+                if (v.rows * v.cols > 1)
+                    name = v.rows > 1 && v.cols > 1
+                               ? arena_printf(m->arena, "%s(%d,%d)", name, k % v.rows + 1,
+                                              k / v.rows + 1)
+                               : arena_printf(m->arena, "%s(%d)", name, k + 1);
+                o->name = arena_strdup(&d->arena, name);
+                o->expr = v.el[k];
+                o->dim = dim;
+                ptrvec_push(&d->arena, &d->observed, o);
+            }
         }
     }
 }

@@ -136,9 +136,9 @@ bool rs_check_part(Checker *c, SemaMember *m, AstNamePart *part)
         return true;
     }
     if (part->nindex && m->kind != MEM_PARAMETER && m->kind != MEM_VARIABLE
-        && m->kind != MEM_OUTPUT) {
+        && m->kind != MEM_OUTPUT && m->kind != MEM_INTERMEDIATE) {
         diag_error(part->span, "'%s' is %s %s and cannot be indexed; parameters, "
-                   "variables and outputs may be vectors", part->sym->name,
+                   "variables, outputs and intermediates may be vectors", part->sym->name,
                    m->kind == MEM_INPUT || m->kind == MEM_INTERMEDIATE ? "an" : "a",
                    sema_member_kind_names[m->kind]);
         return false;
