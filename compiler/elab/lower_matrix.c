@@ -311,8 +311,18 @@ LowerValue lower_matrix_call(Model *m, ElabInst *in, AstExpr *e, int af, AstExpr
         }
         return reduction(m, v, af);
     }
-    case AF_CUMSUM: case AF_DIFF:
+    case AF_CUMSUM:
         return running(m, lower_value(m, in, args[0]), af);
+    case AF_DIFF: {
+        /* diff(x, k): the k-th differences, diff applied k times */
+        long k = 1;
+        if (n > 1 && !size_arg(m, in, args[1], &k))
+            return lower_value_new(m, 0, 0);
+        LowerValue v = lower_value(m, in, args[0]);
+        for (long i = 0; i < k && numel(v) > 0; i++)
+            v = running(m, v, af);
+        return v;
+    }
     case AF_DOT: case AF_CROSS:
         return products(m, e, lower_value(m, in, args[0]), lower_value(m, in, args[1]), af);
     case AF_EYE: return eye(m, in, args, n);

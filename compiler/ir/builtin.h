@@ -124,7 +124,7 @@ typedef enum ArrayUnits {
     X(AF_PROD, "prod", 1, 1, "the product of the elements", AU_DIMLESS, -1)  \
     X(AF_MEAN, "mean", 1, 1, "the mean of the elements", AU_SAME, -1)        \
     X(AF_CUMSUM, "cumsum", 1, 1, "the cumulative sums", AU_SAME, -1)         \
-    X(AF_DIFF, "diff", 1, 1, "the differences of neighbours", AU_SAME, -1)   \
+    X(AF_DIFF, "diff", 1, 2, "the differences of neighbours", AU_SAME, 1)    \
     X(AF_DOT, "dot", 2, 2, "the dot product", AU_PRODUCT, -1)                \
     X(AF_CROSS, "cross", 2, 2, "the cross product", AU_PRODUCT, -1)          \
     X(AF_NORM, "norm", 1, 1, "the Euclidean norm", AU_SAME, -1)              \
