@@ -473,8 +473,11 @@ static DaeExprKind elementwise_kind(AstOp op)
     }
 }
 
-/* a op b element by element, a scalar operand applying to every element. */
-static LowerValue broadcast(Model *m, AstExpr *e, DaeExprKind k, LowerValue a, LowerValue b)
+/* a op b element by element, a scalar operand applying to every element:
+   the operator kind k, or with `in` e's own operator noted as lowering
+   notes it (a relation is a zero crossing). */
+static LowerValue broadcast(Model *m, ElabInst *in, AstExpr *e, DaeExprKind k, LowerValue a,
+                            LowerValue b)
 {
     char x[64], y[64];
     if (!lv_is_scalar(a) && !lv_is_scalar(b) && (a.rows != b.rows || a.cols != b.cols)) {
@@ -486,8 +489,10 @@ static LowerValue broadcast(Model *m, AstExpr *e, DaeExprKind k, LowerValue a, L
     }
     LowerValue shape = lv_is_scalar(a) ? b : a;
     LowerValue r = lv_new(m, shape.rows, shape.cols);
-    for (int i = 0; i < lv_numel(r); i++)
-        r.el[i] = dae_binary(m->t, k, a.el[lv_is_scalar(a) ? 0 : i], b.el[lv_is_scalar(b) ? 0 : i]);
+    for (int i = 0; i < lv_numel(r); i++) {
+        DaeExpr *lhs = a.el[lv_is_scalar(a) ? 0 : i], *rhs = b.el[lv_is_scalar(b) ? 0 : i];
+        r.el[i] = in ? lower_binary_node(m, in, e, lhs, rhs) : dae_binary(m->t, k, lhs, rhs);
+    }
     return r;
 }
 
@@ -520,20 +525,7 @@ static LowerValue logical_value(Model *m, ElabInst *in, AstExpr *e)
 {
     LowerValue a = lower_value(m, in, e->u.binary.lhs);
     LowerValue b = lower_value(m, in, e->u.binary.rhs);
-    char x[64], y[64];
-    if (!lv_is_scalar(a) && !lv_is_scalar(b) && (a.rows != b.rows || a.cols != b.cols)) {
-        diag_error(e->span, "the operands of '%s' have different sizes: %s (left) "
-                   "vs %s (right)", ast_op_names[e->u.binary.op],
-                   lower_size_text(x, sizeof x, a.rows, a.cols),
-                   lower_size_text(y, sizeof y, b.rows, b.cols));
-        return lv_scalar(m, dae_const(m->t, 0));
-    }
-    LowerValue shape = lv_is_scalar(a) ? b : a;
-    LowerValue r = lv_new(m, shape.rows, shape.cols);
-    for (int i = 0; i < lv_numel(r); i++)
-        r.el[i] = lower_binary_node(m, in, e, a.el[lv_is_scalar(a) ? 0 : i],
-                                    b.el[lv_is_scalar(b) ? 0 : i]);
-    return r;
+    return broadcast(m, in, e, DX_AND, a, b);
 }
 
 static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
@@ -560,7 +552,7 @@ static LowerValue binary_value(Model *m, ElabInst *in, AstExpr *e)
         diag_error(e->span, "'^' takes scalars; use .^ for the element-wise power");
         return lv_scalar(m, dae_const(m->t, 0));
     }
-    return broadcast(m, e, elementwise_kind(op), a, b);
+    return broadcast(m, NULL, e, elementwise_kind(op), a, b);
 }
 
 /* ---- functions of vectors ------------------------------------------------------ */
