@@ -24,9 +24,11 @@
  *   derivative  the dae_diff.c function giving d f(a, b) from the call and
  *               the derivatives da, db of its arguments.
  *
- * Adding a function is one row here plus its derivative in dae_diff.c; the
- * lowering, the unit check, resolution, evaluation, printing and code
- * generation all read the table.
+ * Adding a function is one row here plus its derivative in dae_diff.c, its
+ * C function in runtime/common/rt_math.h when the C library has none, and
+ * its name in the editors' grammars (HACKING.md); the lowering, the unit
+ * check, resolution, evaluation, printing and code generation all read
+ * the table.
  */
 #ifndef LMDL_BUILTIN_H
 #define LMDL_BUILTIN_H
