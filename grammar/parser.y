@@ -547,6 +547,7 @@ stmt:
   | ASSERT '(' expr ',' assert_msg ')' ';' { $$ = ast_assert(A, @$, $3, $5, (PtrVec){0}); }
   | ASSERT '(' expr ')' ';'     { $$ = ast_assert(A, @$, $3, NULL, (PtrVec){0}); }
   | ASSERT '(' expr ',' assert_msg ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, $5, $7); }
+  | ASSERT '(' expr ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, NULL, $5); }
   | ASSERT '(' expr ',' assert_msg ')' error {
         MISSING_SEMI();
         $$ = ast_assert(A, src_join(@1, @6), $3, $5, (PtrVec){0});
@@ -1216,6 +1217,101 @@ static bool opens_a_section(yysymbol_kind_t tok)
     }
 }
 
+/* Whether the line that holds `at` has `needle` before `at`. */
+static bool line_has_before(SrcSpan at, const char *needle)
+{
+    SrcFile *f = src_get(at.file);
+    if (!f || at.begin > f->len)
+        return false;
+    uint32_t ls = at.begin;
+    while (ls > 0 && f->text[ls - 1] != '\n')
+        ls--;
+    size_t n = strlen(needle);
+    for (uint32_t i = ls; i + n <= at.begin; i++)
+        if (memcmp(f->text + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* Whether the text before `off` (blanks, line breaks and '...' continuations
+   skipped) ends in "] =": the if at off is the value of [a, b] = if ... */
+static bool after_multi_assign(const SrcFile *f, uint32_t off)
+{
+    for (int guard = 0; guard < 64 && off > 0; guard++) {
+        char c = f->text[off - 1];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            off--;
+            continue;
+        }
+        if (c == '\n') {
+            /* a line that ends in '...' (and a comment after it) goes on */
+            uint32_t ls = off - 1;
+            while (ls > 0 && f->text[ls - 1] != '\n')
+                ls--;
+            uint32_t dots = 0;
+            for (uint32_t i = ls; i + 3 <= off - 1; i++)
+                if (!memcmp(f->text + i, "...", 3)) {
+                    dots = i;
+                    break;
+                }
+            if (!dots)
+                return false;
+            off = dots;
+            continue;
+        }
+        if (c != '=')
+            return false;
+        off--;
+        while (off > 0 && (f->text[off - 1] == ' ' || f->text[off - 1] == '\t'))
+            off--;
+        return off > 0 && f->text[off - 1] == ']';
+    }
+    return false;
+}
+
+/* Simscape's constructs that lmdl does not read yet, said as such where
+   the parser stops on them; true when one was reported. */
+static bool simscape_unsupported(ParseCtx *pc, yysymbol_kind_t tok, SrcSpan at)
+{
+    SrcFile *f = src_get(at.file);
+    const char *what = NULL;
+    if (!f)
+        return false;
+    const char *p = f->text + at.begin;
+    size_t left = f->len - at.begin;
+    if (is_char(tok, '.') && left > 3 && p[1] == 'i' && p[2] == 'f'
+        && (p[3] == ' ' || p[3] == '\t' || p[3] == '('))
+        what = "Simscape's element-wise '.if' is not supported yet; write an "
+               "if-expression for each element";
+    else if (is_char(tok, '[') && word_before(at, at.begin, "connect("))
+        what = "Simscape's connect of arrays of nodes ([...]) is not supported yet; "
+               "connect the elements one by one, in a for-loop";
+    else if (is_char(tok, '~') && line_has_before(at, "["))
+        what = "MATLAB's '~' for an unused output of [a, b] = f(x) is not "
+               "supported yet; name the output";
+    else if ((tok == YYSYMBOL_THROUGH || tok == YYSYMBOL_ACROSS) && left > 7
+             && memchr(p, '(', left < 12 ? left : 12))
+        what = "Simscape's oldest across(...) and through(...) calls in a setup "
+               "function are not supported; declare the variables in a "
+               "branches section (v : p.i -> n.i) and write the across "
+               "relation as an equation";
+    else if (innermost(pc) && innermost(pc)->token == IF_EXPR
+             && innermost(pc)->span.file == at.file
+             && after_multi_assign(f, innermost(pc)->span.begin))
+        what = "Simscape's if-expression of several values ([a, b] = if c, x; y "
+               "else ... end) is not supported yet; write one if-expression per "
+               "value";
+    else if (line_has_before(at, "= repmat(") || line_has_before(at, "=repmat("))
+        what = "Simscape's arrays of components made by repmat(...) are not "
+               "supported yet; declare them in a for-loop: for i = 1:n, "
+               "m(i) = pkg.C(...) end";
+    if (!what)
+        return false;
+    diag_error(at, "%s", what);
+    (void)pc;
+    return true;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
 {
     enum { MAXEXP = 128 };
@@ -1234,6 +1330,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ParseCtx *pc)
     /* An unterminated block comment has swallowed the rest of the file;
        the blocks it leaves open are its fault, and it is reported. */
     if (tok == YYSYMBOL_YYEOF && pc->block_nest > 0)
+        return 0;
+    if (simscape_unsupported(pc, tok, at))
         return 0;
     /* Running off the end of the file inside a block. */
     if (tok == YYSYMBOL_YYEOF && open) {

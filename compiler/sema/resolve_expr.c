@@ -137,7 +137,8 @@ bool rs_check_part(Checker *c, SemaMember *m, AstNamePart *part)
     }
     if (part->nindex && m->kind != MEM_PARAMETER && m->kind != MEM_VARIABLE
         && m->kind != MEM_OUTPUT && m->kind != MEM_INTERMEDIATE) {
-        diag_error(part->span, "'%s' is %s %s and cannot be indexed; parameters, "
+        diag_error(part->span, "'%s' is %s %s and cannot be indexed (Simscape's vector "
+                   "inputs and domain variables are not supported yet); parameters, "
                    "variables, outputs and intermediates may be vectors", part->sym->name,
                    m->kind == MEM_INPUT || m->kind == MEM_INTERMEDIATE ? "an" : "a",
                    sema_member_kind_names[m->kind]);
