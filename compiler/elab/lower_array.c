@@ -853,6 +853,21 @@ static LowerValue call_value(Model *m, ElabInst *in, AstExpr *e)
     LowerValue ew;
     if (af < 0 && k >= 0 && lower_elementwise(m, in, e, &ew))
         return ew;
+    /* value(x, 'unit') of an array: each element in the unit */
+    if (af < 0 && k < 0 && n >= 1 && !e->u.call.fn && !e->u.call.qual
+        && special_find(e->u.call.func->name) == SF_VALUE) {
+        LowerValue v = lower_value(m, in, args[0]);
+        if (!lv_is_scalar(v)) {
+            double offset;
+            const RtUnit *u = elab_value_unit(m, e, &offset);
+            LowerValue r = lv_new(m, v.rows, v.cols);
+            for (int i = 0; i < lv_numel(r); i++)
+                r.el[i] = u ? dae_sub(m->t, dae_div(m->t, v.el[i], dae_const(m->t, u->scale)),
+                                      dae_const(m->t, offset))
+                            : dae_const(m->t, 0);
+            return r;
+        }
+    }
     if (af < 0 || n < 1)
         return lv_scalar(m, lower_expr(m, in, e));
     switch (af) {

@@ -53,6 +53,8 @@ static bool written_as_array(AstExpr *v)
         v = v->u.unary.arg;
     if (!v)
         return false;
+    if (v->kind == EXPR_BINARY)
+        return written_as_array(v->u.binary.lhs) || written_as_array(v->u.binary.rhs);
     if (v->kind == EXPR_MATRIX)
         return v->u.matrix.rows.n > 1
                || (v->u.matrix.rows.n == 1 && ((PtrVec *)v->u.matrix.rows.items[0])->n > 1);
