@@ -3,9 +3,10 @@
 #
 # Installs what is missing (a C compiler, cmake, flex, bison, GSL,
 # SUNDIALS and SuiteSparse for --solver cvode, libzip and pkg-config for
-# lmdlc fmu; for the tests python3-scipy (MAT results read back), vim, GNU
-# parallel, strace and xmllint), with sudo when not run as root, then configures
-# and builds into ./build.
+# lmdlc fmu, gnuplot for lmdlc plot; for the tests python3-scipy (MAT
+# results read back), vim, GNU parallel, strace, xmllint, and Slurm with
+# munge for the cluster sweep), with sudo when not run as root, then
+# configures and builds into ./build, saying each step as it goes.
 #   sh scripts/bootstrap.sh            release-ish build in build/
 #   sh scripts/bootstrap.sh asan       ASan+UBSan build in build-asan/
 set -eu
@@ -26,22 +27,33 @@ command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"   # tests/fmu
 command -v vim >/dev/null 2>&1 || need="$need vim"   # tests/editors
 command -v parallel >/dev/null 2>&1 || need="$need parallel"   # tests/sweep
 command -v strace >/dev/null 2>&1 || need="$need strace"   # runtime.batch
+command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"   # lmdlc plot, tests/plot
+command -v slurmctld >/dev/null 2>&1 || need="$need slurm-wlm"   # sweep.slurm_cluster
+command -v munged >/dev/null 2>&1 || need="$need munge"
 [ -f /usr/include/cvode/cvode.h ] || need="$need libsundials-dev"
 [ -f /usr/include/suitesparse/klu.h ] || need="$need libsuitesparse-dev"
 /usr/bin/python3 -c 'import scipy.io' 2>/dev/null || need="$need python3-scipy"
 if [ -n "$need" ]; then
   if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
-  echo "bootstrap: installing$need"
+  echo "bootstrap: installing$need (apt-get; a minute or two)"
   $sudo apt-get update -qq
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $need >/dev/null
+  echo "bootstrap: installed"
+else
+  echo "bootstrap: every package needed is installed"
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" = asan ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLMDL_SANITIZE=ON -DLMDL_WERROR=ON >/dev/null
-  cmake --build build-asan -j "$jobs" >/dev/null
+  dir=build-asan
+  echo "bootstrap: configuring $dir (Debug, ASan and UBSan)"
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DLMDL_SANITIZE=ON -DLMDL_WERROR=ON >/dev/null
 else
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLMDL_WERROR=ON >/dev/null
-  cmake --build build -j "$jobs" >/dev/null
+  dir=build
+  echo "bootstrap: configuring $dir (RelWithDebInfo)"
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLMDL_WERROR=ON >/dev/null
 fi
+echo "bootstrap: building in $dir with $jobs jobs"
+cmake --build "$dir" -j "$jobs" >/dev/null
+echo "bootstrap: built $dir/lmdlc"
