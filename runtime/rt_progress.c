@@ -3,7 +3,12 @@
  *
  * Only for a person watching: it appears when stderr is a terminal, the
  * run has taken more than a second (short runs should not flicker) and
- * --quiet is off.  It redraws at most ten times a second and erases
+ * --quiet is off.  It shows the simulated time, the rate (simulated
+ * seconds per second of wall time, since the start) and an estimate of
+ * the wall time left at that rate:
+ *
+ *   [################........................]  40%  t = 4  4.1 s/s  1.5 s left
+ *  It redraws at most ten times a second and erases
  * itself at the end, so the terminal shows only real messages afterwards.
  * Redirected stderr never sees it, which keeps logs and tests clean.
  */
@@ -57,7 +62,20 @@ void rt_progress_update(RtProgress *p, double t)
     for (int i = 0; i < RT_PROGRESS_WIDTH; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[RT_PROGRESS_WIDTH] = 0;
-    fprintf(stderr, "\r[%s] %3d%%  t = %-12.6g", bar, (int)(100 * frac), t);
+    double elapsed = now - p->started;
+    double rate = elapsed > 0 ? t / elapsed : 0;
+    char left[32] = "";
+    if (rate > 0 && p->stop_time > t) {
+        double s = (p->stop_time - t) / rate;
+        if (s < 100)
+            snprintf(left, sizeof left, "%.1f s left", s);
+        else if (s < 6000)
+            snprintf(left, sizeof left, "%.0f min left", s / 60);
+        else
+            snprintf(left, sizeof left, "%.1f h left", s / 3600);
+    }
+    fprintf(stderr, "\r[%s] %3d%%  t = %-10.6g %8.3g s/s  %-14s", bar, (int)(100 * frac), t,
+            rate, left);
     fflush(stderr);
     p->drawn_at = now;
     p->drawn = 1;
@@ -68,6 +86,6 @@ void rt_progress_done(RtProgress *p)
     if (!p)
         return;
     if (p->drawn)
-        fprintf(stderr, "\r%*s\r", RT_PROGRESS_WIDTH + 26, "");
+        fprintf(stderr, "\r%*s\r", RT_PROGRESS_WIDTH + 60, "");
     free(p);
 }
