@@ -417,6 +417,9 @@ const char *rt_names_suggest(const char *const *names, int n,
 int rt_params_apply(RtSim *s, char **specs, int n_specs);
 /* Why --param and sweeps may not set a parameter (its access), or NULL. */
 const char *rt_param_fixed(const RtParamInfo *pi);
+/* "5 mm": SI value v of parameter pi in the unit its declaration is
+   written in (SI when it names none), for --help. */
+void rt_param_in_declared_unit(const RtParamInfo *pi, double v, char *buf, size_t len);
 
 /* rt_csv.c: the results file and the event log, whole lines; results rows
    in batches (each a write of whole rows). */

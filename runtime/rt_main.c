@@ -99,13 +99,14 @@ static void usage(const RtModel *m, const char *prog)
         if (pi->structural || rt_param_fixed(pi))
             continue;
         if (!shown++)
-            printf("\nRun-time parameters (SI):\n");
+            printf("\nRun-time parameters (--param NAME=VALUE reads a bare number in "
+                   "the unit shown):\n");
         if (pi->is_bool) {
             printf("  %-30s %s\n", pi->name, pi->value != 0 ? "true" : "false");
         } else {
-            char unit[96];
-            rt_unit_format(pi->dim, unit, sizeof unit);
-            printf("  %-30s %.10g %s\n", pi->name, pi->value, unit);
+            char text[160];
+            rt_param_in_declared_unit(pi, pi->value, text, sizeof text);
+            printf("  %-30s %s\n", pi->name, text);
         }
     }
 }

@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 14
+#define RT_ABI_VERSION 15
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -86,6 +86,11 @@ typedef struct RtParamInfo {
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
     unsigned char access;   /* RT_PARAM_*: whether --param may set it */
+    const char *unit;       /* the unit its declaration is written in
+                               ("mm", "degC"): --param reads a bare number
+                               in it; NULL or "" for SI */
+    unsigned char unit_relative; /* a degC/degF unit is a difference
+                                    (Conversion = relative) */
 } RtParamInfo;
 
 /* What a column is, for binary results, plots and FMI's modelDescription. */

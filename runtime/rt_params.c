@@ -2,11 +2,15 @@
  * rt_params.c - --param PATH=VALUE: run-time parameter overrides.
  *
  * A value is a number, optionally followed by a unit ('250 mm',
- * '2 kN/m'), read with the same unit parser as the compiler (rt_units.c)
- * so both agree on what a unit means.  A bare number is already SI.  A
- * unit must have the parameter's dimension: a length given in seconds is
- * a mistake worth stopping for, not a number to convert.  Booleans take
- * true/false/1/0.
+ * '2 kN/m', '30 degC'), read with the same unit parser as the compiler
+ * (rt_units.c) so both agree on what a unit means.  A bare number is in
+ * the unit the parameter's declaration is written in, as a Simscape block
+ * dialog reads it: `--param x=5` for `x = {1, 'mm'}` is 5 mm (RtParamInfo
+ * .unit; SI when the declaration names none).  A unit must have the
+ * parameter's dimension: a length given in seconds is a mistake worth
+ * stopping for, not a number to convert.  degC and degF are absolute
+ * temperatures, or differences for a parameter declared with Conversion
+ * = relative.  Booleans take true/false/1/0.
  *
  * Structural parameters were decided when the model was compiled (they
  * choose conditional sections, for-loop ranges, sizes and indices), so
@@ -72,12 +76,20 @@ static int parse_bool(const char *v, size_t len, double *out)
 
 /* A unit after a value ("kg", "mm/s"): its scale, checked against the
    parameter's dimension; 1 for none.  -1 after a message. */
-static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double *scale)
+/* The SI value of x written in `unit` (the value's own, or when it has
+   none the declaration's): (x + offset) * scale. */
+static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double *scale,
+                      double *offset)
 {
     size_t ulen = trimmed_len(unit, strlen(unit));
     *scale = 1;
-    if (ulen == 0)
-        return 0;
+    *offset = 0;
+    if (ulen == 0) {
+        if (!pi->unit || !*pi->unit)
+            return 0;
+        unit = pi->unit;
+        ulen = strlen(unit);
+    }
     char ubuf[256], err[160];
     size_t errpos = 0;
     RtUnit u;
@@ -87,10 +99,12 @@ static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double 
     }
     memcpy(ubuf, unit, ulen);
     ubuf[ulen] = 0;
-    if (rt_unit_parse(ubuf, &u, err, sizeof err, &errpos) != 0) {
+    if (rt_unit_parse_affine(ubuf, &u, offset, err, sizeof err, &errpos) != 0) {
         rt_usage_error(s->prog, "--param %s: bad unit '%s': %s", pi->name, ubuf, err);
         return -1;
     }
+    if (pi->unit_relative)
+        *offset = 0;
     if (memcmp(u.dim, pi->dim, sizeof u.dim) != 0) {
         char want[96], got[96];
         rt_unit_format(pi->dim, want, sizeof want);
@@ -103,13 +117,32 @@ static int unit_scale(RtSim *s, const RtParamInfo *pi, const char *unit, double 
     return 0;
 }
 
+/* A parameter's SI value v in the unit it is declared in (for --help):
+   the text of the value and its unit. */
+void rt_param_in_declared_unit(const RtParamInfo *pi, double v, char *buf, size_t len)
+{
+    RtUnit u;
+    double offset = 0;
+    char err[160];
+    size_t errpos = 0;
+    if (pi->unit && *pi->unit
+        && rt_unit_parse_affine(pi->unit, &u, &offset, err, sizeof err, &errpos) == 0
+        && u.scale != 0) {
+        snprintf(buf, len, "%.10g %s", v / u.scale - (pi->unit_relative ? 0 : offset), pi->unit);
+        return;
+    }
+    char si[96];
+    rt_unit_format(pi->dim, si, sizeof si);
+    snprintf(buf, len, "%.10g %s", v, si);
+}
+
 /* Whether value * scale, the SI value of what was written as `text`, is
    a finite number; 0, or -1 after a message naming the parameter `what`
    (a name, or a vector's path with the element). */
 static int check_scaled(RtSim *s, const RtParamInfo *pi, const char *what, int wlen,
-                        const char *text, int tlen, double value, double scale)
+                        const char *text, int tlen, double value, double scale, double offset)
 {
-    if (isfinite(value * scale))
+    if (isfinite((value + offset) * scale))
         return 0;
     char si[96];
     rt_unit_format(pi->dim, si, sizeof si);
@@ -236,9 +269,9 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
                        n == 1 ? "" : "s", rows, cols, count);
         rc = -1;
     }
-    double scale = 1;
+    double scale = 1, offset = 0;
     if (rc == 0)
-        rc = unit_scale(s, &m->params[first], skip_space(at), &scale);
+        rc = unit_scale(s, &m->params[first], skip_space(at), &scale, &offset);
     for (int k = 0; rc == 0 && k < n; k++)
         if (m->params[first + k].structural || rt_param_fixed(&m->params[first + k]))
             rc = refuse_structural(s, &m->params[first + k]);
@@ -247,13 +280,13 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
         snprintf(text, sizeof text, "%.10g%s%s", v[k], *skip_space(at) ? " " : "",
                  skip_space(at));
         rc = check_scaled(s, &m->params[first], path, (int)plen, text,
-                          (int)trimmed_len(text, strlen(text)), v[k], scale);
+                          (int)trimmed_len(text, strlen(text)), v[k], scale, offset);
     }
     for (int k = 0; rc == 0 && k < n; k++) {
         /* the value is read row by row; the parameters are column-major */
         int r = rows == 1 || cols == 1 ? 0 : k / cols, c = rows == 1 || cols == 1 ? k : k % cols;
         int at_k = rows == 1 || cols == 1 ? k : r + c * rows;
-        s->p[first + at_k] = v[k] * scale;
+        s->p[first + at_k] = (v[k] + offset) * scale;
         s->overridden[first + at_k] = 1;
     }
     free(v);
@@ -328,12 +361,12 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
                            (int)vlen, val, why);
             return -1;
         }
-        double scale;
-        if (unit_scale(s, pi, skip_space(val + used), &scale) != 0
+        double scale, offset;
+        if (unit_scale(s, pi, skip_space(val + used), &scale, &offset) != 0
             || check_scaled(s, pi, pi->name, (int)strlen(pi->name), val, (int)vlen, v,
-                            scale) != 0)
+                            scale, offset) != 0)
             return -1;
-        v *= scale;
+        v = (v + offset) * scale;
     }
     s->p[k] = v;
     s->overridden[k] = 1;

@@ -92,7 +92,9 @@ static int check_header(Sweep *w)
     int *seen = rt_xcalloc((size_t)m->n_params, sizeof *seen);
     int rc = 0;
     for (int c = w->first; c < w->n_cols && rc == 0; c++) {
-        char *name = rt_sweep_trimmed(h->fields[c]);
+        char *unit;
+        char *name = rt_sweep_header_name(h->fields[c], &unit);
+        free(unit);
         char col[32];
         snprintf(col, sizeof col, "column %d", c + 1);
         size_t len = strlen(name);
@@ -135,7 +137,36 @@ static int check_header(Sweep *w)
     return rc;
 }
 
-/* The row's non-empty values as "path=value" specs for rt_params_apply. */
+/* A header field "NAME [UNIT]": its name (a new string), and in *unit
+   its unit (a new string, "" when it gives none). */
+char *rt_sweep_header_name(const char *field, char **unit)
+{
+    char *name = rt_sweep_trimmed(field);
+    size_t n = strlen(name);
+    char *open = n && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
+    if (!open) {
+        *unit = rt_xcalloc(1, 1);
+        return name;
+    }
+    name[n - 1] = 0;
+    *unit = rt_sweep_trimmed(open + 1);
+    *open = 0;
+    char *trimmed = rt_sweep_trimmed(name);
+    free(name);
+    return trimmed;
+}
+
+/* Whether a value is a bare number or vector (no unit after it), which a
+   header's unit then applies to. */
+static int bare_value(const char *v)
+{
+    size_t n = strlen(v);
+    return n && (isdigit((unsigned char)v[n - 1]) || v[n - 1] == '.' || v[n - 1] == ']'
+                 || !strcmp(v, "true") || !strcmp(v, "false"));
+}
+
+/* The row's non-empty values as "path=value" specs for rt_params_apply;
+   a header's [UNIT] follows each bare number of its column. */
 char **rt_sweep_row_specs(const Sweep *w, long k, int *n)
 {
     const RtSetsRecord *h = &w->sets.records[0];
@@ -145,9 +176,15 @@ char **rt_sweep_row_specs(const Sweep *w, long k, int *n)
     for (int c = w->first; c < w->n_cols; c++) {
         char *v = rt_sweep_trimmed(r->fields[c]);
         if (*v) {
-            size_t len = strlen(h->fields[c]) + strlen(v) + 2;
+            char *unit;
+            char *name = rt_sweep_header_name(h->fields[c], &unit);
+            int with = *unit && bare_value(v) && strcmp(v, "true") && strcmp(v, "false");
+            size_t len = strlen(name) + strlen(v) + strlen(unit) + 3;
             specs[*n] = rt_xcalloc(len, 1);
-            snprintf(specs[(*n)++], len, "%s=%s", h->fields[c], v);
+            snprintf(specs[(*n)++], len, "%s=%s%s%s", name, v, with ? " " : "",
+                     with ? unit : "");
+            free(name);
+            free(unit);
         }
         free(v);
     }

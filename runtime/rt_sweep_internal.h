@@ -42,6 +42,9 @@ void rt_sweep_sets_error(const Sweep *w, long line, const char *fmt, ...) RT_PRI
 /* Row k's "path=value" specs for rt_params_apply (empty fields left
    out); *n gets how many.  Free with rt_sweep_free_specs. */
 char **rt_sweep_row_specs(const Sweep *w, long k, int *n);
+/* A sets header field "NAME [UNIT]": the name, and the unit in *unit
+   ("" when none); both new strings. */
+char *rt_sweep_header_name(const char *field, char **unit);
 void rt_sweep_free_specs(char **specs, int n);
 /* Checks the header, every row, the output paths against each other and
    the inputs, and the mode (engines' options), before any row runs:

@@ -119,6 +119,11 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
                                sp, v.el[k]);
         DaeParam *dp = elab_param(m, p);
         elab_dim_of_slot(m, &dp->dim, &dp->is_bool, in, s);
+        /* the unit a block dialog shows it in: its declaration's */
+        if (d->value->kind == EXPR_QUANTITY && d->value->u.quantity.unit[0] != '*') {
+            dp->unit = elab_dae_str(m, d->value->u.quantity.unit);
+            dp->unit_relative = d->value->u.quantity.relative;
+        }
     }
     set_access(m, in, s, s->param, n);
 }

@@ -116,12 +116,17 @@ static void emit_params(Cg *cg)
         cp_emit(&cg->p, ", {");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
-        cp_emit(&cg->p, "}, %d, %d, %s},\n", p->structural ? 1 : 0, p->is_bool ? 1 : 0,
+        cp_emit(&cg->p, "}, %d, %d, %s, ", p->structural ? 1 : 0, p->is_bool ? 1 : 0,
                 p->access == RT_PARAM_PRIVATE ? "RT_PARAM_PRIVATE"
                 : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED" : "RT_PARAM_PUBLIC");
+        if (p->unit)
+            cp_str(&cg->p, p->unit);
+        else
+            cp_emit(&cg->p, "NULL");
+        cp_emit(&cg->p, ", %d},\n", p->unit_relative ? 1 : 0);
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC},\n");
+        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     /* a parameter bound to another that is not derived itself is a copy
        the runtime makes before derive_params (rt_tables.c) */

@@ -340,6 +340,11 @@ typedef struct DaeParam {
     bool input;             /* a top-level input's value (docs/fmi.md) */
     unsigned char access;   /* RT_PARAM_* (rt_kinds.h): whether --param may
                                set it */
+    const char *unit;       /* the unit its declaration's value is written
+                               in ('mm', 'degC'), in which --param reads a
+                               bare number; NULL: SI */
+    bool unit_relative;     /* ... a temperature difference there
+                               (Conversion = relative) */
 } DaeParam;
 
 typedef enum DaeVarKind {

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 14,
-               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 15,
+               "generated for runtime interface 15: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -22,8 +22,8 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const RtParamInfo params[] = {
-    {"seen.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"inner.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED},
+    {"seen.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
+    {"inner.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED, "1/s", 0},
 };
 
 static const int param_copies[] = {0, 0

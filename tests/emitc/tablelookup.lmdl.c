@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 14,
-               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 15,
+               "generated for runtime interface 15: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -52,24 +52,24 @@ static const RtTableInfo tables[] = {
 };
 
 static const RtParamInfo params[] = {
-    {"xd(1)", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"xd(2)", 0.001, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"xd(3)", 0.002, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"xd(4)", 0.004, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"fd(1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"fd(2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"fd(3)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"fd(4)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"td(1)", 0, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"td(2)", 1, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(1,1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(2,1)", 2, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(3,1)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(4,1)", 6, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(1,2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(2,2)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(3,2)", 5, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"F(4,2)", 7, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
+    {"xd(1)", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(2)", 0.001, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(3)", 0.002, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(4)", 0.004, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"fd(1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(3)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(4)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"td(1)", 0, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
+    {"td(2)", 1, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
+    {"F(1,1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(2,1)", 2, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(3,1)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(4,1)", 6, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(1,2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(2,2)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(3,2)", 5, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(4,2)", 7, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
 };
 
 static const int param_copies[] = {0, 0

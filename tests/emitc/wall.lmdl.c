@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 14,
-               "generated for runtime interface 14: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 15,
+               "generated for runtime interface 15: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -29,14 +29,14 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const RtParamInfo params[] = {
-    {"base.position", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"spring.k", 100, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"spring.l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"mass.m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"wall.position", 0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"wall.side", 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"wall.stiffness", 1000000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"wall.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
+    {"base.position", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"spring.k", 100, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"spring.l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"mass.m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"wall.position", 0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"wall.side", 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"wall.stiffness", 1000000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"wall.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
 };
 
 static const int param_copies[] = {0, 0

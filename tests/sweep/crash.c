@@ -11,8 +11,8 @@
 enum { P_K, P_CRASH };
 
 static const RtParamInfo params[] = {
-    {"k", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC},
-    {"crash", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 1, RT_PARAM_PUBLIC},
+    {"k", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"crash", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 1, RT_PARAM_PUBLIC, NULL, 0},
 };
 
 static const char *const state_names[] = {"x"};
