@@ -281,6 +281,12 @@ static void check_name(Checker *c, AstExpr *e)
                        m->kind == MEM_INPUT || m->kind == MEM_OUTPUT
                            || m->kind == MEM_INTERMEDIATE ? "an" : "a",
                        sema_member_kind_names[m->kind]);
+            if (c->mode == REF_ARGUMENT && (m->kind == MEM_INPUT || m->kind == MEM_OUTPUT
+                                            || m->kind == MEM_VARIABLE))
+                diag_note(e->span, "a value that changes during the run reaches a "
+                          "child through a connection: give the child an input for "
+                          "it, and write connect(%s, CHILD.INPUT) in a connections "
+                          "section", first->sym->name);
             return;
         }
         if ((c->mode == REF_PARAMETER || c->mode == REF_GUARD) && m->order >= c->order
