@@ -32,6 +32,16 @@
  * until the modes agree with the solution (bounded).
  *
  * Every target not met at the end is reported with its achieved value.
+ *
+ * 4. With --steady-state (Simscape's "start simulation from steady
+ *    state"), the states are then moved to where every derivative
+ *    vanishes, the initialized state as the first guess: the square
+ *    problem dx(x) = 0 (scaled by the nominals) with hybridsj, or, when
+ *    that fails (a state no derivative decides, as a free body's
+ *    position), least squares with a pull towards the guess.  Targets
+ *    give way to the steady state.  A state whose derivative stays
+ *    non-zero fails the run, naming the states.
+ *
  * Then the initial event (rt_init, at the end of this file).
  * An evaluation that fails at the final state, or modes that never
  * settle, fail the run (exit 3), with "initialization failed" in front.
@@ -53,6 +63,7 @@
 #define RT_PULL_WEAK 1e-7       /* ... second pass */
 #define RT_HIGH_TOL 1e-9        /* scaled residual of a met high target */
 #define RT_MET_TOL 1e-6         /* scaled residual below which a target is met */
+#define RT_STEADY_TOL 1e-8      /* |der(x)| / nominal(x), 1/s, at a steady state */
 enum {
     RT_INIT_ROUNDS = 5,         /* solve/settle alternations */
     RT_ROOT_ITER = 200,         /* hybridsj iterations */
@@ -72,11 +83,14 @@ typedef struct Problem {
     double *x;              /* scratch state */
     double *u;              /* scratch scaled state (contiguous) */
     int eval_failed;        /* an evaluation failed (s->pending says why) */
+    int steady;             /* the residuals are the derivatives, not the
+                               targets (--steady-state) */
 } Problem;
 
 static int n_residuals(const Problem *pb)
 {
-    return pb->n_rows + (pb->pull > 0 ? pb->s->m->n_states : 0);
+    int n = pb->s->m->n_states;
+    return (pb->steady ? n : pb->n_rows) + (pb->pull > 0 ? n : 0);
 }
 
 /* The residuals at scaled state u. */
@@ -91,16 +105,25 @@ static int residuals(Problem *pb, const double *u, double *r)
         pb->eval_failed = 1;
         return -1;
     }
-    RtEval e = rt_eval_make(s, s->t, pb->x, s->dx, s->alg, s->modes);
-    rt_columns(m, &e, s->cols);
-    for (int i = 0; i < pb->n_rows; i++) {
-        int k = pb->rows[i];
-        double w = !pb->demoted && m->targets[k].high ? pb->weight_high : 1;
-        r[i] = w * (s->cols[m->targets[k].column] - pb->tv[k]) / pb->tn[k];
+    int rows = pb->steady ? n : pb->n_rows;
+    if (pb->steady) {
+        for (int j = 0; j < n; j++)
+            r[j] = s->dx[j] / s->nominal[j];
+    } else {
+        RtEval e = rt_eval_make(s, s->t, pb->x, s->dx, s->alg, s->modes);
+        rt_columns(m, &e, s->cols);
+        for (int i = 0; i < pb->n_rows; i++) {
+            int k = pb->rows[i];
+            double w = !pb->demoted && m->targets[k].high ? pb->weight_high : 1;
+            r[i] = w * (s->cols[m->targets[k].column] - pb->tv[k]) / pb->tn[k];
+        }
     }
+    /* the pull is towards the declared start, or for the steady state
+       towards the initialized state (x_guess) */
+    const double *anchor = pb->steady ? pb->s->x_guess : s->x_start;
     if (pb->pull > 0)
         for (int j = 0; j < n; j++)
-            r[pb->n_rows + j] = pb->pull * (u[j] - s->x_start[j] / s->nominal[j]);
+            r[rows + j] = pb->pull * (u[j] - anchor[j] / s->nominal[j]);
     return 0;
 }
 
@@ -365,7 +388,7 @@ static void solve_targets(RtSim *s, Targets *tg)
         return;
     Problem pb = {s, NULL, 0, RT_HIGH_WEIGHT, tg->demoted, 0, tg->tv, tg->tn,
                   rt_xcalloc((size_t)n, sizeof(double)),
-                  rt_xcalloc((size_t)n, sizeof(double)), 0};
+                  rt_xcalloc((size_t)n, sizeof(double)), 0, 0};
     double *u = rt_xcalloc((size_t)n, sizeof *u);
     for (int j = 0; j < n; j++)
         u[j] = s->x[j] / s->nominal[j];
@@ -534,6 +557,83 @@ static int init_states(RtSim *s)
     return rt_check_asserts(s);
 }
 
+/* --steady-state: moves the initialized state to where every derivative
+   vanishes, alternating with the modes like the target solve; a state
+   whose derivative stays is a failure naming it. */
+static int solve_steady(RtSim *s)
+{
+    const RtModel *m = s->m;
+    int n = m->n_states;
+    if (n == 0)
+        return 0;
+    s->x_guess = rt_xcalloc((size_t)n, sizeof *s->x_guess);
+    memcpy(s->x_guess, s->x, (size_t)n * sizeof *s->x);
+    Problem pb = {s, NULL, 0, 1, 0, 0, NULL, NULL, rt_xcalloc((size_t)n, sizeof(double)),
+                  rt_xcalloc((size_t)n, sizeof(double)), 0, 1};
+    double *u = rt_xcalloc((size_t)n, sizeof *u);
+    int *old = rt_xcalloc((size_t)m->n_relations + 1, sizeof *old);
+    int rc = 0;
+    for (int round = 0; round < RT_INIT_ROUNDS; round++) {
+        for (int j = 0; j < n; j++)
+            u[j] = s->x[j] / s->nominal[j];
+        pb.pull = 0;
+        if (!solve_square(&pb, u)) {
+            /* a state no derivative decides: least squares, anchored */
+            for (int j = 0; j < n; j++)
+                u[j] = s->x_guess[j] / s->nominal[j];
+            pb.pull = RT_PULL_STRONG;
+            solve_fit(&pb, u);
+            pb.pull = RT_PULL_WEAK;
+            solve_fit(&pb, u);
+        }
+        for (int j = 0; j < n; j++)
+            s->x[j] = u[j] * s->nominal[j];
+        if (m->n_relations > 0)
+            memcpy(old, s->modes, (size_t)m->n_relations * sizeof *old);
+        rc = rt_modes_settle(s, s->t, s->x, 1);
+        if (rc != 0 || modes_equal(s, old))
+            break;
+    }
+    if (rc == 0 && rt_eval_checked(s, s->t, s->x, s->dx, s->alg, s->modes, &s->pending) != 0)
+        rc = -1;
+    if (rc == 0) {
+        /* the states whose derivatives stay, largest first */
+        RtFailure *f = &s->fail;
+        int named = 0;
+        for (;;) {
+            int worst = -1;
+            double big = RT_STEADY_TOL;
+            for (int j = 0; j < n; j++) {
+                double r = fabs(s->dx[j]) / s->nominal[j];
+                int taken = 0;
+                for (int k = 0; k < named; k++)
+                    taken |= f->culprits[k] == j;
+                if (!taken && !(r <= big)) {
+                    big = r;
+                    worst = j;
+                }
+            }
+            if (worst < 0 || named == RT_CHATTER_NAMED)
+                break;
+            if (named == 0)
+                rt_fail_simple(f, RT_FAILKIND_STEADY, s->t, worst);
+            f->culprits[named++] = worst;
+        }
+        if (named > 0) {
+            f->n_culprits = named;
+            f->during_init = 1;
+            rc = -1;
+        } else {
+            rt_accept_alg(s);
+        }
+    }
+    free(old);
+    free(u);
+    free(pb.x);
+    free(pb.u);
+    return rc;
+}
+
 /* The event variables start at their declared values; after the
    continuous initialization comes the initial event:
    initialevent holds in its first iteration, every mode chart enters its
@@ -547,6 +647,8 @@ int rt_init(RtSim *s)
     if (m->evar_start && m->n_evars > 0)
         m->evar_start(s->p, s->ev);
     if (init_states(s) != 0)
+        return -1;
+    if (s->opt.steady_state && (solve_steady(s) != 0 || rt_check_asserts(s) != 0))
         return -1;
     if (!m->update && m->n_charts <= 0)
         return 0;

@@ -114,6 +114,8 @@ typedef struct RtOptions {
                                    rows at events) */
     RtInput *inputs;            /* --input files and a sweep's sets file */
     int n_inputs;               /* their count */
+    int steady_state;           /* --steady-state: start where every
+                                   derivative is zero (rt_init.c) */
 } RtOptions;
 
 /* What went wrong, kept until main reports it (rt_report.c). */
@@ -141,6 +143,9 @@ typedef enum RtFailKind {
                                culprits[0], the state went deeper into
                                that relation's condition after the
                                reset (t: the reset's time, h: when seen) */
+    RT_FAILKIND_STEADY,     /* --steady-state found no point where every
+                               derivative vanishes: culprits = the states
+                               whose derivatives stay, largest first */
 } RtFailKind;
 
 typedef struct RtFailure {
@@ -199,6 +204,8 @@ struct RtSim {
     int alg_dirty;              /* a probe has written alg since the last
                                    accepted state (rt_events.c) */
     double *x_start;            /* declared start values */
+    double *x_guess;            /* --steady-state: the initialized state, its
+                                   first guess and anchor (rt_init.c) */
     double *nominal;            /* nominal magnitudes of the states (> 0) */
     int *modes;                 /* frozen relation values */
     int *truth;                 /* scratch: relation values */

@@ -63,6 +63,7 @@ static const char *const value_options[] = {
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--max-step", "--quiet", "--no-event-emit", "--help",
+    "--steady-state",
     "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
     "--sweep-check", "--diagnostics-format", "--input",
@@ -218,6 +219,10 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
         }
         if (!strcmp(arg, "--no-event-emit")) {
             o->no_event_emit = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--steady-state")) {
+            o->steady_state = 1;
             continue;
         }
         if (rt_sweep_flag(&c->sweep, arg))

@@ -532,6 +532,19 @@ static void report_failure(RtMsg *g, const RtSim *s)
                 "rest\n", c ? c->name : "?", instance_name(s, c ? c->instance : NULL), f->h);
         return;
     }
+    case RT_FAILKIND_STEADY:
+        o = lead(g, s, NULL, NULL, f);
+        fputs("--steady-state: no steady state near the initial values: ", o);
+        for (int k = 0; k < f->n_culprits; k++) {
+            int j = f->culprits[k];
+            fprintf(o, "%sder(%s) stays %.6g", k == 0 ? "" : k == f->n_culprits - 1
+                    ? " and " : ", ", j >= 0 && j < m->n_states ? m->state_names[j] : "?",
+                    j >= 0 && j < m->n_states ? s->dx[j] : NAN);
+        }
+        fputs(" (SI) at the closest point found; a state that only integrates (a "
+              "position moving at a constant speed, a charge under a constant "
+              "current) has no steady state\n", o);
+        return;
     case RT_FAILKIND_IO:
         o = lead(g, s, NULL, NULL, f);
         fprintf(o, "cannot write '%s'\n", f->name ? f->name : "output");

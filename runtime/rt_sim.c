@@ -52,7 +52,7 @@ void rt_sim_free(RtSim *s)
     void *bufs[] = {s->warn_failing, s->warned, s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
                     s->xt, s->full_x, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j, s->fx,
                     s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
-                    s->cols, s->event_times, s->opt.vars};
+                    s->cols, s->event_times, s->opt.vars, s->x_guess};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
 }

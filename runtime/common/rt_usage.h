@@ -21,7 +21,8 @@
     "                       msadams msbdf cvode [msbdf; cvode from 64 states]\n" \
     "  --param PATH=VALUE   change a run-time parameter, e.g. 'lever.r12=250 "   \
     "mm'\n"                                                                      \
-    "                       (repeatable; a bare number is SI)\n"                 \
+    "                       (repeatable; a bare number is in the parameter's\n" \
+    "                       declared unit, as --help lists them)\n"            \
     "  --vars A,B,...       write only these columns, in this order [all]\n"     \
     "  -o FILE              write the results to FILE [stdout] (FILE.mat:\n"    \
     "                       MAT v4, else CSV), their units to FILE.meta\n"     \
@@ -29,6 +30,8 @@
     "  --no-event-emit      rows on the output grid only, one per time: no\n"   \
     "                       left and right rows at events (an event at an\n"   \
     "                       output time: its values at that time)\n"           \
+    "  --steady-state       start from a steady state: every derivative zero,\n" \
+    "                       from the initial values as a guess\n"             \
     "  --quiet              no progress bar and no warnings\n"                   \
     "  --diagnostics-format=json|text\n"                                         \
     "                       messages on stderr as JSON Lines, or text [text,\n"  \
