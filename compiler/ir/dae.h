@@ -649,8 +649,9 @@ void dae_culprits_init(DaeCulprits *c, Dae *d);
 void dae_culprit_eq(DaeCulprits *c, const DaeEq *q);
 void dae_culprit_var(DaeCulprits *c, int var);
 void dae_culprit_set(DaeCulprits *c, int set);
-/* The notes, in source order (at most 12), then frees c. */
-void dae_note_culprits(DaeCulprits *c);
+/* The notes, in source order (at most 12), then frees c; returns where
+   the last note is (a line of the user's), or src_none. */
+SrcSpan dae_note_culprits(DaeCulprits *c);
 /* The notes for an error about equation q, with the equations that fixed
    the variables of r (which may be NULL). */
 void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r);

@@ -147,8 +147,9 @@ static void port_list(const Dae *d, const DaeNodeSet *s, char *buf, size_t len)
     }
 }
 
-void dae_note_culprits(DaeCulprits *c)
+SrcSpan dae_note_culprits(DaeCulprits *c)
 {
+    SrcSpan last = src_none;
     enum { MAX_NOTES = 12 };
     Dae *d = c->d;
     size_t cap = (size_t)d->ninstances + (size_t)d->nconnects + 1;
@@ -193,6 +194,7 @@ void dae_note_culprits(DaeCulprits *c)
                && notes[j].connect == notes[i].connect)
             j++;
         note_place(notes + i, j - i);
+        last = notes[i].at;
         i = j;
     }
     free(notes);
@@ -200,6 +202,7 @@ void dae_note_culprits(DaeCulprits *c)
     free(c->inst);
     free(c->set);
     ptrmap_free(&c->index);
+    return last;
 }
 
 void dae_note_eq_places(Dae *d, const DaeEq *q, const DaeRedundant *r)

@@ -170,7 +170,25 @@ void st_report_singular(St *t, Matcher *m)
     for (int v = 0; v < nv; v++)
         if (in_under_v[v])
             dae_culprit_var(&c, v);
-    dae_note_culprits(&c);
+    SrcSpan last = dae_note_culprits(&c);
+    /* what to do about it, at the user's last line named */
+    SrcSpan at = last.file >= 0 ? last
+                 : d->redundant.n ? ((DaeRedundant *)d->redundant.items[0])->eq->span : where;
+    if ((d->redundant.n || nover) && nunder)
+        diag_note(at, "to fix it: either a part of the model floats (nothing fixes "
+                  "its positions or potentials: connect it to a fixed point, a "
+                  "reference or the rest of the model), or the same quantity is "
+                  "fixed in two places (two fixed points or sources on one rigid "
+                  "path): remove one of them, or put a compliant element (a spring, "
+                  "a damper, a resistor) between them");
+    else if (d->redundant.n || nover)
+        diag_note(at, "to fix it: the same quantity is fixed in two places (two "
+                  "fixed points or sources on one rigid path, a rigid link between "
+                  "fixed nodes): remove one of them, or put a compliant element (a "
+                  "spring, a damper, a resistor) between them");
+    else
+        diag_note(at, "to fix it: give each of these variables an equation, or "
+                  "connect the nodes they belong to");
     free(in_under_v); free(in_under_e); free(in_over_v); free(in_over_e);
     free(vstart); free(vlist); free(fill); free(queue);
 }
