@@ -361,7 +361,8 @@ static void put_words(FILE *fp, char *const *w, int n)
    goes to our stderr (keeping our stdout for the summary); with in >= 0,
    its standard input is in.  Returns its exit status, 128 + N when
    signal N ended it, or -1 when it did not start. */
-static int spawn_wait(char *const *argv, char *out, size_t n, bool to_stderr, int in)
+static int spawn_wait(char *const *argv, char *out, size_t n, bool to_stderr, int in,
+                      bool merge_err)
 {
     int fds[2] = {-1, -1};
     posix_spawn_file_actions_t fa;
@@ -376,6 +377,8 @@ static int spawn_wait(char *const *argv, char *out, size_t n, bool to_stderr, in
             return -1;
         }
         posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+        if (merge_err)
+            posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
         posix_spawn_file_actions_addclose(&fa, fds[0]);
         posix_spawn_file_actions_addclose(&fa, fds[1]);
     }
@@ -609,16 +612,45 @@ static char *build_simulator(const SweepArgs *a, const char *name, int *status)
    the number of rows; -1 after the simulator said why not. */
 static long check_sets(const Words *check)
 {
-    char out[64];
-    int st = spawn_wait(check->w, out, sizeof out, false, -1);
+    char out[16384];
+    int st = spawn_wait(check->w, out, sizeof out, false, -1, true);
     if (st < 0) {
         sweep_error("cannot run the simulator %s: %s",
                     check->w[0], strerror(errno));
         return -1;
     }
-    char *end;
-    long n = strtol(out, &end, 10);
-    if (st != 0 || end == out || n < 1)
+    /* the simulator's messages are the sweep's: its name becomes lmdlc
+       sweep's, and its pointer to its own help points to the sweep's too
+       (JSON lines, which name no program, pass as they are); the row
+       count is the line that is a number */
+    const char *sim = strrchr(check->w[0], '/');
+    sim = sim ? sim + 1 : check->w[0];
+    size_t sl = strlen(sim);
+    long n = -1;
+    for (char *line = out; *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        char *end;
+        long v = strtol(line, &end, 10);
+        if (end != line && *end == 0) {
+            n = v;
+        } else if (*line) {
+            char try_sim[320];
+            snprintf(try_sim, sizeof try_sim, "Try '%s --help' for the options.", sim);
+            if (!strcmp(line, try_sim))
+                fprintf(stderr, "Try 'lmdlc sweep --help' (and '%s --help' for the "
+                        "simulator's options).\n", sim);
+            else if (!strncmp(line, sim, sl) && line[sl] == ':' && line[sl + 1] == ' ')
+                fprintf(stderr, "lmdlc: sweep: %s\n", line + sl + 2);
+            else
+                fprintf(stderr, "%s\n", line);
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    if (st != 0 || n < 1)
         return -1;
     return n;
 }
@@ -635,7 +667,7 @@ static int run_job(const SweepArgs *a, Words *job, Words *collect, long n_rows)
         sweep_error("cannot write the row numbers for GNU parallel: %s", strerror(errno));
         return 1;
     }
-    int st = spawn_wait(job->w, NULL, 0, true, in);
+    int st = spawn_wait(job->w, NULL, 0, true, in, false);
     if (in >= 0)
         close(in);
     if (st < 0) {
@@ -645,7 +677,7 @@ static int run_job(const SweepArgs *a, Words *job, Words *collect, long n_rows)
     }
     /* The rows' own statuses come from the collect step; the engine's
        only matters when it contradicts them (a job never started). */
-    int cst = spawn_wait(collect->w, NULL, 0, false, -1);
+    int cst = spawn_wait(collect->w, NULL, 0, false, -1, false);
     if (cst < 0) {
         sweep_error("cannot run the simulator %s: %s",
                     collect->w[0], strerror(errno));
