@@ -72,10 +72,11 @@ static bool written_as_array(AstExpr *v)
 static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 {
     AstExpr *v = dc->value;
-    if (dc->untyped && k != SEC_INPUTS && k != SEC_OUTPUTS) {
-        diag_error(dc->name_span, "'%s' needs a value: only inputs and outputs "
-                   "may be declared without one (their unit is then inferred)",
-                   dc->name->name);
+    if (dc->untyped && k != SEC_INPUTS && k != SEC_OUTPUTS
+        && !(k == SEC_VARIABLES && m && m->event)) {
+        diag_error(dc->name_span, "'%s' needs a value: only inputs, outputs and "
+                   "event variables may be declared without one (their unit is "
+                   "then inferred)", dc->name->name);
         return;
     }
     if (dc->output >= 0 && k != SEC_INTERMEDIATES) {

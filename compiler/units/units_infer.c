@@ -67,18 +67,47 @@ static DimInfo defining_dim(Model *m, ElabInst *in, PtrVec *stmts, Sym *name, in
 }
 
 typedef struct DefSearch {
-    Sym *name;              /* the output */
+    Sym *name;              /* the output, or the event variable */
     int depth;              /* of the inference */
     bool found;             /* an equation defines it */
     DimInfo dim;            /* its dimension */
+    bool event;             /* an event variable: a when's assignment does */
 } DefSearch;
+
+/* An untyped event variable's unit: that of the first value a `when`
+   assigns it (y_held = U). */
+static DimInfo assigned_dim(Model *m, ElabInst *in, PtrVec *whens, Sym *name, int depth,
+                            bool *found)
+{
+    for (int i = 0; i < whens->n && !*found; i++) {
+        AstStmt *st = whens->items[i];
+        if (st->kind != STMT_WHEN)
+            continue;
+        for (int j = 0; j < st->u.if_.clauses.n && !*found; j++) {
+            AstClause *c = st->u.if_.clauses.items[j];
+            for (int k = 0; k < c->body.n; k++) {
+                AstDecl *a = c->body.items[k];
+                if (a->name == name) {
+                    *found = true;
+                    return ud_dim_of(m, in, a->value, depth + 1);
+                }
+            }
+        }
+    }
+    return ud_failed();
+}
 
 static void search_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
     DefSearch *ds = ctx;
-    if (ds->found || it->u.section.kind != SEC_EQUATIONS)
+    if (ds->found)
         return;
-    ds->dim = defining_dim(m, in, &it->u.section.entries, ds->name, ds->depth, &ds->found);
+    if (it->u.section.kind == SEC_EQUATIONS && !ds->event)
+        ds->dim = defining_dim(m, in, &it->u.section.entries, ds->name, ds->depth,
+                               &ds->found);
+    else if (it->u.section.kind == SEC_EVENTS && ds->event)
+        ds->dim = assigned_dim(m, in, &it->u.section.entries, ds->name, ds->depth,
+                               &ds->found);
 }
 
 AstArg *ud_argument_of(ElabInst *in, Sym *name)
@@ -110,11 +139,18 @@ static DimInfo infer_port(Model *m, ElabInst *in, ElabSlot *s, int depth)
         r = ud_dim_of(m, in->parent, g->value, depth + 1);
     } else if (s->driver) {
         r = ud_slot_info(m, s->driver_owner, s->driver, depth + 1);
-    } else if (s->m->kind == MEM_OUTPUT) {
-        DefSearch ds = {s->m->name, depth, false, ud_failed()};
+    } else if (s->m->kind == MEM_OUTPUT || (s->m->kind == MEM_VARIABLE && s->m->event)) {
+        bool event = s->m->kind == MEM_VARIABLE;
+        DefSearch ds = {s->m->name, depth, false, ud_failed(), event};
         elab_each_section(m, in, search_section, &ds);
         r = ds.dim;
-        if (!ds.found) {
+        if (!ds.found && event) {
+            diag_error(s->m->decl->name_span, "the unit of event variable '%s' of "
+                       "component '%s' cannot be inferred: no when clause assigns it; "
+                       "declare its unit, as in %s = {0, 'm'};", s->m->name->name,
+                       in->def->ast->name->name, s->m->name->name);
+            r = ud_failed();
+        } else if (!ds.found) {
             diag_error(s->m->decl->name_span, "the unit of output '%s' of component "
                        "'%s' cannot be inferred: no equation defines it as '%s == "
                        "...'; declare its unit, as in %s = {0, 'm'};", s->m->name->name,
