@@ -25,13 +25,15 @@
 #           parse as JSON, and the same command with the text format must
 #           exit alike and say each message, in the same order
 # The command runs in INPUT's directory with a relative path, so messages
-# are stable; the standard library's path is written as <stdlib>, and the
+# are stable; the standard library's path is written as <stdlib>, the
+# tests folder's (a package on -I) as <tests>, and the
 # copy's (jsoncmd) as <dir>.
 # With UPDATE_GOLDEN=1 the golden file is rewritten instead.
 set -u
 lmdlc=$1 kind=$2 input=$3 golden=$4
 shift 4
 stdlib=$(cd "$(dirname "$0")/../library" && pwd)
+tests=$(cd "$(dirname "$0")" && pwd)
 out=$(mktemp)
 copy=
 trap 'rm -f "$out" "$out.c" "$out.2" "$out.text"; [ -z "$copy" ] || rm -rf "$copy"' EXIT
@@ -87,7 +89,7 @@ for o in objs:
           { echo "# exit $status"; cat "$out"; } >"$out.2"; mv "$out.2" "$out" ;;
   *) echo "golden.sh: unknown kind $kind"; exit 1 ;;
 esac
-sed "s|$stdlib|<stdlib>|g" "$out" >"$out.2" && mv "$out.2" "$out"
+sed "s|$stdlib|<stdlib>|g; s|$tests|<tests>|g" "$out" >"$out.2" && mv "$out.2" "$out"
 if [ -n "$copy" ]; then     # absolute paths into the copy (sweep's)
   sed "s|$(cd "$copy" && pwd -P)|<dir>|g; s|$copy|<dir>|g" "$out" >"$out.2" && mv "$out.2" "$out"
 fi
