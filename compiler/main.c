@@ -41,6 +41,11 @@ static const char usage[] =
     "                                         write and compile a simulator\n"
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
+    "  linearize FILE [--at T | --steady-state] [--inputs U,..] [--outputs Y,..]\n"
+    "                [--format text|json] [-o OUT] [SIMULATOR OPTIONS]\n"
+    "                                         the state-space model A, B, C, D\n"
+    "                                         around an operating point, with its\n"
+    "                                         eigenvalues (docs/linearize.md)\n"
     "  fmu FILE [--top NAME] [-I DIR]... -o NAME.fmu\n"
     "                                         write an FMI 2.0 FMU (Model Exchange\n"
     "                                         and Co-Simulation; docs/fmi.md)\n"
@@ -134,6 +139,62 @@ static int parse_args(int argc, char **argv, DriverOptions *o)
                                                            : "no model file given");
     if ((cmd->options & DOPT_OUTPUT) && !o->output)
         return tool_usage_error("%s needs -o FILE", cmd->name);
+    return -1;
+}
+
+/* lmdlc linearize's own options become the simulator's: --at T is
+   --stop-time T (0 by default: the initial point), --inputs and
+   --outputs are --linearize-inputs and --linearize-outputs, --format F
+   is --linearize F (text by default).  The others (--steady-state,
+   --param, --solver, -o, ...) pass as they are. */
+static int linearize_args(DriverOptions *o)
+{
+    static const struct { const char *ours, *sim; } map[] = {
+        {"--at", "--stop-time"}, {"--inputs", "--linearize-inputs"},
+        {"--outputs", "--linearize-outputs"}, {"--format", "--linearize"},
+    };
+    int n = o->sim_argc;
+    char **in = o->sim_argv;
+    char **out = calloc((size_t)n * 2 + 6, sizeof *out);
+    if (!out)
+        abort();
+    int k = 0;
+    out[k++] = in[0];
+    out[k++] = "--stop-time";
+    out[k++] = "0";
+    out[k++] = "--linearize";
+    out[k++] = "text";
+    for (int i = 1; i < n; i++) {
+        const char *a = in[i];
+        size_t m = sizeof map / sizeof map[0], j;
+        for (j = 0; j < m; j++) {
+            size_t len = strlen(map[j].ours);
+            if (!strncmp(a, map[j].ours, len) && (a[len] == 0 || a[len] == '='))
+                break;
+        }
+        if (j == m) {
+            out[k++] = in[i];
+            continue;
+        }
+        size_t len = strlen(map[j].ours);
+        out[k++] = (char *)map[j].sim;
+        if (a[len] == '=')
+            out[k++] = (char *)a + len + 1;
+        else if (i + 1 < n)
+            out[k++] = in[++i];
+        else {
+            free(out);
+            return tool_usage_error("%s needs a value", map[j].ours);
+        }
+        const char *v = out[k - 1];
+        if (!strcmp(map[j].ours, "--format") && strcmp(v, "text") && strcmp(v, "json")) {
+            free(out);
+            return tool_usage_error("--format is text or json, not '%s'", v);
+        }
+    }
+    memcpy(in, out, sizeof *out * (size_t)k);
+    o->sim_argc = k;
+    free(out);
     return -1;
 }
 
@@ -282,13 +343,15 @@ static int lmdlc_main(int argc, char **argv)
     o.out = stdout;
     o.plan_tool = fmu_write;
     const char **inc = calloc((size_t)argc + 1, sizeof *inc); /* + check DIR's root */
-    char **sim = calloc((size_t)argc + 2, sizeof *sim);
+    char **sim = calloc((size_t)argc * 2 + 6, sizeof *sim); /* + linearize_args' */
     if (!inc || !sim)
         return 1;
     o.include_dirs = inc;
     o.sim_argv = sim;
     o.sim_argv[o.sim_argc++] = "simulator";
     int status = parse_args(argc, argv, &o);
+    if (status < 0 && o.command == CMD_LINEARIZE)
+        status = linearize_args(&o);
     if (status < 0 && o.command == CMD_CHECK && is_dir(o.file))
         status = check_dir(&o);
     else if (status < 0)

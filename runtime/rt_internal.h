@@ -116,7 +116,15 @@ typedef struct RtOptions {
     int n_inputs;               /* their count */
     int steady_state;           /* --steady-state: start where every
                                    derivative is zero (rt_init.c) */
+    int linearize;              /* --linearize: RT_LINEARIZE_*, or 0 */
+    const char *lin_inputs;     /* --linearize-inputs, or NULL: all */
+    const char *lin_outputs;    /* --linearize-outputs, or NULL: the
+                                   top model's outputs */
+    int *lin_in, n_lin_in;      /* the inputs chosen (RtLinear's order) */
+    int *lin_out, n_lin_out;    /* the output columns chosen */
 } RtOptions;
+
+enum { RT_LINEARIZE_TEXT = 1, RT_LINEARIZE_JSON = 2 };
 
 /* What went wrong, kept until main reports it (rt_report.c). */
 typedef enum RtFailKind {
@@ -638,6 +646,14 @@ double rt_wall_clock(void);
 
 /* Allocation that never returns NULL (a simulator out of memory stops). */
 void *rt_xcalloc(size_t n, size_t size);
+
+/* rt_linearize.c: --linearize.  select: the inputs and outputs named by
+   --linearize-inputs and --linearize-outputs, checked before any file
+   changes (0, or -1 after a message); rt_linearize: the linear model at
+   the run's final point, written to fp (0, or -1 with s->fail set or
+   after a message). */
+int rt_linearize_select(RtSim *s);
+int rt_linearize(RtSim *s, FILE *fp);
 void *rt_xrealloc(void *p, size_t size);
 /* Heap copies of a string, and of its first n bytes (with a NUL). */
 char *rt_xstrdup(const char *s);

@@ -59,6 +59,7 @@ static const char *const value_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
     "--param", "--vars", "--events", "--max-step",
     "--sweep", "--sweep-summary", "--sweep-row", "--input",
+    "--linearize", "--linearize-inputs", "--linearize-outputs",
 };
 static const char *const all_options[] = {
     "--stop-time", "--output-step", "--rtol", "--atol", "--solver",
@@ -67,6 +68,7 @@ static const char *const all_options[] = {
     "-o",
     "--sweep", "--sweep-summary", "--sweep-row", "--sweep-collect",
     "--sweep-check", "--diagnostics-format", "--input",
+    "--linearize", "--linearize-inputs", "--linearize-outputs",
 };
 
 static const char format_option[] = "--diagnostics-format";
@@ -182,6 +184,22 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
     }
     if (!strcmp(opt, "--input")) {
         rt_inputs_add(o, val, "an input of the model");
+        return 0;
+    }
+    if (!strcmp(opt, "--linearize")) {
+        if (!strcmp(val, "text") || !strcmp(val, "json")) {
+            o->linearize = val[0] == 't' ? RT_LINEARIZE_TEXT : RT_LINEARIZE_JSON;
+            return 0;
+        }
+        rt_usage_error(prog, "--linearize is text or json, not '%s'", val);
+        return -1;
+    }
+    if (!strcmp(opt, "--linearize-inputs")) {
+        o->lin_inputs = val;
+        return 0;
+    }
+    if (!strcmp(opt, "--linearize-outputs")) {
+        o->lin_outputs = val;
         return 0;
     }
     if (!strncmp(opt, "--sweep", 7))
@@ -584,7 +602,12 @@ int main(int argc, char **argv)
     sim.opt = cl.opt;
     rt_sim_alloc(&sim, m);
     if (rt_params_apply(&sim, cl.params, cl.n_params) != 0
-        || select_columns(&sim, cl.vars) != 0) {
+        || select_columns(&sim, cl.vars) != 0 || rt_linearize_select(&sim) != 0) {
+        status = RT_EXIT_USAGE;
+        goto out;
+    }
+    if (cl.sweep.given && sim.opt.linearize) {
+        rt_usage_error(prog, "--linearize linearizes one run: it cannot be used with --sweep");
         status = RT_EXIT_USAGE;
         goto out;
     }
@@ -608,14 +631,30 @@ int main(int argc, char **argv)
         status = RT_EXIT_USAGE;
         goto out;
     }
-    rt_meta_write(&sim);    /* RESULTS.meta: the units, for lmdlc plot */
+    /* --linearize: -o is where the linear model goes, and the run to
+       the point writes no rows */
+    FILE *lin_out = NULL;
+    if (sim.opt.linearize) {
+        lin_out = sim.out;
+        sim.out = NULL;
+    } else {
+        rt_meta_write(&sim);    /* RESULTS.meta: the units, for lmdlc plot */
+    }
     sim.progress = rt_progress_new(!sim.opt.quiet, sim.opt.stop_time);
-    int header = rt_csv_header(&sim);
+    int header = sim.out ? rt_csv_header(&sim) : 0;
     rt_release_signals();
     if (header != 0 || rt_csv_events_header(&sim) != 0
         || rt_init(&sim) != 0 || rt_integrate_setup(&sim) != 0
         || rt_run(&sim) != 0)
         status = RT_EXIT_SIM;
+    if (lin_out) {
+        if (status == RT_EXIT_OK && rt_linearize(&sim, lin_out) != 0)
+            status = RT_EXIT_SIM;
+        rt_progress_done(sim.progress);
+        sim.progress = NULL;
+        if (close_output(&sim, lin_out, sim.opt.out_path) != 0)
+            status = RT_EXIT_SIM;
+    }
 out:
     /* the rows still in the batch, also after a failure (rt_csv.c) */
     if (sim.out && rt_csv_flush(&sim) != 0)
@@ -632,6 +671,8 @@ out:
     }
     rt_sim_free(&sim);
     free(sim.opt.inputs);
+    free(sim.opt.lin_in);
+    free(sim.opt.lin_out);
     free(cl.params);
     return status;
 }

@@ -345,6 +345,8 @@ int driver_run(const DriverOptions *o)
 
     /* plan: how each block is solved, what is computed where */
     plan = plan_make(dae, st);
+    if (plan && o->command == CMD_LINEARIZE)
+        plan_linear(plan);  /* the symbolic Jacobians A, B, C, D come from */
     pass_done(o, "plan", &t0);
     if (!plan || diag_error_count())
         goto done;

@@ -62,6 +62,7 @@ enum {
     X(CMD_EMIT_C, "emit-c", STAGE_CODEGEN, OUT_C_FILE, DOPT_OUTPUT, NULL) \
     X(CMD_BUILD, "build", STAGE_CODEGEN, OUT_SIMULATOR, DOPT_OUTPUT, NULL) \
     X(CMD_RUN, "run", STAGE_CODEGEN, OUT_RUN, DOPT_SIM, NULL)            \
+    X(CMD_LINEARIZE, "linearize", STAGE_CODEGEN, OUT_RUN, DOPT_SIM, NULL) \
     X(CMD_FMU, "fmu", STAGE_CODEGEN, OUT_PLAN_TOOL, DOPT_OUTPUT, NULL)    \
     X(CMD_PLOT, "plot", STAGE_NONE, OUT_TOOL, 0, plot_main)               \
     X(CMD_SWEEP, "sweep", STAGE_NONE, OUT_TOOL, 0, sweep_main)

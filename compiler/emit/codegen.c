@@ -593,6 +593,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg_targets(&cg);
     cg.p.consts_of = &pl->const_index;
     cg_relations(&cg);
+    cg_linear(&cg);
     cg.p.consts_of = NULL; /* the discrete part reads the parameters only */
     cg_delays(&cg.p, pl);
     if (d->evars.n) {
@@ -651,6 +652,8 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_pivot_slots = %d, .pivot_slots = pivot_slots,\n", cg.npivot_slots);
     cp_emit(&cg.p, "    .n_param_checks = %d, .param_checks = param_checks,\n",
             pl->nparam_checks);
+    if (pl->lin)
+        cp_emit(&cg.p, "    .linear = &linear,\n");
     cp_emit(&cg.p, "};\n");
 
     ptrmap_free(&cg.p.uses);

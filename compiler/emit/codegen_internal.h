@@ -1,6 +1,7 @@
 /*
- * codegen_internal.h - what codegen.c and codegen_tables.c share: the
- * printer's state and the slot queries on the plan.
+ * codegen_internal.h - what codegen.c, codegen_tables.c and
+ * codegen_linear.c share: the printer's state and the slot queries on
+ * the plan.
  */
 #ifndef LMDL_CODEGEN_INTERNAL_H
 #define LMDL_CODEGEN_INTERNAL_H
@@ -35,5 +36,7 @@ void cg_asserts(Cg *cg);
 void cg_blocks(Cg *cg);
 void cg_sparsity(Cg *cg);
 void cg_rel_states(Cg *cg);
+/* The linearization Jacobians, when the plan has them (codegen_linear.c). */
+void cg_linear(Cg *cg);
 
 #endif

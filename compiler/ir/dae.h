@@ -265,6 +265,12 @@ DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);
 DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order,
                       PtrMap *memo);
 
+/* Partial derivative with respect to parameter `param` (a top-level
+   input's, for linearization): a parameter bound to an expression of
+   others is followed through its DaeParam.expr (params: DaeParam*). */
+DaeExpr *dae_diff_param(DaeExprTable *t, const PtrVec *params, DaeExpr *e, int param,
+                        PtrMap *memo);
+
 /* The children of e, in a fixed order (a function's arguments; an if's
    condition, then, else; an operator's operands); returns how many. */
 int dae_children(const DaeExpr *e, DaeExpr *kids[3]);

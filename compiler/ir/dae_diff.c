@@ -12,12 +12,16 @@
 
 #include <math.h>
 
-/* One differentiation routine for both d/dt and d/dvar: `wrt_index` < 0
-   means time. */
+/* One differentiation routine for d/dt, d/dvar and d/dparam. */
 typedef struct Diff {
     DaeExprTable *t;
-    int index, order;       /* variable, or index < 0 for time */
+    int index, order;       /* variable, or index < 0 for time (or a
+                               parameter: param >= 0) */
     PtrMap *memo;
+    int param;              /* d/dparam: the parameter, else -1 */
+    const PtrVec *params;   /* d/dparam: DaeParam*, whose expressions a
+                               parameter defined by others is followed
+                               through */
 } Diff;
 
 static DaeExpr *diff(Diff *d, DaeExpr *e);
@@ -195,8 +199,11 @@ static bool is_parametric(const DaeExpr *e)
 
 static DaeExpr *diff(Diff *d, DaeExpr *e)
 {
-    /* what does not depend on the variable (or on time) has derivative 0 */
-    if (d->index < 0 ? !dae_depends_on_state(e) : !(e->vars & dae_var_bit(d->index, d->order)))
+    /* what does not depend on the variable (or on time) has derivative 0;
+       a parameter hides in any node, so d/dparam looks at every one */
+    if (d->param < 0
+        && (d->index < 0 ? !dae_depends_on_state(e)
+                         : !(e->vars & dae_var_bit(d->index, d->order))))
         return dae_const(d->t, 0);
     DaeExpr *done = ptrmap_get(d->memo, e);
     if (done)
@@ -204,7 +211,19 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     DaeExprTable *t = d->t;
     DaeExpr *r, *a = e->u.bin.a, *b = e->u.bin.b;
     switch (e->kind) {
-    case DX_CONST: case DX_PARAM: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
+    case DX_PARAM:
+        if (d->param < 0) {
+            r = dae_const(t, 0);
+        } else if (e->u.index == d->param) {
+            r = dae_const(t, 1);
+        } else {
+            /* a parameter bound to an expression of others (a child's
+               input bound to the top model's) */
+            const DaeParam *q = e->u.index < d->params->n ? d->params->items[e->u.index] : NULL;
+            r = q && q->expr && q->expr != e ? diff(d, q->expr) : dae_const(t, 0);
+        }
+        break;
+    case DX_CONST: case DX_EVAR: case DX_INITIAL: case DX_EDGE:
         r = dae_const(t, 0);    /* event variables: piecewise constant */
         break;
     case DX_DELAY:
@@ -212,13 +231,15 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
            input now (tau's own dependence is not followed).  The time
            derivative is not supported (NAN): a delay in an equation that
            index reduction differentiates is an error (plan.c). */
-        r = dae_const(t, d->index < 0 ? NAN : 0);
+        r = dae_const(t, d->index < 0 && d->param < 0 ? NAN : 0);
         break;
     case DX_TIME:
-        r = dae_const(t, d->index < 0 ? 1 : 0);
+        r = dae_const(t, d->index < 0 && d->param < 0 ? 1 : 0);
         break;
     case DX_VAR:
-        if (d->index < 0)
+        if (d->param >= 0)
+            r = dae_const(t, 0);
+        else if (d->index < 0)
             r = dae_var(t, e->u.var.index, e->u.var.order + 1);
         else
             r = dae_const(t, e->u.var.index == d->index && e->u.var.order == d->order);
@@ -276,13 +297,20 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
 
 DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo)
 {
-    Diff d = {t, -1, 0, memo};
+    Diff d = {t, -1, 0, memo, -1, NULL};
     return diff(&d, e);
 }
 
 DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap *memo)
 {
-    Diff d = {t, index, order, memo};
+    Diff d = {t, index, order, memo, -1, NULL};
+    return diff(&d, e);
+}
+
+DaeExpr *dae_diff_param(DaeExprTable *t, const PtrVec *params, DaeExpr *e, int param,
+                        PtrMap *memo)
+{
+    Diff d = {t, -1, 0, memo, param, params};
     return diff(&d, e);
 }
 

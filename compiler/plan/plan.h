@@ -156,6 +156,29 @@ typedef struct PlanTarget {
     int state1;             /* 1 + the state it is directly, or 0 */
 } PlanTarget;
 
+/* The symbolic Jacobians of linearization (plan_linear.c): the sorted
+   system F(w, x, u) = 0 as rows in block order, each with the partial
+   derivatives of its residual; and each column's gradient.  An entry's
+   column is a StVar (an unknown or a state), or -1 - k for input k. */
+typedef struct PlanLinear {
+    int ninputs;            /* the top model's inputs ... */
+    int *input_param;       /* ... their parameters, in order */
+    int nrows;              /* equations, in the blocks' order */
+    int nblocks;            /* blocks (Plan.nblocks) */
+    int *block_start;       /* block b: rows block_start[b] .. [b+1] - 1 */
+    int *row_var;           /* per row: the StVar its block solves there */
+    int *entry_start;       /* per row: its entries (nrows + 1) */
+    int *entry_col;         /* nentries */
+    DaeExpr **entry_val;    /* nentries */
+    int nentries;
+    int *out_start;         /* per column: its gradient's entries
+                               (ncolumns + 1) */
+    int *out_col;           /* nout_entries */
+    DaeExpr **out_val;      /* nout_entries */
+    int nout_entries;
+    int *der_var;           /* per state: the StVar of its derivative */
+} PlanLinear;
+
 typedef struct Plan {
     Arena arena;            /* everything below */
     Dae *d;                 /* the system */
@@ -238,6 +261,8 @@ typedef struct Plan {
                                runtime, in order of discovery */
     PtrMap delay_index;     /* DX_DELAY node -> 1 + its index in delays */
     int **stvar;            /* per DaeVar, per order: StVar, or -1 */
+    PlanLinear *lin;        /* linearization's Jacobians (plan_linear), or
+                               NULL: made for lmdlc linearize only */
     int *norders;           /* per DaeVar: entries in stvar[v] */
 } Plan;
 
@@ -263,6 +288,9 @@ void plan_eval(Plan *p);
 /* The tables of the generated code (plan_tables.c): the one-parameter
    assertions and the distinct column infos. */
 void plan_tables(Plan *p);
+
+/* The symbolic Jacobians for linearization: Plan.lin (plan_linear.c). */
+void plan_linear(Plan *p);
 
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */

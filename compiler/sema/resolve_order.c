@@ -194,9 +194,10 @@ static void report_cycle(Order *o, const int *stack, int depth, int at)
    long chain of forward references cannot overflow the stack. */
 static int *topo_order(Order *o)
 {
-    int *out = malloc(sizeof(int) * (size_t)o->n);
-    int *stack = malloc(sizeof(int) * (size_t)o->n);
-    int *next = calloc((size_t)o->n, sizeof(int));
+    size_t n = o->n > 0 ? (size_t)o->n : 1;
+    int *out = malloc(sizeof(int) * n);
+    int *stack = malloc(sizeof(int) * n);
+    int *next = calloc(n, sizeof(int));
     if (!out || !stack || !next)
         abort();
     int nout = 0;

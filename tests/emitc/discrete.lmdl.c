@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 15,
-               "generated for runtime interface 15: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 16,
+               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*

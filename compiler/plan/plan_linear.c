@@ -1,0 +1,176 @@
+/*
+ * plan_linear.c - the symbolic Jacobians behind `lmdlc linearize`.
+ *
+ * The sorted index-1 system is F(w, x, u) = 0: w the unknowns its blocks
+ * solve (derivatives, algebraic and dummy-derivative variables), x the
+ * states, u the top-level inputs (parameters marked input).  For every
+ * equation, in block order, this pass builds the partial derivative of
+ * its residual with respect to every unknown and state it mentions and
+ * to every input, with the compiler's own differentiator (dae_diff.c);
+ * and for every output column the gradient of its value.  The runtime
+ * evaluates them at the operating point and eliminates w block by block
+ * (runtime/rt_linearize.c), which gives A, B, C and D exactly wherever
+ * the equations are smooth, with the relations frozen in their modes.
+ *
+ * Built only for `lmdlc linearize` (Plan.lin stays NULL otherwise), so
+ * other builds pay nothing for it.
+ */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The StVars that e mentions (its DX_VAR leaves that the system has),
+   each once, appended to *out. */
+static void mentioned(const Plan *p, DaeExpr *e, PtrMap *seen, int **out, int *n, int *cap)
+{
+    if (!(e->flags & DXF_VAR) || ptrmap_get(seen, e))
+        return;
+    ptrmap_put(seen, e, e);
+    if (e->kind == DX_VAR) {
+        int v = plan_stvar(p, e->u.var.index, e->u.var.order);
+        if (v < 0)
+            return;
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            int *grown = mem_calloc((size_t)*cap, sizeof **out);
+            if (*n)
+                memcpy(grown, *out, sizeof **out * (size_t)*n);
+            free(*out);
+            *out = grown;
+        }
+        (*out)[(*n)++] = v;
+        return;
+    }
+    DaeExpr *kids[3];
+    int k = dae_children(e, kids);
+    for (int i = 0; i < k; i++)
+        mentioned(p, kids[i], seen, out, n, cap);
+}
+
+/* Growing arrays of (column, derivative) entries. */
+typedef struct Entries {
+    int *col;               /* StVar, or -1 - k for input k */
+    DaeExpr **val;          /* the partial derivative */
+    int n, cap;
+} Entries;
+
+static void entry_add(Entries *es, int col, DaeExpr *val)
+{
+    if (dae_is_const(val, 0))
+        return;
+    if (es->n == es->cap) {
+        es->cap = es->cap ? 2 * es->cap : 64;
+        int *c = mem_calloc((size_t)es->cap, sizeof *c);
+        DaeExpr **v = mem_calloc((size_t)es->cap, sizeof *v);
+        if (es->n) {
+            memcpy(c, es->col, sizeof *c * (size_t)es->n);
+            memcpy(v, es->val, sizeof *v * (size_t)es->n);
+        }
+        free(es->col);
+        free(es->val);
+        es->col = c;
+        es->val = v;
+    }
+    es->col[es->n] = col;
+    es->val[es->n++] = val;
+}
+
+/* The partial derivatives of e with respect to the StVars vars[0 .. n)
+   and to every input. */
+static void gradient(Plan *p, PlanLinear *L, DaeExpr *e, const int *vars, int n, Entries *es)
+{
+    DaeExprTable *t = &p->d->t;
+    for (int j = 0; j < n; j++) {
+        StVar *x = p->s->vars.items[vars[j]];
+        PtrMap memo = {0};
+        entry_add(es, vars[j], dae_diff_var(t, e, x->var, x->order, &memo));
+        ptrmap_free(&memo);
+    }
+    for (int k = 0; k < L->ninputs; k++) {
+        PtrMap memo = {0};
+        entry_add(es, -1 - k, dae_diff_param(t, &p->d->params, e, L->input_param[k], &memo));
+        ptrmap_free(&memo);
+    }
+}
+
+/* Copies the entries into the plan's arena and empties es. */
+static void entries_keep(Plan *p, Entries *es, int **col, DaeExpr ***val)
+{
+    *col = arena_alloc(&p->arena, sizeof **col * (size_t)(es->n + 1));
+    *val = arena_alloc(&p->arena, sizeof **val * (size_t)(es->n + 1));
+    if (es->n) {
+        memcpy(*col, es->col, sizeof **col * (size_t)es->n);
+        memcpy(*val, es->val, sizeof **val * (size_t)es->n);
+    }
+    free(es->col);
+    free(es->val);
+    *es = (Entries){0};
+}
+
+/* The value of column c as an expression of the system's unknowns. */
+static DaeExpr *column_value(Plan *p, const PlanColumn *c)
+{
+    Dae *d = p->d;
+    DaeVar *v = c->var >= 0 ? d->vars.items[c->var] : NULL;
+    return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&d->t, c->var, 0);
+}
+
+void plan_linear(Plan *p)
+{
+    Dae *d = p->d;
+    Structure *s = p->s;
+    PlanLinear *L = arena_alloc(&p->arena, sizeof *L);
+    p->lin = L;
+    /* the inputs: the top model's, in parameter order */
+    L->input_param = arena_alloc(&p->arena, sizeof(int) * (size_t)(d->params.n + 1));
+    for (int i = 0; i < d->params.n; i++)
+        if (((DaeParam *)d->params.items[i])->input)
+            L->input_param[L->ninputs++] = i;
+    /* the rows, block by block */
+    int nrows = 0;
+    for (int b = 0; b < p->nblocks; b++)
+        nrows += p->blocks[b].n;
+    L->nrows = nrows;
+    L->nblocks = p->nblocks;
+    L->block_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->nblocks + 1));
+    L->row_var = arena_alloc(&p->arena, sizeof(int) * (size_t)(nrows + 1));
+    L->entry_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(nrows + 1));
+    Entries es = {0};
+    int r = 0;
+    for (int b = 0; b < p->nblocks; b++) {
+        const PlanBlock *pb = &p->blocks[b];
+        L->block_start[b] = r;
+        for (int i = 0; i < pb->n; i++, r++) {
+            StEq *q = s->eqs.items[pb->eqs[i]];
+            L->row_var[r] = pb->vars[i];
+            L->entry_start[r] = es.n;
+            gradient(p, L, q->res, q->adj, q->nadj, &es);
+        }
+    }
+    L->block_start[p->nblocks] = r;
+    L->entry_start[nrows] = es.n;
+    L->nentries = es.n;
+    entries_keep(p, &es, &L->entry_col, &L->entry_val);
+    /* the gradient of every column's value */
+    L->out_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->ncolumns + 1));
+    for (int c = 0; c < p->ncolumns; c++) {
+        L->out_start[c] = es.n;
+        DaeExpr *val = column_value(p, &p->columns[c]);
+        int *vars = NULL, n = 0, cap = 0;
+        PtrMap seen = {0};
+        mentioned(p, val, &seen, &vars, &n, &cap);
+        ptrmap_free(&seen);
+        gradient(p, L, val, vars, n, &es);
+        free(vars);
+    }
+    L->out_start[p->ncolumns] = es.n;
+    L->nout_entries = es.n;
+    entries_keep(p, &es, &L->out_col, &L->out_val);
+    /* the states and their derivatives */
+    L->der_var = arena_alloc(&p->arena, sizeof(int) * (size_t)(s->nstates + 1));
+    for (int j = 0; j < s->nstates; j++) {
+        StVar *x = s->vars.items[s->state_var[j]];
+        L->der_var[j] = x->deriv;
+    }
+}
