@@ -14,7 +14,7 @@
 #ifndef LMDL_FMI_H
 #define LMDL_FMI_H
 
-#define LMDL_FMI_ABI 1
+#define LMDL_FMI_ABI 2
 
 /* What a Real value reference reads or sets:
    X(kind, what it is, for messages) */
@@ -60,6 +60,9 @@ typedef struct LmdlFmiModel {
     int n_bools;                    /* Boolean value references */
     const int *bools;               /* per Boolean value reference: the
                                        parameter (is_bool) it is */
+    int n_ints;                     /* Integer value references ... */
+    const LmdlFmiVar *ints;         /* ... each a column holding a whole
+                                       number: a mode chart's mode */
 } LmdlFmiModel;
 
 /* Defined by the C `lmdlc fmu` generates. */

@@ -142,17 +142,20 @@ static char *table_c(const FmuModel *fm)
         abort();
     fputs("\n/* The FMU's value references (lmdlc fmu; runtime/lmdl_fmi.h). */\n"
           "#include \"lmdl_fmi.h\"\n\n"
-          "_Static_assert(LMDL_FMI_ABI == 1, \"generated for FMI table interface 1\");\n\n"
+          "_Static_assert(LMDL_FMI_ABI == 2, \"generated for FMI table interface 2\");\n\n"
           "static const LmdlFmiVar fmi_reals[] = {\n", fp);
     int *bools = calloc((size_t)fm->nbools + 1, sizeof *bools);
     if (!bools)
         abort();
+    unsigned next = 0;      /* aliases share the first one's reference */
     for (int i = 0; i < fm->nvars; i++) {
         const FmuVar *v = &fm->vars[i];
-        if (v->boolean)
+        if (v->boolean) {
             bools[v->vr] = v->index;
-        else
+        } else if (!v->integer && v->vr == next) {
             fprintf(fp, "    {%s, %d},\n", kind_names[v->kind], v->index);
+            next++;
+        }
     }
     if (!fm->nreals)
         fputs("    {LMDL_FMI_COLUMN, 0},\n", fp);
@@ -160,6 +163,18 @@ static char *table_c(const FmuModel *fm)
     for (int i = 0; i < fm->nbools; i++)
         fprintf(fp, "%s%d", i ? ", " : "", bools[i]);
     fputs(fm->nbools ? "};\n" : "0};\n", fp);
+    fputs("static const LmdlFmiVar fmi_ints[] = {\n", fp);
+    unsigned next_int = 0;
+    for (int i = 0; i < fm->nvars; i++) {
+        const FmuVar *v = &fm->vars[i];
+        if (v->integer && v->vr == next_int) {
+            fprintf(fp, "    {%s, %d},\n", kind_names[v->kind], v->index);
+            next_int++;
+        }
+    }
+    if (!fm->nints)
+        fputs("    {LMDL_FMI_COLUMN, 0},\n", fp);
+    fputs("};\n", fp);
     fputs("static const int fmi_state_vrs[] = {", fp);
     for (int j = 0; j < fm->nstates; j++)
         fprintf(fp, "%s%u", j ? ", " : "", fm->vars[fm->state_var[j]].vr);
@@ -172,8 +187,9 @@ static char *table_c(const FmuModel *fm)
             "    .abi = LMDL_FMI_ABI,\n    .guid = \"%s\",\n    .model_identifier = \"%s\",\n"
             "    .n_reals = %d, .reals = fmi_reals,\n"
             "    .state_vrs = fmi_state_vrs, .der_vrs = fmi_der_vrs,\n"
-            "    .n_bools = %d, .bools = fmi_bools,\n};\n",
-            fm->guid, fm->ident, fm->nreals, fm->nbools);
+            "    .n_bools = %d, .bools = fmi_bools,\n"
+            "    .n_ints = %d, .ints = fmi_ints,\n};\n",
+            fm->guid, fm->ident, fm->nreals, fm->nbools, fm->nints);
     fclose(fp);
     free(bools);
     return text;

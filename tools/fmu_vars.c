@@ -441,6 +441,27 @@ static void initial_deps(FmuModel *fm, Deps *d, const int *param_var, const int 
     free(state_of);
 }
 
+/* The value of column c, as an expression of the system's unknowns:
+   columns with the same one (hash-consed) always hold the same number. */
+static DaeExpr *column_value(const Plan *p, const PlanColumn *c)
+{
+    Dae *d = p->d;
+    DaeVar *v = c->var >= 0 ? d->vars.items[c->var] : NULL;
+    return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&d->t, c->var, 0);
+}
+
+/* Whether a column's value is a mode chart's mode: a whole number, an
+   Integer variable. */
+static bool is_chart_mode(const Dae *d, const DaeExpr *val)
+{
+    if (val->kind != DX_EVAR)
+        return false;
+    for (int i = 0; i < d->charts.n; i++)
+        if (((const DaeChart *)d->charts.items[i])->evar == val->u.evar.index)
+            return true;
+    return false;
+}
+
 FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
 {
     Dae *d = p->d;
@@ -466,13 +487,23 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         colof[i] = -1;
 
     /* every column, in the CSV header's order, but those hidden by
-       ExternalAccess = none */
+       ExternalAccess = none; columns of one value (the names of one node
+       variable, a variable and its alias) are aliases: one value
+       reference, the first's (FMI 2.0, 2.2.7) */
+    PtrMap vr_of = {0};     /* a column's value -> 1 + its value reference */
     for (int k = 0; k < p->ncolumns - p->n_hidden; k++) {
         const PlanColumn *c = &p->columns[k];
         FmuVar *f = new_var(&b);
         f->name = copy(c->name);
         f->description = c->description;
-        f->vr = (unsigned)fm->nreals++;
+        DaeExpr *val = column_value(p, c);
+        f->integer = is_chart_mode(d, val);
+        uintptr_t vr1 = (uintptr_t)ptrmap_get(&vr_of, val);
+        if (!vr1) {
+            vr1 = (uintptr_t)(f->integer ? ++fm->nints : ++fm->nreals);
+            ptrmap_put(&vr_of, val, (void *)vr1);
+        }
+        f->vr = (unsigned)(vr1 - 1);
         f->causality = c->output ? FMU_OUTPUT : FMU_LOCAL;
         /* an event variable changes at events only */
         f->variability = c->var < 0 && c->expr && c->expr->kind == DX_EVAR ? FMU_DISCRETE
@@ -518,6 +549,7 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
             break;
         }
     }
+    ptrmap_free(&vr_of);
     /* states, then their derivatives */
     for (int j = 0; j < ns; j++) {
         int sv = s->state_var[j];

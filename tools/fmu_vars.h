@@ -8,8 +8,9 @@
  * that have no column (a derivative chosen as a state, der(x)); the
  * derivatives that have none (der(NAME) of a state); then every run-time
  * parameter and top-level input, in the parameter table's order.  Real
- * value references count up in that order, Boolean ones (true/false
- * parameters) separately.
+ * value references count up in that order (columns of one value share
+ * one), Boolean ones (true/false parameters) and Integer ones (mode
+ * charts' modes) separately.
  */
 #ifndef LMDL_FMU_VARS_H
 #define LMDL_FMU_VARS_H
@@ -39,7 +40,8 @@ extern const char *const fmu_variability_names[];
 typedef struct FmuVar {
     char *name;             /* the CSV header's name, or der(...) */
     const char *description; /* the declaration's comment, or NULL */
-    bool boolean;           /* Boolean (else Real) */
+    bool boolean;           /* Boolean (else Real, or Integer) */
+    bool integer;           /* Integer: a mode chart's mode (1-based) */
     unsigned vr;            /* value reference, per type */
     FmuCausality causality;
     FmuVariability variability;
@@ -67,7 +69,7 @@ typedef struct FmuModel {
     char guid[40];          /* "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}" */
     FmuVar *vars;           /* ScalarVariables, in order */
     int nvars;              /* entries in vars */
-    int nreals, nbools;     /* value references of each type */
+    int nreals, nbools, nints; /* value references of each type */
     int nstates;            /* continuous states */
     int *state_var;         /* per state: its variable (0-based) */
     int *der_var;           /* per state: its derivative's variable */

@@ -103,7 +103,7 @@ static void unit_definitions(FILE *fp, const FmuModel *fm)
     int nseen = 0;
     for (int i = 0; i < fm->nvars; i++) {
         const FmuVar *v = &fm->vars[i];
-        if (v->boolean || dimless(v->dim))
+        if (v->boolean || v->integer || dimless(v->dim))
             continue;
         bool dup = false;
         for (int j = 0; j < nseen && !dup; j++)
@@ -162,6 +162,8 @@ static void variable(FILE *fp, const FmuModel *fm, int i)
         fputs("      <Boolean", fp);
         if (v->has_start)
             attr(fp, "start", v->start != 0 ? "true" : "false");
+    } else if (v->integer) {
+        fputs("      <Integer", fp);
     } else {
         fputs("      <Real", fp);
         if (!dimless(v->dim)) {

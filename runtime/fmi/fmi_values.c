@@ -159,10 +159,34 @@ static fmi2Status none_of(fmi2Component c, const char *fn, const char *type, int
     return fmi2Error;
 }
 
+/* The Integer variables are mode charts' modes (columns of whole
+   numbers): read like Real ones, never set. */
+static int int_in_range(FmiInstance *in, const char *fn, fmi2ValueReference vr)
+{
+    if (vr < (fmi2ValueReference)FMI_INFO->n_ints)
+        return 1;
+    fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: value reference %u is out of range: this "
+            "FMU has %d Integer variables", fn, vr, FMI_INFO->n_ints);
+    return 0;
+}
+
 fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           fmi2Integer value[])
 {
-    return none_of(c, "fmi2GetInteger", "Integer", FMI_READABLE, nvr, vr, value);
+    FmiInstance *in = fmi_check(c, "fmi2GetInteger", FMI_FOR_BOTH, FMI_READABLE);
+    if (!in || !arrays_ok(in, "fmi2GetInteger", nvr, vr, value))
+        return fmi2Error;
+    if (nvr && !ready_to_read(in))
+        return fmi2Error;
+    for (size_t i = 0; i < nvr; i++) {
+        if (!int_in_range(in, "fmi2GetInteger", vr[i]))
+            return fmi2Error;
+        double d;
+        if (real_value(in, &FMI_INFO->ints[vr[i]], &d) != 0)
+            return eval_failed(in);
+        value[i] = isfinite(d) && fabs(d) < 2e9 ? (fmi2Integer)lround(d) : 0;
+    }
+    return fmi2OK;
 }
 
 fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
@@ -330,7 +354,17 @@ fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t
 fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
                           const fmi2Integer value[])
 {
-    return none_of(c, "fmi2SetInteger", "Integer", FMI_SETTABLE, nvr, vr, value);
+    FmiInstance *in = fmi_check(c, "fmi2SetInteger", FMI_FOR_BOTH, FMI_SETTABLE);
+    if (!in || !arrays_ok(in, "fmi2SetInteger", nvr, vr, value))
+        return fmi2Error;
+    for (size_t i = 0; i < nvr; i++) {
+        if (!int_in_range(in, "fmi2SetInteger", vr[i]))
+            return fmi2Error;
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "fmi2SetInteger: value reference %u is a mode "
+                "chart's mode, which the model computes: it cannot be set", vr[i]);
+        return fmi2Error;
+    }
+    return fmi2OK;
 }
 
 fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,

@@ -2,7 +2,8 @@
 """check_md.py MODELDESCRIPTION.xml - the rules of FMI 2.0 (section 2.2)
 that a schema cannot state, for what lmdlc fmu writes:
 
-- value references unique within each type (no aliases are written);
+- a value reference used twice within a type makes aliases: never a
+  parameter or an input, no start, the same variability;
 - every unit attribute names a Unit of UnitDefinitions;
 - parameters and inputs have a start value, computed variables none;
 - every derivative="" names an existing Real variable;
@@ -42,8 +43,17 @@ for i, sv in enumerate(svs, 1):
     typ = sv[0]
     key = (typ.tag, sv.get("valueReference"))
     if key in seen:
-        fail("value reference %s of %s used twice" % key)
-    seen[key] = i
+        # aliases (FMI 2.0, 2.2.7): one value; never settable, the same
+        # variability, no start
+        first = svs[seen[key] - 1]
+        for a in (first, sv):
+            if a.get("causality") in ("parameter", "input") or a[0].get("start") is not None:
+                fail("%s: an alias (value reference %s %s) that is settable or has a start"
+                     % (a.get("name"), key[0], key[1]))
+        if first.get("variability") != sv.get("variability"):
+            fail("%s and %s: aliases of different variability" % (first.get("name"), sv.get("name")))
+    else:
+        seen[key] = i
     if typ.get("unit") is not None and typ.get("unit") not in units:
         fail("%s: unit %s is not defined" % (sv.get("name"), typ.get("unit")))
     settable = sv.get("causality") in ("parameter", "input")

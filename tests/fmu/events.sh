@@ -7,7 +7,8 @@
 #    tolerances it reproduces `lmdlc run`: the same events (the relations'
 #    and the chart's `mc` entries) at the same times to 1e-12 s, every row
 #    to 1e-12 of (1 + |value|), the chart's mode (`stop.mc`, an event
-#    variable, a variability="discrete" FMU variable) included.  Model Exchange (the
+#    variable, a variability="discrete" Integer FMU variable, read with
+#    fmi2GetInteger) included.  Model Exchange (the
 #    importer's RK4 at 1e-5 s, events by bisection to 1e-13 s, then
 #    fmi2NewDiscreteStates, which applies the reset and says the states
 #    changed) against `lmdlc run --rtol 1e-10 --atol 1e-13`: the same
@@ -60,8 +61,14 @@ md() { # FMU: its modelDescription.xml on stdout
 }
 md "$work/delay.fmu" | grep -q 'canGetAndSetFMUstate="false"' ||
   fail "an FMU with delay() claims FMU states"
-md "$work/impact.fmu" | grep -q 'name="stop.mc" .*variability="discrete"' ||
-  fail "the chart's mode is not a discrete variable: $(md "$work/impact.fmu" | grep 'name="stop.mc"')"
+md "$work/impact.fmu" | grep -A1 'name="stop.mc" .*variability="discrete"' | grep -q '<Integer/>' ||
+  fail "the chart's mode is not a discrete Integer variable: $(md "$work/impact.fmu" | grep -A1 'name="stop.mc"')"
+# the mode is the model's to compute: fmi2SetInteger refuses it
+if "$FMU_TEST" "$work/impact.fmu" cs --stop 0.1 --set stop.mc=2 >"$work/set.out" 2>&1; then
+  fail "fmi2SetInteger of a chart's mode succeeded"
+fi
+grep -q "is a mode chart's mode, which the model computes: it cannot be set" "$work/set.out" ||
+  fail "fmi2SetInteger of stop.mc: $(cat "$work/set.out")"
 if "$FMU_TEST" "$work/delay.fmu" state --stop 1 --at 0.5 >"$work/state.out" 2>&1; then
   fail "fmi2GetFMUstate of a model with delay() succeeded"
 fi

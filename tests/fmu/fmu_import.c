@@ -8,8 +8,8 @@
  * character references.  It makes a flat list of elements, each with its
  * parent, and the importer picks what it needs from that list, the way
  * an importer reads the standard's structure: ModelExchange and
- * CoSimulation for the modelIdentifier, ScalarVariable with its Real or
- * Boolean child, ModelStructure/Derivatives for the states.
+ * CoSimulation for the modelIdentifier, ScalarVariable with its Real,
+ * Boolean or Integer child, ModelStructure/Derivatives for the states.
  */
 #define _GNU_SOURCE
 #include "fmu_import.h"
@@ -347,7 +347,7 @@ static void read_description(Fmu *f)
             sv->vr = (unsigned)strtoul(vr, NULL, 10);
             const char *c = attr(e, "causality");
             snprintf(sv->causality, sizeof sv->causality, "%s", c ? c : "local");
-        } else if ((is(&x, i, "Real") || is(&x, i, "Boolean"))
+        } else if ((is(&x, i, "Real") || is(&x, i, "Boolean") || is(&x, i, "Integer"))
                    && is(&x, e->parent, "ScalarVariable")) {
             FmuVariable *sv = &f->vars[f->nvars - 1];
             sv->type = e->name[0];

@@ -118,7 +118,7 @@ typedef struct Fmi2Api {
 typedef struct FmuVariable {
     char *name;
     unsigned vr;            /* valueReference */
-    char type;              /* 'R' Real, 'B' Boolean */
+    char type;              /* 'R' Real, 'B' Boolean, 'I' Integer */
     char causality[24];
     int derivative;         /* Real derivative="": 1-based index, or 0 */
     int has_start;

@@ -107,6 +107,9 @@ static void apply_sets(fmi2Component c, const char *const *sets, int n)
         if (fmu.vars[v].type == 'B') {
             fmi2Boolean b = !strcmp(eq + 1, "true");
             must(API->fmi2SetBoolean(c, &vr, 1, &b), "fmi2SetBoolean");
+        } else if (fmu.vars[v].type == 'I') {
+            fmi2Integer k = (fmi2Integer)strtol(eq + 1, NULL, 10);
+            must(API->fmi2SetInteger(c, &vr, 1, &k), "fmi2SetInteger");
         } else {
             double x = strtod(eq + 1, NULL);
             must(API->fmi2SetReal(c, &vr, 1, &x), "fmi2SetReal");
@@ -149,7 +152,13 @@ static void row(const Run *r, fmi2Component c, double t, Rows *out)
     at[0] = t;
     for (int i = 0; i < r->nvars; i++) {
         fmi2ValueReference vr = fmu.vars[r->vars[i]].vr;
-        must(API->fmi2GetReal(c, &vr, 1, &at[1 + i]), "fmi2GetReal");
+        if (fmu.vars[r->vars[i]].type == 'I') {     /* a mode chart's mode */
+            fmi2Integer k;
+            must(API->fmi2GetInteger(c, &vr, 1, &k), "fmi2GetInteger");
+            at[1 + i] = k;
+        } else {
+            must(API->fmi2GetReal(c, &vr, 1, &at[1 + i]), "fmi2GetReal");
+        }
     }
     out->n++;
 }
@@ -737,7 +746,7 @@ static int run_illegal(const Run *r)
     EXPECT(API->fmi2GetReal(cs, &bad_vr, 1, &v), fmi2Error, "out of range");
     EXPECT(API->fmi2GetReal(cs, &vr0, 1, NULL), fmi2Error, "NULL array");
     EXPECT(API->fmi2SetReal(cs, &vr0, 1, &v), fmi2Error, "only inputs and parameters");
-    EXPECT(API->fmi2GetInteger(cs, &vr0, 1, (fmi2Integer[1]){0}), fmi2Error, "no Integer");
+    EXPECT(API->fmi2GetInteger(cs, &vr0, 1, (fmi2Integer[1]){0}), fmi2Error, "0 Integer variables");
     EXPECT(API->fmi2DoStep(cs, 0.5, 0.01, fmi2True), fmi2Error, "is not the FMU's time");
     EXPECT(API->fmi2DoStep(cs, 0, -1, fmi2True), fmi2Error, "must be positive");
     EXPECT(API->fmi2CancelStep(cs), fmi2Error, "no step is in progress");
