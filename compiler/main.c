@@ -42,7 +42,7 @@ static const char usage[] =
     "  run FILE [--top NAME] [-I DIR]... [SIMULATOR OPTIONS]\n"
     "                                         build (cached by content) and run\n"
     "  linearize FILE [--at T | --steady-state] [--inputs U,..] [--outputs Y,..]\n"
-    "                [--format text|json] [-o OUT] [SIMULATOR OPTIONS]\n"
+    "                [--format text|json|mat] [-o OUT] [SIMULATOR OPTIONS]\n"
     "                                         the state-space model A, B, C, D\n"
     "                                         around an operating point, with its\n"
     "                                         eigenvalues (docs/linearize.md)\n"
@@ -145,7 +145,7 @@ static int parse_args(int argc, char **argv, DriverOptions *o)
 /* lmdlc linearize's own options become the simulator's: --at T is
    --stop-time T (0 by default: the initial point), --inputs and
    --outputs are --linearize-inputs and --linearize-outputs, --format F
-   is --linearize F (text by default).  The others (--steady-state,
+   is --linearize F (text by default, mat for -o FILE.mat).  The others (--steady-state,
    --param, --solver, -o, ...) pass as they are. */
 static int linearize_args(DriverOptions *o)
 {
@@ -187,11 +187,26 @@ static int linearize_args(DriverOptions *o)
             return tool_usage_error("%s needs a value", map[j].ours);
         }
         const char *v = out[k - 1];
-        if (!strcmp(map[j].ours, "--format") && strcmp(v, "text") && strcmp(v, "json")) {
+        if (!strcmp(map[j].ours, "--format") && strcmp(v, "text") && strcmp(v, "json")
+            && strcmp(v, "mat")) {
             free(out);
-            return tool_usage_error("--format is text or json, not '%s'", v);
+            return tool_usage_error("--format is text, json or mat, not '%s'", v);
         }
     }
+    /* no --format and -o FILE.mat: MAT, as run writes FILE.mat */
+    bool format = false;
+    const char *file = NULL;
+    for (int i = 5; i < k; i++) {
+        if (!strcmp(out[i], "--linearize"))
+            format = true;
+        else if (!strcmp(out[i], "-o") && i + 1 < k)
+            file = out[i + 1];
+        else if (!strncmp(out[i], "-o", 2))
+            file = out[i] + 2 + (out[i][2] == '=');
+    }
+    size_t fl = file ? strlen(file) : 0;
+    if (!format && fl > 4 && !strcmp(file + fl - 4, ".mat"))
+        out[4] = "mat";
     memcpy(in, out, sizeof *out * (size_t)k);
     o->sim_argc = k;
     free(out);

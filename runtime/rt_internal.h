@@ -124,7 +124,7 @@ typedef struct RtOptions {
     int *lin_out, n_lin_out;    /* the output columns chosen */
 } RtOptions;
 
-enum { RT_LINEARIZE_TEXT = 1, RT_LINEARIZE_JSON = 2 };
+enum { RT_LINEARIZE_TEXT = 1, RT_LINEARIZE_JSON = 2, RT_LINEARIZE_MAT = 3 };
 
 /* What went wrong, kept until main reports it (rt_report.c). */
 typedef enum RtFailKind {

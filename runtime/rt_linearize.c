@@ -15,13 +15,15 @@
  * A and B are the rows of W of the states' derivatives; C and D the
  * gradients of the output columns through W.  The eigenvalues of A
  * (gsl_eigen_nonsymmv) give each mode's natural frequency |lambda| and
- * damping ratio -Re(lambda) / |lambda|.
+ * damping ratio -Re(lambda) / |lambda|.  Written as text, JSON, or MAT
+ * version 4 (A, B, C, D, eigenvalues, time and the names).
  */
 #include "rt_internal.h"
 #include "rt_json.h"
 #include "rt_units.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +82,11 @@ int rt_linearize_select(RtSim *s)
     RtOptions *o = &s->opt;
     if (!o->linearize)
         return 0;
+    if (o->linearize == RT_LINEARIZE_MAT && (!o->out_path || !strcmp(o->out_path, "-"))) {
+        rt_usage_error(s->prog, "--linearize mat writes a binary MAT file: name it with "
+                       "-o FILE.mat");
+        return -1;
+    }
     if (!L) {
         rt_usage_error(s->prog, "--linearize: this simulator was built without the "
                        "linearization Jacobians; build it with 'lmdlc linearize'");
@@ -475,6 +482,69 @@ static void json_report(FILE *fp, const RtSim *s, const Lin *lin, const Names *n
     fputs("]}\n", fp);
 }
 
+/* ---- MAT version 4 (--linearize mat) ------------------------------------------------ */
+
+/* One matrix: the 20-byte header (type, rows, columns, imaginary flag,
+   name length; type 0 double, 1 text, plus 1000 on a big-endian machine,
+   as rt_mat.c writes them), the name, then the data column by column. */
+static void mat_header(FILE *fp, int text, int rows, int cols, const char *name)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    int32_t h[5] = {(first == 0 ? 1000 : 0) + text, rows, cols, 0,
+                    (int32_t)strlen(name) + 1};
+    fwrite(h, sizeof h, 1, fp);
+    fwrite(name, strlen(name) + 1, 1, fp);
+}
+
+/* M (rows x cols, row-major) as a double matrix. */
+static void mat_matrix(FILE *fp, const char *name, const double *M, int rows, int cols)
+{
+    mat_header(fp, 0, rows, cols, name);
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++) {
+            double v = M[(size_t)i * (size_t)cols + (size_t)j] + 0.0;
+            fwrite(&v, sizeof v, 1, fp);
+        }
+}
+
+/* names[0 .. n) as a text matrix, one name per row, blank-padded. */
+static void mat_names(FILE *fp, const char *name, const char *const *names, int n)
+{
+    int w = 1;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(names[i]) > w)
+            w = (int)strlen(names[i]);
+    mat_header(fp, 1, n, n ? w : 0, name);
+    for (int j = 0; j < w && n; j++)
+        for (int i = 0; i < n; i++) {
+            double c = j < (int)strlen(names[i]) ? (unsigned char)names[i][j] : ' ';
+            fwrite(&c, sizeof c, 1, fp);
+        }
+}
+
+static void mat_report(FILE *fp, const RtSim *s, const Lin *lin, const Names *nm,
+                       const Eig *ev)
+{
+    mat_matrix(fp, "A", lin->A, lin->nx, lin->nx);
+    mat_matrix(fp, "B", lin->B, lin->nx, lin->nu);
+    mat_matrix(fp, "C", lin->C, lin->ny, lin->nx);
+    mat_matrix(fp, "D", lin->D, lin->ny, lin->nu);
+    double *e = rt_xcalloc((size_t)lin->nx * 4 + 1, sizeof *e);
+    for (int i = 0; i < lin->nx; i++) {
+        double wn = hypot(ev[i].re, ev[i].im);
+        e[4 * i] = ev[i].re, e[4 * i + 1] = ev[i].im, e[4 * i + 2] = wn;
+        e[4 * i + 3] = wn > 0 ? -ev[i].re / wn : NAN;
+    }
+    mat_matrix(fp, "eigenvalues", e, lin->nx, 4);
+    free(e);
+    mat_matrix(fp, "time", &s->t, 1, 1);
+    mat_names(fp, "states", nm->x, lin->nx);
+    mat_names(fp, "inputs", nm->u, lin->nu);
+    mat_names(fp, "outputs", nm->y, lin->ny);
+}
+
 int rt_linearize(RtSim *s, FILE *fp)
 {
     Lin lin = {0};
@@ -486,6 +556,8 @@ int rt_linearize(RtSim *s, FILE *fp)
         names_make(s, &lin, &nm);
         if (s->opt.linearize == RT_LINEARIZE_JSON)
             json_report(fp, s, &lin, &nm, ev);
+        else if (s->opt.linearize == RT_LINEARIZE_MAT)
+            mat_report(fp, s, &lin, &nm, ev);
         else
             text_report(fp, s, &lin, &nm, ev, ok);
         names_free(&nm);

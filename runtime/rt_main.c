@@ -187,11 +187,14 @@ static int set_value(CmdLine *c, const char *prog, const char *opt,
         return 0;
     }
     if (!strcmp(opt, "--linearize")) {
-        if (!strcmp(val, "text") || !strcmp(val, "json")) {
-            o->linearize = val[0] == 't' ? RT_LINEARIZE_TEXT : RT_LINEARIZE_JSON;
-            return 0;
+        static const char *const formats[] = {"text", "json", "mat"};
+        for (int i = 0; i < 3; i++) {
+            if (!strcmp(val, formats[i])) {
+                o->linearize = RT_LINEARIZE_TEXT + i;
+                return 0;
+            }
         }
-        rt_usage_error(prog, "--linearize is text or json, not '%s'", val);
+        rt_usage_error(prog, "--linearize is text, json or mat, not '%s'", val);
         return -1;
     }
     if (!strcmp(opt, "--linearize-inputs")) {

@@ -32,9 +32,9 @@
     "                       output time: its values at that time)\n"           \
     "  --steady-state       start from a steady state: every derivative zero,\n" \
     "                       from the initial values as a guess\n"             \
-    "  --linearize text|json  after the run, write the linear model at its\n"  \
-    "                       final point (A, B, C, D, eigenvalues) to -o or\n"  \
-    "                       stdout instead of rows (simulators built by\n"     \
+    "  --linearize text|json|mat  after the run, write the linear model at\n"  \
+    "                       its final point (A, B, C, D, eigenvalues) to -o\n"  \
+    "                       or stdout instead of rows (simulators built by\n"  \
     "                       lmdlc linearize)\n"                                \
     "  --linearize-inputs U,..  its inputs [every top-level input]\n"          \
     "  --linearize-outputs Y,.. its outputs [the top model's outputs]\n"       \

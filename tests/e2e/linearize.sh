@@ -19,8 +19,9 @@
 #                   and --at 0.4 s against th(0.4) of a run (1e-6)
 #   loop.lmdl       through a Newton loop z + z^3 = x: A = -1/(1 + 3 z^2)
 #                   = -0.25 at x = 2
-# and the refusals: an unknown output or input (exit 1, a suggestion), a
-# bad --format, --linearize on a simulator built without the Jacobians.
+# the MAT file (scipy.io.loadmat) against the JSON; and the refusals: an
+# unknown output or input (exit 1, a suggestion), a bad --format, MAT to
+# standard output, --linearize on a simulator built without the Jacobians.
 . "$(dirname "$0")/lib.sh"
 lin() { "$LMDLC" linearize "$@" --format json; }
 
@@ -117,6 +118,24 @@ grep -q '^  der(v) *-25 *-1.5$' "$work/msd.txt" || { cat "$work/msd.txt"; fail "
 grep -q '^ *-0.75 *4.94343 *5 *0.15$' "$work/msd.txt" \
   || { cat "$work/msd.txt"; fail "text eigenvalues"; }
 
+# MAT (-o FILE.mat chooses it): what scipy.io.loadmat reads is the JSON's
+"$LMDLC" linearize "$here/linearize/two_mass.ssc" --outputs m2.v -o "$work/two.mat" \
+  || fail "linearize -o two.mat"
+/usr/bin/python3 - "$work/two.mat" "$work/two.json" <<'PY' || fail "the MAT file"
+import json, sys
+import numpy as np, scipy.io
+m, d = scipy.io.loadmat(sys.argv[1]), json.load(open(sys.argv[2]))
+for k in "ABCD":
+    want = np.array(d[k], dtype=float).reshape(m[k].shape)
+    assert np.array_equal(m[k], want), (k, m[k], want)
+assert [s.strip() for s in m["states"]] == [s["name"] for s in d["states"]], m["states"]
+assert [s.strip() for s in m["outputs"]] == ["m2.v"], m["outputs"]
+assert np.allclose(m["eigenvalues"][:, 2], [e["natural_frequency"] for e in d["eigenvalues"]])
+PY
+"$LMDLC" linearize "$here/linearize/two_mass.ssc" --format mat >/dev/null 2>"$work/err"
+[ $? = 1 ] || fail "--format mat to standard output: exit 1"
+grep -q "writes a binary MAT file: name it with -o FILE.mat" "$work/err" || { cat "$work/err"; fail "mat message"; }
+
 # refusals
 "$LMDLC" linearize "$here/linearize/pendulum.lmdl" --outputs xbb >/dev/null 2>"$work/err"
 [ $? = 1 ] || fail "an unknown output: exit 1"
@@ -126,7 +145,7 @@ grep -q "'xbb' is not a variable of the model; did you mean 'xb'?" "$work/err" |
 grep -q "'F' is not an input of the model" "$work/err" || { cat "$work/err"; fail "unknown input message"; }
 "$LMDLC" linearize "$here/linearize/pendulum.lmdl" --format xml >/dev/null 2>"$work/err"
 [ $? = 1 ] || fail "--format xml: exit 1"
-grep -q "format is text or json, not 'xml'" "$work/err" || { cat "$work/err"; fail "format message"; }
+grep -q "format is text, json or mat, not 'xml'" "$work/err" || { cat "$work/err"; fail "format message"; }
 "$LMDLC" build "$here/linearize/msd.lmdl" -o "$work/sim" || fail build
 "$work/sim" --linearize text >/dev/null 2>"$work/err"
 [ $? = 1 ] || fail "--linearize without the Jacobians: exit 1"
