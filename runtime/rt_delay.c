@@ -55,6 +55,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -400,4 +401,187 @@ double rt_delays_breakpoint(RtSim *s, double t)
         d->nbp--;
     }
     return d && d->nbp > 0 ? d->bp[0] : INFINITY;
+}
+
+/* ---- the histories in an FMU state (fmi_state.c) ------------------------------- */
+
+/* The layout, in this machine's formats, empty for a model without
+   delays: hinterp, t_last, seg (double), nbp (int64), bp[nbp]; then per
+   delay u0, tau_seen, tmax, hist, u4[3] (double), n_u4 and n (int64),
+   then the n live samples' t[], u[] and du[]. */
+typedef struct Cursor {
+    unsigned char *w;           /* writing, or NULL */
+    const unsigned char *r;     /* reading */
+    size_t left;                /* bytes left to read */
+    size_t size;                /* bytes written (or to write) */
+} Cursor;
+
+static void put(Cursor *c, const void *v, size_t n)
+{
+    if (c->w)
+        memcpy(c->w + c->size, v, n);
+    c->size += n;
+}
+
+static void put_d(Cursor *c, double v)
+{
+    put(c, &v, sizeof v);
+}
+
+static void put_i(Cursor *c, int64_t v)
+{
+    put(c, &v, sizeof v);
+}
+
+/* Writes (or, with c->w NULL, measures) the histories. */
+static void delays_put(const RtDelays *d, Cursor *c)
+{
+    if (!d)
+        return;
+    put_d(c, d->hinterp);
+    put_d(c, d->t_last);
+    put_d(c, d->seg);
+    put_i(c, d->nbp);
+    for (int i = 0; i < d->nbp; i++)
+        put_d(c, d->bp[i]);
+    for (int k = 0; k < d->n; k++) {
+        const History *h = &d->h[k];
+        double head[] = {d->u0[k], d->tau_seen[k], d->tmax[k], d->hist[k],
+                         h->u4[0], h->u4[1], h->u4[2]};
+        for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+            put_d(c, head[i]);
+        put_i(c, h->n_u4);
+        put_i(c, h->n - h->first);
+        const double *arrays[] = {h->t, h->u, h->du};
+        for (int a = 0; a < 3; a++)
+            for (long i = h->first; i < h->n; i++)
+                put_d(c, arrays[a][i]);
+    }
+}
+
+size_t rt_delays_state_size(const RtSim *s)
+{
+    Cursor c = {0};
+    delays_put(s->delays, &c);
+    return c.size;
+}
+
+void rt_delays_state_save(const RtSim *s, unsigned char *out)
+{
+    Cursor c = {out, NULL, 0, 0};
+    delays_put(s->delays, &c);
+}
+
+static int take(Cursor *c, void *v, size_t n)
+{
+    if (c->left < n)
+        return -1;
+    memcpy(v, c->r, n);
+    c->r += n;
+    c->left -= n;
+    return 0;
+}
+
+static int get_d(Cursor *c, double *v)
+{
+    return take(c, v, sizeof *v);
+}
+
+static int get_i(Cursor *c, int64_t *v)
+{
+    return take(c, v, sizeof *v);
+}
+
+/* Reads the histories into d (NULL: checks only).  Returns NULL, or what
+   is out of range (then d is unchanged): every count is checked against
+   the bytes left before anything is allocated, every time is finite and
+   in order, every value finite. */
+static const char *delays_get(const RtSim *s, Cursor *c, RtDelays *d)
+{
+    const RtDelays *live = s->delays;
+    if (!live)
+        return c->left ? "the delays' histories (this model has none)" : NULL;
+    double g[3];
+    int64_t nbp;
+    if (get_d(c, &g[0]) || get_d(c, &g[1]) || get_d(c, &g[2]) || get_i(c, &nbp))
+        return "the delays' histories (too short)";
+    if (!(g[0] >= 0 && isfinite(g[0])) || isinf(g[1]) || isinf(g[2]) || g[2] < 0)
+        return "the delays' step bound or latest sample time";
+    if (nbp < 0 || (uint64_t)nbp > c->left / sizeof(double))
+        return "the count of the delays' breakpoints";
+    const unsigned char *bp_at = c->r;
+    double prev = -INFINITY;
+    for (int64_t i = 0; i < nbp; i++) {
+        double b;
+        get_d(c, &b);
+        if (!isfinite(b) || b < prev)
+            return "a delay's breakpoint";
+        prev = b;
+    }
+    if (d) {
+        d->hinterp = g[0], d->t_last = g[1], d->seg = g[2];
+        d->nbp = d->capbp = (int)nbp;
+        d->bp = rt_xrealloc(d->bp, (size_t)(nbp + 1) * sizeof *d->bp);
+        memcpy(d->bp, bp_at, (size_t)nbp * sizeof *d->bp);
+        d->fail = -1;
+    }
+    for (int k = 0; k < live->n; k++) {
+        double head[7];
+        int64_t n_u4, n;
+        for (int i = 0; i < 7; i++)
+            if (get_d(c, &head[i]))
+                return "a delay's history (too short)";
+        if (get_i(c, &n_u4) || get_i(c, &n))
+            return "a delay's history (too short)";
+        if (!isfinite(head[0]) || isinf(head[1]) || head[1] < 0 || isnan(head[2])
+            || head[2] < 0 || isinf(head[3]))
+            return "a delay's value before the start, tau or bound";
+        for (int i = 4; i < 7; i++)
+            if (!(head[i] >= 0 && isfinite(head[i])))
+                return "a delay's estimate of u''''";
+        if (n_u4 < 0 || n_u4 > 3)
+            return "a delay's count of estimates";
+        if (n < 0 || (uint64_t)n > c->left / (3 * sizeof(double)))
+            return "a delay's count of samples";
+        const unsigned char *at = c->r;
+        double last = -INFINITY;
+        for (int64_t i = 0; i < 3 * n; i++) {
+            double v;
+            get_d(c, &v);
+            if (!isfinite(v) || (i < n && v < last))
+                return i < n ? "a delay's sample time" : "a delay's sample value";
+            if (i < n)
+                last = v;
+        }
+        if (!d)
+            continue;
+        History *h = &d->h[k];
+        free(h->t), free(h->u), free(h->du);
+        h->first = 0;
+        h->n = h->cap = (long)n;
+        double **arrays[] = {&h->t, &h->u, &h->du};
+        for (int a = 0; a < 3; a++) {
+            *arrays[a] = n ? rt_xcalloc((size_t)n, sizeof(double)) : NULL;
+            if (n)
+                memcpy(*arrays[a], at + (size_t)a * (size_t)n * sizeof(double),
+                       (size_t)n * sizeof(double));
+        }
+        d->u0[k] = head[0], d->tau_seen[k] = head[1], d->tmax[k] = head[2];
+        d->hist[k] = head[3];
+        memcpy(h->u4, head + 4, sizeof h->u4);
+        h->n_u4 = (int)n_u4;
+    }
+    return c->left ? "the delays' histories (bytes left over)" : NULL;
+}
+
+const char *rt_delays_state_check(const RtSim *s, const unsigned char *in, size_t size)
+{
+    Cursor c = {NULL, in, size, 0};
+    return delays_get(s, &c, NULL);
+}
+
+void rt_delays_state_load(RtSim *s, const unsigned char *in, size_t size)
+{
+    Cursor c = {NULL, in, size, 0};
+    delays_get(s, &c, s->delays);
 }

@@ -569,6 +569,13 @@ double rt_delays_step_limit(const RtSim *s);
 int rt_delays_start(RtSim *s);
 void rt_delays_event(RtSim *s, double te);
 double rt_delays_breakpoint(RtSim *s, double t);
+/* The histories as part of an FMU state (fmi_state.c): the bytes they
+   take, written into out; checked (NULL, or the field out of range) and
+   loaded back from bytes that passed the check. */
+size_t rt_delays_state_size(const RtSim *s);
+void rt_delays_state_save(const RtSim *s, unsigned char *out);
+const char *rt_delays_state_check(const RtSim *s, const unsigned char *in, size_t size);
+void rt_delays_state_load(RtSim *s, const unsigned char *in, size_t size);
 
 /* rt_init.c: consistent initial state, modes and targets, at time s->t. */
 int rt_init(RtSim *s);

@@ -475,7 +475,6 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
     make_guid(fm->guid, c_text);
     fm->nstates = s->nstates;
     fm->nrels = p->nrels;
-    fm->no_fmu_state = p->delays.n > 0;
     int ns = s->nstates;
     fm->state_var = calloc((size_t)ns + 1, sizeof(int));
     fm->der_var = calloc((size_t)ns + 1, sizeof(int));

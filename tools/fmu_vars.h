@@ -76,8 +76,6 @@ typedef struct FmuModel {
     int nrels;              /* event indicators */
     bool init_deps;         /* the initial unknowns' dependencies are known
                                (FmuVar.init_deps); else on every known */
-    bool no_fmu_state;      /* delay()s: their histories are not part of an
-                               FMU state, so it has none (docs/fmi.md) */
 } FmuModel;
 
 /* The variables of the plan's model, with their dependencies. */

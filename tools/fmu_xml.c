@@ -75,8 +75,8 @@ static void capabilities(FILE *fp, const FmuModel *fm)
     attr(fp, "needsExecutionTool", "false");
     attr(fp, "canBeInstantiatedOnlyOncePerProcess", "false");
     attr(fp, "canNotUseMemoryManagementFunctions", "true");
-    attr(fp, "canGetAndSetFMUstate", fm->no_fmu_state ? "false" : "true");
-    attr(fp, "canSerializeFMUstate", fm->no_fmu_state ? "false" : "true");
+    attr(fp, "canGetAndSetFMUstate", "true");
+    attr(fp, "canSerializeFMUstate", "true");
     attr(fp, "providesDirectionalDerivative", "true");
 }
 

@@ -9,9 +9,10 @@
  * chattering guard reads, the event variables, the mode
  * charts' last compound transitions and the relations watched after
  * them (rt_events.c, watch_resets), the experiment and where the state
- * machine was.  A model with delay() has none: the delays' histories
- * are not part of a state, and modelDescription.xml says so.  It is one block of bytes, laid out below, so that serializing it
- * is a copy and deserializing one is a check and a copy.  The header
+ * machine was, and the delays' histories (rt_delay.c: every live sample,
+ * the breakpoints, the step bounds), whose length grows with the run.
+ * It is one block of bytes, laid out below, so that serializing it is a
+ * copy and deserializing one is a check and a copy.  The header
  * carries the model's GUID, the interface (Model Exchange or
  * Co-Simulation) and the sizes, so a state of another FMU or interface
  * is refused.  The layout is this machine's (byte order, double format):
@@ -35,7 +36,7 @@
 
 #define FMI_SNAP_MAGIC "lmdlFMUs"
 /* The layout's version: a state of another version is refused. */
-enum { FMI_SNAP_VERSION = 2 };
+enum { FMI_SNAP_VERSION = 3 };
 
 /* The fixed part of a state; the arrays follow it. */
 typedef struct SnapHeader {
@@ -94,13 +95,20 @@ static int parts(RtSim *s, Part *out)
 
 enum { MAX_PARTS = 16 };
 
-static size_t snap_size(RtSim *s)
+/* The header and the arrays: all but the delays' histories, which
+   follow them. */
+static size_t snap_fixed_size(RtSim *s)
 {
     Part p[MAX_PARTS] = {0};
     size_t size = sizeof(SnapHeader);
     for (int i = 0, n = parts(s, p); i < n; i++)
         size += p[i].size * p[i].n;
     return size;
+}
+
+static size_t snap_size(RtSim *s)
+{
+    return snap_fixed_size(s) + rt_delays_state_size(s);
 }
 
 /* FNV-1a over the state's bytes, the checksum field counted as zeros:
@@ -157,20 +165,10 @@ static void snap_take(FmiInstance *in, unsigned char *bytes)
             memcpy(bytes + at, p[i].at, k);
         at += k;
     }
+    rt_delays_state_save(s, bytes + at);
+    at += rt_delays_state_size(s);
     h.checksum = snap_checksum(bytes, at);
     memcpy(bytes + offsetof(SnapHeader, checksum), &h.checksum, sizeof h.checksum);
-}
-
-/* A model with delay() has no FMU state (canGetAndSetFMUstate false):
-   its delays' histories, of any length, are not part of one.  Logs it. */
-static int stateless(FmiInstance *in, const char *fn)
-{
-    if (in->sim.m->n_delays <= 0)
-        return 0;
-    fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: a model with delay() has no FMU state "
-            "(canGetAndSetFMUstate is false): the delays' histories are not part of one",
-            fn);
-    return 1;
 }
 
 /* Element i of the array that starts at byte `at` of a state (the bytes
@@ -295,11 +293,10 @@ static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *byte
 {
     const RtModel *m = in->sim.m;
     SnapHeader h;
-    if (stateless(in, fn))
-        return 0;
-    if (size != snap_size(&in->sim) || size < sizeof h) {
+    size_t fixed = snap_fixed_size(&in->sim);
+    if (size < fixed || (m->n_delays <= 0 && size != fixed)) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %zu bytes are not a state of this FMU "
-                "(it takes %zu)", fn, size, snap_size(&in->sim));
+                "(it takes %s%zu)", fn, size, m->n_delays > 0 ? "at least " : "", fixed);
         return 0;
     }
     memcpy(&h, bytes, sizeof h);
@@ -323,6 +320,8 @@ static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *byte
     }
     long which;
     const char *bad = snap_bad_field(&in->sim, bytes, &which);
+    if (!bad)
+        bad = rt_delays_state_check(&in->sim, bytes + fixed, size - fixed);
     if (bad) {
         if (which >= 0)
             fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s (%ld) of the state is out of "
@@ -342,7 +341,7 @@ static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *byte
     return 1;
 }
 
-static void snap_restore(FmiInstance *in, const unsigned char *bytes)
+static void snap_restore(FmiInstance *in, const unsigned char *bytes, size_t size)
 {
     RtSim *s = &in->sim;
     SnapHeader h;
@@ -372,6 +371,7 @@ static void snap_restore(FmiInstance *in, const unsigned char *bytes)
             memcpy(p[i].at, bytes + at, k);
         at += k;
     }
+    rt_delays_state_load(s, bytes + at, size - at);
     s->fail.kind = RT_FAILKIND_NONE;
     fmi_invalidate(in);
     if (in->solver_ready)
@@ -426,14 +426,18 @@ fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate)
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "fmi2GetFMUstate: NULL result pointer");
         return fmi2Error;
     }
-    if (stateless(in, "fmi2GetFMUstate"))
-        return fmi2Error;
     FmiSnapshot *q = NULL;
     if (*FMUstate) {
-        /* overwrite the state given */
+        /* overwrite the state given (the delays' histories may have
+           grown since) */
         q = find(in, "fmi2GetFMUstate", *FMUstate);
         if (!q)
             return fmi2Error;
+        size_t size = snap_size(&in->sim);
+        if (size != q->size) {
+            q->bytes = rt_xrealloc(q->bytes, size);
+            q->size = size;
+        }
     } else {
         q = snap_new(in, snap_size(&in->sim));
     }
@@ -455,7 +459,7 @@ fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate)
     FmiSnapshot *q = find(in, "fmi2SetFMUstate", FMUstate);
     if (!q || !snap_valid(in, "fmi2SetFMUstate", q->bytes, q->size))
         return fmi2Error;
-    snap_restore(in, q->bytes);
+    snap_restore(in, q->bytes, q->size);
     return fmi2OK;
 }
 

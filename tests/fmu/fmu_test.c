@@ -18,6 +18,8 @@
  *       fmi2GetFMUstate at T1, on to T; back with fmi2SetFMUstate and on
  *       again; and again from a serialized and deserialized copy: the same
  *       rows each time, bitwise, for Co-Simulation and Model Exchange.
+ *       With --delays 1 (a model with delay()), a state cut short or with
+ *       its last delay sample's slope NaN must be refused.
  *   fmu_test FMU dirder --at T1
  *       Model Exchange to T1, then the Jacobian of the derivatives over
  *       the states by fmi2GetDirectionalDerivative: lines
@@ -56,6 +58,8 @@ typedef struct Run {
     int nvars;
     const char *events;     /* --events FILE */
     double at;              /* --at */
+    int delays;             /* --delays: the model has delay()s, whose
+                               histories end a state (state) */
 } Run;
 
 static Fmu fmu;
@@ -470,6 +474,8 @@ static int run_two(const Run *r)
     return failures ? 1 : 0;
 }
 
+static void crafted_delay_tail(fmi2Component c, const fmi2Byte *good, size_t n);
+
 /* The rows from the saved state on: restored from the state, from its
    serialization, and straight. */
 static int run_state(const Run *r)
@@ -500,6 +506,8 @@ static int run_state(const Run *r)
     must(API->fmi2FreeFMUstate(s.c, &st2), "fmi2FreeFMUstate");
     check(ref.n > 1 && rows_equal(r, &ref, &again), "CS: rows after fmi2SetFMUstate differ");
     check(rows_equal(r, &ref, &deser), "CS: rows after the deserialized state differ");
+    if (r->delays)
+        crafted_delay_tail(s.c, bytes, size);
     printf("CS: %ld rows from t = %g, %zu bytes of state\n", ref.n, r->at, size);
     API->fmi2FreeInstance(s.c);
     free(bytes);
@@ -711,6 +719,27 @@ static void crafted_states(fmi2Component c)
     free(b);
 }
 
+/* A state of a model with delay()s ends with the last delay's samples
+   (docs/fmi.md): the last 8 bytes are its last sample's slope.  Cut
+   short, or with that slope NaN (checksums recomputed), it is refused
+   with a message about the delays. */
+static void crafted_delay_tail(fmi2Component c, const fmi2Byte *good, size_t n)
+{
+    fmi2FMUstate got = NULL;
+    unsigned char *b = calloc(n, 1);
+    memcpy(b, good, n);
+    snap_sum(b, n - 8);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n - 8, &got), fmi2Error, "delay");
+    double nan_ = NAN;
+    memcpy(b, good, n);
+    memcpy(b + n - 8, &nan_, 8);
+    snap_sum(b, n);
+    EXPECT(API->fmi2DeSerializeFMUstate(c, (fmi2Byte *)b, n, &got), fmi2Error,
+           "a delay's sample value");
+    check(got == NULL, "a refused state was handed out");
+    free(b);
+}
+
 static int run_illegal(const Run *r)
 {
     double x[64] = {0}, v = 0;
@@ -887,6 +916,8 @@ int main(int argc, char **argv)
             r.h = strtod(val, NULL);
         else if (!strcmp(a, "--at"))
             r.at = strtod(val, NULL);
+        else if (!strcmp(a, "--delays") && strcmp(val, "0"))
+            r.delays = 1;
         else if (!strcmp(a, "--set") && r.nsets < MAX_SETS)
             r.sets[r.nsets++] = val;
         else if (!strcmp(a, "--set2") && r.nsets2 < MAX_SETS)
