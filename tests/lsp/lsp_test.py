@@ -196,6 +196,16 @@ def case_diagnostics(s):
                                        "character": want["character"] + 2},
           "its range is the name's: %r" % d[0]["range"])
     check(s.change(MODEL, good) == [], "the fix clears the diagnostics")
+    # UTF-16 positions: a 2-byte and a 4-byte character before the error
+    wide = good.replace("Coil(k = k)", "Coil(k = k * {1, '\u00b5m/\U0001d707'} + kk)")
+    d = s.change(MODEL, wide, 7)
+    line = pos_of(wide, "kk)")["line"]
+    prefix = wide.split("\n")[line].split("kk)")[0]
+    want = {"line": line, "character": len(prefix.encode("utf-16-le")) // 2}
+    check(len(d) >= 1 and d[0]["range"]["start"] == want
+          and d[0]["range"]["end"]["character"] == want["character"] + 2,
+          "positions count UTF-16 units: %r, want %r" % (d and d[0]["range"], want))
+    check(s.change(MODEL, good, 8) == [], "and clean again")
     d = s.change(MODEL, good.replace("connections", "connections\n    connect(w.P,"), 3)
     check(len(d) >= 1 and d[0]["severity"] == 1,
           "a syntax error gets a diagnostic: %r" % (d[0]["message"] if d else None))
