@@ -2,14 +2,15 @@
  * main.c - the lmdlc command line: parses arguments, runs the driver and
  * maps the outcome to the exit codes of docs/tools.md (0 ok, 1 bad command
  * line, 2 model error).  Which options a command takes, and what it does,
- * is the command table's (driver.h); `doc`, `fmu`, `plot` and `sweep`
- * are tools (tools/): the table names the entry point of those that read
+ * is the command table's (driver.h); `doc`, `fmu`, `plot`, `sweep` and
+ * `lsp` are tools (tools/): the table names the entry point of those that read
  * their own command line.
  */
 #include "diag.h"
 #include "doc.h"
 #include "driver.h"
 #include "fmu.h"
+#include "lsp.h"
 #include "paths.h"
 #include "plot.h"
 #include "rt_usage.h"
@@ -57,6 +58,9 @@ static const char usage[] =
     "                                         lmdlc plot --help)\n"
     "  sweep FILE --sets SETS.csv --engine parallel|slurm -o 'out-{row}.csv' ...\n"
     "                                         a parameter sweep (lmdlc sweep --help)\n"
+    "  lsp [-I DIR]...                         a Language Server Protocol server on\n"
+    "                                         stdin and stdout, for editors\n"
+    "                                         (lmdlc lsp --help)\n"
     "\n"
     "options:\n"
     "  --top NAME      the top-level component (default: the file's last)\n"

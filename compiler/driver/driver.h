@@ -15,7 +15,7 @@
 
 /* The passes, in order: a command runs them up to its stage. */
 typedef enum DriverStage {
-    STAGE_NONE,         /* no pass (doc, plot, sweep are tools: tools/) */
+    STAGE_NONE,         /* no pass (doc, plot, sweep, lsp are tools: tools/) */
     STAGE_PARSE,
     STAGE_RESOLVE,
     STAGE_ELABORATE,
@@ -38,7 +38,7 @@ typedef enum DriverOutput {
     OUT_PLAN_TOOL,      /* the plan and C handed to DriverOptions.plan_tool
                            (lmdlc fmu: tools/fmu.c) */
     OUT_TOOL,           /* none: the tool's entry point takes the command
-                           line (lmdlc plot, lmdlc sweep) */
+                           line (lmdlc plot, lmdlc sweep, lmdlc lsp) */
 } DriverOutput;
 
 /* Options a command accepts besides --top, -I, --time-passes, --help. */
@@ -65,7 +65,8 @@ enum {
     X(CMD_LINEARIZE, "linearize", STAGE_CODEGEN, OUT_RUN, DOPT_SIM, NULL) \
     X(CMD_FMU, "fmu", STAGE_CODEGEN, OUT_PLAN_TOOL, DOPT_OUTPUT, NULL)    \
     X(CMD_PLOT, "plot", STAGE_NONE, OUT_TOOL, 0, plot_main)               \
-    X(CMD_SWEEP, "sweep", STAGE_NONE, OUT_TOOL, 0, sweep_main)
+    X(CMD_SWEEP, "sweep", STAGE_NONE, OUT_TOOL, 0, sweep_main)            \
+    X(CMD_LSP, "lsp", STAGE_NONE, OUT_TOOL, 0, lsp_main)
 
 #define X_CMDENUM(c, name, stage, out, opts, tool) c,
 typedef enum DriverCommand { DRIVER_COMMANDS(X_CMDENUM) CMD_COUNT } DriverCommand;

@@ -412,6 +412,19 @@ static const struct { const char *text; short dim[RT_DIM_COUNT]; } named[] = {
     {"W/(m^2*K)", {0, 1, -3, 0, -1, 0, 0}},
 };
 
+const char *rt_unit_name(int i)
+{
+    static const char *const affine[] = {"degC", "degF"};
+    size_t n = sizeof units / sizeof units[0];
+    if (i < 0)
+        return NULL;
+    if ((size_t)i < n)
+        return units[i].sym;
+    if ((size_t)i - n < sizeof affine / sizeof affine[0])
+        return affine[(size_t)i - n];
+    return NULL;
+}
+
 static const char *const base[RT_DIM_COUNT] = {"m", "kg", "s", "A", "K", "mol", "cd"};
 
 const char *rt_unit_base(int k)

@@ -46,6 +46,11 @@ int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
 /* Writes a readable unit for a dimension ("N", "N*m", "m/s^2", "1"). */
 void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len);
 
+/* The i-th unit symbol that unit strings may use (the table's, then the
+   affine degC and degF), from 0; NULL past the last.  Without SI prefixes
+   (any symbol takes one: 'mm', 'kN').  For completion in editors. */
+const char *rt_unit_name(int i);
+
 /* The base unit ("m", "kg", ...) of dimension k, for messages. */
 const char *rt_unit_base(int k);
 
