@@ -7,7 +7,10 @@
  * processed (a solver step, or the part of one up to an output time) the
  * relations are evaluated with the modes still frozen, at its end and at
  * RT_STEP_PROBES interior points; one whose value differs from its mode
- * has crossed.  Finding and locating the crossing is rt_locate.c's; what
+ * has crossed.  The relations of assertions alone are looked at only at
+ * the interval's end (an assertion that fails and recovers within one
+ * step is not seen), so a model whose only relations are assertions'
+ * pays one evaluation of them per step.  Finding and locating the crossing is rt_locate.c's; what
  * follows it is this file's.
  *
  * Past a crossing.  A trial point past a crossing (a stage of the step
@@ -240,6 +243,17 @@ int rt_ev_first_changed(const RtSim *s)
 {
     for (int i = 0; i < s->m->n_relations; i++)
         if (s->truth[i] != s->modes[i] && !rt_ev_inert(s, s->modes, i))
+            return i;
+    return -1;
+}
+
+/* The first relation that changed and can start an event (not an
+   assertion's alone), or -1: what a step's interior probes look for. */
+static int first_event_changed(const RtSim *s)
+{
+    for (int i = 0; i < s->m->n_relations; i++)
+        if (s->truth[i] != s->modes[i] && !s->m->relations[i].assert_only
+            && !rt_ev_inert(s, s->modes, i))
             return i;
     return -1;
 }
@@ -590,11 +604,15 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
     /* The interior probes, on the step's interpolant, earliest first
        and before them the deepest dip of a crossing function that reads
-       only states, if any. */
+       only states, if any.  Assertions are checked by their values at
+       the step's end and located only when one changed there, so a model
+       whose relations are all assertions' (a chain of levers, each with
+       its angle assertion) is not probed inside its steps. */
     int hit = 0, rc = 0, full = rt_ev_probes_evaluate(s);
     double t1 = s->t;
-    double tdip = rt_ev_dip(s, &br, 0);
-    for (int k = tdip > t0 ? 0 : 1; k <= RT_STEP_PROBES && !hit && t1 > t0; k++) {
+    double tdip = s->n_event_rel > 0 ? rt_ev_dip(s, &br, 0) : -1;
+    int probes = s->n_event_rel > 0 ? RT_STEP_PROBES : 0;
+    for (int k = tdip > t0 ? 0 : 1; k <= probes && !hit && t1 > t0; k++) {
         double tp = k == 0 ? tdip : t0 + (t1 - t0) * k / (RT_STEP_PROBES + 1);
         if (!(tp > t0 && tp < t1))
             continue;
@@ -606,7 +624,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         } else {
             rt_ev_probe_step(s, &br, tp);
         }
-        if (rt_ev_first_changed(s) < 0)
+        if (first_event_changed(s) < 0)
             continue;
         if (n == 0) {
             br.R.t = tp;

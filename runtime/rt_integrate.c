@@ -291,6 +291,8 @@ int rt_integrate_setup(RtSim *s)
     memcpy(s->fx, s->x, (size_t)n * sizeof *s->fx);
     for (int i = 0; i < s->m->n_relations; i++)
         s->n_time_rel += s->m->relations[i].time_only != 0;
+    for (int i = 0; i < s->m->n_relations; i++)
+        s->n_event_rel += !s->m->relations[i].assert_only;
     return s->opt.backend->setup(s);
 }
 
@@ -459,7 +461,8 @@ static int locate_failure(RtSim *s, double t0, const double *x0)
 static int next_step(RtSim *s, double tout)
 {
     double bp = rt_delays_breakpoint(s, s->t);
-    double t1 = s->free_steps ? fmax(s->opt.stop_time, tout) : tout;
+    double end = s->opt.horizon > 0 ? s->opt.horizon : s->opt.stop_time;
+    double t1 = s->free_steps ? fmax(end, tout) : tout;
     t1 = fmin(t1, bp);
     t1 = rt_time_events_limit(s, t1);
     s->step_t0 = s->ft = s->t;

@@ -116,6 +116,9 @@ typedef struct RtOptions {
     int n_inputs;               /* their count */
     int steady_state;           /* --steady-state: start where every
                                    derivative is zero (rt_init.c) */
+    double horizon;             /* how far a multistep solver may step past
+                                   an output time: the stop time, or (an
+                                   FMU without one) this, when > 0 */
     int linearize;              /* --linearize: RT_LINEARIZE_*, or 0 */
     const char *lin_inputs;     /* --linearize-inputs, or NULL: all */
     const char *lin_outputs;    /* --linearize-outputs, or NULL: the
@@ -252,6 +255,10 @@ struct RtSim {
     int n_time_rel;             /* relations on time alone
                                    (RtRelationInfo.time_only): their
                                    crossings are breakpoints */
+    int n_event_rel;            /* relations that are not assertions'
+                                   alone: the only ones a step's interior
+                                   is probed for (assertions are checked
+                                   at step ends) */
 
     FILE *out;                  /* results CSV */
     FILE *events;               /* event log, or NULL */

@@ -3,7 +3,8 @@
  * locating it in time, and the breakpoints of relations on time alone.
  *
  * Detection.  After each interval [L, R] the integration has processed,
- * the relations are evaluated at R and at RT_STEP_PROBES interior points
+ * the relations are evaluated at R and (all but those of assertions
+ * alone, which are checked at R only) at RT_STEP_PROBES interior points
  * of the cubic Hermite interpolant of L and R (so that a relation that
  * crosses and crosses back within one interval is seen when it is still
  * crossed at a probe), and, for the relations that read only states, time
@@ -133,6 +134,14 @@ static int counts(const RtSim *s, int i, int only_time)
     return !rt_ev_inert(s, s->modes, i) && (!only_time || s->m->relations[i].time_only);
 }
 
+/* ... and it is looked for inside a step: an assertion's alone is
+   checked at the step's end only (and located when it changed there). */
+static int dips(const RtSim *s, int i, int only_time)
+{
+    return counts(s, i, only_time) && !s->m->relations[i].assert_only
+           && !s->m->relations[i].reads_alg;
+}
+
 /* The relations at an interior point t of the accepted step [L, R], on
    its interpolant and without an evaluation, when none reads an
    algebraic value: the state by cubic Hermite.  A detector only: what it
@@ -170,7 +179,7 @@ double rt_ev_dip(RtSim *s, const RtEvBracket *br, int only_time)
         return -1;
     int any = 0;
     for (int i = 0; i < nr && !any; i++)
-        any = !m->relations[i].reads_alg && counts(s, i, only_time);
+        any = dips(s, i, only_time);
     if (!any)
         return -1;
     double t0 = br->L.t, t1 = br->R.t, h = t1 - t0, d = sqrt(DBL_EPSILON) * h;
@@ -183,7 +192,7 @@ double rt_ev_dip(RtSim *s, const RtEvBracket *br, int only_time)
     crossings_on(s, br, t1, g1);
     double best = -1;
     for (int i = 0; i < nr; i++) {
-        if (m->relations[i].reads_alg || !counts(s, i, only_time))
+        if (!dips(s, i, only_time))
             continue;
         double o = rt_ev_orientation(s, i);
         double p0 = o * g0[i], p1 = o * g1[i];

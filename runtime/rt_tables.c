@@ -43,9 +43,28 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
         out[c] = copied(m, e, out, c);
 }
 
+/* Whether column c's value is the code's (columns()), directly or as a
+   copy of a computed column. */
+static int computed(const RtModel *m, int c)
+{
+    if (!m->column_from)
+        return 1;
+    for (;;) {
+        int f = m->column_from[c];
+        if ((f & 7) != RT_FROM_COLUMN)
+            return (f & 7) == RT_FROM_CODE;
+        c = f >> 3;
+    }
+}
+
 void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n)
 {
-    if (m->columns)
+    /* columns() computes every computed column: not run when the columns
+       asked for are all copies (a state, an algebraic value) */
+    int code = 0;
+    for (int k = 0; k < n && !code; k++)
+        code = computed(m, cols[k]);
+    if (code && m->columns)
         m->columns(e, out);
     for (int k = 0; k < n && m->column_from; k++)
         out[cols[k]] = copied(m, e, out, cols[k]);

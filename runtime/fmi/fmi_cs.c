@@ -81,6 +81,12 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint,
        time tolerance of one is logged at it, as the simulator does */
     s->out_last = s->t;
     s->out_next = t1;
+    /* without a stop time, the solver may step past the communication
+       point up to twice the time from the start, so that a multistep
+       method is not cut short at every point, which keeps it at low
+       order and off its tolerance (a function of the point alone, so a
+       run restored from an FMU state steps as the first did) */
+    s->opt.horizon = in->stop_defined ? 0 : t1 + (t1 - in->t_start);
     int rc = rt_advance(s, t1);
     s->out_next = NAN;
     /* a step ends on a partial evaluation (what the solver needs), an

@@ -1,14 +1,15 @@
 /*
  * fmu_test.c - runs an FMU the way an importer does, for the scripts of tests/fmu.
  *
- *   fmu_test FMU me|cs [--stop T] [--step DT] [--tol R] [--h H]
+ *   fmu_test FMU me|cs [--stop T] [--step DT] [--tol R] [--h H] [--no-stop 1]
  *                      [--set NAME=VALUE]... [--vars A,B,...] [--events FILE]
  *       Model Exchange with the importer's own integrator (classical RK4
  *       with fixed steps of H, events found on the event indicators by
  *       bisection to 1e-13 s and handled with fmi2NewDiscreteStates), or
  *       Co-Simulation with fmi2DoStep from one output time to the next.
  *       Writes `time,A,B,...` rows at the simulator's output times (k*DT,
- *       and T) on stdout, and the events the FMU logs to FILE.  With
+ *       and T) on stdout, and the events the FMU logs to FILE (--no-stop 1:
+ *       fmi2SetupExperiment says no stop time, the run still ends at T).  With
  *       --at T1 --set2 NAME=VALUE, sets NAME at T1 (between two steps, or
  *       in event mode) and goes on.
  *   fmu_test FMU two [run options] --set2 NAME=VALUE
@@ -50,6 +51,8 @@ enum { MAX_SETS = 16, MAX_VARS = 64, MAX_EVENTS = 1000 };
 typedef struct Run {
     double stop, step, tol, h;
     int tol_defined;
+    int no_stop;            /* --no-stop: fmi2SetupExperiment without a stop
+                               time (the run still ends at --stop) */
     const char *sets[MAX_SETS];
     int nsets;
     const char *sets2[MAX_SETS];
@@ -126,7 +129,8 @@ static fmi2Component start(const Run *r, const char *name, fmi2Type type,
                            const char *const *sets, int nsets)
 {
     fmi2Component c = instantiate(name, type);
-    must(API->fmi2SetupExperiment(c, r->tol_defined, r->tol, 0, fmi2True, r->stop),
+    must(API->fmi2SetupExperiment(c, r->tol_defined, r->tol, 0, r->no_stop ? fmi2False : fmi2True,
+                                  r->no_stop ? 0 : r->stop),
          "fmi2SetupExperiment");
     must(API->fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode");
     apply_sets(c, sets, nsets);
@@ -916,8 +920,10 @@ int main(int argc, char **argv)
             r.h = strtod(val, NULL);
         else if (!strcmp(a, "--at"))
             r.at = strtod(val, NULL);
-        else if (!strcmp(a, "--delays") && strcmp(val, "0"))
-            r.delays = 1;
+        else if (!strcmp(a, "--no-stop"))
+            r.no_stop = strcmp(val, "0") != 0;
+        else if (!strcmp(a, "--delays"))
+            r.delays = strcmp(val, "0") != 0;
         else if (!strcmp(a, "--set") && r.nsets < MAX_SETS)
             r.sets[r.nsets++] = val;
         else if (!strcmp(a, "--set2") && r.nsets2 < MAX_SETS)
