@@ -13,6 +13,7 @@
 #include "lsp.h"
 #include "paths.h"
 #include "plot.h"
+#include "rt_number.h"
 #include "rt_usage.h"
 #include "source.h"
 #include "sweep.h"
@@ -20,6 +21,7 @@
 #include "tool.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -176,6 +178,11 @@ static int linearize_args(DriverOptions *o)
             if (!strncmp(a, map[j].ours, len) && (a[len] == 0 || a[len] == '='))
                 break;
         }
+        if (j == m && !strncmp(a, "--stop-time", 11) && (a[11] == 0 || a[11] == '=')) {
+            free(out);
+            return tool_usage_error("%s", "linearize takes the time of its point as --at T, "
+                                    "not --stop-time");
+        }
         if (j == m) {
             out[k++] = in[i];
             continue;
@@ -191,6 +198,13 @@ static int linearize_args(DriverOptions *o)
             return tool_usage_error("%s needs a value", map[j].ours);
         }
         const char *v = out[k - 1];
+        double at;
+        if (!strcmp(map[j].ours, "--at")
+            && (rt_number_parse(v, 1, &at, NULL) != RT_NUM_OK || !(at >= 0) || !isfinite(at))) {
+            free(out);
+            return tool_usage_error("--at is the time of the operating point in s, a number "
+                                    ">= 0, not '%s'", v);
+        }
         if (!strcmp(map[j].ours, "--format") && strcmp(v, "text") && strcmp(v, "json")
             && strcmp(v, "mat")) {
             free(out);
@@ -199,10 +213,10 @@ static int linearize_args(DriverOptions *o)
     }
     /* no --format and -o FILE.mat: MAT, as run writes FILE.mat */
     bool format = false;
-    const char *file = NULL;
+    const char *file = NULL, *fmt = out[4];
     for (int i = 5; i < k; i++) {
-        if (!strcmp(out[i], "--linearize"))
-            format = true;
+        if (!strcmp(out[i], "--linearize") && i + 1 < k)
+            format = true, fmt = out[i + 1];
         else if (!strcmp(out[i], "-o") && i + 1 < k)
             file = out[i + 1];
         else if (!strncmp(out[i], "-o", 2))
@@ -210,7 +224,12 @@ static int linearize_args(DriverOptions *o)
     }
     size_t fl = file ? strlen(file) : 0;
     if (!format && fl > 4 && !strcmp(file + fl - 4, ".mat"))
-        out[4] = "mat";
+        out[4] = "mat", fmt = "mat";
+    if (!strcmp(fmt, "mat") && (!file || !strcmp(file, "-"))) {
+        free(out);
+        return tool_usage_error("%s", "--format mat writes a binary MAT file: name it with "
+                                "-o FILE.mat");
+    }
     memcpy(in, out, sizeof *out * (size_t)k);
     o->sim_argc = k;
     free(out);

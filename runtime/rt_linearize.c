@@ -51,8 +51,25 @@ static int find_name(const RtSim *s, const char *const *names, int n, const char
     return -1;
 }
 
+/* Whether name[0 .. len) is a parameter that is no input: --inputs names
+   inputs only, and says so. */
+static int plain_parameter(const RtSim *s, const char *name, size_t len)
+{
+    for (int i = 0; i < s->m->n_params; i++) {
+        const char *p = s->m->params[i].name;
+        if (strlen(p) == len && !strncmp(p, name, len)) {
+            rt_usage_error(s->prog, "--inputs: '%.*s' is a parameter, not an input of the "
+                           "top model; linearize takes inputs (declare it in the top "
+                           "component's inputs section to linearize with respect to it)",
+                           (int)len, name);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* list: comma-separated names among names[0 .. n) -> *sel (indices),
-   *nsel; 0, or -1 after a message. */
+   *nsel, each once; 0, or -1 after a message. */
 static int select_list(const RtSim *s, const char *list, const char *const *names, int n,
                        const char *option, const char *what, int **sel, int *nsel)
 {
@@ -65,9 +82,20 @@ static int select_list(const RtSim *s, const char *list, const char *const *name
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len) {
-            int k = find_name(s, names, n, p, len, option, what);
-            if (k < 0)
+            int k = -1;
+            for (int i = 0; i < n && k < 0; i++)
+                if (strlen(names[i]) == len && !strncmp(names[i], p, len))
+                    k = i;
+            if (k < 0 && !strcmp(option, "--inputs") && plain_parameter(s, p, len))
                 return -1;
+            if (k < 0 && (k = find_name(s, names, n, p, len, option, what)) < 0)
+                return -1;
+            for (int i = 0; i < *nsel; i++) {
+                if ((*sel)[i] == k) {
+                    rt_usage_error(s->prog, "%s: '%.*s' is named twice", option, (int)len, p);
+                    return -1;
+                }
+            }
             (*sel)[(*nsel)++] = k;
         }
         p += len + (end != NULL);
@@ -547,6 +575,10 @@ static void mat_report(FILE *fp, const RtSim *s, const Lin *lin, const Names *nm
 
 int rt_linearize(RtSim *s, FILE *fp)
 {
+    if (s->m->n_delays > 0)
+        rt_warn(s, "the model's %d delay()s count as known inputs in the linearization: "
+                "the paths through them are left out of A and B (docs/linearize.md)",
+                s->m->n_delays);
     Lin lin = {0};
     int rc = linearize(s, &lin);
     if (rc == 0) {

@@ -570,11 +570,14 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
     }
     for (int j = 0; j < ns; j++) {
         StVar *x = s->vars.items[s->state_var[j]];
-        StVar *dx = s->vars.items[x->deriv];
+        /* a derivative that is a copy of another unknown (der(x) == v) is
+           that unknown's variable */
+        int dv = p->copy_of[x->deriv] >= 0 ? p->copy_of[x->deriv] : x->deriv;
+        StVar *dx = s->vars.items[dv];
         if (dx->state) {
             fm->der_var[j] = fm->state_var[dx->slot];
-        } else if (colof[x->deriv] >= 0) {
-            fm->der_var[j] = colof[x->deriv];
+        } else if (colof[dv] >= 0) {
+            fm->der_var[j] = colof[dv];
         } else {
             DaeVar *v = d->vars.items[x->var];
             FmuVar *f = new_var(&b);

@@ -212,10 +212,14 @@ static int may_set(FmiInstance *in, const char *fn, fmi2ValueReference vr, int k
     if (pi->structural) {
         if (value == in->sim.p[k])
             return 1;   /* its own value: nothing changes */
+        char now[40];
+        if (pi->is_bool)
+            snprintf(now, sizeof now, "%s", in->sim.p[k] != 0 ? "true" : "false");
+        else
+            snprintf(now, sizeof now, "%.17g", in->sim.p[k]);
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: '%s' is a structural parameter: it chose "
                 "the model's equations when the FMU was built, so it cannot change (it is "
-                "%.17g); change it in the model and build the FMU again", fn, pi->name,
-                in->sim.p[k]);
+                "%s); change it in the model and build the FMU again", fn, pi->name, now);
         return 0;
     }
     if (pi->access != RT_PARAM_PUBLIC) {

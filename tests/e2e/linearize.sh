@@ -19,9 +19,12 @@
 #                   and --at 0.4 s against th(0.4) of a run (1e-6)
 #   loop.lmdl       through a Newton loop z + z^3 = x: A = -1/(1 + 3 z^2)
 #                   = -0.25 at x = 2
-# the MAT file (scipy.io.loadmat) against the JSON; and the refusals: an
+# the MAT file (scipy.io.loadmat) against the JSON; the refusals: an
 # unknown output or input (exit 1, a suggestion), a bad --format, MAT to
-# standard output, --linearize on a simulator built without the Jacobians.
+# standard output, a bad --at, --stop-time, a parameter as an input, an
+# output twice, --linearize on a simulator built without the Jacobians;
+# and delayed.lmdl: a delay's path left out of B (B = 0.5, the direct
+# path) with a warning.
 . "$(dirname "$0")/lib.sh"
 lin() { "$LMDLC" linearize "$@" --format json; }
 
@@ -137,6 +140,19 @@ PY
 grep -q "writes a binary MAT file: name it with -o FILE.mat" "$work/err" || { cat "$work/err"; fail "mat message"; }
 
 # refusals
+refused() {  # refused WHAT MESSAGE ARGS...: exit 1 and MESSAGE on stderr
+  what=$1 msg=$2
+  shift 2
+  "$LMDLC" linearize "$@" >/dev/null 2>"$work/err"
+  [ $? = 1 ] || fail "$what: exit 1"
+  grep -qF -e "$msg" "$work/err" || { cat "$work/err"; fail "$what: the message"; }
+}
+p=$here/linearize/pendulum.lmdl
+refused "--at abc" "--at is the time of the operating point in s, a number >= 0, not 'abc'" "$p" --at abc
+refused "--at -1" "not '-1'" "$p" --at -1
+refused "--stop-time" "linearize takes the time of its point as --at T, not --stop-time" "$p" --stop-time 1
+refused "a parameter as an input" "'g' is a parameter, not an input of the top model" "$p" --inputs g
+refused "an output twice" "--outputs: 'xb' is named twice" "$p" --outputs xb,th,xb
 "$LMDLC" linearize "$here/linearize/pendulum.lmdl" --outputs xbb >/dev/null 2>"$work/err"
 [ $? = 1 ] || fail "an unknown output: exit 1"
 grep -q "'xbb' is not a variable of the model; did you mean 'xb'?" "$work/err" || { cat "$work/err"; fail "unknown output message"; }
@@ -151,4 +167,8 @@ grep -q "format is text, json or mat, not 'xml'" "$work/err" || { cat "$work/err
 [ $? = 1 ] || fail "--linearize without the Jacobians: exit 1"
 grep -q "built without the linearization Jacobians; build it with 'lmdlc linearize'" "$work/err" \
   || { cat "$work/err"; fail "no-Jacobians message"; }
+# a delay's path is left out, and the run says so
+lin "$here/linearize/delayed.lmdl" >"$work/delayed.json" 2>"$work/err" || fail "linearize delayed"
+grep -q "delay()s count as known inputs in the linearization" "$work/err" || { cat "$work/err"; fail "no warning about the delay"; }
+check_json "$work/delayed.json" 'mat(d["A"], [[-1]], what="A"); mat(d["B"], [[0.5]], what="B")'
 echo ok
