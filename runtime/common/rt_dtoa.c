@@ -455,36 +455,40 @@ int rt_dtoa(double v, char *buf)
         return (int)(p - buf);
     }
     Decimal d = shortest(field, biased);
-    char dig[20];
     int n = digit_count(d.digits);
-    put_digits(dig, d.digits, n);
     int x = d.exp10 + n - 1;            /* value = d.ddd * 10^x */
+    /* The digits are written where they go, and a point is made room for
+       by moving single bytes: copying the digits as a block right after
+       put_digits wrote them in pairs would load across several stores
+       (a stalled store forward, once the most expensive step here). */
     if (x >= -4 && x < 17) {
         if (x < 0) {
             *p++ = '0';
             *p++ = '.';
             for (int i = 0; i < -x - 1; i++)
                 *p++ = '0';
-            memcpy(p, dig, (size_t)n);
+            put_digits(p, d.digits, n);
             p += n;
         } else if (x >= n - 1) {
-            memcpy(p, dig, (size_t)n);
+            put_digits(p, d.digits, n);
             p += n;
             for (int i = 0; i < x - (n - 1); i++)
                 *p++ = '0';
         } else {
-            memcpy(p, dig, (size_t)x + 1);
-            p += x + 1;
-            *p++ = '.';
-            memcpy(p, dig + x + 1, (size_t)(n - x - 1));
-            p += n - x - 1;
+            put_digits(p + 1, d.digits, n);
+            for (int i = 0; i <= x; i++)
+                p[i] = p[i + 1];
+            p[x + 1] = '.';
+            p += n + 1;
         }
     } else {
-        *p++ = dig[0];
+        put_digits(p + 1, d.digits, n);
+        p[0] = p[1];
         if (n > 1) {
-            *p++ = '.';
-            memcpy(p, dig + 1, (size_t)n - 1);
-            p += n - 1;
+            p[1] = '.';
+            p += n + 1;
+        } else {
+            p += 1;
         }
         *p++ = 'e';
         *p++ = x < 0 ? '-' : '+';
