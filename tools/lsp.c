@@ -446,6 +446,10 @@ static void request(LspServer *s, const LspJson *id, const char *method, const L
         send_error(s, id, -32600, "the server is shut down: only exit is accepted");
         return;
     }
+    if (s->initialized && strcmp(method, "initialize") == 0) {
+        send_error(s, id, -32600, "initialize was received already: it is sent once");
+        return;
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
@@ -506,6 +510,11 @@ static bool notification(LspServer *s, const char *method, const LspJson *params
         for (int i = 0; changes && changes->kind == LSP_JSON_ARRAY && i < changes->n; i++)
             apply_change(d, changes->items[i]);
         lsp_publish_diagnostics(s, d);
+        /* the other open documents read this one's unsaved text: what
+           they use may have changed (each check takes milliseconds) */
+        for (int i = 0; i < s->ndocs; i++)
+            if (s->docs[i] != d)
+                lsp_publish_diagnostics(s, s->docs[i]);
     } else if (strcmp(method, "textDocument/didClose") == 0 && d) {
         clear_diagnostics(s, d->uri);
         close_doc(s, d);

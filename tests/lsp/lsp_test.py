@@ -213,15 +213,26 @@ def case_diagnostics(s):
     check(len(d) >= 1 and "kgg" in d[0]["message"], "an unknown unit is reported")
     # a library component (nodes) is checked as one: clean
     check(s.open(COIL, open(COIL).read()) == [], "a library component is clean")
-    # the unsaved text of another open document is what the model sees
-    s.change(COIL, open(COIL).read().replace("k = {1000", "stiff = {1000")
-             .replace("k * (", "stiff * ("), 2)
-    d = s.change(MODEL, good, 5)
+    # the unsaved text of another open document is what the model sees,
+    # and a change to it re-checks the model (no save needed)
+    broken = open(COIL).read().replace("k = {1000", "stiff = {1000").replace("k * (", "stiff * (")
+    check(s.change(MODEL, good, 5) == [], "the model is clean again")
+    s.change(COIL, broken, 2)
+    d = s.diagnostics(uri(MODEL))
+    check(len(d) >= 1 and "'k'" in d[0]["message"],
+          "a change to Coil re-checks the open model: %r" % (d[0]["message"] if d else None))
+    s.change(COIL, open(COIL).read(), 3)
+    check(s.diagnostics(uri(MODEL)) == [], "fixing Coil clears the model's error, unedited")
+    s.change(COIL, broken, 4)
+    s.diagnostics(uri(MODEL))
+    d = s.change(MODEL, good, 6)
     check(len(d) >= 1 and "'k'" in d[0]["message"] and "Coil" in d[0]["message"],
           "the model sees Coil's unsaved text: %r" % (d[0]["message"] if d else None))
     s.notify("textDocument/didClose", {"textDocument": {"uri": uri(COIL)}})
     check(s.diagnostics(uri(COIL)) == [], "didClose clears the closed file's diagnostics")
-    check(s.change(MODEL, good, 6) == [], "closed, Coil is read from disk again")
+    check(s.change(MODEL, good, 7) == [], "closed, Coil is read from disk again")
+    r = s.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    check("error" in r and r["error"]["code"] == -32600, "a second initialize is refused: %r" % r)
     s.finish()
 
 
