@@ -512,9 +512,8 @@ static const char *delays_get(const RtSim *s, Cursor *c, RtDelays *d)
     const unsigned char *bp_at = c->r;
     double prev = -INFINITY;
     for (int64_t i = 0; i < nbp; i++) {
-        double b;
-        get_d(c, &b);
-        if (!isfinite(b) || b < prev)
+        double b = 0;
+        if (get_d(c, &b) || !isfinite(b) || b < prev)
             return "a delay's breakpoint";
         prev = b;
     }
@@ -546,9 +545,8 @@ static const char *delays_get(const RtSim *s, Cursor *c, RtDelays *d)
         const unsigned char *at = c->r;
         double last = -INFINITY;
         for (int64_t i = 0; i < 3 * n; i++) {
-            double v;
-            get_d(c, &v);
-            if (!isfinite(v) || (i < n && v < last))
+            double v = 0;
+            if (get_d(c, &v) || !isfinite(v) || (i < n && v < last))
                 return i < n ? "a delay's sample time" : "a delay's sample value";
             if (i < n)
                 last = v;
