@@ -76,6 +76,8 @@ struct RtOutput {
     Seen *seen;                 /* this row's numbers, hashed by bits */
     size_t seen_mask;           /* entries - 1, a power of two minus one */
     uint32_t row;               /* rows written (the stamp of seen) */
+    int *src;                   /* where each written column's value comes
+                                   from (rt_columns_sources) */
 };
 
 /* Holding off the terminating signals.  Blocking them with sigprocmask
@@ -328,8 +330,10 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
         return 0;   /* an embedded run (an FMU) keeps no results file */
     RtOutput *o = output(s);
     if (m->n_columns > 0) {
+        if (!o->src)
+            o->src = rt_columns_sources(m, s->opt.vars, s->opt.n_vars);
         RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
-        rt_columns_some(m, &e, s->cols, s->opt.vars, s->opt.n_vars);
+        rt_columns_some(m, &e, s->cols, s->opt.vars, s->opt.n_vars, o->src);
     }
     if (o->mat) {
         size_t before = batch_bytes(o);
@@ -462,6 +466,7 @@ void rt_csv_close(RtSim *s)
     free(s->output->bits);
     free(s->output->at);
     free(s->output->len);
+    free(s->output->src);
     free(s->output);
     s->output = NULL;
 }

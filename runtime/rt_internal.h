@@ -509,8 +509,13 @@ static inline RtEval rt_eval_make(RtSim *s, double t, const double *x, double *d
    (or -1). */
 void rt_columns(const RtModel *m, const RtEval *e, double *out);
 /* The same for columns cols[0 .. n) only (the code's columns are all
-   computed; the table's only those). */
-void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n);
+   computed, and only when one of those is asked for; the table's only
+   those), from their sources: rt_columns_sources, column_from with the
+   copies of copies followed, made once (an RT_FROM_* kind | index << 3,
+   the index of a code column for RT_FROM_CODE). */
+int *rt_columns_sources(const RtModel *m, const int *cols, int n);
+void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n,
+                     const int *src);
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);
 void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);

@@ -43,31 +43,40 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
         out[c] = copied(m, e, out, c);
 }
 
-/* Whether column c's value is the code's (columns()), directly or as a
-   copy of a computed column. */
-static int computed(const RtModel *m, int c)
+int *rt_columns_sources(const RtModel *m, const int *cols, int n)
 {
-    if (!m->column_from)
-        return 1;
-    for (;;) {
-        int f = m->column_from[c];
-        if ((f & 7) != RT_FROM_COLUMN)
-            return (f & 7) == RT_FROM_CODE;
-        c = f >> 3;
+    int *src = rt_xcalloc((size_t)n + 1, sizeof *src);
+    for (int k = 0; k < n; k++) {
+        int c = cols[k], f = m->column_from ? m->column_from[c] : RT_FROM_CODE;
+        while ((f & 7) == RT_FROM_COLUMN) {     /* an earlier column's */
+            c = f >> 3;
+            f = m->column_from[c];
+        }
+        src[k] = (f & 7) == RT_FROM_CODE ? RT_FROM_CODE | c << 3 : f;
     }
+    return src;
 }
 
-void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n)
+void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n,
+                     const int *src)
 {
     /* columns() computes every computed column: not run when the columns
        asked for are all copies (a state, an algebraic value) */
     int code = 0;
     for (int k = 0; k < n && !code; k++)
-        code = computed(m, cols[k]);
+        code = (src[k] & 7) == RT_FROM_CODE;
     if (code && m->columns)
         m->columns(e, out);
-    for (int k = 0; k < n && m->column_from; k++)
-        out[cols[k]] = copied(m, e, out, cols[k]);
+    for (int k = 0; k < n; k++) {
+        int i = src[k] >> 3;
+        switch (src[k] & 7) {
+        case RT_FROM_X: out[cols[k]] = e->x[i]; break;
+        case RT_FROM_ALG: out[cols[k]] = e->alg[i]; break;
+        case RT_FROM_P: out[cols[k]] = e->p[i]; break;
+        case RT_FROM_ZERO: out[cols[k]] = 0; break;
+        default: out[cols[k]] = out[i]; break;     /* the code's */
+        }
+    }
 }
 
 const RtColumnInfo *rt_column_info(const RtModel *m, int c)
