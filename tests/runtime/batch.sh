@@ -35,7 +35,10 @@ for ext in csv csv csv csv mat mat; do
     sleep "$(awk -v r="$rounds" 'BEGIN { srand(); x = rand(); srand(x * 1e6 + r); printf "%.3f", 0.15 + 0.2 * rand() }')"
     kill -s STOP "$pid"
     sleep 0.1      # a write in progress has finished: the size is final
-    before=$(rows_of "$f")
+    # a MAT file stopped between its two writes of a batch (the rows at
+    # the end, then the row count in the header) does not read back until
+    # the run goes on: then this round's count before is unknown
+    before=$(rows_of "$f" 2>/dev/null) || before=
     kill -s TERM "$pid"
     kill -s CONT "$pid"
     wait "$pid"
@@ -46,6 +49,10 @@ for ext in csv csv csv csv mat mat; do
         [ "$(tail -c 1 "$f" | od -An -c | tr -d ' ')" = '\n' ] || fail "round $rounds: a row cut short"
         awk -F, 'NR > 1 && NF != 6 { print "line " NR " has " NF " fields"; bad = 1; exit } END { exit bad }' "$f" \
             || fail "round $rounds: a torn row"
+    fi
+    if [ -z "$before" ]; then
+        echo "round $rounds ($ext): stopped inside a batch's write; $after rows after SIGTERM"
+        continue
     fi
     [ "$after" -ge "$before" ] || fail "round $rounds: rows went from $before to $after"
     [ "$after" -gt "$before" ] && gained=$((gained + 1))
