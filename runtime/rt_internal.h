@@ -434,6 +434,13 @@ int rt_names_find(const RtNameIndex *ix, const char *name, size_t len);
 void rt_names_free(RtNameIndex *ix);
 const char *rt_names_suggest(const char *const *names, int n,
                              const char *name, size_t len);
+/* A comma-separated list of names among names[0 .. n) (a comma inside
+   parentheses is part of a matrix element's name, M(1,2)): their
+   indices, in order (*nsel of them; malloc'ed), or NULL with *bad and
+   *badlen the first that is not one of them (an empty one too, unless
+   skip_empty). */
+int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
+                   int *nsel, const char **bad, size_t *badlen);
 
 /* rt_params.c: --param PATH=VALUE. Returns 0, or -1 after a message. */
 int rt_params_apply(RtSim *s, char **specs, int n_specs);
@@ -466,6 +473,14 @@ void rt_csv_field(FILE *fp, const char *text);
    that comes meanwhile takes effect at the release. */
 void rt_hold_signals(void);
 void rt_release_signals(void);
+
+/* A MAT version 4 matrix's header: its type (RT_MAT_*; a big-endian
+   machine's gets 1000 added), size and name, into out (the bytes
+   rt_mat_header_size gives); returns how many it wrote.  rt_mat.c's
+   results and rt_linearize.c's matrices. */
+enum { RT_MAT_DOUBLE = 0, RT_MAT_INT32 = 20, RT_MAT_TEXT = 51 };
+size_t rt_mat_header(unsigned char *out, int type, int rows, int cols, const char *name);
+size_t rt_mat_header_size(const char *name);
 
 /* rt_mat.c: MAT version 4 results (OpenModelica's layout).  rt_mat_open
    writes everything but the rows to fd; rt_mat_row appends s->cols to the

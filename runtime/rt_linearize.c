@@ -23,21 +23,16 @@
 #include "rt_units.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
-/* One name of a comma-separated list: its index among names[0 .. n), or
-   -1 after a message. */
-static int find_name(const RtSim *s, const char *const *names, int n, const char *name,
-                     size_t len, const char *option, const char *what)
+/* Says that name[0 .. len) is not among names[0 .. n). */
+static void not_found(const RtSim *s, const char *const *names, int n, const char *name,
+                      size_t len, const char *option, const char *what)
 {
-    for (int i = 0; i < n; i++)
-        if (strlen(names[i]) == len && !strncmp(names[i], name, len))
-            return i;
     const char *hint = rt_names_suggest(names, n, name, len);
     if (hint)
         rt_usage_error(s->prog, "%s: '%.*s' is not %s of the model; did you mean '%s'?",
@@ -48,7 +43,6 @@ static int find_name(const RtSim *s, const char *const *names, int n, const char
     else
         rt_usage_error(s->prog, "%s: '%.*s' is not %s of the model", option, (int)len,
                        name, what);
-    return -1;
 }
 
 /* Whether name[0 .. len) is a parameter that is no input: --inputs names
@@ -69,36 +63,26 @@ static int plain_parameter(const RtSim *s, const char *name, size_t len)
 }
 
 /* list: comma-separated names among names[0 .. n) -> *sel (indices),
-   *nsel, each once; 0, or -1 after a message. */
+   *nsel, each once (empty names skipped); 0, or -1 after a message. */
 static int select_list(const RtSim *s, const char *list, const char *const *names, int n,
                        const char *option, const char *what, int **sel, int *nsel)
 {
-    size_t cap = 1;
-    for (const char *c = list; *c; c++)
-        cap += *c == ',';
-    *sel = rt_xcalloc(cap, sizeof **sel);
-    *nsel = 0;
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len) {
-            int k = -1;
-            for (int i = 0; i < n && k < 0; i++)
-                if (strlen(names[i]) == len && !strncmp(names[i], p, len))
-                    k = i;
-            if (k < 0 && !strcmp(option, "--inputs") && plain_parameter(s, p, len))
+    const char *bad;
+    size_t len;
+    *sel = rt_names_list(names, n, list, 1, nsel, &bad, &len);
+    if (!*sel) {
+        if (strcmp(option, "--inputs") || !plain_parameter(s, bad, len))
+            not_found(s, names, n, bad, len, option, what);
+        return -1;
+    }
+    for (int i = 0; i < *nsel; i++) {
+        for (int k = 0; k < i; k++) {
+            if ((*sel)[k] == (*sel)[i]) {
+                const char *name = names[(*sel)[i]];
+                rt_usage_error(s->prog, "%s: '%s' is named twice", option, name);
                 return -1;
-            if (k < 0 && (k = find_name(s, names, n, p, len, option, what)) < 0)
-                return -1;
-            for (int i = 0; i < *nsel; i++) {
-                if ((*sel)[i] == k) {
-                    rt_usage_error(s->prog, "%s: '%.*s' is named twice", option, (int)len, p);
-                    return -1;
-                }
             }
-            (*sel)[(*nsel)++] = k;
         }
-        p += len + (end != NULL);
     }
     return 0;
 }
@@ -512,24 +496,19 @@ static void json_report(FILE *fp, const RtSim *s, const Lin *lin, const Names *n
 
 /* ---- MAT version 4 (--linearize mat) ------------------------------------------------ */
 
-/* One matrix: the 20-byte header (type, rows, columns, imaginary flag,
-   name length; type 0 double, 1 text, plus 1000 on a big-endian machine,
-   as rt_mat.c writes them), the name, then the data column by column. */
-static void mat_header(FILE *fp, int text, int rows, int cols, const char *name)
+/* One matrix: its header (rt_mat.c's), then the data column by
+   column. */
+static void mat_header(FILE *fp, int type, int rows, int cols, const char *name)
 {
-    const uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    int32_t h[5] = {(first == 0 ? 1000 : 0) + text, rows, cols, 0,
-                    (int32_t)strlen(name) + 1};
-    fwrite(h, sizeof h, 1, fp);
-    fwrite(name, strlen(name) + 1, 1, fp);
+    unsigned char *h = rt_xcalloc(rt_mat_header_size(name), 1);
+    fwrite(h, rt_mat_header(h, type, rows, cols, name), 1, fp);
+    free(h);
 }
 
 /* M (rows x cols, row-major) as a double matrix. */
 static void mat_matrix(FILE *fp, const char *name, const double *M, int rows, int cols)
 {
-    mat_header(fp, 0, rows, cols, name);
+    mat_header(fp, RT_MAT_DOUBLE, rows, cols, name);
     for (int j = 0; j < cols; j++)
         for (int i = 0; i < rows; i++) {
             double v = M[(size_t)i * (size_t)cols + (size_t)j] + 0.0;
@@ -544,12 +523,10 @@ static void mat_names(FILE *fp, const char *name, const char *const *names, int 
     for (int i = 0; i < n; i++)
         if ((int)strlen(names[i]) > w)
             w = (int)strlen(names[i]);
-    mat_header(fp, 1, n, n ? w : 0, name);
+    mat_header(fp, RT_MAT_TEXT, n, n ? w : 0, name);
     for (int j = 0; j < w && n; j++)
-        for (int i = 0; i < n; i++) {
-            double c = j < (int)strlen(names[i]) ? (unsigned char)names[i][j] : ' ';
-            fwrite(&c, sizeof c, 1, fp);
-        }
+        for (int i = 0; i < n; i++)
+            fputc(j < (int)strlen(names[i]) ? names[i][j] : ' ', fp);
 }
 
 static void mat_report(FILE *fp, const RtSim *s, const Lin *lin, const Names *nm,

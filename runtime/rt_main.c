@@ -332,22 +332,6 @@ static int check_options(CmdLine *c, const char *prog)
     return 0;
 }
 
-/* The comma that ends the column name at s: the first outside
-   parentheses, since a matrix element is named M(1,2). */
-static const char *name_end(const char *s)
-{
-    int depth = 0;
-    for (; *s; s++) {
-        if (*s == '(')
-            depth++;
-        else if (*s == ')' && depth > 0)
-            depth--;
-        else if (*s == ',' && depth == 0)
-            return s;
-    }
-    return NULL;
-}
-
 /* --vars A,B,...: column indices, in the order given. */
 static int select_columns(RtSim *s, const char *vars)
 {
@@ -360,37 +344,20 @@ static int select_columns(RtSim *s, const char *vars)
             s->opt.vars[i] = i;
         return 0;
     }
-    size_t cap = 1;
-    for (const char *c = vars; *c; c++)
-        cap += *c == ',';
-    s->opt.vars = rt_xcalloc(cap, sizeof *s->opt.vars);
-    RtNameIndex *ix = rt_names_new(m->column_names, shown);
-    int rc = 0;
-    for (const char *at = vars; rc == 0;) {
-        const char *comma = name_end(at);
-        size_t len = comma ? (size_t)(comma - at) : strlen(at);
-        int k = len ? rt_names_find(ix, at, len) : -1;
-        if (k < 0) {
-            const char *hint = len ? rt_names_suggest(m->column_names,
-                                                      shown, at, len) : NULL;
-            if (!len)
-                rt_usage_error(s->prog, "--vars: empty column name");
-            else if (hint)
-                rt_usage_error(s->prog, "--vars: unknown column '%.*s'; did "
-                               "you mean '%s'?", (int)len, at, hint);
-            else
-                rt_usage_error(s->prog, "--vars: unknown column '%.*s'",
-                               (int)len, at);
-            rc = -1;
-            break;
-        }
-        s->opt.vars[s->opt.n_vars++] = k;
-        if (!comma)
-            break;
-        at = comma + 1;
-    }
-    rt_names_free(ix);
-    return rc;
+    const char *at;
+    size_t len;
+    s->opt.vars = rt_names_list(m->column_names, shown, vars, 0, &s->opt.n_vars, &at, &len);
+    if (s->opt.vars)
+        return 0;
+    const char *hint = len ? rt_names_suggest(m->column_names, shown, at, len) : NULL;
+    if (!len)
+        rt_usage_error(s->prog, "--vars: empty column name");
+    else if (hint)
+        rt_usage_error(s->prog, "--vars: unknown column '%.*s'; did "
+                       "you mean '%s'?", (int)len, at, hint);
+    else
+        rt_usage_error(s->prog, "--vars: unknown column '%.*s'", (int)len, at);
+    return -1;
 }
 
 /* An output file, opened without changing it yet (see open_outputs). */

@@ -53,8 +53,6 @@ struct RtMat {
     size_t row_bytes;           /* one row */
 };
 
-enum { MAT_DOUBLE = 0, MAT_INT32 = 20, MAT_TEXT = 51 };
-
 static int big_endian(void)
 {
     const uint16_t one = 1;
@@ -74,22 +72,29 @@ static void put_int32(Image *im, int32_t v)
     im->at += sizeof v;
 }
 
-static void put_matrix_header(Image *im, int type, int rows, int cols,
-                              const char *name)
+size_t rt_mat_header(unsigned char *out, int type, int rows, int cols, const char *name)
 {
-    put_int32(im, (int32_t)(type + (big_endian() ? 1000 : 0)));
-    put_int32(im, rows);
-    put_int32(im, cols);
-    put_int32(im, 0);
-    put_int32(im, (int32_t)strlen(name) + 1);
-    memcpy(im->at, name, strlen(name) + 1);
-    im->at += strlen(name) + 1;
+    Image im = {out};
+    put_int32(&im, (int32_t)(type + (big_endian() ? 1000 : 0)));
+    put_int32(&im, rows);
+    put_int32(&im, cols);
+    put_int32(&im, 0);
+    put_int32(&im, (int32_t)strlen(name) + 1);
+    memcpy(im.at, name, strlen(name) + 1);
+    return rt_mat_header_size(name);
 }
 
-static size_t matrix_header_size(const char *name)
+size_t rt_mat_header_size(const char *name)
 {
     return 20 + strlen(name) + 1;
 }
+
+static void put_matrix_header(Image *im, int type, int rows, int cols,
+                              const char *name)
+{
+    im->at += rt_mat_header(im->at, type, rows, cols, name);
+}
+
 
 /* Variable j of the file: time, the selected columns, the parameters. */
 static const char *var_name(const RtSim *s, int j)
@@ -151,31 +156,31 @@ RtMat *rt_mat_open(RtSim *s, int fd)
         longest = len > longest ? len : longest;
     }
     int name_rows = (int)longest + 1;
-    size_t size = matrix_header_size("Aclass") + 4 * 11
-                  + matrix_header_size("name") + (size_t)name_rows * (size_t)nv
-                  + matrix_header_size("description") + (size_t)nv
-                  + matrix_header_size("dataInfo") + 4 * 4 * (size_t)nv
-                  + matrix_header_size("data_1") + 2 * 8 * (size_t)(1 + np)
-                  + matrix_header_size("data_2");
+    size_t size = rt_mat_header_size("Aclass") + 4 * 11
+                  + rt_mat_header_size("name") + (size_t)name_rows * (size_t)nv
+                  + rt_mat_header_size("description") + (size_t)nv
+                  + rt_mat_header_size("dataInfo") + 4 * 4 * (size_t)nv
+                  + rt_mat_header_size("data_1") + 2 * 8 * (size_t)(1 + np)
+                  + rt_mat_header_size("data_2");
     unsigned char *bytes = rt_xcalloc(size, 1);
     Image im = {bytes};
 
-    put_matrix_header(&im, MAT_TEXT, 4, 11, "Aclass");
+    put_matrix_header(&im, RT_MAT_TEXT, 4, 11, "Aclass");
     for (int c = 0; c < 11; c++)            /* column-major */
         for (int r = 0; r < 4; r++)
             *im.at++ = (unsigned char)(c < (int)strlen(aclass[r]) ? aclass[r][c] : ' ');
-    put_matrix_header(&im, MAT_TEXT, name_rows, nv, "name");
+    put_matrix_header(&im, RT_MAT_TEXT, name_rows, nv, "name");
     for (int j = 0; j < nv; j++) {
         const char *name = var_name(s, j);
         memcpy(im.at, name, strlen(name));  /* the rest stays NUL */
         im.at += name_rows;
     }
-    put_matrix_header(&im, MAT_TEXT, 1, nv, "description");
+    put_matrix_header(&im, RT_MAT_TEXT, 1, nv, "description");
     im.at += nv;                            /* NUL: empty */
-    put_matrix_header(&im, MAT_INT32, 4, nv, "dataInfo");
+    put_matrix_header(&im, RT_MAT_INT32, 4, nv, "dataInfo");
     for (int j = 0; j < nv; j++)
         put_data_info(&im, s, j);
-    put_matrix_header(&im, MAT_DOUBLE, 1 + np, 2, "data_1");
+    put_matrix_header(&im, RT_MAT_DOUBLE, 1 + np, 2, "data_1");
     for (int c = 0; c < 2; c++) {
         double t = c ? s->opt.stop_time : 0;
         memcpy(im.at, &t, sizeof t);
@@ -186,7 +191,7 @@ RtMat *rt_mat_open(RtSim *s, int fd)
         }
     }
     size_t rows_at = (size_t)(im.at - bytes) + 8;
-    put_matrix_header(&im, MAT_DOUBLE, 1 + s->opt.n_vars, 0, "data_2");
+    put_matrix_header(&im, RT_MAT_DOUBLE, 1 + s->opt.n_vars, 0, "data_2");
 
     int rc = pwrite_all(fd, bytes, size, 0);
     free(bytes);

@@ -107,6 +107,55 @@ static size_t distance(const char *a, size_t la, const char *b, size_t limit)
     return d;
 }
 
+/* The comma that ends the name at s: the first outside parentheses,
+   since a matrix element is named M(1,2). */
+static const char *name_end(const char *s)
+{
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '(')
+            depth++;
+        else if (*s == ')' && depth > 0)
+            depth--;
+        else if (*s == ',' && depth == 0)
+            return s;
+    }
+    return NULL;
+}
+
+int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
+                   int *nsel, const char **bad, size_t *badlen)
+{
+    size_t cap = 1;
+    for (const char *c = list; *c; c++)
+        cap += *c == ',';
+    int *sel = rt_xcalloc(cap, sizeof *sel);
+    *nsel = 0;
+    RtNameIndex *ix = rt_names_new(names, n);
+    int rc = 0;
+    for (const char *at = list;;) {
+        const char *comma = name_end(at);
+        size_t len = comma ? (size_t)(comma - at) : strlen(at);
+        int k = len ? rt_names_find(ix, at, len) : -1;
+        if (k >= 0) {
+            sel[(*nsel)++] = k;
+        } else if (len || !skip_empty) {
+            *bad = at;
+            *badlen = len;
+            rc = -1;
+            break;
+        }
+        if (!comma)
+            break;
+        at = comma + 1;
+    }
+    rt_names_free(ix);
+    if (rc == 0)
+        return sel;
+    free(sel);
+    return NULL;
+}
+
 const char *rt_names_suggest(const char *const *names, int n,
                              const char *name, size_t len)
 {

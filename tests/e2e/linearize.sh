@@ -23,8 +23,9 @@
 # unknown output or input (exit 1, a suggestion), a bad --format, MAT to
 # standard output, a bad --at, --stop-time, a parameter as an input, an
 # output twice, --linearize on a simulator built without the Jacobians;
-# and delayed.lmdl: a delay's path left out of B (B = 0.5, the direct
-# path) with a warning.
+# delayed.lmdl: a delay's path left out of B (B = 0.5, the direct path)
+# with a warning; and matrix.lmdl: outputs named by matrix elements,
+# whose names hold a comma (A = -diag(1, 2, 3, 4)).
 . "$(dirname "$0")/lib.sh"
 lin() { "$LMDLC" linearize "$@" --format json; }
 
@@ -167,6 +168,15 @@ grep -q "format is text, json or mat, not 'xml'" "$work/err" || { cat "$work/err
 [ $? = 1 ] || fail "--linearize without the Jacobians: exit 1"
 grep -q "built without the linearization Jacobians; build it with 'lmdlc linearize'" "$work/err" \
   || { cat "$work/err"; fail "no-Jacobians message"; }
+# a matrix element's name holds a comma: --outputs 'q(1,2),q(2,1)' is two
+# names (it was split into 'q(1' and '2)')
+lin "$here/linearize/matrix.lmdl" --outputs 'q(1,2),q(2,1)' >"$work/matrix.json" \
+  || fail "linearize matrix.lmdl --outputs 'q(1,2),q(2,1)'"
+check_json "$work/matrix.json" '
+mat(d["A"], [[-1, 0, 0, 0], [0, -2, 0, 0], [0, 0, -3, 0], [0, 0, 0, -4]], what="A")
+mat(d["C"], [[0, 1, 0, 0], [0, 0, 1, 0]], what="C")
+assert [o["name"] for o in d["outputs"]] == ["q(1,2)", "q(2,1)"], d["outputs"]'
+
 # a delay's path is left out, and the run says so
 lin "$here/linearize/delayed.lmdl" >"$work/delayed.json" 2>"$work/err" || fail "linearize delayed"
 grep -q "delay()s count as known inputs in the linearization" "$work/err" || { cat "$work/err"; fail "no warning about the delay"; }
