@@ -11,6 +11,7 @@
 #include "driver.h"
 #include "fmu.h"
 #include "lsp.h"
+#include "outfile.h"
 #include "paths.h"
 #include "plot.h"
 #include "rt_number.h"
@@ -320,7 +321,7 @@ static int check_dir(DriverOptions *o)
     if (n)
         qsort(files, (size_t)n, sizeof *files, cmp_path);
     FILE *report = o->out;
-    FILE *quiet = fopen("/dev/null", "w");   /* the files' own summaries */
+    FILE *quiet = outfile_null();   /* the files' own summaries */
     o->out = quiet ? quiet : report;
     int ninc = o->ninclude;
     for (int i = 0; i < n; i++) {

@@ -239,23 +239,21 @@ double rt_ev_oriented(const RtSim *s, int i)
 }
 
 /* The first relation that changed and matters, or -1. */
-int rt_ev_first_changed(const RtSim *s)
+/* The first relation that changed and matters, or -1; with events_only,
+   among those that can start an event (not an assertion's alone): what
+   a step's interior probes look for. */
+static int first_changed(const RtSim *s, int events_only)
 {
     for (int i = 0; i < s->m->n_relations; i++)
-        if (s->truth[i] != s->modes[i] && !rt_ev_inert(s, s->modes, i))
+        if (s->truth[i] != s->modes[i] && !(events_only && s->m->relations[i].assert_only)
+            && !rt_ev_inert(s, s->modes, i))
             return i;
     return -1;
 }
 
-/* The first relation that changed and can start an event (not an
-   assertion's alone), or -1: what a step's interior probes look for. */
-static int first_event_changed(const RtSim *s)
+int rt_ev_first_changed(const RtSim *s)
 {
-    for (int i = 0; i < s->m->n_relations; i++)
-        if (s->truth[i] != s->modes[i] && !s->m->relations[i].assert_only
-            && !rt_ev_inert(s, s->modes, i))
-            return i;
-    return -1;
+    return first_changed(s, 0);
 }
 
 /* Every relation that changed and matters appears only in assertions. */
@@ -624,7 +622,7 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         } else {
             rt_ev_probe_step(s, &br, tp);
         }
-        if (first_event_changed(s) < 0)
+        if (first_changed(s, 1) < 0)
             continue;
         if (n == 0) {
             br.R.t = tp;

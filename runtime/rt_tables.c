@@ -18,20 +18,30 @@
 
 #include <math.h>
 
-/* Column c's value from the table, or NAN for a computed one (whose
-   value columns() has put in out). */
-static double copied(const RtModel *m, const RtEval *e, const double *out, int c)
+/* Where column c's value comes from, with copies of earlier columns
+   followed: RT_FROM_* | index << 3, the index of the computed column
+   for RT_FROM_CODE. */
+static int source_of(const RtModel *m, int c)
 {
-    for (;;) {
-        int f = m->column_from[c], i = f >> 3;
-        switch (f & 7) {
-        case RT_FROM_X: return e->x[i];
-        case RT_FROM_ALG: return e->alg[i];
-        case RT_FROM_P: return e->p[i];
-        case RT_FROM_COLUMN: c = i; continue;   /* an earlier column */
-        case RT_FROM_ZERO: return 0;
-        default: return out[c];
-        }
+    int f = m->column_from ? m->column_from[c] : RT_FROM_CODE;
+    while ((f & 7) == RT_FROM_COLUMN) {     /* an earlier column's */
+        c = f >> 3;
+        f = m->column_from[c];
+    }
+    return (f & 7) == RT_FROM_CODE ? RT_FROM_CODE | c << 3 : f;
+}
+
+/* The value at source src (source_of); a computed column's is the one
+   columns() has put in out. */
+static double value_at(const RtEval *e, const double *out, int src)
+{
+    int i = src >> 3;
+    switch (src & 7) {
+    case RT_FROM_X: return e->x[i];
+    case RT_FROM_ALG: return e->alg[i];
+    case RT_FROM_P: return e->p[i];
+    case RT_FROM_ZERO: return 0;
+    default: return out[i];
     }
 }
 
@@ -40,20 +50,14 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
     if (m->columns)
         m->columns(e, out);
     for (int c = 0; c < m->n_columns && m->column_from; c++)
-        out[c] = copied(m, e, out, c);
+        out[c] = value_at(e, out, source_of(m, c));
 }
 
 int *rt_columns_sources(const RtModel *m, const int *cols, int n)
 {
     int *src = rt_xcalloc((size_t)n + 1, sizeof *src);
-    for (int k = 0; k < n; k++) {
-        int c = cols[k], f = m->column_from ? m->column_from[c] : RT_FROM_CODE;
-        while ((f & 7) == RT_FROM_COLUMN) {     /* an earlier column's */
-            c = f >> 3;
-            f = m->column_from[c];
-        }
-        src[k] = (f & 7) == RT_FROM_CODE ? RT_FROM_CODE | c << 3 : f;
-    }
+    for (int k = 0; k < n; k++)
+        src[k] = source_of(m, cols[k]);
     return src;
 }
 
@@ -67,16 +71,8 @@ void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *
         code = (src[k] & 7) == RT_FROM_CODE;
     if (code && m->columns)
         m->columns(e, out);
-    for (int k = 0; k < n; k++) {
-        int i = src[k] >> 3;
-        switch (src[k] & 7) {
-        case RT_FROM_X: out[cols[k]] = e->x[i]; break;
-        case RT_FROM_ALG: out[cols[k]] = e->alg[i]; break;
-        case RT_FROM_P: out[cols[k]] = e->p[i]; break;
-        case RT_FROM_ZERO: out[cols[k]] = 0; break;
-        default: out[cols[k]] = out[i]; break;     /* the code's */
-        }
-    }
+    for (int k = 0; k < n; k++)
+        out[cols[k]] = value_at(e, out, src[k]);
 }
 
 const RtColumnInfo *rt_column_info(const RtModel *m, int c)

@@ -441,15 +441,6 @@ static void initial_deps(FmuModel *fm, Deps *d, const int *param_var, const int 
     free(state_of);
 }
 
-/* The value of column c, as an expression of the system's unknowns:
-   columns with the same one (hash-consed) always hold the same number. */
-static DaeExpr *column_value(const Plan *p, const PlanColumn *c)
-{
-    Dae *d = p->d;
-    DaeVar *v = c->var >= 0 ? d->vars.items[c->var] : NULL;
-    return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&d->t, c->var, 0);
-}
-
 /* Whether a column's value is a mode chart's mode: a whole number, an
    Integer variable. */
 static bool is_chart_mode(const Dae *d, const DaeExpr *val)
@@ -495,7 +486,7 @@ FmuModel *fmu_model_make(const Plan *p, const char *model, const char *c_text)
         FmuVar *f = new_var(&b);
         f->name = copy(c->name);
         f->description = c->description;
-        DaeExpr *val = column_value(p, c);
+        DaeExpr *val = plan_column_value(p, c);
         f->integer = is_chart_mode(d, val);
         uintptr_t vr1 = (uintptr_t)ptrmap_get(&vr_of, val);
         if (!vr1) {

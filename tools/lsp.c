@@ -26,6 +26,7 @@
 
 #include "diag.h"
 #include "driver.h"
+#include "outfile.h"
 #include "rt_json.h"
 #include "sym.h"
 #include "tool.h"
@@ -206,16 +207,8 @@ void lsp_put_position(FILE *fp, const SrcFile *f, uint32_t off)
     if (f) {
         if (off > f->len)
             off = (uint32_t)f->len;
-        int lo = 0, hi = f->nlines - 1;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) / 2;
-            if (f->lines[mid] <= off)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        line = lo;
-        for (uint32_t i = f->lines[lo]; i < off; i++)
+        line = src_line_index(f, off);
+        for (uint32_t i = f->lines[line]; i < off; i++)
             if (!continuation((unsigned char)f->text[i]))
                 ch += units_of((unsigned char)f->text[i]);
     }
@@ -399,32 +392,38 @@ static LspDoc *doc_of(LspServer *s, const LspJson *params)
 
 /* Answers a request: writes its result into fp; false for an unknown
    method. */
+/* The requests on a position of a document: the function that answers,
+   and the answer for a document that is not open. */
+static const struct {
+    const char *method;
+    void (*at)(LspServer *s, const LspDoc *d, int line, int character, FILE *fp);
+    const char *none;
+} position_requests[] = {
+    {"textDocument/hover", lsp_hover, "null"},
+    {"textDocument/definition", lsp_definition, "null"},
+    {"textDocument/completion", lsp_completion, "[]"},
+};
+
 static bool answer(LspServer *s, const char *method, const LspJson *params, FILE *fp)
 {
     LspDoc *d = doc_of(s, params);
     LspJson *pos = lsp_json_get(params, "position");
     int line = lsp_json_int(pos, "line", 0), ch = lsp_json_int(pos, "character", 0);
+    for (size_t i = 0; i < sizeof position_requests / sizeof position_requests[0]; i++) {
+        if (strcmp(method, position_requests[i].method) == 0) {
+            if (d)
+                position_requests[i].at(s, d, line, ch, fp);
+            else
+                fputs(position_requests[i].none, fp);
+            return true;
+        }
+    }
     if (strcmp(method, "initialize") == 0) {
         initialize(s, params);
         put_capabilities(fp);
     } else if (strcmp(method, "shutdown") == 0) {
         s->shutdown = true;
         fputs("null", fp);
-    } else if (strcmp(method, "textDocument/hover") == 0) {
-        if (d)
-            lsp_hover(s, d, line, ch, fp);
-        else
-            fputs("null", fp);
-    } else if (strcmp(method, "textDocument/definition") == 0) {
-        if (d)
-            lsp_definition(s, d, line, ch, fp);
-        else
-            fputs("null", fp);
-    } else if (strcmp(method, "textDocument/completion") == 0) {
-        if (d)
-            lsp_completion(s, d, line, ch, fp);
-        else
-            fputs("[]", fp);
     } else if (strcmp(method, "textDocument/documentSymbol") == 0) {
         if (d)
             lsp_document_symbols(s, d, fp);
@@ -474,23 +473,6 @@ static void request(LspServer *s, const LspJson *id, const char *method, const L
     free(buf);
 }
 
-/* didClose: the editor forgets the document's diagnostics. */
-static void clear_diagnostics(LspServer *s, const char *uri)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    if (!fp)
-        abort();
-    fputs("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
-          "\"params\":{\"uri\":", fp);
-    lsp_put_string(fp, uri);
-    fputs(",\"diagnostics\":[]}}", fp);
-    fclose(fp);
-    lsp_send(s, buf, len);
-    free(buf);
-}
-
 /* A notification; returns false for exit. */
 static bool notification(LspServer *s, const char *method, const LspJson *params)
 {
@@ -516,7 +498,7 @@ static bool notification(LspServer *s, const char *method, const LspJson *params
             if (s->docs[i] != d)
                 lsp_publish_diagnostics(s, s->docs[i]);
     } else if (strcmp(method, "textDocument/didClose") == 0 && d) {
-        clear_diagnostics(s, d->uri);
+        lsp_clear_diagnostics(s, d->uri);  /* the editor forgets them */
         close_doc(s, d);
     } else if (strcmp(method, "textDocument/didSave") == 0 && d) {
         LspJson *text = lsp_json_get(params, "text");
@@ -635,7 +617,7 @@ int lsp_main(int argc, char **argv)
     fflush(stdout);
     int fd = dup(STDOUT_FILENO);
     s.out = fd >= 0 ? fdopen(fd, "w") : NULL;
-    s.devnull = fopen("/dev/null", "w");
+    s.devnull = outfile_null();
     if (!s.out || !s.devnull || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
         fputs("lmdlc lsp: cannot set up the protocol's streams\n", stderr);
         return 1;

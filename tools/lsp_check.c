@@ -117,6 +117,42 @@ static void put_diagnostic(FILE *fp, const LspJson *o, int file)
     fputs("]}", fp);
 }
 
+/* A publishDiagnostics notification being written: its envelope, then
+   the diagnostics (comma-separated), then publish_end sends it. */
+typedef struct Publish {
+    FILE *fp;
+    char *buf;
+    size_t len;
+} Publish;
+
+/* (pb stays where it is: the stream writes through its buf and len) */
+static void publish_begin(Publish *pb, const char *uri)
+{
+    *pb = (Publish){NULL, NULL, 0};
+    pb->fp = open_memstream(&pb->buf, &pb->len);
+    if (!pb->fp)
+        abort();
+    fputs("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
+          "\"params\":{\"uri\":", pb->fp);
+    lsp_put_string(pb->fp, uri);
+    fputs(",\"diagnostics\":[", pb->fp);
+}
+
+static void publish_end(LspServer *s, Publish *pb)
+{
+    fputs("]}}", pb->fp);
+    fclose(pb->fp);
+    lsp_send(s, pb->buf, pb->len);
+    free(pb->buf);
+}
+
+void lsp_clear_diagnostics(LspServer *s, const char *uri)
+{
+    Publish pb;
+    publish_begin(&pb, uri);
+    publish_end(s, &pb);
+}
+
 void lsp_publish_diagnostics(LspServer *s, const LspDoc *d)
 {
     char *lines = NULL;
@@ -141,15 +177,9 @@ void lsp_publish_diagnostics(LspServer *s, const LspDoc *d)
     diag_set_stream(s->devnull);
     fclose(mem);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    if (!fp)
-        abort();
-    fputs("{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
-          "\"params\":{\"uri\":", fp);
-    lsp_put_string(fp, d->uri);
-    fputs(",\"diagnostics\":[", fp);
+    Publish pb;
+    publish_begin(&pb, d->uri);
+    FILE *fp = pb.fp;
     int count = 0;
     for (char *line = lines; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -164,10 +194,7 @@ void lsp_publish_diagnostics(LspServer *s, const LspDoc *d)
         arena_free(&a);
         line += n + (nl ? 1 : 0);
     }
-    fputs("]}}", fp);
-    fclose(fp);
-    lsp_send(s, buf, len);
-    free(buf);
+    publish_end(s, &pb);
     free(lines);
     diag_reset();
     src_free_all();

@@ -84,6 +84,8 @@ void lsp_put_string(FILE *fp, const char *s);
 /* Checks the document as `lmdlc check` would and sends
    textDocument/publishDiagnostics (an empty list when it is clean). */
 void lsp_publish_diagnostics(LspServer *s, const LspDoc *d);
+/* An empty list for uri: the editor forgets its diagnostics (didClose). */
+void lsp_clear_diagnostics(LspServer *s, const char *uri);
 /* Sends one notification or response: body is a JSON object. */
 void lsp_send(LspServer *s, const char *body, size_t len);
 

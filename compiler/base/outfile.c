@@ -228,3 +228,14 @@ bool outfile_is_input(const char *path)
     }
     return false;
 }
+
+FILE *outfile_null(void)
+{
+    int fd = open("/dev/null", O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    FILE *fp = fdopen(fd, "w");
+    if (!fp)
+        close(fd);
+    return fp;
+}

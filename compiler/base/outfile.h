@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Writes len bytes of text to path atomically: a mkstemp file next to
    path, then rename.  The file gets the usual mode (0666 less the umask).
@@ -30,6 +31,10 @@ int outfile_write(const char *path, const char *text, size_t len);
    (and nothing left behind). */
 int outfile_begin(const char *path, char **tmp);
 int outfile_finish(int fd, char *tmp, const char *path, bool keep);
+
+/* A stream that discards what is written to it: /dev/null opened with
+   O_NOFOLLOW (a link planted there is refused), or NULL. */
+FILE *outfile_null(void);
 
 /* True when path exists and is neither a regular file nor a directory
    (a device such as /dev/null, a pipe): outfile_write writes it in

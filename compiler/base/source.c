@@ -108,11 +108,8 @@ int src_count(void)
     return nfiles;
 }
 
-int src_line_of(int file, uint32_t off)
+int src_line_index(const SrcFile *f, uint32_t off)
 {
-    SrcFile *f = src_get(file);
-    if (!f)
-        return 0;
     int lo = 0, hi = f->nlines - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
@@ -121,7 +118,13 @@ int src_line_of(int file, uint32_t off)
         else
             hi = mid - 1;
     }
-    return lo + 1;
+    return lo;
+}
+
+int src_line_of(int file, uint32_t off)
+{
+    SrcFile *f = src_get(file);
+    return f ? src_line_index(f, off) + 1 : 0;
 }
 
 void src_linecol(SrcSpan sp, int *line, int *col)

@@ -36,6 +36,8 @@ SrcFile *src_get(int id);
 int src_count(void);
 void src_linecol(SrcSpan sp, int *line, int *col);
 int src_line_of(int file, uint32_t off);
+/* The 0-based line of f that holds byte offset off (binary search). */
+int src_line_index(const SrcFile *f, uint32_t off);
 SrcSpan src_join(SrcSpan a, SrcSpan b);
 void src_free_all(void);
 

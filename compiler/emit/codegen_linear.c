@@ -10,15 +10,6 @@
 
 #include <stdio.h>
 
-/* static const int NAME[] = {v[0], ...}; (one 0 when empty) */
-static void int_table(Cg *cg, const char *name, const int *v, int n)
-{
-    cp_emit(&cg->p, "static const int %s[] = {", name);
-    for (int i = 0; i < n; i++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(i), v[i]);
-    cp_emit(&cg->p, "%s\n};\n\n", n ? "" : "0");
-}
-
 /* The function NAME(e, val) that sets val[k] for the entries of each of
    the n groups: group g's are vals[start[g] .. start[g+1]). */
 static void entries_function(Cg *cg, const char *name, const int *start, int n,
@@ -61,8 +52,8 @@ void cg_linear(Cg *cg)
     if (!L)
         return;
     cp_emit(&cg->p, "/* linearization (lmdlc linearize): the symbolic Jacobians */\n");
-    int_table(cg, "lin_state_var", s->state_var, s->nstates);
-    int_table(cg, "lin_der_var", L->der_var, s->nstates);
+    cp_int_array(&cg->p, "lin_state_var", s->state_var, s->nstates);
+    cp_int_array(&cg->p, "lin_der_var", L->der_var, s->nstates);
     cp_emit(&cg->p, "static const short lin_state_dim[][RT_DIM_COUNT] = {\n");
     for (int j = 0; j < s->nstates; j++) {
         StVar *x = cg_stv(cg, s->state_var[j]);
@@ -76,13 +67,13 @@ void cg_linear(Cg *cg)
         cp_emit(&cg->p, "},\n");
     }
     cp_emit(&cg->p, "    {0}\n};\n\n");
-    int_table(cg, "lin_input_param", L->input_param, L->ninputs);
-    int_table(cg, "lin_block_start", L->block_start, L->nblocks + 1);
-    int_table(cg, "lin_row_var", L->row_var, L->nrows);
-    int_table(cg, "lin_entry_start", L->entry_start, L->nrows + 1);
-    int_table(cg, "lin_entry_col", L->entry_col, L->nentries);
-    int_table(cg, "lin_out_start", L->out_start, cg->pl->ncolumns + 1);
-    int_table(cg, "lin_out_col", L->out_col, L->nout_entries);
+    cp_int_array(&cg->p, "lin_input_param", L->input_param, L->ninputs);
+    cp_int_array(&cg->p, "lin_block_start", L->block_start, L->nblocks + 1);
+    cp_int_array(&cg->p, "lin_row_var", L->row_var, L->nrows);
+    cp_int_array(&cg->p, "lin_entry_start", L->entry_start, L->nrows + 1);
+    cp_int_array(&cg->p, "lin_entry_col", L->entry_col, L->nentries);
+    cp_int_array(&cg->p, "lin_out_start", L->out_start, cg->pl->ncolumns + 1);
+    cp_int_array(&cg->p, "lin_out_col", L->out_col, L->nout_entries);
     bool modes = cg->p.modes;
     cg->p.modes = true;     /* the relations as eval froze them */
     entries_function(cg, "lin_jac", L->entry_start, L->nrows, L->entry_val, L->row_var);

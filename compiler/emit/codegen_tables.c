@@ -49,7 +49,6 @@ int cg_value_slot(Cg *cg, const DaeExpr *e, int *index)
    column and copied to its others, each intermediate computed. */
 void cg_columns(Cg *cg)
 {
-    Dae *d = cg->d;
     const Plan *pl = cg->pl;
     cp_emit(&cg->p, "static const char *const column_names[] = {\n");
     for (int k = 0; k < pl->ncolumns; k++) {
@@ -74,10 +73,7 @@ void cg_columns(Cg *cg)
     }
     cp_emit(&cg->p, "    {{0}, \"\", RT_COL_VARIABLE, 0}\n};\n\n");
     cp_pool_end(&cg->p, pool_at);
-    cp_emit(&cg->p, "static const int column_info_of[] = {");
-    for (int k = 0; k < pl->ncolumns; k++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->column_info_of[k]);
-    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
+    cp_int_array(&cg->p, "column_info_of", pl->column_info_of, pl->ncolumns);
     cg->p.modes = false;
     /* the columns that are copies, as a table the runtime applies after
        columns() (rt_tables.c); code for the others */
@@ -85,12 +81,8 @@ void cg_columns(Cg *cg)
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];
         int from = RT_FROM_COLUMN, at = col->same_as;
-        if (col->same_as < 0) {
-            DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
-            DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
-                                                          : dae_var(&d->t, col->var, 0);
-            from = cg_value_slot(cg, val, &at);
-        }
+        if (col->same_as < 0)
+            from = cg_value_slot(cg, plan_column_value(pl, col), &at);
         cp_emit(&cg->p, "%s%d", cp_list_sep(k), from | at << 3);
     }
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
@@ -101,9 +93,7 @@ void cg_columns(Cg *cg)
         const PlanColumn *col = &pl->columns[k];
         if (col->same_as >= 0)
             continue;
-        DaeVar *v = col->var >= 0 ? d->vars.items[col->var] : NULL;
-        DaeExpr *val = !v ? col->expr : v->eliminated ? v->alias_expr
-                                                      : dae_var(&d->t, col->var, 0);
+        DaeExpr *val = plan_column_value(pl, col);
         int at;
         if (cg_value_slot(cg, val, &at) != RT_FROM_CODE)
             continue;
@@ -461,10 +451,7 @@ void cg_rel_states(Cg *cg)
     const Plan *pl = cg->pl;
     if (!pl->nrel_states || pl->nrel_states == cg->s->nstates)
         return;
-    cp_emit(&cg->p, "static const int rel_states[] = {");
-    for (int j = 0; j < pl->nrel_states; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->rel_states[j]);
-    cp_emit(&cg->p, "\n};\n\n");
+    cp_int_array(&cg->p, "rel_states", pl->rel_states, pl->nrel_states);
 }
 
 void cg_sparsity(Cg *cg)
@@ -473,18 +460,9 @@ void cg_sparsity(Cg *cg)
     int ns = cg->s->nstates;
     if (!pl->ncolors)
         return;
-    cp_emit(&cg->p, "static const int jac_color[] = {");
-    for (int j = 0; j < ns; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->color[j]);
-    cp_emit(&cg->p, "\n};\n\nstatic const int jac_colptr[] = {");
-    for (int j = 0; j <= ns; j++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(j), pl->jac_colptr[j]);
-    cp_emit(&cg->p, "\n};\n\nstatic const int jac_rows[] = {");
-    for (int k = 0; k < pl->jac_colptr[ns]; k++)
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), pl->jac_rows[k]);
-    if (!pl->jac_colptr[ns])
-        cp_emit(&cg->p, "0");
-    cp_emit(&cg->p, "\n};\n\n");
+    cp_int_array(&cg->p, "jac_color", pl->color, ns);
+    cp_int_array(&cg->p, "jac_colptr", pl->jac_colptr, ns + 1);
+    cp_int_array(&cg->p, "jac_rows", pl->jac_rows, pl->jac_colptr[ns]);
 }
 
 /* What every slot of x[], a[] and p[] holds, as a comment: x[] and

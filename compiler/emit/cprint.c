@@ -731,3 +731,11 @@ const char *cp_list_sep(int i)
 {
     return i == 0 ? "\n    " : i % 20 ? ", " : ",\n    ";
 }
+
+void cp_int_array(CPrint *cg, const char *name, const int *v, int n)
+{
+    cp_emit(cg, "static const int %s[] = {", name);
+    for (int i = 0; i < n; i++)
+        cp_emit(cg, "%s%d", cp_list_sep(i), v[i]);
+    cp_emit(cg, "%s\n};\n\n", n ? "" : "0");
+}

@@ -151,5 +151,8 @@ void cp_location(CPrint *cg, SrcSpan sp);
 void cp_location_end(CPrint *cg, SrcSpan sp);
 /* Separator before element i of a long initializer, 20 to a line. */
 const char *cp_list_sep(int i);
+/* static const int NAME[] = {v[0], ...}; twenty to a line (a lone 0 when
+   n is 0: C has no empty arrays). */
+void cp_int_array(CPrint *cg, const char *name, const int *v, int n);
 
 #endif

@@ -52,6 +52,12 @@ enum { SYMBOLIC_BUDGET = 20000 };
 #define X_PLANNAME(k, s) s,
 const char *const plan_method_names[] = {PLAN_METHODS(X_PLANNAME)};
 
+DaeExpr *plan_column_value(const Plan *p, const PlanColumn *c)
+{
+    DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
+    return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&p->d->t, c->var, 0);
+}
+
 int plan_stvar(const Plan *p, int var, int order)
 {
     if (var < 0 || var >= p->d->vars.n || order >= p->norders[var])

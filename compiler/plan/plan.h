@@ -289,6 +289,12 @@ void plan_eval(Plan *p);
    assertions and the distinct column infos. */
 void plan_tables(Plan *p);
 
+/* The value of column c as an expression of the system's unknowns: its
+   variable, an eliminated variable's alias expression, or an
+   intermediate's value.  Columns with the same one (hash-consed) always
+   hold the same number (plan.c). */
+DaeExpr *plan_column_value(const Plan *p, const PlanColumn *c);
+
 /* The symbolic Jacobians for linearization: Plan.lin (plan_linear.c). */
 void plan_linear(Plan *p);
 

@@ -454,9 +454,7 @@ static void plan_column_reads(Plan *p)
             c->complete = p->columns[c->same_as].complete;
             continue;
         }
-        DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
-        DaeExpr *val = !v ? c->expr : v->eliminated ? v->alias_expr
-                                                    : dae_var(&p->d->t, c->var, 0);
+        DaeExpr *val = plan_column_value(p, c);
         ColumnReads r = {p, false};
         if (val)
             dae_each_var(&p->d->t, &val, 1, column_var, &r);

@@ -20,32 +20,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The StVars that e mentions (its DX_VAR leaves that the system has),
-   each once, appended to *out. */
-static void mentioned(const Plan *p, DaeExpr *e, PtrMap *seen, int **out, int *n, int *cap)
+/* Room for one more of n elements of `size` bytes in *a (cap of them),
+   doubling. */
+static void grow(void **a, size_t size, int n, int *cap)
 {
-    if (!(e->flags & DXF_VAR) || ptrmap_get(seen, e))
+    if (n < *cap)
         return;
-    ptrmap_put(seen, e, e);
-    if (e->kind == DX_VAR) {
-        int v = plan_stvar(p, e->u.var.index, e->u.var.order);
-        if (v < 0)
-            return;
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 16;
-            int *grown = mem_calloc((size_t)*cap, sizeof **out);
-            if (*n)
-                memcpy(grown, *out, sizeof **out * (size_t)*n);
-            free(*out);
-            *out = grown;
-        }
-        (*out)[(*n)++] = v;
+    *cap = *cap ? 2 * *cap : 64;
+    void *grown = mem_calloc((size_t)*cap, size);
+    if (n)
+        memcpy(grown, *a, size * (size_t)n);
+    free(*a);
+    *a = grown;
+}
+
+/* The StVars an expression mentions (dae_each_var's visit). */
+typedef struct Mentioned {
+    const Plan *p;
+    int *vars;
+    int n, cap;
+} Mentioned;
+
+static void mention(void *ctx, int index, int order)
+{
+    Mentioned *m = ctx;
+    int v = plan_stvar(m->p, index, order);
+    if (v < 0)
         return;
-    }
-    DaeExpr *kids[3];
-    int k = dae_children(e, kids);
-    for (int i = 0; i < k; i++)
-        mentioned(p, kids[i], seen, out, n, cap);
+    grow((void **)&m->vars, sizeof *m->vars, m->n, &m->cap);
+    m->vars[m->n++] = v;
 }
 
 /* Growing arrays of (column, derivative) entries. */
@@ -59,19 +62,9 @@ static void entry_add(Entries *es, int col, DaeExpr *val)
 {
     if (dae_is_const(val, 0))
         return;
-    if (es->n == es->cap) {
-        es->cap = es->cap ? 2 * es->cap : 64;
-        int *c = mem_calloc((size_t)es->cap, sizeof *c);
-        DaeExpr **v = mem_calloc((size_t)es->cap, sizeof *v);
-        if (es->n) {
-            memcpy(c, es->col, sizeof *c * (size_t)es->n);
-            memcpy(v, es->val, sizeof *v * (size_t)es->n);
-        }
-        free(es->col);
-        free(es->val);
-        es->col = c;
-        es->val = v;
-    }
+    int cap = es->cap;
+    grow((void **)&es->col, sizeof *es->col, es->n, &cap);
+    grow((void **)&es->val, sizeof *es->val, es->n, &es->cap);
     es->col[es->n] = col;
     es->val[es->n++] = val;
 }
@@ -106,14 +99,6 @@ static void entries_keep(Plan *p, Entries *es, int **col, DaeExpr ***val)
     free(es->col);
     free(es->val);
     *es = (Entries){0};
-}
-
-/* The value of column c as an expression of the system's unknowns. */
-static DaeExpr *column_value(Plan *p, const PlanColumn *c)
-{
-    Dae *d = p->d;
-    DaeVar *v = c->var >= 0 ? d->vars.items[c->var] : NULL;
-    return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&d->t, c->var, 0);
 }
 
 void plan_linear(Plan *p)
@@ -156,13 +141,11 @@ void plan_linear(Plan *p)
     L->out_start = arena_alloc(&p->arena, sizeof(int) * (size_t)(p->ncolumns + 1));
     for (int c = 0; c < p->ncolumns; c++) {
         L->out_start[c] = es.n;
-        DaeExpr *val = column_value(p, &p->columns[c]);
-        int *vars = NULL, n = 0, cap = 0;
-        PtrMap seen = {0};
-        mentioned(p, val, &seen, &vars, &n, &cap);
-        ptrmap_free(&seen);
-        gradient(p, L, val, vars, n, &es);
-        free(vars);
+        DaeExpr *val = plan_column_value(p, &p->columns[c]);
+        Mentioned m = {p, NULL, 0, 0};
+        dae_each_var(&p->d->t, &val, 1, mention, &m);
+        gradient(p, L, val, m.vars, m.n, &es);
+        free(m.vars);
     }
     L->out_start[p->ncolumns] = es.n;
     L->nout_entries = es.n;
