@@ -797,6 +797,9 @@ static int run_illegal(const Run *r)
     check(got == old, "a refused fmi2SetReal changed the parameter");
     EXPECT(API->fmi2SetBoolean(cs, &vr_lin, 1, (fmi2Boolean[1]){fmi2True}), fmi2Error,
            "structural parameter");
+    /* its value is said as a Boolean's (it said "it is 0") */
+    EXPECT(API->fmi2SetBoolean(cs, &vr_lin, 1, (fmi2Boolean[1]){fmi2True}), fmi2Error,
+           "cannot change (it is false)");
     EXPECT(API->fmi2SetReal(cs, &vr_f3, 1, (double[1]){NAN}), fmi2Error, "cannot be nan");
     /* counts no importer can mean (a size_t gone negative): errors, and
        the importing process goes on */
