@@ -4,7 +4,10 @@
  * output (event variables are no unknowns), counting a for-loop of
  * equations once per iteration, an if-equation as one branch (and every
  * branch must hold as many), a mode chart as one mode, and each
- * connection that drives the component's own output.  Checked once per
+ * connection that drives the component's own output (a composite may
+ * write equations for its components' variables, as Simscape's do: its
+ * surplus then covers their shortfall); and that each
+ * branch variable has the size of its through variable.  Checked once per
  * component and arm pattern, per instance for a component with arrays,
  * whose sizes may differ between instances.
  */
@@ -112,8 +115,41 @@ static int count_chart(AstModeChart *mc, Count *c)
     return first < 0 ? 0 : first;
 }
 
+/* A branch's variable has as many elements as the through variable at
+   each of its ends (a vector domain's through variable takes a vector). */
+static void check_branch_size(Model *m, ElabInst *in, AstBranch *b)
+{
+    ElabSlot *s = elab_slot(in, b->var->u.name.parts[0].sym);
+    if (!s || !s->active || s->var < 0)
+        return;
+    int n = s->vec && !b->var->u.name.parts[0].nindex ? s->rows * s->cols : 1;
+    AstExpr *ends[2] = {b->from, b->to};
+    for (int i = 0; i < 2; i++) {
+        if (ends[i]->kind != EXPR_NAME)
+            continue;
+        ElabInst *owner = in;
+        SemaMember *through = NULL;
+        ElabSlot *node = lower_resolve(m, in, ends[i], &owner, &through);
+        if (!node || !through || node->node < 0)
+            continue;
+        ElabSlot *ds = elab_domain_slot(m, m->nodes[node->node].domain, through);
+        int count = ds->vec ? ds->rows * ds->cols : 1;
+        if (count != n) {
+            diag_error(b->var->span, "the branch variable '%s' has %d element%s, but "
+                       "the through variable '%s' has %d; they must be of one size",
+                       ast_name_text(m->arena, b->var), n, n == 1 ? "" : "s",
+                       ast_name_text(m->arena, ends[i]), count);
+            return;
+        }
+    }
+}
+
 static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
+    if (it->u.section.kind == SEC_BRANCHES)
+        for (int i = 0; i < it->u.section.entries.n; i++)
+            if (it->u.section.entries.items[i])
+                check_branch_size(m, in, it->u.section.entries.items[i]);
     if (it->u.section.initial)
         return; /* equations(Initial = true) hold at t = 0 only: targets */
     (void)m;
@@ -125,27 +161,26 @@ static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
             ((Count *)ctx)->eqs += count_chart(it->u.section.entries.items[i], ctx);
 }
 
-static void check_balance(Model *m, ElabInst *in, SymMap *seen)
+/* One instance's count: its equations against its unknowns. */
+typedef struct Tally {
+    int eqs;                /* equations in its active arms */
+    int nvars, nout;        /* variables and outputs (elements) */
+    bool bad;               /* an if-equation's branches disagree */
+    char names[512];        /* its variables and outputs, for the note */
+} Tally;
+
+static void tally(Model *m, ElabInst *in, Tally *t)
 {
-    /* a hidden component checked on its own is a base for others to
-       extend (foundation.electrical.branch): its own count is theirs */
-    if (in == m->top && in->def->hidden)
-        return;
-    /* once per component and arm pattern; per instance for one with arrays,
-       whose sizes may differ between instances */
-    Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s%s", in->def->ast->name->name,
-                                     in->arm_key, in->def->has_arrays ? in->path : ""));
-    if (symmap_get(seen, key))
-        return;
-    symmap_put(seen, key, in);
     Count c = {0, false, m, in};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
         if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
             c.eqs++;
-    int nvars = 0, nout = 0;
+    t->eqs = c.eqs;
+    t->bad = c.bad;
+    t->nvars = t->nout = 0;
     size_t len = 0;
-    char names[512] = "";
+    t->names[0] = 0;
     for (int i = 0; i < in->def->member_list.n; i++) {
         ElabSlot *s = &in->slots[i];
         if (!s->active || (s->m->kind != MEM_VARIABLE && s->m->kind != MEM_OUTPUT)
@@ -154,24 +189,79 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
         /* arrays: a vector counts its elements */
         int count = s->vec ? s->rows * s->cols : 1;
         if (s->m->kind == MEM_VARIABLE)
-            nvars += count;
+            t->nvars += count;
         else
-            nout += count;
-        if (len + s->m->name->len + 8 < sizeof names)
-            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+            t->nout += count;
+        if (len + s->m->name->len + 8 < sizeof t->names)
+            len += (size_t)snprintf(t->names + len, sizeof t->names - len, "%s%s",
                                     len ? ", " : "", s->m->name->name);
-        else if (len + 8 < sizeof names && !strstr(names, "..."))
-            len += (size_t)snprintf(names + len, sizeof names - len, ", ...");
+        else if (len + 8 < sizeof t->names && !strstr(t->names, "..."))
+            len += (size_t)snprintf(t->names + len, sizeof t->names - len, ", ...");
     }
-    if (c.bad || c.eqs == nvars + nout)
+}
+
+/* Equations less unknowns of an instance: 0 when balanced.  Once per
+   component and arm pattern, per instance for a component with arrays
+   (whose sizes may differ between instances); the tally is kept in
+   `seen`. */
+static Tally *tally_of(Model *m, ElabInst *in, SymMap *seen)
+{
+    Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s%s", in->def->ast->name->name,
+                                     in->arm_key, in->def->has_arrays ? in->path : ""));
+    Tally *t = symmap_get(seen, key);
+    if (t)
+        return t;
+    t = arena_alloc(m->arena, sizeof *t);
+    tally(m, in, t);
+    symmap_put(seen, key, t);
+    return t;
+}
+
+static int excess(const Tally *t)
+{
+    return t->eqs - t->nvars - t->nout;
+}
+
+/* Simscape's composites may write equations for their components'
+   public variables (port_A.mdot == mdot_A): a composite with more
+   equations than unknowns is balanced when its components are short by
+   as many, and they are then balanced with it. */
+static bool covered(Model *m, ElabInst *in, SymMap *seen)
+{
+    Tally *t = tally_of(m, in, seen);
+    int over = excess(t);
+    if (t->bad || over <= 0)
+        return false;
+    for (int i = 0; i < in->children.n; i++) {
+        Tally *c = tally_of(m, in->children.items[i], seen);
+        if (!c->bad && excess(c) < 0)
+            over += excess(c);
+    }
+    return over == 0;
+}
+
+static void check_balance(Model *m, ElabInst *in, SymMap *seen, PtrMap *said)
+{
+    /* a hidden component checked on its own is a base for others to
+       extend (foundation.electrical.branch): its own count is theirs */
+    if (in == m->top && in->def->hidden)
         return;
+    Tally *t = tally_of(m, in, seen);
+    if (t->bad || excess(t) == 0)
+        return;
+    if (excess(t) > 0 ? covered(m, in, seen) : in->parent && covered(m, in->parent, seen))
+        return;
+    /* once per component and arm pattern (per instance with arrays) */
+    if (ptrmap_get(said, t))
+        return;
+    ptrmap_put(said, t, t);
     diag_error(in->def->ast->name_span, "component '%s' has %d equation%s but %d "
                "variable%s and %d output%s; every component needs one equation "
-               "per variable and output", in->def->ast->name->name, c.eqs,
-               c.eqs == 1 ? "" : "s", nvars, nvars == 1 ? "" : "s", nout,
-               nout == 1 ? "" : "s");
-    if (len)
-        diag_note(in->def->ast->name_span, "its variables and outputs: %s", names);
+               "per variable and output", in->def->ast->name->name, t->eqs,
+               t->eqs == 1 ? "" : "s", t->nvars, t->nvars == 1 ? "" : "s", t->nout,
+               t->nout == 1 ? "" : "s");
+    if (t->names[0])
+        diag_note(in->def->ast->name_span, "its variables and outputs: %s", t->names);
     if (in->path[0] && in->ast)
         diag_note(in->ast->span, "instantiated here as '%s'", in->path);
 }
@@ -180,7 +270,9 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen)
 void elab_check_balance(Model *m)
 {
     SymMap seen = {0};
+    PtrMap said = {0};
     for (int i = 0; i < m->insts.n; i++)
-        check_balance(m, m->insts.items[i], &seen);
+        check_balance(m, m->insts.items[i], &seen, &said);
     symmap_free(&seen);
+    ptrmap_free(&said);
 }

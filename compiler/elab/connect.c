@@ -48,22 +48,57 @@ static const char *end_text(Model *m, End *e)
 
 /* A top-level input has nothing to bind it: it becomes a run-time
    parameter marked as an input, its declared value the default, so that
-   --param and an FMU's fmi2SetReal can change it (docs/fmi.md). */
-static DaeExpr *top_input(Model *m, ElabInst *in, ElabSlot *s)
+   --param and an FMU's fmi2SetReal can change it (docs/fmi.md); a vector
+   input one per element, u(1) .... */
+static void top_input(Model *m, ElabInst *in, ElabSlot *s)
 {
-    s->param = elab_new_param(m, elab_qualify(m, in, s->m->decl->name->name),
-                              s->m->decl->span, lower_expr(m, in, s->m->decl->value));
-    DaeParam *p = elab_param(m, s->param);
-    p->input = true;
-    elab_dim_of_slot(m, &p->dim, &p->is_bool, in, s);
-    return dae_param(m->t, s->param);
+    LowerValue v = lower_value(m, in, s->m->decl->value);
+    const char *name = elab_qualify(m, in, s->m->decl->name->name);
+    int n = v.rows * v.cols;
+    LowerValue p = lower_value_new(m, v.rows, v.cols);
+    for (int k = 0; k < n; k++) {
+        int q = elab_new_param(m, n == 1 && v.rows == 1 ? name
+                                   : elab_element_name(m, name, k, v.rows, v.cols),
+                               s->m->decl->span, v.el[k]);
+        if (k == 0)
+            s->param = q;
+        DaeParam *dp = elab_param(m, q);
+        dp->input = true;
+        elab_dim_of_slot(m, &dp->dim, &dp->is_bool, in, s);
+        p.el[k] = dae_param(m->t, q);
+    }
+    lower_set_input(s, p);
 }
 
-static DaeExpr *input_value(Model *m, ElabInst *in, ElabSlot *s)
+/* The value of input s of `in`: its binding or connection, else (once
+   the connections are known) its declared default. */
+static LowerValue input_value(Model *m, ElabInst *in, ElabSlot *s)
 {
-    if (!s->input)
-        s->input = in == m->top ? top_input(m, in, s) : lower_expr(m, in, s->m->decl->value);
-    return s->input;
+    if (!s->input) {
+        if (in == m->top)
+            top_input(m, in, s);
+        else
+            lower_set_input(s, lower_value(m, in, s->m->decl->value));
+    }
+    return lower_slot_value(m, in, s);
+}
+
+/* A vector input bound or connected to a value of another size than its
+   declaration's is an error at `at`. */
+static void check_input_size(Model *m, ElabInst *in, ElabSlot *s, SrcSpan at)
+{
+    AstExpr *decl = s->m->decl ? s->m->decl->value : NULL;
+    if (!decl || (!s->vec && !ast_written_as_array(decl)))
+        return;
+    LowerValue d = lower_value(m, in, decl);
+    int rows = s->vec ? s->rows : 1, cols = s->vec ? s->cols : 1;
+    if (d.rows * d.cols == rows * cols && (d.rows == rows || d.rows == cols))
+        return;
+    char a[64], b[64];
+    diag_error(at, "input '%s' is declared as a %s, but this gives it a %s",
+               s->m->name->name, lower_size_text(a, sizeof a, d.rows, d.cols),
+               lower_size_text(b, sizeof b, rows, cols));
+    diag_note(s->m->decl->span, "'%s' is declared here", s->m->name->name);
 }
 
 static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect *c)
@@ -87,9 +122,10 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         diag_error(c->span, "this connection has no output to drive its inputs");
         return;
     }
-    DaeExpr *value = src->slot->m->kind == MEM_OUTPUT
-                         ? dae_var(m->t, src->slot->var, 0)
-                         : input_value(m, src->owner, src->slot);
+    /* a vector output drives a vector input element by element */
+    LowerValue value = src->slot->m->kind == MEM_OUTPUT
+                           ? lower_slot_value(m, src->owner, src->slot)
+                           : input_value(m, src->owner, src->slot);
     for (int i = 0; i < n; i++) {
         End *e = &ends[i];
         if (e == src)
@@ -103,12 +139,23 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
         ptrvec_push(m->arena, &m->links, l);
         if (e->slot->m->kind == MEM_OUTPUT) {
             /* The composite's own output follows the child's. */
-            ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
-            q->lhs = dae_var(m->t, e->slot->var, 0);
-            q->rhs = value;
-            q->in = in;
-            q->span = c->span;
-            ptrvec_push(m->arena, &m->conn_eqs, q);
+            LowerValue own = lower_slot_value(m, e->owner, e->slot);
+            if (own.rows * own.cols != value.rows * value.cols) {
+                char a[64], b[64];
+                diag_error(e->ast->span, "output '%s' is a %s, but '%s' is a %s",
+                           end_text(m, e), lower_size_text(a, sizeof a, own.rows, own.cols),
+                           end_text(m, src),
+                           lower_size_text(b, sizeof b, value.rows, value.cols));
+                continue;
+            }
+            for (int k = 0; k < own.rows * own.cols; k++) {
+                ElabConnEq *q = arena_alloc(m->arena, sizeof *q);
+                q->lhs = own.el[k];
+                q->rhs = value.el[k];
+                q->in = in;
+                q->span = c->span;
+                ptrvec_push(m->arena, &m->conn_eqs, q);
+            }
             continue;
         }
         if (e->slot->input) {
@@ -117,8 +164,9 @@ static void connect_signals(Model *m, ElabInst *in, End *ends, int n, AstConnect
                 diag_note(e->slot->bound_at, "it is bound here");
             continue;
         }
-        e->slot->input = value;
+        lower_set_input(e->slot, value);
         e->slot->bound_at = e->ast->span;
+        check_input_size(m, e->owner, e->slot, e->ast->span);
     }
 }
 
@@ -231,6 +279,16 @@ static const char *port_name(Model *m, ElabNode *n, const char *across)
     return arena_dotted(m->arena, parts + 1, 2);
 }
 
+/* The size of domain member dm: a vector domain variable or parameter
+   is rows x cols (scope.c, elab_domain_inst). */
+static int member_count(Model *m, SemaDef *dom, SemaMember *dm, int *rows, int *cols)
+{
+    ElabSlot *ds = elab_domain_slot(m, dom, dm);
+    *rows = ds->vec ? ds->rows : 1;
+    *cols = ds->vec ? ds->cols : 1;
+    return *rows * *cols;
+}
+
 /* Connected nodes form sets (union-find roots, numbered in the order
    their first node was declared); each set not joined to '*' gets its
    across variables.  Built when the connections are joined, so that
@@ -273,23 +331,37 @@ static void make_sets(Model *m)
             s->across_var[j] = -1;
             if (am->kind != MEM_ACROSS)
                 continue;
-            ElabVar *v = arena_alloc(m->arena, sizeof *v);
-            v->name = port_name(m, first, am->name->name);
-            for (int q = 0; q < s->nodes.n; q++) {
-                ElabNode *node = s->nodes.items[q];
-                const char *pn = port_name(m, node, am->name->name);
-                ptrvec_push(m->arena, &v->names, (void *)pn);
-                if (node->inst->external == EXT_NONE)
-                    ptrvec_push(m->arena, &v->hidden, (void *)pn);
-            }
-            v->kind = VAR_NODE;
-            v->span = am->decl->name_span;
-            v->description = am->decl->comment;
-            v->owner = first->inst;
-            elab_dim_of_slot(m, &v->dim, NULL, din, &din->slots[j]);
-            v->start = lower_expr(m, din, am->decl->value);
+            /* a vector domain variable: one unknown per element, made
+               consecutively, named x(1) ... */
+            int rows, cols;
+            int count = member_count(m, s->domain, am, &rows, &cols);
+            AstExpr *val = am->decl->value;
+            LowerValue start = lower_value(m, din, val->kind == EXPR_RECORD
+                                                      ? ast_record_field(val, "value") : val);
             s->across_var[j] = m->vars.n;
-            ptrvec_push(m->arena, &m->vars, v);
+            for (int e = 0; e < count; e++) {
+                ElabVar *v = arena_alloc(m->arena, sizeof *v);
+                v->name = port_name(m, first, am->name->name);
+                if (count > 1)
+                    v->name = elab_element_name(m, v->name, e, rows, cols);
+                for (int q = 0; q < s->nodes.n; q++) {
+                    ElabNode *node = s->nodes.items[q];
+                    const char *pn = port_name(m, node, am->name->name);
+                    if (count > 1)
+                        pn = elab_element_name(m, pn, e, rows, cols);
+                    ptrvec_push(m->arena, &v->names, (void *)pn);
+                    if (node->inst->external == EXT_NONE)
+                        ptrvec_push(m->arena, &v->hidden, (void *)pn);
+                }
+                v->kind = VAR_NODE;
+                v->span = am->decl->name_span;
+                v->description = am->decl->comment;
+                v->owner = first->inst;
+                elab_dim_of_slot(m, &v->dim, NULL, din, &din->slots[j]);
+                v->start = start.el && e < start.rows * start.cols ? start.el[e]
+                                                                    : dae_const(m->t, 0);
+                ptrvec_push(m->arena, &m->vars, v);
+            }
         }
     }
 }
@@ -378,17 +450,18 @@ static void make_groups(Model *m)
 /* The value of domain parameter pm in the network of node `node` (the
    sets of its propagation group): the setting of a node declaration
    there, else the default.  Once per group and parameter. */
-static DaeExpr *network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
+static LowerValue network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
 {
     ElabNode *root = &m->nodes[elab_find(m, node)];
     ElabInst *din = elab_domain_inst(m, root->domain);
     if (root->set < 0 || root->set >= m->sets.n || !m->set_group)
-        return lower_expr(m, din, pm->decl->value);
+        return lower_value(m, din, pm->decl->value);
     int g = group_find(m->set_group, root->set);
     void *key = (void *)(intptr_t)(((intptr_t)g << 16) + pm->order + 1);
-    DaeExpr *v = ptrmap_get(&m->group_values, key);
-    if (v)
-        return v;
+    LowerValue *known = ptrmap_get(&m->group_values, key);
+    if (known)
+        return *known;
+    LowerValue v = {0, 0, NULL};
     SrcSpan first = src_none;
     bool conflict = false;
     for (int k = g; k >= 0 && !conflict; k = m->group_next[k]) {
@@ -398,11 +471,16 @@ static DaeExpr *network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
             AstExpr *setting = node_setting(m, n, pm);
             if (!setting)
                 continue;
-            DaeExpr *x = lower_expr(m, n->inst, setting);
-            if (!v) {
+            LowerValue x = lower_value(m, n->inst, setting);
+            if (!v.el) {
                 v = x;
                 first = setting->span;
-            } else if (x != v) {
+                continue;
+            }
+            bool same = x.rows == v.rows && x.cols == v.cols;
+            for (int e = 0; same && e < x.rows * x.cols; e++)
+                same = x.el[e] == v.el[e];
+            if (!same) {
                 diag_error(setting->span, "this node sets the domain parameter '%s' of "
                            "its network to another value than a node connected to it; "
                            "a network takes its domain parameters from one place",
@@ -413,10 +491,38 @@ static DaeExpr *network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
             }
         }
     }
-    if (!v)
-        v = lower_expr(m, din, pm->decl->value);
-    ptrmap_put(&m->group_values, key, v);
+    if (!v.el)
+        v = lower_value(m, din, pm->decl->value);
+    LowerValue *keep = arena_alloc(m->arena, sizeof *keep);
+    *keep = v;
+    ptrmap_put(&m->group_values, key, keep);
     return v;
+}
+
+/* Sets the n parameters from p to value v, element by element; a value of
+   another size than the domain declares is an error at `at`. */
+static bool put_node_param(Model *m, ElabNodeParam *np, LowerValue v)
+{
+    if (v.rows * v.cols != np->n && !(v.rows * v.cols == 1 && np->n == 1)) {
+        char a[64], b[64];
+        int rows, cols;
+        ElabNode *n = &m->nodes[np->node];
+        member_count(m, n->domain, np->member, &rows, &cols);
+        diag_error(np->at, "the domain parameter '%s' of this network is a %s, but "
+                   "its domain declares a %s", np->member->name->name,
+                   lower_size_text(a, sizeof a, v.rows, v.cols),
+                   lower_size_text(b, sizeof b, rows, cols));
+        return false;
+    }
+    bool changed = false;
+    for (int k = 0; k < np->n; k++) {
+        DaeParam *dp = elab_param(m, np->param + k);
+        if (dp->expr != v.el[k]) {
+            dp->expr = v.el[k];
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
@@ -427,24 +533,68 @@ int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
         return ((ElabNodeParam *)m->node_param_list.items[k - 1])->param;
     ElabNode *n = &m->nodes[node];
     ElabInst *din = elab_domain_inst(m, n->domain);
+    int rows, cols;
+    int count = member_count(m, n->domain, pm, &rows, &cols);
     /* before the sets are known: the default, until set_node_params */
-    DaeExpr *v = m->sets_made ? network_value(m, node, pm, at)
-                              : lower_expr(m, din, pm->decl->value);
+    LowerValue v = m->sets_made ? network_value(m, node, pm, at)
+                                : lower_value(m, din, pm->decl->value);
     const char *name = n->inst->path[0]
                            ? arena_dotted(m->arena, (const char *const[]){n->inst->path,
                                                                            n->name->name,
                                                                            pm->name->name}, 3)
                            : arena_dotted(m->arena, (const char *const[]){n->name->name,
                                                                            pm->name->name}, 2);
-    int p = elab_new_param(m, name, at, v);
-    DaeParam *dp = elab_param(m, p);
-    elab_dim_of_slot(m, &dp->dim, &dp->is_bool, din, &din->slots[pm->order]);
-    dp->access = RT_PARAM_OBSERVED; /* the network's: set where it is set */
+    int first = -1;
+    bool fits = v.rows * v.cols == count;
+    for (int e = 0; e < count; e++) {
+        const char *en = count > 1 ? elab_element_name(m, name, e, rows, cols) : name;
+        int p = elab_new_param(m, en, at, fits ? v.el[e] : dae_const(m->t, 0));
+        if (first < 0)
+            first = p;
+        DaeParam *dp = elab_param(m, p);
+        elab_dim_of_slot(m, &dp->dim, &dp->is_bool, din, &din->slots[pm->order]);
+        dp->access = RT_PARAM_OBSERVED; /* the network's: set where it is set */
+    }
     ElabNodeParam *np = arena_alloc(m->arena, sizeof *np);
-    *np = (ElabNodeParam){node, pm, p, at};
+    *np = (ElabNodeParam){node, pm, first, count, at};
+    if (!fits)
+        put_node_param(m, np, v); /* says so */
     ptrvec_push(m->arena, &m->node_param_list, np);
     ptrmap_put(&m->node_params, key, (void *)(intptr_t)m->node_param_list.n);
-    return p;
+    return first;
+}
+
+LowerValue elab_node_value(Model *m, ElabSlot *s, SemaMember *nm, SrcSpan at)
+{
+    DaeExprTable *t = m->t;
+    ElabNode *node = &m->nodes[elab_find(m, s->node)];
+    int rows, cols;
+    int count = nm ? member_count(m, node->domain, nm, &rows, &cols) : 1;
+    LowerValue v = lower_value_new(m, count ? rows : 1, count ? cols : 1);
+    for (int k = 0; k < count; k++)
+        v.el[k] = dae_const(t, 0);
+    if (nm && nm->kind == MEM_PARAMETER) {
+        int p = elab_node_param(m, s->node, nm, at);
+        for (int k = 0; k < count; k++)
+            v.el[k] = dae_param(t, p + k);
+        return v;
+    }
+    if (!nm || nm->kind != MEM_ACROSS) {
+        diag_error(at, "a node's through variable cannot be used in an "
+                   "equation; declare a branch variable for it");
+        return v;
+    }
+    if (node->set < 0 || node->set >= m->sets.n) {
+        /* sets are made with the connections, before anything that may
+           read NODE.x is lowered */
+        diag_error(at, "internal error: node '%s' has no node set yet",
+                   s->m->name->name);
+        return v;
+    }
+    ElabSet *set = m->sets.items[node->set];
+    for (int k = 0; k < count && !set->reference; k++)
+        v.el[k] = dae_var(t, set->across_var[nm->order] + k, 0);
+    return v;
 }
 
 /* The sets are known: the parameters read before get their network's
@@ -456,12 +606,7 @@ static void set_node_params(Model *m)
     bool changed = false;
     for (int i = 0; i < m->node_param_list.n; i++) {
         ElabNodeParam *np = m->node_param_list.items[i];
-        DaeParam *dp = elab_param(m, np->param);
-        DaeExpr *v = network_value(m, np->node, np->member, np->at);
-        if (v != dp->expr) {
-            dp->expr = v;
-            changed = true;
-        }
+        changed |= put_node_param(m, np, network_value(m, np->node, np->member, np->at));
     }
     if (changed)
         elab_reevaluate_params(m);
@@ -477,8 +622,12 @@ void elab_connect(Model *m)
         ElabInst *in = m->insts.items[i];
         for (int j = 0; j < in->def->member_list.n; j++) {
             ElabSlot *s = &in->slots[j];
-            if (s->active && s->m->kind == MEM_INPUT)
-                input_value(m, in, s);
+            if (!s->active || s->m->kind != MEM_INPUT)
+                continue;
+            bool bound = s->input && !s->driver; /* by an argument */
+            input_value(m, in, s);
+            if (bound)
+                check_input_size(m, in, s, s->bound_at);
         }
     }
 }

@@ -66,7 +66,7 @@ static bool is_zero_literal(const AstExpr *e)
 
 /* arrays: the name of element k (0-based, column-major) of a vector or
    matrix named `name`: name(k+1) for a vector, name(i,j) for a matrix. */
-static const char *element_name(Model *m, const char *name, int k, int rows, int cols)
+const char *elab_element_name(Model *m, const char *name, int k, int rows, int cols)
 {
     if (rows == 1 || cols == 1)
         return arena_printf(m->arena, "%s(%d)", name, k + 1);
@@ -115,7 +115,7 @@ static void make_param(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     }
     s->param = m->plist->n;
     for (int k = 0; k < n; k++) {
-        int p = elab_new_param(m, s->vec ? element_name(m, name, k, v.rows, v.cols) : name,
+        int p = elab_new_param(m, s->vec ? elab_element_name(m, name, k, v.rows, v.cols) : name,
                                sp, v.el[k]);
         DaeParam *dp = elab_param(m, p);
         elab_dim_of_slot(m, &dp->dim, &dp->is_bool, in, s);
@@ -212,7 +212,7 @@ static void make_var(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s, DaeVarKind
     ElabVar **vs = arena_alloc(m->arena, sizeof(ElabVar *) * (size_t)(n + 1));
     for (int k = 0; k < n; k++) {
         ElabVar *v = arena_alloc(m->arena, sizeof *v);
-        v->name = s->vec ? element_name(m, name, k, start.rows, start.cols) : name;
+        v->name = s->vec ? elab_element_name(m, name, k, start.rows, start.cols) : name;
         ptrvec_push(m->arena, &v->names, (void *)v->name);
         v->kind = kind;
         if (in->external == EXT_NONE)
@@ -240,7 +240,7 @@ static void make_input(Model *m, ElabInst *in, AstDecl *d, ElabSlot *s)
     s->untyped = d->untyped;
     AstArg *g = find_arg(in, d->name);
     if (g) {
-        s->input = lower_expr(m, in->parent, g->value);
+        lower_set_input(s, lower_value(m, in->parent, g->value));
         s->bound_at = g->value->span;
     }
 }

@@ -41,7 +41,10 @@ typedef struct ElabSlot {
     int var;                /* MEM_VARIABLE, MEM_OUTPUT: variable index
                                (Model.vars, and the DaeVar flatten makes);
                                an event variable's: Model.evars */
-    DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default) */
+    DaeExpr *input;         /* MEM_INPUT: its value (binding, source, default);
+                               of a vector input, its first element */
+    DaeExpr **input_el;     /* MEM_INPUT: a vector input's elements (vec,
+                               rows, cols), column-major; else NULL */
     SrcSpan bound_at;       /* MEM_INPUT: where it was bound or connected */
     int node;               /* MEM_NODE: node id */
     ElabInst *child;        /* MEM_INSTANCE: the child */
@@ -62,9 +65,10 @@ typedef struct ElabSlot {
                                the signal source connected to it, or NULL */
     ElabInst *driver_owner; /* the instance of driver */
     /* arrays */
-    bool vec;               /* a parameter, variable or output whose value is
-                               a vector or matrix: rows * cols scalars, param
-                               or var the first, in column-major order */
+    bool vec;               /* a parameter, variable, input or output whose
+                               value is a vector or matrix: rows * cols
+                               scalars, param or var the first (an input's:
+                               input_el), in column-major order */
     int rows, cols;         /* its size when vec */
     struct ElabSlot **elems;/* an array of components or nodes (m->rank):
                                element k is elems[k - 1], NULL if undeclared */
@@ -121,7 +125,9 @@ typedef struct ElabNode {
 typedef struct ElabNodeParam {
     int node;               /* the node */
     SemaMember *member;     /* the domain's parameter */
-    int param;              /* the run-time parameter */
+    int param;              /* the run-time parameter (of a vector
+                               parameter: the first of n in a row) */
+    int n;                  /* elements: 1, or a vector's */
     SrcSpan at;             /* the first read */
 } ElabNodeParam;
 
@@ -169,7 +175,10 @@ typedef struct ElabConnect {
 typedef struct ElabLocal {
     Sym *name;              /* the name, or NULL for a barrier */
     AstDecl *decl;          /* its definition (NULL for an argument) */
-    DaeExpr *value;         /* its value, lowered */
+    int rows, cols;         /* its size (a function's argument or a let's
+                               name may be a vector or matrix) */
+    DaeExpr **el;           /* its value, lowered: rows * cols elements,
+                               column-major */
     ElabInst *in;           /* the instance it is lowered in */
     struct ElabLocal *up;   /* the next one out */
 } ElabLocal;
@@ -230,7 +239,7 @@ typedef struct Model {
                                over sets; connect.c, domain parameters) */
     int *group_next;        /* per set: the next set of its group, from the
                                group's root, or -1 */
-    PtrMap group_values;    /* (group, domain parameter) -> its DaeExpr */
+    PtrMap group_values;    /* (group, domain parameter) -> its LowerValue* */
     PtrMap node_params;     /* (node, domain parameter) -> 1 + its run-time
                                parameter: NODE.param as a component reads it */
     PtrVec node_param_list; /* ElabNodeParam*, in creation order */
@@ -290,9 +299,17 @@ int elab_find(Model *m, int node);
    reads it (connect.c): the value a node declaration of its network
    sets (NAME = DOMAIN(param = value)), else the domain's default. */
 int elab_node_param(Model *m, int node, SemaMember *member, SrcSpan at);
+/* The name of element k (0-based, column-major) of a rows x cols array
+   called `name`: x(2), or M(1,2) of a matrix. */
+const char *elab_element_name(Model *m, const char *name, int k, int rows, int cols);
 /* A domain read as an instance (one per domain), so its declarations and
    equations lower like a component's. */
 ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
+/* The slot of domain member dm in it, with its size (vec, rows, cols):
+   a vector domain variable or parameter has its declared value's,
+   computed on the first call (a parameter's value is lowered only when
+   something reads it). */
+ElabSlot *elab_domain_slot(Model *m, SemaDef *dom, SemaMember *dm);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
 /* A copy of s in the arena that becomes the DAE's. */
 const char *elab_dae_str(Model *m, const char *s);

@@ -76,15 +76,13 @@ ElabSlot *lower_resolve(Model *m, ElabInst *in, AstExpr *e, ElabInst **owner,
 
 /* A let's or a function's local name: true when e is one (or when a
    function's barrier hides everything else). */
-static bool lower_local(Model *m, AstExpr *e, DaeExpr **out);
-
 bool lower_is_local(Model *m, AstExpr *e)
 {
-    DaeExpr *unused;
-    return lower_local(m, e, &unused);
+    LowerValue unused;
+    return lower_local_value(m, e, &unused);
 }
 
-static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
+bool lower_local_value(Model *m, AstExpr *e, LowerValue *out)
 {
     if (!m->locals || e->u.name.n != 1)
         return false;
@@ -94,24 +92,25 @@ static bool lower_local(Model *m, AstExpr *e, DaeExpr **out)
                constants are left */
             double v = 0;
             builtin_constant(e->u.name.parts[0].sym->name, &v);
-            *out = dae_const(m->t, v);
+            *out = lower_value_new(m, 1, 1);
+            out->el[0] = dae_const(m->t, v);
             return true;
         }
         if (l->name == e->u.name.parts[0].sym) {
-            *out = l->value;
+            *out = (LowerValue){l->rows, l->cols, l->el};
             return true;
         }
     }
     return false;
 }
 
-/* arrays: an intermediate's value with its size, lowered once; one of
-   [a, b] = f(x) is a scalar. */
+/* arrays: an intermediate's value with its size, lowered once (of
+   [a, b] = f(x): its output's). */
 LowerValue lower_intermediate_value(Model *m, ElabInst *owner, ElabSlot *s, SrcSpan at)
 {
     if (s->lowered_el)
         return (LowerValue){s->lowered_rows, s->lowered_cols, s->lowered_el};
-    if (s->lowered || s->lowering || s->m->decl->output >= 0) {
+    if (s->lowered || s->lowering) {
         LowerValue v = lower_value_new(m, 1, 1);
         v.el[0] = lower_intermediate(m, owner, s, at);
         return v;
@@ -119,7 +118,7 @@ LowerValue lower_intermediate_value(Model *m, ElabInst *owner, ElabSlot *s, SrcS
     s->lowering = 1;
     ElabLocal *saved = m->locals;
     m->locals = NULL;
-    LowerValue v = lower_value(m, owner, s->m->decl->value);
+    LowerValue v = lower_decl_value(m, owner, s->m->decl);
     m->locals = saved;
     s->lowering = 0;
     s->lowered_el = v.el;
@@ -154,9 +153,12 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
     DaeExprTable *t = m->t;
     ElabInst *owner = in;
     SemaMember *nm = NULL;
-    DaeExpr *local;
-    if (lower_local(m, e, &local))
-        return local;
+    LowerValue local;
+    if (lower_local_value(m, e, &local)) {
+        if (!e->u.name.parts[0].nindex && local.rows * local.cols == 1)
+            return local.el[0];
+        return lower_scalar_of(m, lower_value(m, in, e), e);
+    }
     if (e->u.name.n == 1 && !e->u.name.parts[0].nindex) {
         const ElabEnv *loop = elab_env_find(in->env, e->u.name.parts[0].sym);
         if (loop)
@@ -174,7 +176,7 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
         return dae_const(t, 0);
     if ((s->vec || e->u.name.parts[e->u.name.n - 1].nindex)
         && (s->m->kind == MEM_PARAMETER || s->m->kind == MEM_VARIABLE
-            || s->m->kind == MEM_OUTPUT))
+            || s->m->kind == MEM_OUTPUT || s->m->kind == MEM_INPUT))
         return lower_indexed(m, in, e, s);
     switch (s->m->kind) {
     case MEM_PARAMETER:
@@ -196,27 +198,9 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
             || !s->m->decl || s->m->decl->output < 0)
             return lower_scalar_of(m, lower_value(m, in, e), e);
         return lower_intermediate(m, owner, s, e->span);
-    case MEM_NODE: {
-        if (nm && nm->kind == MEM_PARAMETER)
-            return dae_param(t, elab_node_param(m, s->node, nm, e->span));
-        if (!nm || nm->kind != MEM_ACROSS) {
-            diag_error(e->span, "a node's through variable cannot be used in an "
-                       "equation; declare a branch variable for it");
-            return dae_const(t, 0);
-        }
-        ElabNode *node = &m->nodes[elab_find(m, s->node)];
-        if (node->set < 0 || node->set >= m->sets.n) {
-            /* sets are made with the connections, before anything that
-               may read NODE.x is lowered */
-            diag_error(e->span, "internal error: node '%s' has no node set yet",
-                       s->m->name->name);
-            return dae_const(t, 0);
-        }
-        ElabSet *set = m->sets.items[node->set];
-        if (set->reference)
-            return dae_const(t, 0);
-        return dae_var(t, set->across_var[nm->order], 0);
-    }
+    case MEM_NODE:
+        /* NODE.x, NODE.x(i), NODE.param: its value, an element of it */
+        return lower_scalar_of(m, lower_value(m, in, e), e);
     default:
         return dae_const(t, 0);
     }
@@ -350,136 +334,155 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
     return dae_const(t, 0);
 }
 
-static void bind_local(Model *m, ElabInst *in, Sym *name, AstDecl *d, DaeExpr *v)
+static void bind_local(Model *m, ElabInst *in, Sym *name, AstDecl *d, LowerValue v)
 {
     ElabLocal *l = arena_alloc(m->arena, sizeof *l);
     l->name = name;
     l->decl = d;
-    l->value = v;
+    l->rows = v.rows;
+    l->cols = v.cols;
+    l->el = v.el;
     l->in = in;
     l->up = m->locals;
     m->locals = l;
 }
 
-static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs);
+static LowerValue *lower_function(Model *m, ElabInst *in, AstExpr *call);
 
 void lower_local_defs(Model *m, ElabInst *in, PtrVec *defs)
 {
     AstExpr *call = NULL;
-    DaeExpr **outs = NULL;
+    LowerValue *outs = NULL;
     for (int i = 0; i < defs->n; i++) {
         AstDecl *d = defs->items[i];
-        DaeExpr *v;
+        LowerValue v;
         if (d->output < 0) {
-            v = lower_expr(m, in, d->value);
+            v = lower_value(m, in, d->value);
         } else {
             /* one inlining for all the names of [a, b] = f(x) */
             if (d->value != call) {
                 call = d->value;
                 if (call->kind != EXPR_CALL) { /* reported by the parser */
-                    bind_local(m, in, d->name, d, dae_const(m->t, 0));
+                    v = lower_value_new(m, 1, 1);
+                    v.el[0] = dae_const(m->t, 0);
+                    bind_local(m, in, d->name, d, v);
                     call = NULL;
                     continue;
                 }
-                int n = call->u.call.fn ? call->u.call.fn->ast->outputs.n : 0;
-                outs = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
-                lower_function(m, in, call, outs);
+                outs = lower_function(m, in, call);
             }
-            v = call->u.call.fn && d->output < call->u.call.fn->ast->outputs.n
-                    ? outs[d->output] : dae_const(m->t, 0);
+            int nout = call->u.call.fn ? call->u.call.fn->ast->outputs.n : 0;
+            v = outs[d->output < nout ? d->output : nout];
         }
         bind_local(m, in, d->name, d, v);
     }
 }
 
 /* The key of a call for the inlining memo: the function and the nodes of
-   its lowered arguments (hash-consed, so equal arguments are one node). */
-static Sym *call_key(AstDef *f, DaeExpr **args, int n)
+   its lowered arguments' elements (hash-consed, so equal arguments are
+   one node), with their sizes. */
+static Sym *call_key(AstDef *f, LowerValue *args, int n)
 {
     char buf[64 * 8];
     size_t len = (size_t)snprintf(buf, sizeof buf, "%p", (void *)f);
-    for (int i = 0; i < n && len + 24 < sizeof buf; i++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, ",%p", (void *)args[i]);
-    return len + 24 < sizeof buf ? sym_cstr(buf) : NULL;
+    for (int i = 0; i < n && len + 48 < sizeof buf; i++) {
+        len += (size_t)snprintf(buf + len, sizeof buf - len, ";%dx%d", args[i].rows,
+                                args[i].cols);
+        for (int k = 0; k < args[i].rows * args[i].cols && len + 24 < sizeof buf; k++)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, ",%p", (void *)args[i].el[k]);
+    }
+    return len + 48 < sizeof buf ? sym_cstr(buf) : NULL;
 }
 
 /* Inlines a call of a user function: its arguments are lowered where the
    call is, then its definitions in order, with nothing but them in
-   scope; outs[k] is output k.  A body sees nothing but its arguments, so
-   a call with the same arguments has the same outputs: each is inlined
-   once (Model.fn_memo), and functions calling each other twice at each of
-   k levels inline in O(k), not O(2^k).  Inlining deeper than
+   scope; the result holds one value per output (each a scalar, vector or
+   matrix, as the body makes it).  A body sees nothing but its arguments,
+   so a call with the same arguments has the same outputs: each is
+   inlined once (Model.fn_memo), and functions calling each other twice at
+   each of k levels inline in O(k), not O(2^k).  Inlining deeper than
    LIMIT_INLINE_DEPTH, or more than LIMIT_INLINED_CALLS calls, is an
    error at the call. */
-static void lower_function(Model *m, ElabInst *in, AstExpr *call, DaeExpr **outs)
+static LowerValue *lower_function(Model *m, ElabInst *in, AstExpr *call)
 {
     AstDef *f = call->u.call.fn ? call->u.call.fn->ast : NULL;
+    int nout = f ? f->outputs.n : 0;
+    LowerValue *outs = arena_alloc(m->arena, sizeof(LowerValue) * (size_t)(nout + 1));
+    for (int k = 0; k <= nout; k++) {
+        outs[k] = lower_value_new(m, 1, 1);
+        outs[k].el[0] = dae_const(m->t, 0);
+    }
     if (!f)
-        return;
-    for (int k = 0; k < f->outputs.n; k++)
-        outs[k] = dae_const(m->t, 0);
+        return outs;
     if (call->u.call.args.n != f->inputs.n)
-        return; /* resolution reported it (arity) */
+        return outs; /* resolution reported it (arity) */
     if (m->fn_depth >= LIMIT_INLINE_DEPTH) {
         diag_error(call->span, "calls of user functions are inlined at most %d deep "
                    "(the limit of inlining, docs/language.md, \"Limits\"); this call "
                    "of '%s' is deeper", LIMIT_INLINE_DEPTH, f->name->name);
-        return;
+        return outs;
     }
     int n = f->inputs.n;
-    DaeExpr **args = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(n + 1));
+    LowerValue *args = arena_alloc(m->arena, sizeof(LowerValue) * (size_t)(n + 1));
     for (int i = 0; i < n; i++)
-        args[i] = lower_expr(m, in, call->u.call.args.items[i]);
+        args[i] = lower_value(m, in, call->u.call.args.items[i]);
     Sym *key = call_key(f, args, n);
-    DaeExpr **known = key ? ptrmap_get(&m->fn_memo, key) : NULL;
-    if (known) {
-        for (int k = 0; k < f->outputs.n; k++)
-            outs[k] = known[k];
-        return;
-    }
+    LowerValue *known = key ? ptrmap_get(&m->fn_memo, key) : NULL;
+    if (known)
+        return known;
     if (++m->fn_inlined > LIMIT_INLINED_CALLS) {
         if (m->fn_inlined == LIMIT_INLINED_CALLS + 1)
             diag_error(call->span, "this model inlines more than %d calls of user "
                        "functions (the limit of inlining, docs/language.md, \"Limits\")",
                        LIMIT_INLINED_CALLS);
-        return;
+        return outs;
     }
     ElabLocal *saved = m->locals;
-    bind_local(m, in, NULL, NULL, NULL);
+    bind_local(m, in, NULL, NULL, (LowerValue){0, 0, NULL});
     for (int i = 0; i < n; i++)
         bind_local(m, in, ((AstIdent *)f->inputs.items[i])->sym, NULL, args[i]);
     m->fn_depth++;
     lower_local_defs(m, in, &f->defs);
     m->fn_depth--;
-    for (int k = 0; k < f->outputs.n; k++) {
+    for (int k = 0; k < nout; k++) {
         Sym *o = ((AstIdent *)f->outputs.items[k])->sym;
         for (ElabLocal *l = m->locals; l && l->name; l = l->up) {
             if (l->name == o) {
-                outs[k] = l->value;
+                outs[k] = (LowerValue){l->rows, l->cols, l->el};
                 break;
             }
         }
     }
     m->locals = saved;
-    if (key) {
-        DaeExpr **copy = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(f->outputs.n + 1));
-        for (int k = 0; k < f->outputs.n; k++)
-            copy[k] = outs[k];
-        ptrmap_put(&m->fn_memo, key, copy);
+    if (key)
+        ptrmap_put(&m->fn_memo, key, outs);
+    return outs;
+}
+
+LowerValue lower_call_value(Model *m, ElabInst *in, AstExpr *call)
+{
+    return lower_function(m, in, call)[0];
+}
+
+LowerValue lower_decl_value(Model *m, ElabInst *in, AstDecl *d)
+{
+    if (d->output < 0)
+        return lower_value(m, in, d->value);
+    AstExpr *call = d->value;
+    SemaDef *f = call->kind == EXPR_CALL ? call->u.call.fn : NULL;
+    if (!f || d->output >= f->ast->outputs.n) {
+        LowerValue v = lower_value_new(m, 1, 1);
+        v.el[0] = dae_const(m->t, 0);
+        return v;
     }
+    return lower_function(m, in, call)[d->output];
 }
 
 DaeExpr *lower_decl(Model *m, ElabInst *in, AstDecl *d)
 {
     if (d->output < 0)
         return lower_expr(m, in, d->value);
-    AstExpr *call = d->value;
-    SemaDef *f = call->kind == EXPR_CALL ? call->u.call.fn : NULL;
-    if (!f || d->output >= f->ast->outputs.n)
-        return dae_const(m->t, 0);
-    DaeExpr **outs = arena_alloc(m->arena, sizeof(DaeExpr *) * (size_t)(f->ast->outputs.n + 1));
-    lower_function(m, in, call, outs);
-    return outs[d->output];
+    return lower_scalar_of(m, lower_decl_value(m, in, d), d->value);
 }
 
 static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
@@ -487,12 +490,8 @@ static DaeExpr *lower_call(Model *m, ElabInst *in, AstExpr *e)
     DaeExprTable *t = m->t;
     int n = e->u.call.args.n;
     int sf = special_find(e->u.call.func->name);
-    if (e->u.call.fn) {
-        DaeExpr **outs = arena_alloc(m->arena, sizeof(DaeExpr *)
-                                     * (size_t)(e->u.call.fn->ast->outputs.n + 1));
-        lower_function(m, in, e, outs);
-        return outs[0];
-    }
+    if (e->u.call.fn)
+        return lower_scalar_of(m, lower_call_value(m, in, e), e);
     if (sf >= 0 && !e->u.call.qual)
         return lower_special(m, in, e, sf);
     DaeExpr *a = n > 0 ? lower_expr(m, in, e->u.call.args.items[0]) : dae_const(t, 0);

@@ -42,6 +42,24 @@ typedef struct LowerValue {
     DaeExpr **el;           /* rows * cols elements */
 } LowerValue;
 
+/* NODE.x as node slot s reads it (connect.c): domain member nm's
+   variables in the node's set, or the run-time parameters of its network,
+   one per element of a vector domain variable or parameter. */
+LowerValue elab_node_value(Model *m, ElabSlot *s, SemaMember *nm, SrcSpan at);
+/* The value of a parameter, variable, input or output slot (of owner):
+   its element or elements. */
+LowerValue lower_slot_value(Model *m, ElabInst *owner, ElabSlot *s);
+/* Gives input slot s the value v (a vector input: its elements). */
+void lower_set_input(ElabSlot *s, LowerValue v);
+/* tablelookup(...) (lower_table.c): one lookup node. */
+DaeExpr *lower_table(Model *m, ElabInst *in, AstExpr *e);
+/* The value of local name e (a let's or a function's argument or
+   definition), if e names one. */
+bool lower_local_value(Model *m, AstExpr *e, LowerValue *out);
+/* The first output of a call of a user function, inlined (lower.c). */
+LowerValue lower_call_value(Model *m, ElabInst *in, AstExpr *call);
+/* The value of a definition: e = x, or one output of [a, b] = f(x). */
+LowerValue lower_decl_value(Model *m, ElabInst *in, AstDecl *d);
 LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e);
 /* Whether name e is a let's or a function's local (it hides members). */
 bool lower_is_local(Model *m, AstExpr *e);

@@ -13,6 +13,7 @@
  * elab_dim_of_expr once the tree is built.
  */
 #include "inst.h"
+#include "lower.h"
 
 #include "diag.h"
 
@@ -97,7 +98,31 @@ ElabInst *elab_domain_inst(Model *m, SemaDef *dom)
         s->param = s->node = s->var = -1;
     }
     ptrmap_put(&m->domain_insts, dom, in);
+    /* vector domain variables (a multi-species gas): the size of each,
+       from its declared value; a parameter's when it is read */
+    for (int i = 0; i < n; i++)
+        if (in->slots[i].m->kind == MEM_ACROSS || in->slots[i].m->kind == MEM_THROUGH)
+            elab_domain_slot(m, dom, in->slots[i].m);
     return in;
+}
+
+ElabSlot *elab_domain_slot(Model *m, SemaDef *dom, SemaMember *dm)
+{
+    ElabInst *in = elab_domain_inst(m, dom);
+    ElabSlot *s = &in->slots[dm->order];
+    if (s->rows || !dm->decl || !dm->decl->value)
+        return s;
+    s->rows = s->cols = 1;
+    AstExpr *v = dm->decl->value;
+    if (v->kind == EXPR_RECORD)
+        v = ast_record_field(v, "value");
+    if (!v)
+        return s;
+    LowerValue x = lower_value(m, in, v);
+    s->rows = x.rows;
+    s->cols = x.cols;
+    s->vec = !(x.rows == 1 && x.cols == 1);
+    return s;
 }
 
 /* ---- parameters ---------------------------------------------------------------- */

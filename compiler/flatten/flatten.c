@@ -25,6 +25,7 @@
 typedef struct Term {
     int set;                /* node set */
     int through;            /* member order of the through variable */
+    int elem;               /* its element (0-based; a vector's) */
     int var;                /* branch variable */
     double sign;            /* -1 at the from node, +1 at the to node */
     struct Term *next;      /* next term of the same set */
@@ -290,8 +291,8 @@ static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *
     }
 }
 
-static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
-                     double sign)
+static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end,
+                     int var, int n, double sign)
 {
     if (end->kind != EXPR_NAME)
         return;
@@ -301,13 +302,33 @@ static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end, int var,
     if (!node || !through || node->node < 0)
         return;
     int set = m->nodes[elab_find(m, node->node)].set;
-    Term *t = arena_alloc(m->arena, sizeof *t);
-    *t = (Term){set, through->order, var, sign, NULL};
-    if (fc->tails[set])
-        fc->tails[set]->next = t;
-    else
-        fc->terms[set] = t;
-    fc->tails[set] = t;
+    /* a vector through variable takes a branch variable of its size, one
+       term per element */
+    ElabSlot *ds = elab_domain_slot(m, m->nodes[node->node].domain, through);
+    int count = ds->vec ? ds->rows * ds->cols : 1;
+    if (count != n)
+        return; /* reported by the balance check (elab_branch_size) */
+    for (int e = 0; e < n; e++) {
+        Term *t = arena_alloc(m->arena, sizeof *t);
+        *t = (Term){set, through->order, e, var + e, sign, NULL};
+        if (fc->tails[set])
+            fc->tails[set]->next = t;
+        else
+            fc->terms[set] = t;
+        fc->tails[set] = t;
+    }
+}
+
+/* A branch's variable: its first unknown and how many (a vector's). */
+static int branch_var(Model *m, ElabInst *in, AstExpr *name, int *n)
+{
+    ElabSlot *s = elab_slot(in, name->u.name.parts[0].sym);
+    *n = 1;
+    if (s && s->var >= 0 && s->vec && !name->u.name.parts[0].nindex) {
+        *n = s->rows * s->cols;
+        return s->var;
+    }
+    return lower_var_index(m, in, name);
 }
 
 /* ---- the discrete part ------------------------------------------
@@ -483,42 +504,54 @@ static void flatten_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
     } else if (it->u.section.kind == SEC_BRANCHES) {
         for (int i = 0; i < v->n; i++) {
             AstBranch *b = v->items[i];
-            int var = lower_var_index(m, in, b->var);
+            int n;
+            int var = branch_var(m, in, b->var, &n);
             if (var < 0)
                 continue;
-            add_term(m, fc, in, b->from, var, -1);
-            add_term(m, fc, in, b->to, var, +1);
+            add_term(m, fc, in, b->from, var, n, -1);
+            add_term(m, fc, in, b->to, var, n, +1);
         }
     }
 }
 
-static void conservation(Model *m, FlatCtx *fc)
+/* Conservation at node set k of element e of through member j: the sum
+   of its branch terms is 0. */
+static void conserve(Model *m, FlatCtx *fc, int k, int j, int e)
 {
     DaeExprTable *t = m->t;
+    ElabSet *s = m->sets.items[k];
+    SemaMember *tm = s->domain->member_list.items[j];
+    DaeExpr *sum = NULL;
+    for (Term *x = fc->terms[k]; x; x = x->next) {
+        if (x->through != j || x->elem != e)
+            continue;
+        DaeExpr *v = dae_var(t, x->var, 0);
+        sum = !sum ? (x->sign < 0 ? dae_neg(t, v) : v)
+                   : (x->sign < 0 ? dae_sub(t, sum, v) : dae_add(t, sum, v));
+    }
+    if (!sum)
+        return; /* nothing carries this quantity: see the count check */
+    ElabNode *first = s->nodes.items[0];
+    ElabSlot *ns = elab_slot(first->inst, first->name);
+    DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
+                      ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
+    q->what = s->name;
+    q->set = k;
+}
+
+static void conservation(Model *m, FlatCtx *fc)
+{
     for (int k = 0; k < m->sets.n; k++) {
         ElabSet *s = m->sets.items[k];
         if (s->reference)
             continue;
+        ElabSlot *ds = elab_domain_inst(m, s->domain)->slots;
         for (int j = 0; j < s->domain->member_list.n; j++) {
             SemaMember *tm = s->domain->member_list.items[j];
             if (tm->kind != MEM_THROUGH)
                 continue;
-            DaeExpr *sum = NULL;
-            for (Term *x = fc->terms[k]; x; x = x->next) {
-                if (x->through != j)
-                    continue;
-                DaeExpr *v = dae_var(t, x->var, 0);
-                sum = !sum ? (x->sign < 0 ? dae_neg(t, v) : v)
-                           : (x->sign < 0 ? dae_sub(t, sum, v) : dae_add(t, sum, v));
-            }
-            if (!sum)
-                continue; /* nothing carries this quantity: see the count check */
-            ElabNode *first = s->nodes.items[0];
-            ElabSlot *ns = elab_slot(first->inst, first->name);
-            DaeEq *q = new_eq(fc->d, sum, dae_const(t, 0), EQ_CONSERVATION, m->top->dae_path,
-                              ns && ns->m->decl ? ns->m->decl->span : tm->decl->span);
-            q->what = s->name;
-            q->set = k;
+            for (int e = 0; e < (ds[j].vec ? ds[j].rows * ds[j].cols : 1); e++)
+                conserve(m, fc, k, j, e);
         }
     }
 }
@@ -578,9 +611,11 @@ static void make_places(Model *m, Dae *d)
             d->ports[np++] = (DaePort){n->name->name,
                                        (int)(intptr_t)ptrmap_get(&index, n->inst) - 1};
         }
+        ElabSlot *ds = elab_domain_inst(m, s->domain)->slots;
         for (int j = 0; j < s->domain->member_list.n && !s->reference; j++)
-            if (s->across_var[j] >= 0)
-                ((DaeVar *)d->vars.items[s->across_var[j]])->set = k;
+            for (int e = 0; s->across_var[j] >= 0
+                            && e < (ds[j].vec ? ds[j].rows * ds[j].cols : 1); e++)
+                ((DaeVar *)d->vars.items[s->across_var[j] + e])->set = k;
     }
     d->nconnects = m->connects.n;
     d->connects = arena_alloc(&d->arena, sizeof *d->connects * (size_t)(m->connects.n + 1));

@@ -744,6 +744,35 @@ void ast_each_child(AstExpr *e, void (*fn)(AstExpr **slot, void *ctx), void *ctx
 #undef CHILD
 }
 
+/* Whether a declaration's value is written as an array: a matrix literal
+   of more than one element, or zeros/ones (of any size but 1), in a
+   quantity or a record's value field. */
+bool ast_written_as_array(const AstExpr *v)
+{
+    if (v && v->kind == EXPR_RECORD)
+        v = ast_record_field((AstExpr *)v, "value");
+    if (v && v->kind == EXPR_QUANTITY)
+        v = v->u.quantity.value;
+    while (v && v->kind == EXPR_UNARY)
+        v = v->u.unary.arg;
+    if (!v)
+        return false;
+    if (v->kind == EXPR_BINARY)
+        return ast_written_as_array(v->u.binary.lhs) || ast_written_as_array(v->u.binary.rhs);
+    if (v->kind == EXPR_MATRIX)
+        return v->u.matrix.rows.n > 1
+               || (v->u.matrix.rows.n == 1 && ((PtrVec *)v->u.matrix.rows.items[0])->n > 1);
+    if (v->kind == EXPR_CALL && v->u.call.func
+        && (!strcmp(v->u.call.func->name, "zeros") || !strcmp(v->u.call.func->name, "ones"))) {
+        for (int i = 0; i < v->u.call.args.n; i++) {
+            AstExpr *a = v->u.call.args.items[i];
+            if (a->kind != EXPR_NUM || a->u.num.value != 1)
+                return true;
+        }
+    }
+    return false;
+}
+
 bool ast_any_unit(const AstExpr *e)
 {
     return e->kind == EXPR_QUANTITY && e->u.quantity.unit[0] == '*';

@@ -516,6 +516,10 @@ bool ast_section_is_decls(AstSectionKind k);
 bool ast_is_simple_name(const AstExpr *e);
 /* {v, '*'} or {v, '*(UNIT)'}: a parameter of the unit it is bound to. */
 bool ast_any_unit(const AstExpr *e);
+/* Whether a declaration's value is written as an array: a matrix literal
+   of more than one element, or zeros/ones of another size than 1 (a
+   vector domain variable or parameter, a vector input). */
+bool ast_written_as_array(const AstExpr *v);
 /* Marks a declaration's or argument's whole value v (or its record's
    value field), if a quantity, as one whose member converts relatively
    (Conversion = relative: {10, 'degC'} is a difference of 10 K), or

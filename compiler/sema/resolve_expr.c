@@ -136,12 +136,11 @@ bool rs_check_part(Checker *c, SemaMember *m, AstNamePart *part)
         return true;
     }
     if (part->nindex && m->kind != MEM_PARAMETER && m->kind != MEM_VARIABLE
-        && m->kind != MEM_OUTPUT && m->kind != MEM_INTERMEDIATE) {
-        diag_error(part->span, "'%s' is %s %s and cannot be indexed (Simscape's vector "
-                   "inputs and domain variables are not supported yet); parameters, "
-                   "variables, outputs and intermediates may be vectors", part->sym->name,
-                   m->kind == MEM_INPUT || m->kind == MEM_INTERMEDIATE ? "an" : "a",
-                   sema_member_kind_names[m->kind]);
+        && m->kind != MEM_OUTPUT && m->kind != MEM_INTERMEDIATE && m->kind != MEM_INPUT) {
+        diag_error(part->span, "'%s' is %s %s and cannot be indexed; parameters, "
+                   "variables, inputs, outputs and intermediates may be vectors",
+                   part->sym->name, m->kind == MEM_INPUT || m->kind == MEM_INTERMEDIATE
+                   ? "an" : "a", sema_member_kind_names[m->kind]);
         return false;
     }
     if (part->nindex > 2) {
@@ -216,10 +215,18 @@ SemaMember *rs_resolve_tail(Checker *c, SemaMember *m, AstExpr *e, int i)
                 return NULL;
             if (m->kind == MEM_INSTANCE && !rs_check_part(c, next, &parts[i]))
                 return NULL;
-            if (m->kind == MEM_NODE && parts[i].nindex) {
-                diag_error(parts[i].span, "'%s' is a domain variable and cannot "
-                           "be indexed", parts[i].sym->name);
-                return NULL;
+            if (m->kind == MEM_NODE) {
+                /* a vector domain variable or parameter (NODE.x_i, NODE.x_i(2)):
+                   the reader's equations may be vector equations */
+                if (parts[i].nindex || (next->decl && ast_written_as_array(next->decl->value)))
+                    c->d->has_arrays = true;
+                if (parts[i].nindex && parts[i].nindex > 2) {
+                    diag_error(parts[i].span, "'%s' has %d indices; a vector takes one "
+                               "and a matrix two", parts[i].sym->name, parts[i].nindex);
+                    return NULL;
+                }
+                if (parts[i].nindex)
+                    rs_check_index_exprs(c, parts[i].index, parts[i].nindex);
             }
             m = next;
         } else {
@@ -544,7 +551,8 @@ static bool call_is_index(Checker *c, AstExpr *e)
     if (!callee)
         return false;
     Sym *first = callee->u.name.parts[0].sym;
-    if (!is_loop_var(c, first) && !rs_visible_somewhere(c->d, first, c->scope))
+    if (!is_loop_var(c, first) && !rs_is_local(c, first)
+        && !rs_visible_somewhere(c->d, first, c->scope))
         return false;
     PtrVec args = e->u.call.args;
     AstNamePart *parts = callee->u.name.parts;

@@ -41,6 +41,12 @@ static ResolveLocal *find_local(const Checker *c, const Sym *name, bool *behind_
     return NULL;
 }
 
+bool rs_is_local(const Checker *c, const Sym *name)
+{
+    bool barrier;
+    return find_local(c, name, &barrier) != NULL;
+}
+
 /* A name that is a local (let, argument, definition): true when e is
    decided here (resolved or reported). */
 bool rs_check_local_name(Checker *c, AstExpr *e)
@@ -54,6 +60,12 @@ bool rs_check_local_name(Checker *c, AstExpr *e)
         if (e->u.name.n > 1)
             diag_error(e->u.name.parts[1].span, "'%s' is a local name and has no "
                        "members", first->sym->name);
+        /* a vector or matrix argument or definition: x(i), M(i, :) */
+        if (first->nindex > 2)
+            diag_error(first->span, "'%s' has %d indices; a vector takes one and a "
+                       "matrix two", first->sym->name, first->nindex);
+        else if (first->nindex)
+            rs_check_index_exprs(c, first->index, first->nindex);
         return true;
     }
     if (!barrier)

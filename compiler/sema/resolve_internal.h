@@ -146,6 +146,8 @@ bool rs_has_der(const AstExpr *e);
 
 /* resolve_functions.c */
 /* A name that is a local: true when e is decided there. */
+/* Whether `name` is a local (let, argument, definition) in scope. */
+bool rs_is_local(const Checker *c, const Sym *name);
 bool rs_check_local_name(Checker *c, AstExpr *e);
 /* `[a, b] = f(x)`: the call is to a user function with enough outputs. */
 void rs_check_outputs(AstDecl *dc);

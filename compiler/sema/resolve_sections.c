@@ -40,35 +40,6 @@ static void check_domain_setting(Checker *c, SemaDef *dom, AstExpr *g)
     c->what = what;
 }
 
-/* Whether a declaration's value is written as an array: a matrix literal
-   of more than one element, or zeros/ones (of any size but 1), in a
-   quantity or a record's value field. */
-static bool written_as_array(AstExpr *v)
-{
-    if (v && v->kind == EXPR_RECORD)
-        v = ast_record_field(v, "value");
-    if (v && v->kind == EXPR_QUANTITY)
-        v = v->u.quantity.value;
-    while (v && v->kind == EXPR_UNARY)
-        v = v->u.unary.arg;
-    if (!v)
-        return false;
-    if (v->kind == EXPR_BINARY)
-        return written_as_array(v->u.binary.lhs) || written_as_array(v->u.binary.rhs);
-    if (v->kind == EXPR_MATRIX)
-        return v->u.matrix.rows.n > 1
-               || (v->u.matrix.rows.n == 1 && ((PtrVec *)v->u.matrix.rows.items[0])->n > 1);
-    if (v->kind == EXPR_CALL && v->u.call.func
-        && (!strcmp(v->u.call.func->name, "zeros") || !strcmp(v->u.call.func->name, "ones"))) {
-        for (int i = 0; i < v->u.call.args.n; i++) {
-            AstExpr *a = v->u.call.args.items[i];
-            if (a->kind != EXPR_NUM || a->u.num.value != 1)
-                return true;
-        }
-    }
-    return false;
-}
-
 static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
 {
     AstExpr *v = dc->value;
@@ -84,12 +55,6 @@ static void check_decl(Checker *c, AstSectionKind k, AstDecl *dc, SemaMember *m)
             diag_error(dc->span, "[a, b] = f(x) defines intermediates; it is "
                        "allowed in 'intermediates', 'let' and a function's "
                        "definitions, not in '%s'", ast_section_names[k]);
-        return;
-    }
-    if ((k == SEC_ACROSS || k == SEC_THROUGH || k == SEC_INPUTS) && written_as_array(v)) {
-        diag_error(v->span, "Simscape's vector %s are not supported yet: '%s' is "
-                   "declared as an array", k == SEC_INPUTS ? "inputs" : "domain variables",
-                   dc->name->name);
         return;
     }
     switch (k) {
