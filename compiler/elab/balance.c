@@ -262,6 +262,15 @@ static void check_balance(Model *m, ElabInst *in, SymMap *seen, PtrMap *said)
                t->nout == 1 ? "" : "s");
     if (t->names[0])
         diag_note(in->def->ast->name_span, "its variables and outputs: %s", t->names);
+    int lack = 0;
+    for (int i = 0; excess(t) > 0 && i < in->children.n; i++) {
+        Tally *c = tally_of(m, in->children.items[i], seen);
+        lack -= !c->bad && excess(c) < 0 ? excess(c) : 0;
+    }
+    if (lack)
+        diag_note(in->def->ast->name_span, "its components lack %d equation%s, which "
+                  "its own equations may supply (port.x == ...), but it has %d more "
+                  "than its variables and outputs", lack, lack == 1 ? "" : "s", excess(t));
     if (in->path[0] && in->ast)
         diag_note(in->ast->span, "instantiated here as '%s'", in->path);
 }
