@@ -317,6 +317,28 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
         note_call_relations(m, in, r, e->span);
         return r;
     }
+    if (sf == SF_LIMIT) {
+        if (e->u.call.args.n != 4)
+            return dae_const(t, 0); /* reported by resolution */
+        DaeExpr *g[4];
+        for (int i = 0; i < 4; i++)
+            g[i] = lower_expr(m, in, e->u.call.args.items[i]);
+        double smooth = dae_eval_params(g[3], elab_param_values(m));
+        if (g[3]->kind == DX_PARAM)
+            elab_mark_param_structural(m, g[3]->u.index);
+        if (g[3]->kind != DX_CONST && g[3]->kind != DX_PARAM)
+            diag_error(((AstExpr *)e->u.call.args.items[3])->span, "the smoothing flag "
+                       "of simscape.function.limit must be known at compile time");
+        else if (smooth != 0)
+            diag_error(((AstExpr *)e->u.call.args.items[3])->span, "Simscape's smoothed "
+                       "simscape.function.limit (smoothing = true) is not supported yet; "
+                       "write simscape.function.blend for a smooth limit");
+        /* lower below x's range, upper above it, x between */
+        DaeExpr *r = dae_if(t, dae_binary(t, DX_LE, g[0], g[1]), g[1],
+                            dae_if(t, dae_binary(t, DX_GE, g[0], g[2]), g[2], g[0]));
+        note_call_relations(m, in, r, e->span);
+        return r;
+    }
     if (e->u.call.args.n < 1)
         return dae_const(t, 0);     /* reported by resolution */
     DaeExpr *a = lower_expr(m, in, e->u.call.args.items[0]);

@@ -181,7 +181,10 @@ enum { FN_NAMED = FN_FMIN };
                                    (DX_DELAY, a DaeDelay) */              \
     X(SF_BLEND, "simscape.function.blend", 5, 5) /* blend(y1, y2, x1, x2, \
                                    x): y1 up to x1, y2 from x2, a smooth  \
-                                   step (3u^2 - 2u^3) between */
+                                   step (3u^2 - 2u^3) between */          \
+    X(SF_LIMIT, "simscape.function.limit", 4, 4) /* limit(x, lower, upper, \
+                                   smoothing): x clamped to [lower, upper] \
+                                   (smoothing = true is refused) */
 
 #define X_SF_ENUM(id, name, lo, hi) id,
 typedef enum SpecialForm { LMDL_SPECIAL_FORMS(X_SF_ENUM) SF_COUNT } SpecialForm;

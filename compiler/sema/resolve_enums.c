@@ -51,7 +51,31 @@
     X("simscape.enum.extrapolation", "error", 3)                              \
     X("simscape.enum.hardstop", "stiffness_damping", 1)                       \
     X("simscape.enum.hardstop", "full_stiffness_damping", 2)                  \
-    X("simscape.enum.hardstop", "smooth", 3)
+    X("simscape.enum.hardstop", "smooth", 3)                                  \
+    /* batteryecm.table_battery's modeling options */                         \
+    X("simscape.enum.tablebattery.enable", "no", 0)                           \
+    X("simscape.enum.tablebattery.enable", "yes", 1)                          \
+    X("simscape.enum.tablebattery.temperature_dependence", "no", 0)           \
+    X("simscape.enum.tablebattery.temperature_dependence", "yes", 1)          \
+    X("simscape.enum.tablebattery.prm_age_OCV", "OCV", 1)                     \
+    X("simscape.enum.tablebattery.prm_age", "disabled", 0)                    \
+    X("simscape.enum.tablebattery.prm_age", "enabled", 1)                     \
+    X("simscape.enum.tablebattery.prm_age_modeling", "equation", 1)           \
+    X("simscape.enum.tablebattery.prm_age_modeling", "table", 2)              \
+    X("simscape.enum.tablebattery.prm_dir", "noCurrentDirectionality", 0)     \
+    X("simscape.enum.tablebattery.prm_dir", "currentDirectionality", 1)       \
+    X("simscape.enum.tablebattery.prm_dyn", "off", 0)                         \
+    X("simscape.enum.tablebattery.prm_dyn", "rc1", 1)                         \
+    X("simscape.enum.tablebattery.prm_dyn", "rc2", 2)                         \
+    X("simscape.enum.tablebattery.prm_dyn", "rc3", 3)                         \
+    X("simscape.enum.tablebattery.prm_dyn", "rc4", 4)                         \
+    X("simscape.enum.tablebattery.prm_dyn", "rc5", 5)                         \
+    X("simscape.enum.tablebattery.prm_fade", "disabled", 0)                   \
+    X("simscape.enum.tablebattery.prm_fade", "equations", 1)                  \
+    X("simscape.enum.tablebattery.prm_fade", "tableN", 2)                     \
+    X("simscape.enum.tablebattery.prm_fade", "tableNandT", 3)                 \
+    X("simscape.enum.tablebattery.prm_leak", "disabled", 0)                   \
+    X("simscape.enum.tablebattery.prm_leak", "enabled", 1)
 
 typedef struct EnumMember {
     const char *name;

@@ -483,6 +483,14 @@ static bool check_special_call(Checker *c, AstExpr *e)
             rs_check_expr(c, e->u.call.args.items[i]);
         return true;
     }
+    if (k == SF_LIMIT) {
+        if (e->u.call.args.n != 4)
+            diag_error(e->span, "simscape.function.limit takes 4 arguments (x, lower, "
+                       "upper, smoothing), not %d", e->u.call.args.n);
+        for (int i = 0; i < e->u.call.args.n; i++)
+            rs_check_expr(c, e->u.call.args.items[i]);
+        return true;
+    }
     const char *f = special_names[k];
     int n = e->u.call.args.n, lo = special_min_args[k], hi = special_max_args[k];
     AstExpr **a = (AstExpr **)e->u.call.args.items;

@@ -5,7 +5,7 @@
  * A function's body sees only its arguments and its earlier definitions
  * (a barrier in the chain of locals stops the lookup there); a let's
  * names are seen by its later definitions and its equations, in front of
- * the component's members, which they may not hide.  A call is checked
+ * the component's members, which they hide there.  A call is checked
  * against the function's arguments; a function calling itself, directly
  * or through others, is found on the stack of bodies being checked.
  */
@@ -82,8 +82,8 @@ bool rs_check_local_name(Checker *c, AstExpr *e)
     return true;
 }
 
-/* Defines a local; a let name may not hide a member, and no name is
-   defined twice in one function or let. */
+/* Defines a local; no name is defined twice in one function or let
+   (a let's name hides a member of the same name inside the let). */
 static void define_local(Checker *c, AstDecl *d, ResolveLocal *floor)
 {
     for (ResolveLocal *l = c->locals; l && l != floor && l->name; l = l->up) {
@@ -93,15 +93,8 @@ static void define_local(Checker *c, AstDecl *d, ResolveLocal *floor)
             return;
         }
     }
-    if (c->d->ast->kind != DEF_FUNCTION) {
-        SemaMember *m = rs_visible(c->d, d->name, c->scope);
-        if (m) {
-            diag_error(d->name_span, "'%s' is already a %s of component '%s'; a "
-                       "let defines new names", d->name->name,
-                       sema_member_kind_names[m->kind], c->d->ast->name->name);
-            return;
-        }
-    }
+    /* a let's name may be a member's too, as in Simscape: inside the let
+       it is the let's */
     push_local(c, d->name, d->name_span);
 }
 

@@ -4,7 +4,8 @@
  * names it reads.  Both sides of + - and comparisons and the branches of
  * an if must agree, functions other than sqrt/abs/min/max take
  * dimensionless arguments, and a dimensioned quantity is raised only to a
- * constant integer power.  The literal 0 fits any unit.
+ * constant power that leaves whole unit exponents (x^2, or (m^2)^0.5).
+ * The literal 0 fits any unit.
  *
  * Arrays: a vector or matrix has one unit for all its elements, so
  * dimensions are computed here without sizes (elab/lower_array.c checks
@@ -228,6 +229,14 @@ static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth
         if (!y.ok || !x.ok)
             return ud_failed();
         return ud_need_number(y, a0, "blend");
+    }
+    if (sf == SF_LIMIT) {
+        /* x and its limits of one unit, the value's; smoothing a flag */
+        AstExpr **g = (AstExpr **)e->u.call.args.items;
+        DimInfo x = same_unit_all(m, in, g, 3, depth + 1, "the value and its limits");
+        if (!x.ok)
+            return ud_failed();
+        return ud_need_number(x, a0, "limit");
     }
     if (sf == SF_EDGE)
         return ud_need_bool(ud_dim_of(m, in, a0, depth), a0, "edge").ok ? ud_ok_bool() : ud_failed();
@@ -629,8 +638,20 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         DaeExpr *pe = lower_expr(m, in, r);
         double v = dae_eval_params(pe, elab_param_values(m));
         if (!(v == floor(v))) {
+            /* (kg^2/m^4)^0.5 is kg/m^2, as in Simscape: a fractional power
+               whose unit exponents come out whole */
+            Dim d = dim_none();
+            bool whole = isfinite(v);
+            for (int k = 0; whole && k < RT_DIM_COUNT; k++) {
+                double ek = a.dim.e[k] * v;
+                whole = fabs(ek - round(ek)) < 1e-9 && fabs(ek) <= RT_DIM_MAX;
+                d.e[k] = whole ? (short)round(ek) : 0;
+            }
+            if (whole)
+                return ud_ranged(e, d);
             diag_error(r->span, "a quantity in %s can only be raised to a constant "
-                       "integer power", ud_text(a.dim, x));
+                       "power that leaves whole unit exponents (an integer, or 0.5 "
+                       "of a square)", ud_text(a.dim, x));
             return ud_failed();
         }
         if (fabs(v) > RT_DIM_MAX) {

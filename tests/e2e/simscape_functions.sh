@@ -5,6 +5,9 @@
 # 2) + |t - 7.5| = -1 + |t - 7.5|; w = simscape.function.blend(0, 7.5, 1,
 # 3, t): 0 up to t = 1, 7.5 from t = 3, 7.5 u^2 (3 - 2u) with u = (t -
 # 1)/2 between.
+# Then simscape.function.limit (Limit.ssc): y = t - 1 clamped to
+# [-0.5, 1.5], to 1e-9 away from the corners (the rows at the two
+# crossings are the limits either way).
 . "$(dirname "$0")/lib.sh"
 "$LMDLC" build "$here/../simscape/+functions/Builtins.ssc" -I "$here/../simscape" \
   -o "$work/sim" || fail "build"
@@ -16,4 +19,10 @@ check "$work/out.csv" '
     bad = 1; why = "t=" t ": x " v("x") " z " v("z") " w " v("w")
   }
   if (t > 2.01 || t < 1.99) { if (abs(v("y") - ey) > 1e-9) { bad = 1; why = "t=" t ": y " v("y") } }'
+inc="$here/../simscape"
+"$LMDLC" build "$inc/+functions/Limit.ssc" -I "$inc" -o "$work/limit" || fail "build Limit"
+"$work/limit" --stop-time 3 --output-step 0.25 -o "$work/limit.csv" || fail "run Limit"
+check "$work/limit.csv" '
+  e = t - 1; e = e < -0.5 ? -0.5 : e > 1.5 ? 1.5 : e
+  if (abs(v("y") - e) > 1e-9) { bad = 1; why = "t=" t ": y " v("y") " vs " e }'
 echo ok
