@@ -638,9 +638,15 @@ static void check_array_call(Checker *c, AstExpr *e, int af)
     }
     int lo = af >= 0 ? array_func_min_args[af] : 1;
     int hi = af >= 0 ? array_func_max_args[af] : 1;
-    if (af == AF_TABLELOOKUP && npos != 3 && npos != 5)
+    if (af == AF_TABLELOOKUP && (npos == 7 || npos == 9))
+        diag_error(e->span, "Simscape's %d-D tablelookup is not supported yet; "
+                   "tables of one and two variables are", (npos - 1) / 2);
+    else if (af == AF_TABLELOOKUP && npos != 3 && npos != 5)
         diag_error(e->span, "tablelookup takes 3 arguments (x1d, fd, x1) or 5 "
                    "(x1d, x2d, fd, x1, x2), not %d", npos);
+    else if ((af == AF_ZEROS || af == AF_ONES) && npos > 2)
+        diag_error(e->span, "Simscape's arrays of %d dimensions (%s(...) of %d sizes) "
+                   "are not supported yet; vectors and matrices are", npos, f, npos);
     else if (npos < lo || npos > hi)
         diag_error(e->span, "'%s' takes %s%d argument%s, not %d", f,
                    lo == hi ? "" : lo + 1 == hi ? "1 or " : "", hi, hi == 1 ? "" : "s",
@@ -759,9 +765,13 @@ static void check_call(Checker *c, AstExpr *e)
        and the call is not checked further */
     int sf = e->u.call.qual ? -1 : special_find(f);
     for (int i = 0; sf != SF_DELAY && i < e->u.call.args.n; i++) {
-        if (((AstExpr *)e->u.call.args.items[i])->kind == EXPR_OPTION) {
-            diag_error(((AstExpr *)e->u.call.args.items[i])->span, "'%s' takes no "
-                       "NAME = value arguments", f);
+        AstExpr *a = e->u.call.args.items[i];
+        if (a->kind == EXPR_OPTION) {
+            if (!strcmp(f, "scatteredlookup"))
+                diag_error(a->span, "Simscape's options of scatteredlookup (%s = ...) "
+                           "are not supported yet", a->u.option.name->name);
+            else
+                diag_error(a->span, "'%s' takes no NAME = value arguments", f);
             return;
         }
     }

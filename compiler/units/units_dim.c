@@ -612,6 +612,14 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
     default:
         break;
     }
+    /* MATLAB's logical in arithmetic, q * (q > 0): 1 or 0, dimensionless */
+    if (op == OP_MUL || op == OP_EMUL || op == OP_DIV || op == OP_EDIV
+        || op == OP_ADD || op == OP_SUB) {
+        if (a.ok && a.is_bool)
+            a = ud_ok_dim(dim_none());
+        if (b.ok && b.is_bool)
+            b = ud_ok_dim(dim_none());
+    }
     if (!ud_need_number(a, l, opname).ok || !ud_need_number(b, r, opname).ok)
         return ud_failed();
     switch (op) {

@@ -8,6 +8,8 @@
 # Then simscape.function.limit (Limit.ssc): y = t - 1 clamped to
 # [-0.5, 1.5], to 1e-9 away from the corners (the rows at the two
 # crossings are the limits either way).
+# Then logicals in arithmetic (LogicalArith.ssc): y = (t - 1) (t > 1),
+# z = 2 + (t > 0.5), to 1e-9 away from the switching times.
 . "$(dirname "$0")/lib.sh"
 "$LMDLC" build "$here/../simscape/+functions/Builtins.ssc" -I "$here/../simscape" \
   -o "$work/sim" || fail "build"
@@ -25,4 +27,11 @@ inc="$here/../simscape"
 check "$work/limit.csv" '
   e = t - 1; e = e < -0.5 ? -0.5 : e > 1.5 ? 1.5 : e
   if (abs(v("y") - e) > 1e-9) { bad = 1; why = "t=" t ": y " v("y") " vs " e }'
+"$LMDLC" build "$inc/+functions/LogicalArith.ssc" -I "$inc" -o "$work/la" || fail "build LogicalArith"
+"$work/la" --stop-time 2 --output-step 0.25 -o "$work/la.csv" || fail "run LogicalArith"
+check "$work/la.csv" '
+  if (abs(t - 1) > 1e-6 && abs(t - 0.5) > 1e-6) {
+    ey = t > 1 ? t - 1 : 0; ez = t > 0.5 ? 3 : 2
+    if (abs(v("y") - ey) > 1e-9 || abs(v("z") - ez) > 1e-9) { bad = 1; why = "t=" t ": y " v("y") " z " v("z") }
+  }'
 echo ok
