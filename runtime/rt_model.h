@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 16
+#define RT_ABI_VERSION 17
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -82,7 +82,8 @@ int rt_solve_linear(RtEval *e, int block, int n, double *A, double *b);
 typedef struct RtParamInfo {
     const char *name;       /* instance path, e.g. "lever.r12" */
     double value;           /* default value, SI */
-    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
+    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents,
+                                in twelfths (rt_units.h, RT_DIM_DEN) */
     unsigned char structural; /* fixed at compile time: --param refuses it */
     unsigned char is_bool;  /* a true/false parameter */
     unsigned char access;   /* RT_PARAM_*: whether --param may set it */
@@ -100,7 +101,8 @@ enum {
 };
 
 typedef struct RtColumnInfo {
-    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents */
+    short dim[RT_DIM_COUNT]; /* SI dimension: m kg s A K mol cd exponents,
+                                in twelfths (rt_units.h, RT_DIM_DEN) */
     const char *description; /* the declaration's comment, "" if none */
     unsigned char kind;      /* RT_COL_* */
     unsigned char complete;  /* its value needs a complete evaluation (it

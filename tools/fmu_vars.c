@@ -296,7 +296,7 @@ static char *copy(const char *s)
 /* The dimension of derivative `order` of a variable of dimension dim. */
 static Dim per_second(Dim dim, int order)
 {
-    dim.e[2] = (short)(dim.e[2] - order);
+    dim.e[2] = (short)(dim.e[2] - order * RT_DIM_DEN);
     return dim;
 }
 

@@ -9,8 +9,9 @@
  *
  * Units: each distinct dimension gets one Unit, named as the simulator
  * names units (rt_unit_format: "N", "m/s", "kg*m^2"), with its SI base
- * exponents in a BaseUnit, factor 1 and offset 0; values are SI, so no
- * DisplayUnit is needed.  Dimensionless variables have no unit.
+ * exponents in a BaseUnit, factor 1 and offset 0 (a unit with a
+ * fractional power, m^0.5, has no BaseUnit: FMI's exponents are
+ * integers); values are SI, so no DisplayUnit is needed.  Dimensionless variables have no unit.
  *
  * Every text from the model (names, comments) is escaped for an XML
  * attribute; control characters, which XML 1.0 cannot carry, become
@@ -118,10 +119,20 @@ static void unit_definitions(FILE *fp, const FmuModel *fm)
             unit_name(seen[j], name, sizeof name);
             fputs("    <Unit", fp);
             attr(fp, "name", name);
+            /* FMI's base exponents are integers: a unit with a fractional
+               power (m^0.5) has its name only */
+            bool whole = true;
+            for (int k = 0; k < RT_DIM_COUNT; k++)
+                whole = whole && seen[j].e[k] % RT_DIM_DEN == 0;
+            if (!whole) {
+                fputs("/>\n", fp);
+                continue;
+            }
             fputs(">\n      <BaseUnit", fp);
             for (size_t b = 0; b < sizeof base / sizeof base[0]; b++)
                 if (seen[j].e[base[b].k])
-                    fprintf(fp, " %s=\"%d\"", base[b].name, seen[j].e[base[b].k]);
+                    fprintf(fp, " %s=\"%d\"", base[b].name,
+                            seen[j].e[base[b].k] / RT_DIM_DEN);
             fputs(" factor=\"1\" offset=\"0\"/>\n    </Unit>\n", fp);
         }
         fputs("  </UnitDefinitions>\n", fp);

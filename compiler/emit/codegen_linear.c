@@ -60,7 +60,7 @@ void cg_linear(Cg *cg)
         DaeVar *v = cg->d->vars.items[x->var];
         Dim dim = v->dim;
         for (int o = 0; o < x->order; o++)     /* a derivative's unit: per s */
-            dim.e[2]--;
+            dim.e[2] -= RT_DIM_DEN;
         cp_emit(&cg->p, "    {");
         for (int i = 0; i < RT_DIM_COUNT; i++)
             cp_emit(&cg->p, "%s%d", i ? ", " : "", dim.e[i]);

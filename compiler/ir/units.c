@@ -38,15 +38,34 @@ Dim dim_div(Dim a, Dim b)
 
 Dim dim_pow(Dim a, int n)
 {
-    for (int i = 0; i < RT_DIM_COUNT; i++)
-        a.e[i] = (short)(a.e[i] * n);
+    /* a product past the range is held just outside it, for
+       dim_in_range to see (it would not fit a short) */
+    const int lim = RT_DIM_MAX * RT_DIM_DEN;
+    for (int i = 0; i < RT_DIM_COUNT; i++) {
+        long e = (long)a.e[i] * n;
+        a.e[i] = (short)(e > lim ? lim + 1 : e < -lim ? -lim - 1 : e);
+    }
     return a;
+}
+
+bool dim_root(Dim a, long num, long den, Dim *out)
+{
+    for (int i = 0; i < RT_DIM_COUNT; i++) {
+        long e = (long)a.e[i] * num;
+        if (e % den)
+            return false;
+        e /= den;
+        if (e > RT_DIM_MAX * RT_DIM_DEN || e < -RT_DIM_MAX * RT_DIM_DEN)
+            return false;
+        out->e[i] = (short)e;
+    }
+    return true;
 }
 
 bool dim_in_range(Dim a, int *worst)
 {
     for (int i = 0; i < RT_DIM_COUNT; i++) {
-        if (a.e[i] > RT_DIM_MAX || a.e[i] < -RT_DIM_MAX) {
+        if (a.e[i] > RT_DIM_MAX * RT_DIM_DEN || a.e[i] < -RT_DIM_MAX * RT_DIM_DEN) {
             if (worst)
                 *worst = i;
             return false;

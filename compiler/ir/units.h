@@ -17,12 +17,14 @@
 
 #include <stdbool.h>
 
-/* Exponents stay within -RT_DIM_MAX..RT_DIM_MAX (rt_units.h): the unit
-   check refuses any expression whose dimension leaves that range, so the
-   operations below, on dimensions in range and powers up to RT_DIM_MAX,
-   never overflow a short. */
+/* Exponents stay within -RT_DIM_MAX..RT_DIM_MAX (rt_units.h), stored in
+   twelfths (RT_DIM_DEN: m^0.5 is 6): the unit check refuses any
+   expression whose dimension leaves that range, so the operations below
+   never overflow a short (dim_pow holds a product past the range just
+   outside it). */
 typedef struct Dim {
-    short e[RT_DIM_COUNT];          /* exponents of m kg s A K mol cd */
+    short e[RT_DIM_COUNT];          /* exponents of m kg s A K mol cd, in
+                                       twelfths */
 } Dim;
 
 static inline Dim dim_none(void)
@@ -36,6 +38,9 @@ bool dim_is_none(Dim a);
 Dim dim_mul(Dim a, Dim b);
 Dim dim_div(Dim a, Dim b);
 Dim dim_pow(Dim a, int n);
+/* a^(num/den) into *out, when every exponent comes out a whole number of
+   twelfths within range ((m^2)^0.5, m^(1/3) cubed); else false. */
+bool dim_root(Dim a, long num, long den, Dim *out);
 /* Every exponent within -RT_DIM_MAX..RT_DIM_MAX; else *worst is the index
    of the first one outside. */
 bool dim_in_range(Dim a, int *worst);

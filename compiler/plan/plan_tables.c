@@ -111,12 +111,15 @@ static void info_grow(InfoSet *t)
    new one (*fresh). */
 static int info_index(InfoSet *t, const PlanColumn *c, bool *fresh)
 {
-    /* the key: the exponents as bytes 128 + e (never 0: |e| <= 99), the
-       flags, the description */
+    /* the key: the exponents (twelfths, |e| <= 1188) as two bytes each,
+       64 + e / 64 and 64 + e % 64 (never 0), the flags, the description */
     char key[1024];
     int at = 0;
-    for (int j = 0; j < RT_DIM_COUNT; j++)
-        key[at++] = (char)(128 + c->dim.e[j]);
+    for (int j = 0; j < RT_DIM_COUNT; j++) {
+        int e = c->dim.e[j] + RT_DIM_MAX * RT_DIM_DEN;
+        key[at++] = (char)(64 + e / 64);
+        key[at++] = (char)(64 + e % 64);
+    }
     key[at++] = (char)('0' + c->output);
     key[at++] = (char)('0' + c->complete);
     snprintf(key + at, sizeof key - (size_t)at, "%s", c->description ? c->description : "");

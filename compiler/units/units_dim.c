@@ -4,7 +4,8 @@
  * names it reads.  Both sides of + - and comparisons and the branches of
  * an if must agree, functions other than sqrt/abs/min/max take
  * dimensionless arguments, and a dimensioned quantity is raised only to a
- * constant power that leaves whole unit exponents (x^2, or (m^2)^0.5).
+ * constant power in twelfths (x^2, m^0.5, (m^2)^0.5): unit exponents are
+ * whole numbers of twelfths (rt_units.h).
  * The literal 0 fits any unit.
  *
  * Arrays: a vector or matrix has one unit for all its elements, so
@@ -142,9 +143,9 @@ DimInfo ud_ranged(AstExpr *e, Dim d)
 {
     int k = 0;
     if (!dim_in_range(d, &k)) {
-        diag_error(e->span, "the unit of this expression would have %s^%d: unit "
-                   "exponents are limited to -%d..%d", rt_unit_base(k), d.e[k],
-                   RT_DIM_MAX, RT_DIM_MAX);
+        diag_error(e->span, "the unit of this expression would have %s^%g: unit "
+                   "exponents are limited to -%d..%d", rt_unit_base(k),
+                   (double)d.e[k] / RT_DIM_DEN, RT_DIM_MAX, RT_DIM_MAX);
         return ud_failed();
     }
     return ud_ok_dim(d);
@@ -179,7 +180,7 @@ static DimInfo delay_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
 {
     char x[64], y[64];
     Dim s = dim_none();
-    s.e[2] = 1;
+    s.e[2] = RT_DIM_DEN;
     DimInfo u = ud_failed();
     int np = 0;
     for (int i = 0; i < e->u.call.args.n; i++) {
@@ -247,7 +248,7 @@ static DimInfo special_dim(Model *m, ElabInst *in, AstExpr *e, int sf, int depth
         return sf == SF_INTEG ? a : ud_ok_dim(dim_none());
     if (sf == SF_INTEG) {
         Dim s = dim_none();
-        s.e[2] = 1;
+        s.e[2] = RT_DIM_DEN;
         return ud_ranged(e, dim_mul(a.dim, s));
     }
     double offset;
@@ -558,7 +559,8 @@ static DimInfo call_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         for (int i = 0; i < RT_DIM_COUNT; i++) {
             if (a.dim.e[i] % 2) {
                 diag_error(a0->span, "the square root of a quantity in %s has no "
-                           "unit with integer powers", ud_text(a.dim, x));
+                           "unit: its powers would be finer than twelfths",
+                           ud_text(a.dim, x));
                 return ud_failed();
             }
             h.e[i] = (short)(a.dim.e[i] / 2);
@@ -646,20 +648,16 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
         DaeExpr *pe = lower_expr(m, in, r);
         double v = dae_eval_params(pe, elab_param_values(m));
         if (!(v == floor(v))) {
-            /* (kg^2/m^4)^0.5 is kg/m^2, as in Simscape: a fractional power
-               whose unit exponents come out whole */
-            Dim d = dim_none();
-            bool whole = isfinite(v);
-            for (int k = 0; whole && k < RT_DIM_COUNT; k++) {
-                double ek = a.dim.e[k] * v;
-                whole = fabs(ek - round(ek)) < 1e-9 && fabs(ek) <= RT_DIM_MAX;
-                d.e[k] = whole ? (short)round(ek) : 0;
-            }
-            if (whole)
+            /* a fractional power, as in Simscape: (kg^2/m^4)^0.5 is kg/m^2,
+               m^0.5 is m^0.5; the unit's powers stay in twelfths */
+            double t = v * RT_DIM_DEN;
+            Dim d;
+            if (isfinite(v) && fabs(v) <= RT_DIM_MAX && fabs(t - round(t)) < 1e-9
+                && dim_root(a.dim, (long)round(t), RT_DIM_DEN, &d))
                 return ud_ranged(e, d);
             diag_error(r->span, "a quantity in %s can only be raised to a constant "
-                       "power that leaves whole unit exponents (an integer, or 0.5 "
-                       "of a square)", ud_text(a.dim, x));
+                       "power in twelfths (an integer, 0.5, 1/3, ...) whose unit "
+                       "powers stay in twelfths", ud_text(a.dim, x));
             return ud_failed();
         }
         if (fabs(v) > RT_DIM_MAX) {
@@ -668,6 +666,15 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
                        "of range: unit exponents are limited to -%d..%d",
                        ud_text(a.dim, x), v, RT_DIM_MAX, RT_DIM_MAX);
             return ud_failed();
+        }
+        for (int k = 0; k < RT_DIM_COUNT; k++) {
+            double ek = (double)a.dim.e[k] * v / RT_DIM_DEN;
+            if (fabs(ek) > RT_DIM_MAX) {
+                diag_error(e->span, "the unit of this expression would have %s^%g: "
+                           "unit exponents are limited to -%d..%d", rt_unit_base(k),
+                           ek, RT_DIM_MAX, RT_DIM_MAX);
+                return ud_failed();
+            }
         }
         return ud_ranged(e, dim_pow(a.dim, (int)v));
     }
@@ -690,7 +697,7 @@ DimInfo ud_dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
     case EXPR_BOOL: return ud_ok_bool();
     case EXPR_TIME: {
         Dim s = dim_none();
-        s.e[2] = 1;
+        s.e[2] = RT_DIM_DEN;
         return ud_ok_dim(s);
     }
     case EXPR_NAME:
@@ -703,7 +710,7 @@ DimInfo ud_dim_of(Model *m, ElabInst *in, AstExpr *e, int depth)
         if (!a.ok || a.unknown)
             return a;
         Dim s = dim_none();
-        s.e[2] = 1;
+        s.e[2] = RT_DIM_DEN;
         return ud_ranged(e, dim_div(a.dim, s));
     }
     case EXPR_CALL: return call_dim(m, in, e, depth + 1);

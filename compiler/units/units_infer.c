@@ -44,7 +44,7 @@ static DimInfo defining_dim(Model *m, ElabInst *in, PtrVec *stmts, Sym *name, in
                 DimInfo d = ud_dim_of(m, in, r, depth + 1);
                 if (der && d.ok && !d.unknown && !d.is_bool) {
                     Dim s = dim_none();
-                    s.e[2] = 1;
+                    s.e[2] = RT_DIM_DEN;
                     return ud_ranged(r, dim_mul(d.dim, s));
                 }
                 return d;

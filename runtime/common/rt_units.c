@@ -164,9 +164,9 @@ static int fail_exponent(char *err, size_t len, size_t *pos, size_t at, int k,
      term   := factor ('^' power)?
      factor := SYMBOL | '1' | '(' unit ')'
      power  := ['-'] NUMBER | '(' ['-'] NUMBER ['/' NUMBER] ')'
-   Exponents are rational while parsing (twelfths), so 'm^0.5' squared
-   or (m^2)^0.5 are units; the result must have whole exponents. */
-enum { TWELFTHS = 12 };
+   Exponents are rational (twelfths, RT_DIM_DEN), while parsing and in the
+   result: 'm^0.5', (m^2)^0.5 = m. */
+enum { TWELFTHS = RT_DIM_DEN };
 
 typedef struct UnitParse {
     const char *s;          /* the text */
@@ -340,18 +340,9 @@ int rt_unit_parse(const char *s, RtUnit *u, char *err, size_t errlen,
     if (p.i < p.n)
         return fail(err, errlen, errpos, p.i, "unexpected ')' in the unit", NULL, 0);
     for (int k = 0; k < RT_DIM_COUNT; k++) {
-        if (v.e[k] % TWELFTHS) {
-            if (err && errlen)
-                snprintf(err, errlen, "this unit has a fractional power of %s: lmdl's "
-                         "units have whole powers of the base units (a quantity in it "
-                         "is not supported yet)", rt_unit_base(k));
-            if (errpos)
-                *errpos = 0;
-            return -1;
-        }
-        long e = v.e[k] / TWELFTHS;
-        if (e > RT_DIM_MAX || e < -RT_DIM_MAX)
-            return fail_exponent(err, errlen, errpos, 0, k, e);
+        long e = v.e[k];
+        if (e > (long)RT_DIM_MAX * TWELFTHS || e < -(long)RT_DIM_MAX * TWELFTHS)
+            return fail_exponent(err, errlen, errpos, 0, k, e / TWELFTHS);
         u->dim[k] = (short)e;
     }
     u->scale = v.scale;
@@ -375,7 +366,7 @@ int rt_unit_parse_affine(const char *s, RtUnit *u, double *offset, char *err,
         if (n - b == strlen(affine[i].sym) && !memcmp(s + b, affine[i].sym, n - b)) {
             u->scale = affine[i].scale;
             memset(u->dim, 0, sizeof u->dim);
-            u->dim[4] = 1;
+            u->dim[4] = RT_DIM_DEN;
             *offset = affine[i].offset;
             /* SI = x * scale + offset * scale: degF's offset is in its own
                degrees */
@@ -432,10 +423,34 @@ const char *rt_unit_base(int k)
     return k >= 0 && k < RT_DIM_COUNT ? base[k] : "?";
 }
 
+/* ^e of a stored exponent e > 0 (twelfths): nothing for 1, "^2", "^0.5",
+   "^1.5", "^(1/3)"; each reads back as the same power. */
+static size_t put_power(char *buf, size_t at, size_t len, int e)
+{
+    char *b = buf + at;
+    size_t n = at < len ? len - at : 0;
+    if (e == TWELFTHS)
+        return 0;
+    if (e % TWELFTHS == 0)
+        return (size_t)snprintf(b, n, "^%d", e / TWELFTHS);
+    if (e % (TWELFTHS / 4) == 0) /* quarters and halves: exact in decimals */
+        return (size_t)snprintf(b, n, "^%g", (double)e / TWELFTHS);
+    int g = e, d = TWELFTHS;
+    while (d) {
+        int t = g % d;
+        g = d;
+        d = t;
+    }
+    return (size_t)snprintf(b, n, "^(%d/%d)", e / g, TWELFTHS / g);
+}
+
 void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len)
 {
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        if (memcmp(named[i].dim, dim, sizeof named[i].dim) == 0) {
+        bool same = true;
+        for (int k = 0; k < RT_DIM_COUNT && same; k++)
+            same = named[i].dim[k] * TWELFTHS == dim[k];
+        if (same) {
             snprintf(buf, len, "%s", named[i].text);
             return;
         }
@@ -450,8 +465,7 @@ void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len)
         if (dim[k] <= 0)
             continue;
         at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", nnum ? "*" : "", base[k]);
-        if (dim[k] > 1)
-            at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "^%d", dim[k]);
+        at += put_power(buf, at, len, dim[k]);
         nnum++;
     }
     if (!nnum)
@@ -462,7 +476,6 @@ void rt_unit_format(const short dim[RT_DIM_COUNT], char *buf, size_t len)
         if (dim[k] >= 0)
             continue;
         at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "/%s", base[k]);
-        if (dim[k] < -1)
-            at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "^%d", -dim[k]);
+        at += put_power(buf, at, len, -dim[k]);
     }
 }

@@ -3,9 +3,10 @@
  *
  * Shared by the compiler (reading {value, 'unit'} literals) and the
  * simulator (--param 'lever.r12=250 mm'), so both read units alike.
- * A unit string is a product and quotient of symbols with integer powers
- * (at most RT_DIM_MAX in magnitude, in each power and in the result):
- * 'N*m', 'kg*m^2', 'm/s^2', '1', '1/s'.  Symbols are the SI base and
+ * A unit string is a product and quotient of symbols with whole or
+ * fractional powers (halves, thirds, quarters, sixths, twelfths; at most
+ * RT_DIM_MAX in magnitude, in each power and in the result): 'N*m',
+ * 'kg*m^2', 'm/s^2', '1', '1/s', 'm^0.5', 'Pa^(1/3)'.  Symbols are the SI base and
  * derived units, g, min, h (and hr), rad, deg, rev, rpm, in, ft, mi, mph,
  * L, bar, psi, lbf, kgf, lbm, slug, with any SI prefix.  Angles are
  * dimensionless (rad = 1).
@@ -19,13 +20,17 @@ enum { RT_DIM_COUNT = 7 }; /* m kg s A K mol cd */
 
 /* Every exponent of a dimension lies in -RT_DIM_MAX..RT_DIM_MAX, in unit
    strings and in every dimension the compiler computes (m^99 is far past
-   any physics; the limit keeps products and powers from wrapping around).
-   A short holds any product of two exponents in range. */
-enum { RT_DIM_MAX = 99 };
+   any physics; the limit keeps sums and powers from wrapping around).
+   Exponents are stored in twelfths (RT_DIM_DEN), so that a unit may have
+   fractional powers as Simscape's do ('m^0.5', 'Pa^(1/3)'): m is 12,
+   m^0.5 is 6, N is {12, 12, -24, 0, 0, 0, 0}.  A short holds a sum of
+   two stored exponents in range. */
+enum { RT_DIM_MAX = 99, RT_DIM_DEN = 12 };
 
 typedef struct RtUnit {
     double scale;                   /* SI value of one unit */
-    short dim[RT_DIM_COUNT];        /* exponents of m kg s A K mol cd */
+    short dim[RT_DIM_COUNT];        /* exponents of m kg s A K mol cd, in
+                                       twelfths (RT_DIM_DEN) */
     double offset;                  /* degC, degF: x in the unit is
                                        x * scale + offset in SI (an absolute
                                        temperature); 0 for every other unit */

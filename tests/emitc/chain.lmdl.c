@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 16,
-               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 17,
+               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -107,39 +107,39 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 static const RtParamInfo params[] = {
     {"N", 8, {0, 0, 0, 0, 0, 0, 0}, 1, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"mass", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"gap", 0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"wl.position", -0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"mass", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"gap", 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"wl.position", -0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
     {"wl.side", -1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wl.stiffness", 1000000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"wl.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
-    {"wr.position", 0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"wl.stiffness", 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"wl.damping", 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
+    {"wr.position", 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
     {"wr.side", 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wr.stiffness", 1000000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"wr.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
-    {"m(1).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(2).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(3).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(4).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(5).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(6).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(7).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"m(8).m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"s(1).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(1).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(2).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(2).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(3).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(3).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(4).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(4).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(5).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(5).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(6).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(6).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"s(7).k", 1000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"s(7).l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"wr.stiffness", 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"wr.damping", 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
+    {"m(1).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(2).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(3).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(4).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(5).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(6).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(7).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"m(8).m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"s(1).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(1).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(2).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(2).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(3).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(3).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(4).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(4).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(5).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(5).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(6).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(6).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"s(7).k", 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"s(7).l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
 };
 
 static const int param_copies[] = {
@@ -445,16 +445,16 @@ static const char pool0[] =
     "velocity\0";
 
 static const RtColumnInfo column_info[] = {
-    {{1, 1, -2, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 27, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 56, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 92, RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 116, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 140, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 167, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 181, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 215, RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 224, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 27, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 56, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 92, RT_COL_VARIABLE, 0},
+    {{12, 0, -12, 0, 0, 0, 0}, pool0 + 116, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 140, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 167, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 181, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 215, RT_COL_VARIABLE, 0},
+    {{12, 0, -12, 0, 0, 0, 0}, pool0 + 224, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
 };
 

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 16,
-               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 17,
+               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -24,7 +24,7 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const RtParamInfo params[] = {
-    {"k", 2, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
+    {"k", 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
     {"a", 3, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
     {"b", 4, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
 };

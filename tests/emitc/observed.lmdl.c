@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 16,
-               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 17,
+               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -22,8 +22,8 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const RtParamInfo params[] = {
-    {"seen.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
-    {"inner.r", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED, "1/s", 0},
+    {"seen.r", 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
+    {"inner.r", 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED, "1/s", 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -113,9 +113,9 @@ static const char pool0[] =
     "\0";
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
-    {{1, 0, 1, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 0, 12, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 0, -12, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
 };
 

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 16,
-               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 17,
+               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -46,30 +46,30 @@ static const char pool0[] =
 
 static const RtTableInfo tables[] = {
     {pool0, pool0 + 1, s2,
-     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, pool0 + 73},
+     1, {4, 0}, {0, 0}, 4, RT_INTERP_SMOOTH, RT_EXTRAP_NEAREST, {{12, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}}, pool0 + 73},
     {pool0, pool0 + 79, s5,
-     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{1, 0, 0, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0, 0}}, pool0 + 111},
+     2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{12, 0, 0, 0, 0, 0, 0}, {0, 0, 12, 0, 0, 0, 0}}, pool0 + 111},
 };
 
 static const RtParamInfo params[] = {
-    {"xd(1)", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(2)", 0.001, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(3)", 0.002, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(4)", 0.004, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"fd(1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(3)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(4)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"td(1)", 0, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
-    {"td(2)", 1, {0, 0, 1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
-    {"F(1,1)", 0, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(2,1)", 2, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(3,1)", 4, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(4,1)", 6, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(1,2)", 1, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(2,2)", 3, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(3,2)", 5, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(4,2)", 7, {1, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"xd(1)", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(2)", 0.001, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(3)", 0.002, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"xd(4)", 0.004, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
+    {"fd(1)", 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(2)", 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(3)", 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"fd(4)", 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"td(1)", 0, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
+    {"td(2)", 1, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
+    {"F(1,1)", 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(2,1)", 2, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(3,1)", 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(4,1)", 6, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(1,2)", 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(2,2)", 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(3,2)", 5, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+    {"F(4,2)", 7, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -148,9 +148,9 @@ static const char *const column_names[] = {
 };
 
 static const RtColumnInfo column_info[] = {
-    {{1, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
-    {{1, 1, -3, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
+    {{12, 12, -36, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
     {{0}, "", RT_COL_VARIABLE, 0}
 };
 

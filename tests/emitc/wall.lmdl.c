@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 16,
-               "generated for runtime interface 16: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 17,
+               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -29,14 +29,14 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  */
 
 static const RtParamInfo params[] = {
-    {"base.position", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"spring.k", 100, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"spring.l0", 0, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"mass.m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"wall.position", 0.01, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"base.position", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"spring.k", 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"spring.l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
+    {"mass.m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
+    {"wall.position", 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
     {"wall.side", 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wall.stiffness", 1000000, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"wall.damping", 1000, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
+    {"wall.stiffness", 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
+    {"wall.damping", 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -152,17 +152,17 @@ static const char pool0[] =
     "velocity\0";
 
 static const RtColumnInfo column_info[] = {
-    {{1, 1, -2, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 15, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 29, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 63, RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 87, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 111, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 138, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 165, RT_COL_VARIABLE, 0},
-    {{1, 1, -2, 0, 0, 0, 0}, pool0 + 194, RT_COL_VARIABLE, 0},
-    {{1, 0, 0, 0, 0, 0, 0}, pool0 + 230, RT_COL_VARIABLE, 0},
-    {{1, 0, -1, 0, 0, 0, 0}, pool0 + 239, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 15, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 29, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 63, RT_COL_VARIABLE, 0},
+    {{12, 0, -12, 0, 0, 0, 0}, pool0 + 87, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 111, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 138, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 165, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 194, RT_COL_VARIABLE, 0},
+    {{12, 0, 0, 0, 0, 0, 0}, pool0 + 230, RT_COL_VARIABLE, 0},
+    {{12, 0, -12, 0, 0, 0, 0}, pool0 + 239, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
 };
 

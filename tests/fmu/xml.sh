@@ -11,11 +11,16 @@
 # der(v) on the input F only; at initialization p on m, der(v) on m and
 # F, the rest on nothing (x and v start at constants).  The archive holds exactly
 # modelDescription.xml, the binary and the sources SourceFiles lists.
+# A model with fractional unit powers (tests/simscape/+units/HalfPower.ssc)
+# is valid too: its Unit m^0.5 has no BaseUnit (FMI's exponents are
+# integers), its Unit m has one.
 . "$(dirname "$0")/lib.sh"
 command -v xmllint >/dev/null || { echo "SKIP: no xmllint (libxml2-utils)"; exit 77; }
 fmu "$wall" "$work/wall.fmu"
 (cd "$here" && "$LMDLC" fmu pushed.lmdl -o "$work/pushed.fmu") || fail "lmdlc fmu pushed.lmdl"
-for f in wall pushed; do
+"$LMDLC" fmu "$here/../simscape/+units/HalfPower.ssc" -I "$here/../simscape" \
+  -o "$work/half.fmu" || fail "lmdlc fmu HalfPower.ssc"
+for f in wall pushed half; do
   mkdir "$work/$f"
   "$FMU_TEST" "$work/$f.fmu" cs --stop 0.01 >/dev/null || fail "$f.fmu does not run"
   /usr/bin/python3 - "$work/$f.fmu" "$work/$f" <<'PY' || fail "unzip $f.fmu"
@@ -35,6 +40,10 @@ PY
     (cd "$work/$f" && ls sources/*.h); } | sort >"$work/$f.want"
   diff "$work/$f.want" "$work/$f.list" || fail "$f: the archive's files"
 done
+grep -q '<Unit name="m^0.5"/>' "$work/half/modelDescription.xml" \
+  || fail "half: the unit m^0.5 is not a Unit without BaseUnit"
+grep -q '<BaseUnit m="1" factor="1" offset="0"/>' "$work/half/modelDescription.xml" \
+  || fail "half: the unit m has no BaseUnit"
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
   cp "$work/pushed/modelDescription.xml" "$here/pushed.lmdl.xml"
 fi

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 static const RtParamInfo params[] = {
-    {"limit", 0.45, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"limit", 0.45, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
 };
 static const char *const state_names[] = {"x"};
 static const char *const column_names[] = {"x"};

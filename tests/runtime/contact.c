@@ -16,11 +16,11 @@
 enum { P_M, P_K, P_C, P_G, P_H };
 
 static const RtParamInfo params[] = {
-    {"m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wall.k", 1e4, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wall.c", 0, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"g", 9.81, {1, 0, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"h", 1, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"wall.k", 1e4, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"wall.c", 0, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"g", 9.81, {12, 0, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"h", 1, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
 };
 
 static const char *const state_names[] = {"x", "v"};

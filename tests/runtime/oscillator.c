@@ -11,8 +11,8 @@
 enum { P_A, P_W };
 
 static const RtParamInfo params[] = {
-    {"A", 0.5, {1, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"w", 6.283185307179586, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"A", 0.5, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"w", 6.283185307179586, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
 };
 
 static const char *const state_names[] = {"x", "v"};

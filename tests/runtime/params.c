@@ -13,10 +13,10 @@
 enum { P_K, P_SPRING_K, P_M, P_C, P_DAMPED, P_USE_DAMPER };
 
 static const RtParamInfo params[] = {
-    {"k", 100, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"spring.k", 100, {0, 1, -2, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"m", 1, {0, 1, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"c", 0.5, {0, 1, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"k", 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"spring.k", 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"c", 0.5, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
     {"damped", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 1, RT_PARAM_PUBLIC, NULL, 0},
     {"use_damper", 1, {0, 0, 0, 0, 0, 0, 0}, 1, 1, RT_PARAM_PUBLIC, NULL, 0},
 };

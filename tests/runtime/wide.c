@@ -12,7 +12,7 @@
 enum { N_COLUMNS = 3300 };
 
 static const RtParamInfo params[] = {
-    {"w", 6.283185307179586, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"w", 6.283185307179586, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
 };
 
 static const char *const state_names[] = {"x", "v"};

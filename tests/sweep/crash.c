@@ -11,7 +11,7 @@
 enum { P_K, P_CRASH };
 
 static const RtParamInfo params[] = {
-    {"k", 1, {0, 0, -1, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+    {"k", 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
     {"crash", 0, {0, 0, 0, 0, 0, 0, 0}, 0, 1, RT_PARAM_PUBLIC, NULL, 0},
 };
 
