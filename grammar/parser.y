@@ -546,6 +546,9 @@ stmt:
   | expr error                  { MISSING_SEMI(); $$ = equation_before_error(pc, @1, $1); }
   | ASSERT '(' expr ',' assert_msg ')' ';' { $$ = ast_assert(A, @$, $3, $5, (PtrVec){0}); }
   | ASSERT '(' expr ')' ';'     { $$ = ast_assert(A, @$, $3, NULL, (PtrVec){0}); }
+    /* assert('msg'): a message alone always fails, in a branch that must
+       not be taken (Simscape libraries write it so) */
+  | ASSERT '(' STRING ')' ';'   { $$ = ast_assert(A, @$, ast_bool(A, @3, false), $3, (PtrVec){0}); }
   | ASSERT '(' expr ',' assert_msg ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, $5, $7); }
   | ASSERT '(' expr ',' assert_opts ')' ';' { $$ = ast_assert(A, @$, $3, NULL, $5); }
   | ASSERT '(' expr ',' assert_msg ')' error {
