@@ -76,8 +76,9 @@ struct RtOutput {
     Seen *seen;                 /* this row's numbers, hashed by bits */
     size_t seen_mask;           /* entries - 1, a power of two minus one */
     uint32_t row;               /* rows written (the stamp of seen) */
-    int *src;                   /* where each written column's value comes
-                                   from (rt_columns_sources) */
+    RtGather *gather;           /* the written columns' sources, grouped
+                                   (rt_gather_make) */
+    double *values;             /* the written columns' values, in order */
 };
 
 /* Holding off the terminating signals.  Blocking them with sigprocmask
@@ -329,19 +330,25 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     if (!s->out)
         return 0;   /* an embedded run (an FMU) keeps no results file */
     RtOutput *o = output(s);
-    if (m->n_columns > 0) {
-        if (!o->src)
-            o->src = rt_columns_sources(m, s->opt.vars, s->opt.n_vars);
-        RtEval e = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
-        rt_columns_some(m, &e, s->cols, s->opt.vars, s->opt.n_vars, o->src);
-    }
+    int nf = s->opt.n_vars;
+    if (!o->values)
+        o->values = rt_xcalloc((size_t)nf + 1, sizeof *o->values);
+    if (m->n_columns > 0 && !o->gather)
+        o->gather = rt_gather_make(m, s->opt.vars, nf);
+    RtEval ev = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
     if (o->mat) {
+        /* a MAT row is gathered where it waits to be written */
         size_t before = batch_bytes(o);
-        if (rt_mat_row(s, o->mat, t) != 0)
+        double *row = rt_mat_slot(s, o->mat, t);
+        if (!row)
             return -1;
+        if (o->gather)
+            rt_gather(m, &ev, s->cols, o->gather, row);
+        rt_mat_commit(o->mat);
         return batch_grew(s, o, before, t);
     }
-    int nf = s->opt.n_vars;
+    if (o->gather)
+        rt_gather(m, &ev, s->cols, o->gather, o->values);
     if (!o->seen) {
         size_t cap = 16;
         while (cap < 2 * (size_t)nf)
@@ -358,7 +365,7 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     uint32_t row = ++o->row;
     for (int i = 0; i < nf; i++) {
         l->text[l->len++] = ',';
-        double v = s->cols[s->opt.vars[i]];
+        double v = o->values[i];
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
         size_t at = l->len;
@@ -466,7 +473,8 @@ void rt_csv_close(RtSim *s)
     free(s->output->bits);
     free(s->output->at);
     free(s->output->len);
-    free(s->output->src);
+    rt_gather_free(s->output->gather);
+    free(s->output->values);
     free(s->output);
     s->output = NULL;
 }

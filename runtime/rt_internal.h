@@ -483,11 +483,14 @@ size_t rt_mat_header(unsigned char *out, int type, int rows, int cols, const cha
 size_t rt_mat_header_size(const char *name);
 
 /* rt_mat.c: MAT version 4 results (OpenModelica's layout).  rt_mat_open
-   writes everything but the rows to fd; rt_mat_row appends s->cols to the
+   writes everything but the rows to fd; rt_mat_slot opens the next row at
+   time t with the terminating signals held and returns where its values
+   go (NULL past the format's limit, said), rt_mat_commit adds it to the
    waiting rows (rt_mat_waiting bytes), which rt_mat_flush writes with
    pwrite(2) alone (a signal handler may call it; -1 if the file refused). */
 RtMat *rt_mat_open(RtSim *s, int fd);
-int rt_mat_row(RtSim *s, RtMat *mat, double t);
+double *rt_mat_slot(RtSim *s, RtMat *mat, double t);
+void rt_mat_commit(RtMat *mat);
 size_t rt_mat_waiting(const RtMat *mat);
 int rt_mat_flush(RtMat *mat);
 void rt_mat_free(RtMat *mat);
@@ -523,14 +526,16 @@ static inline RtEval rt_eval_make(RtSim *s, double t, const double *x, double *d
    pivot of parameters (or -1), the first failing parameter assertion
    (or -1). */
 void rt_columns(const RtModel *m, const RtEval *e, double *out);
-/* The same for columns cols[0 .. n) only (the code's columns are all
-   computed, and only when one of those is asked for; the table's only
-   those), from their sources: rt_columns_sources, column_from with the
-   copies of copies followed, made once (an RT_FROM_* kind | index << 3,
-   the index of a code column for RT_FROM_CODE). */
-int *rt_columns_sources(const RtModel *m, const int *cols, int n);
-void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n,
-                     const int *src);
+/* The columns cols[0 .. n) as one dense row, row[k] the value of column
+   cols[k]: the code's columns are all computed into out (and only when
+   one of them is asked for), the others copied from their sources, the
+   state, algebraic value or parameter that column_from names with the
+   copies of copies followed.  rt_gather_make groups the columns by the
+   kind of their source once, so that a row is one tight loop per kind. */
+typedef struct RtGather RtGather;
+RtGather *rt_gather_make(const RtModel *m, const int *cols, int n);
+void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *row);
+void rt_gather_free(RtGather *g);
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);
 void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);

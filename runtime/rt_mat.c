@@ -207,13 +207,15 @@ RtMat *rt_mat_open(RtSim *s, int fd)
     return mat;
 }
 
-int rt_mat_row(RtSim *s, RtMat *mat, double t)
+double *rt_mat_slot(RtSim *s, RtMat *mat, double t)
 {
     size_t nv = (size_t)s->opt.n_vars;
-    if ((size_t)mat->rows + mat->waiting >= INT32_MAX)
-        return io_failed(s, t);
-    /* the rows grow with the terminating signals held: a signal handler
-       may write them (rt_mat_flush) */
+    if ((size_t)mat->rows + mat->waiting >= INT32_MAX) {
+        io_failed(s, t);
+        return NULL;
+    }
+    /* the rows grow and fill with the terminating signals held: a signal
+       handler may write them (rt_mat_flush) */
     rt_hold_signals();
     if (mat->waiting == mat->cap) {
         mat->cap = mat->cap ? 2 * mat->cap : 16;
@@ -221,11 +223,13 @@ int rt_mat_row(RtSim *s, RtMat *mat, double t)
     }
     double *row = mat->column + mat->waiting * (nv + 1);
     row[0] = t;
-    for (size_t i = 0; i < nv; i++)
-        row[1 + i] = s->cols[s->opt.vars[i]];
+    return row + 1;
+}
+
+void rt_mat_commit(RtMat *mat)
+{
     mat->waiting++;
     rt_release_signals();
-    return 0;
 }
 
 size_t rt_mat_waiting(const RtMat *mat)

@@ -53,26 +53,68 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
         out[c] = value_at(e, out, source_of(m, c));
 }
 
-int *rt_columns_sources(const RtModel *m, const int *cols, int n)
+/* The kinds of source a written column has (RT_FROM_COLUMN is followed
+   to its end): the gather's groups. */
+enum { GATHER_KINDS = RT_FROM_ZERO + 1 };
+
+struct RtGather {
+    int n[GATHER_KINDS];        /* written columns of each kind */
+    int *pos[GATHER_KINDS];     /* ... their places in the row */
+    int *idx[GATHER_KINDS];     /* ... and their sources' indices */
+};
+
+RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
 {
+    RtGather *g = rt_xcalloc(1, sizeof *g);
     int *src = rt_xcalloc((size_t)n + 1, sizeof *src);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         src[k] = source_of(m, cols[k]);
-    return src;
+        g->n[src[k] & 7]++;
+    }
+    for (int kind = 0; kind < GATHER_KINDS; kind++) {
+        g->pos[kind] = rt_xcalloc((size_t)g->n[kind] + 1, sizeof *g->pos[kind]);
+        g->idx[kind] = rt_xcalloc((size_t)g->n[kind] + 1, sizeof *g->idx[kind]);
+        g->n[kind] = 0;
+    }
+    for (int k = 0; k < n; k++) {
+        int kind = src[k] & 7, j = g->n[kind]++;
+        g->pos[kind][j] = k;
+        g->idx[kind][j] = src[k] >> 3;
+    }
+    free(src);
+    return g;
 }
 
-void rt_columns_some(const RtModel *m, const RtEval *e, double *out, const int *cols, int n,
-                     const int *src)
+void rt_gather_free(RtGather *g)
+{
+    if (!g)
+        return;
+    for (int kind = 0; kind < GATHER_KINDS; kind++) {
+        free(g->pos[kind]);
+        free(g->idx[kind]);
+    }
+    free(g);
+}
+
+/* One kind's columns: a tight loop of loads and stores. */
+static void gather_from(double *row, const int *pos, const int *idx, int n, const double *from)
+{
+    for (int j = 0; j < n; j++)
+        row[pos[j]] = from[idx[j]];
+}
+
+void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *row)
 {
     /* columns() computes every computed column: not run when the columns
        asked for are all copies (a state, an algebraic value) */
-    int code = 0;
-    for (int k = 0; k < n && !code; k++)
-        code = (src[k] & 7) == RT_FROM_CODE;
-    if (code && m->columns)
+    if (g->n[RT_FROM_CODE] && m->columns)
         m->columns(e, out);
-    for (int k = 0; k < n; k++)
-        out[cols[k]] = value_at(e, out, src[k]);
+    gather_from(row, g->pos[RT_FROM_CODE], g->idx[RT_FROM_CODE], g->n[RT_FROM_CODE], out);
+    gather_from(row, g->pos[RT_FROM_X], g->idx[RT_FROM_X], g->n[RT_FROM_X], e->x);
+    gather_from(row, g->pos[RT_FROM_ALG], g->idx[RT_FROM_ALG], g->n[RT_FROM_ALG], e->alg);
+    gather_from(row, g->pos[RT_FROM_P], g->idx[RT_FROM_P], g->n[RT_FROM_P], e->p);
+    for (int j = 0; j < g->n[RT_FROM_ZERO]; j++)
+        row[g->pos[RT_FROM_ZERO][j]] = 0;
 }
 
 const RtColumnInfo *rt_column_info(const RtModel *m, int c)
