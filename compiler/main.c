@@ -290,22 +290,20 @@ static void collect_sources(const char *dir, int depth, char ***files, int *n, i
    the file's own folder. */
 static char *package_root(const char *file)
 {
-    char *root = strdup(file);
-    if (!root)
+    char *dir = strdup(file);
+    if (!dir)
         abort();
-    char *slash = strrchr(root, '/');
+    char *slash = strrchr(dir, '/');
     if (!slash)
-        return strcpy(root, ".");
-    *slash = 0;
-    for (;;) {
-        slash = strrchr(root, '/');
-        const char *base = slash ? slash + 1 : root;
-        if (base[0] != '+')
-            break;
-        if (!slash)
-            return strcpy(root, ".");
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
         *slash = 0;
-    }
+    char *root = paths_package_root(dir);
+    if (!root)
+        return dir;
+    free(dir);
     return root;
 }
 

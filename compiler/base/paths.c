@@ -293,3 +293,60 @@ const char *paths_fmu_sources_dir(void)
     const char *e = from_env("LMDL_FMU_SOURCES");
     return e ? e : layout()->installed ? layout()->fmu_src : LMDL_RT_INCLUDE;
 }
+
+/* The last part of a path held in buf ("" for "/"). */
+static char *last_part(char *buf)
+{
+    char *slash = strrchr(buf, '/');
+    return slash ? slash + 1 : buf;
+}
+
+/* Walks up from the +package folder d (malloc'ed, modified) to the
+   folder above the outermost one; NULL when a relative d is packages all
+   the way up, or up to "." or "..", whose names say nothing (ask
+   realpath). */
+static char *walk_up(char *d)
+{
+    for (;;) {
+        char *part = last_part(d);
+        if (!strcmp(part, ".") || !strcmp(part, "..")) {
+            free(d);                /* "./+b": is "." a package too? */
+            return NULL;
+        }
+        if (part[0] != '+')
+            return d;
+        if (part == d) {            /* relative, and "+a" is its first part */
+            free(d);
+            return NULL;
+        }
+        if (part - 1 == d) {        /* "/+a": the root */
+            d[1] = 0;
+            return d;
+        }
+        part[-1] = 0;
+    }
+}
+
+char *paths_package_root(const char *dir)
+{
+    char *d = strdup(dir);
+    if (!d)
+        abort();
+    size_t n = strlen(d);
+    while (n > 1 && d[n - 1] == '/')
+        d[--n] = 0;
+    if (last_part(d)[0] == '+') {
+        char *root = walk_up(d);
+        if (root)
+            return root;
+    } else {
+        free(d);
+    }
+    /* "." or "+b" inside a package, "sub/..": the real path says */
+    char *abs = realpath(dir, NULL);
+    if (!abs || last_part(abs)[0] != '+') {
+        free(abs);
+        return NULL;
+    }
+    return walk_up(abs);
+}

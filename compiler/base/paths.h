@@ -34,6 +34,12 @@ const char *paths_fmu_sources_dir(void);
    textual, as lookup builds library paths from dir). */
 const char *paths_below(const char *path, const char *dir);
 
+/* The folder above the outermost +package folder that dir is or is in
+   (DIR for DIR/+a/+b), or NULL when dir is no +package folder.  A
+   relative dir whose name says nothing ("." inside +a) is resolved to its
+   absolute path first.  The result is malloc'ed. */
+char *paths_package_root(const char *dir);
+
 /* The absolute, symlink-free path of the executable that argv0 names: as
    a path if it holds a '/', else looked up in path_env (like execvp).
    out must hold PATH_MAX bytes; returns 0, or -1 when it is not found. */

@@ -10,6 +10,8 @@
  */
 #include "resolve_internal.h"
 
+#include "paths.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,25 +25,11 @@ static const PtrVec *search_roots(Program *p)
     if (mf) {
         ptrvec_push(p->arena, &p->roots, (void *)mf->dir);
         /* a model in DIR/+a/+b/C.ssc is a.b.C: DIR is a root too */
-        char *root = arena_strdup(p->arena, mf->dir);
-        bool in_package = false;
-        for (;;) {
-            char *slash = strrchr(root, '/');
-            const char *base = slash ? slash + 1 : root;
-            if (base[0] != '+')
-                break;
-            in_package = true;
-            if (slash == root) {
-                root[1] = 0;
-                break;
-            }
-            if (slash)
-                *slash = 0;
-            else
-                root = arena_strdup(p->arena, ".");
+        char *root = paths_package_root(mf->dir);
+        if (root) {
+            ptrvec_push(p->arena, &p->roots, arena_strdup(p->arena, root));
+            free(root);
         }
-        if (in_package)
-            ptrvec_push(p->arena, &p->roots, root);
     }
     for (int i = 0; i < p->opts.ninclude; i++)
         ptrvec_push(p->arena, &p->roots, (void *)p->opts.include_dirs[i]);

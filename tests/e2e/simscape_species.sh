@@ -33,4 +33,11 @@ check "$work/fed.csv" '
     c = k * (1 - exp(-k * t))
     if (abs(v("t.c_i(" k ")") - c) > 1e-6) { bad = 1; why = "t.c_i(" k ") at " t ": " v("t.c_i(" k ")") " vs " c }
   }'
+# checked from inside the package folder, as a user in it would: the
+# package root is found from the folder's real path (regression: '.' and
+# '+species' alone named no package)
+(cd "$inc/+domains/+species" && "$LMDLC" check TwoTanks.ssc > /dev/null \
+   && "$LMDLC" check ./Fed.ssc > /dev/null) || fail "check inside +species"
+(cd "$inc/+domains" && "$LMDLC" check +species/TwoTanks.ssc > /dev/null) \
+  || fail "check inside +domains"
 echo ok
