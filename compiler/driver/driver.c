@@ -287,6 +287,9 @@ int driver_run(const DriverOptions *o)
     if (diag_error_count())
         goto done;
     if ((nodes || inputs) && cmd->output == OUT_SUMMARY && !o->top && !o->dump_blocks) {
+        elab_check_sizes(m);
+        if (diag_error_count())
+            goto done;
         library_summary(o->out, m, model, nodes);
         goto done;
     }

@@ -22,6 +22,8 @@
 typedef struct Count {
     int eqs;                /* equations in active arms */
     bool bad;               /* an if-equation's branches disagree */
+    bool sizes;             /* elab_check_sizes: lower both sides of each
+                               equation and compare their sizes */
     Model *m;               /* arrays: to unroll for-loops of equations ... */
     ElabInst *in;           /* ... in this instance */
 } Count;
@@ -55,7 +57,11 @@ static int count_stmt(AstStmt *s, Count *c)
         /* a vector equation is one equation per element */
         if (!c->in->def->has_arrays)
             return 1;
-        LowerValue l = lower_value(c->m, c->in, s->u.eq.lhs);
+        LowerValue l, r;
+        if (!c->sizes)
+            l = lower_value(c->m, c->in, s->u.eq.lhs);
+        else if (!lower_equation_sides(c->m, c->in, s, &l, &r))
+            c->bad = true;
         return l.rows * l.cols;
     }
     if (s->kind == STMT_ASSERT)
@@ -146,7 +152,7 @@ static void check_branch_size(Model *m, ElabInst *in, AstBranch *b)
 
 static void count_section(Model *m, ElabInst *in, AstItem *it, void *ctx)
 {
-    if (it->u.section.kind == SEC_BRANCHES)
+    if (it->u.section.kind == SEC_BRANCHES && !((Count *)ctx)->sizes)
         for (int i = 0; i < it->u.section.entries.n; i++)
             if (it->u.section.entries.items[i])
                 check_branch_size(m, in, it->u.section.entries.items[i]);
@@ -171,7 +177,7 @@ typedef struct Tally {
 
 static void tally(Model *m, ElabInst *in, Tally *t)
 {
-    Count c = {0, false, m, in};
+    Count c = {0, false, false, m, in};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
         if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
@@ -284,4 +290,15 @@ void elab_check_balance(Model *m)
         check_balance(m, m->insts.items[i], &seen, &said);
     symmap_free(&seen);
     ptrmap_free(&said);
+}
+
+void elab_check_sizes(Model *m)
+{
+    for (int i = 0; i < m->insts.n; i++) {
+        ElabInst *in = m->insts.items[i];
+        if (!in->def->has_arrays)
+            continue;
+        Count c = {0, false, true, m, in};
+        elab_each_section(m, in, count_section, &c);
+    }
 }

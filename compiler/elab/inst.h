@@ -272,6 +272,11 @@ typedef struct Model {
 
 /* pass 3 (elaborate.c) */
 Model *elab_model(Program *p, SemaDef *top, Arena *a);
+/* Library mode (a component checked on its own, never flattened): the
+   two sides of every vector equation lowered and their sizes compared,
+   as flatten does for a closed model (balance.c).  Lowering here may add
+   tables the DAE would not use, so a model that is flattened skips it. */
+void elab_check_sizes(Model *m);
 void elab_free(Model *m);
 
 /* ---- walking the tree (walk.c) ---- */

@@ -61,6 +61,10 @@ LowerValue lower_call_value(Model *m, ElabInst *in, AstExpr *call);
 /* The value of a definition: e = x, or one output of [a, b] = f(x). */
 LowerValue lower_decl_value(Model *m, ElabInst *in, AstDecl *d);
 LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e);
+/* The two sides of equation s, of one size (a vector equation is one
+   equation per element); false after an error, said: a side's own, or
+   sides of different sizes. */
+bool lower_equation_sides(Model *m, ElabInst *in, AstStmt *s, LowerValue *l, LowerValue *r);
 /* Whether name e is a let's or a function's local (it hides members). */
 bool lower_is_local(Model *m, AstExpr *e);
 /* arrays: intermediate s of `owner` (a vector or matrix, or one value),

@@ -850,3 +850,19 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
         return lv_scalar(m, lower_expr(m, in, e));
     }
 }
+
+bool lower_equation_sides(Model *m, ElabInst *in, AstStmt *s, LowerValue *l, LowerValue *r)
+{
+    int errors = diag_error_count();
+    *l = lower_value(m, in, s->u.eq.lhs);
+    *r = lower_value(m, in, s->u.eq.rhs);
+    if (diag_error_count() > errors)
+        return false;   /* a side's own error; its size says nothing */
+    if (l->rows == r->rows && l->cols == r->cols)
+        return true;
+    char a[64], b[64];
+    diag_error(s->span, "the two sides of this equation have different sizes: %s "
+               "(left) vs %s (right)", lower_size_text(a, sizeof a, l->rows, l->cols),
+               lower_size_text(b, sizeof b, r->rows, r->cols));
+    return false;
+}

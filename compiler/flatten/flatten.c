@@ -155,19 +155,10 @@ static void lower_assert(Model *m, FlatCtx *fc, ElabInst *in, AstStmt *s)
    as Simscape reads `z == z0 * ones(N, 1)`; its sides have one size. */
 static void lower_vector_eq(Model *m, ElabInst *in, AstStmt *s, EqList *out)
 {
-    LowerValue l = lower_value(m, in, s->u.eq.lhs), r = lower_value(m, in, s->u.eq.rhs);
-    int nl = l.rows * l.cols, nr = r.rows * r.cols;
-    if (nl == 1 && nr == 1) {
-        push_eq(m, out, l.el[0], r.el[0], s->span);
+    LowerValue l, r;
+    if (!lower_equation_sides(m, in, s, &l, &r))
         return;
-    }
-    if (l.rows != r.rows || l.cols != r.cols) {
-        char a[64], b[64];
-        diag_error(s->span, "the two sides of this equation have different sizes: %s "
-                   "(left) vs %s (right)", lower_size_text(a, sizeof a, l.rows, l.cols),
-                   lower_size_text(b, sizeof b, r.rows, r.cols));
-        return;
-    }
+    int nl = l.rows * l.cols;
     for (int k = 0; k < nl; k++)
         push_eq(m, out, l.el[k], r.el[k], s->span);
 }
