@@ -96,8 +96,9 @@ static void usage(const RtModel *m, const char *prog)
            "Simulates %s and writes the results as CSV.\n\n",
            prog, m->name ? m->name : "the model");
     fputs(RT_USAGE_OPTIONS "\n" RT_USAGE_EXIT, stdout);
+    /* every one of them: a parameter left out could not be found here */
     int shown = 0;
-    for (int i = 0; i < m->n_params && shown < 50; i++) {
+    for (int i = 0; i < m->n_params; i++) {
         const RtParamInfo *pi = &m->params[i];
         if (pi->structural || rt_param_fixed(pi))
             continue;
@@ -332,6 +333,32 @@ static int check_options(CmdLine *c, const char *prog)
     return 0;
 }
 
+/* The list without its names "time" (the first column of every file,
+   named or not), when no column of the model is called so; malloc'ed. */
+static char *without_time(const RtModel *m, int shown, const char *vars)
+{
+    for (int i = 0; i < shown; i++)
+        if (!strcmp(m->column_names[i], "time"))
+            return rt_xstrdup(vars);
+    char *out = rt_xcalloc(strlen(vars) + 1, 1);
+    size_t n = 0;
+    for (const char *at = vars;;) {
+        const char *comma = strchr(at, ',');
+        size_t len = comma ? (size_t)(comma - at) : strlen(at);
+        if (!(len == 4 && !memcmp(at, "time", 4))) {
+            if (n)
+                out[n++] = ',';
+            memcpy(out + n, at, len);
+            n += len;
+        }
+        if (!comma)
+            break;
+        at = comma + 1;
+    }
+    out[n] = 0;
+    return out;
+}
+
 /* --vars A,B,...: column indices, in the order given. */
 static int select_columns(RtSim *s, const char *vars)
 {
@@ -346,9 +373,18 @@ static int select_columns(RtSim *s, const char *vars)
     }
     const char *at;
     size_t len;
-    s->opt.vars = rt_names_list(m->column_names, shown, vars, 0, &s->opt.n_vars, &at, &len);
-    if (s->opt.vars)
+    char *asked = without_time(m, shown, vars);
+    if (!*asked && *vars) {         /* --vars time: the time alone */
+        free(asked);
+        s->opt.n_vars = 0;
+        s->opt.vars = rt_xcalloc(1, sizeof *s->opt.vars);
         return 0;
+    }
+    s->opt.vars = rt_names_list(m->column_names, shown, asked, 0, &s->opt.n_vars, &at, &len);
+    if (s->opt.vars) {
+        free(asked);
+        return 0;
+    }
     const char *hint = len ? rt_names_suggest(m->column_names, shown, at, len) : NULL;
     if (!len)
         rt_usage_error(s->prog, "--vars: empty column name");
@@ -357,6 +393,7 @@ static int select_columns(RtSim *s, const char *vars)
                        "you mean '%s'?", (int)len, at, hint);
     else
         rt_usage_error(s->prog, "--vars: unknown column '%.*s'", (int)len, at);
+    free(asked);
     return -1;
 }
 

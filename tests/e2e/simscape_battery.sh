@@ -39,4 +39,8 @@ check "$work/rest.csv" '
   soc = (0.9 + 2.5) * exp(-1.2 * t / (50 * 3600)) - 2.5
   if (abs(v("cell.stateOfCharge") - soc) > 5e-8) { bad = 1; why = "SOC at " t ": " v("cell.stateOfCharge") " vs " soc }
   if (abs(v("cell.v") - (3 + 1.2 * soc)) > 1e-7) { bad = 1; why = "v at " t }'
+# --help lists every run-time parameter (it once stopped at 50 without
+# saying so; the cell has hundreds, cell.AH far down the list)
+"$work/sim" --help > "$work/help.txt" || fail "--help"
+grep -q "^  cell.AH  *27 A\*hr" "$work/help.txt" || fail "--help does not list cell.AH"
 echo ok

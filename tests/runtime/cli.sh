@@ -14,6 +14,11 @@ run 0 "$sim" --stop-time=0.35 --output-step 0.1 --vars spring.a,x -o "$tmp/sel.c
 # stop time 0.35, each as the shortest decimal that reads back the same.
 [ "$(cut -d, -f1 "$tmp/sel.csv" | tr '\n' ' ')" = "time 0 0.1 0.2 0.30000000000000004 0.35 " ] \
     || fail "output times: $(cut -d, -f1 "$tmp/sel.csv" | tr '\n' ' ')"
+# time is the first column of every file: naming it is no error
+run 0 "$sim" --stop-time 0.1 --output-step 0.1 --vars time,x -o "$tmp/t.csv"
+[ "$(head -n 1 "$tmp/t.csv")" = "time,x" ] || fail "--vars time,x: $(head -n 1 "$tmp/t.csv")"
+run 0 "$sim" --stop-time 0.1 --output-step 0.1 --vars time -o "$tmp/t.csv"
+[ "$(head -n 1 "$tmp/t.csv")" = "time" ] || fail "--vars time: $(head -n 1 "$tmp/t.csv")"
 run 0 "$sim" --help
 expect_in "$tmp/out.csv" "--stop-time T"
 expect_in "$tmp/out.csv" "w                              6.283185307 1/s"
