@@ -302,6 +302,13 @@ const char *rt_param_fixed(const RtParamInfo *pi)
     case RT_PARAM_OBSERVED:
         return "belongs to a component declared with ExternalAccess = observe "
                "or none, whose parameters are not modifiable from outside";
+    case RT_PARAM_NETWORK:
+        return "is a domain parameter as a node reads it, its network's value: "
+               "set it where the network's parameters are set (the parameter of "
+               "the block whose node declaration sets it)";
+    case RT_PARAM_INTERNAL:
+        return "is the compiler's own, computed from the model's parameters (a "
+               "table's data built from an expression): set those";
     default:
         return NULL;
     }

@@ -553,7 +553,7 @@ int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
             first = p;
         DaeParam *dp = elab_param(m, p);
         elab_dim_of_slot(m, &dp->dim, &dp->is_bool, din, &din->slots[pm->order]);
-        dp->access = RT_PARAM_OBSERVED; /* the network's: set where it is set */
+        dp->access = RT_PARAM_NETWORK; /* the network's: set where it is set */
     }
     ElabNodeParam *np = arena_alloc(m->arena, sizeof *np);
     *np = (ElabNodeParam){node, pm, first, count, at};

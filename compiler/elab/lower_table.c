@@ -61,6 +61,7 @@ static int table_params(Model *m, ElabInst *in, AstExpr *call, AstExpr *arg, Low
                                               k / v.rows + 1);
         DaeParam *p = elab_param(m, elab_new_param(m, name, arg->span, v.el[k]));
         elab_dim_of_expr(m, &p->dim, NULL, in, arg);
+        p->access = RT_PARAM_INTERNAL;  /* computed from the model's own */
     }
     return first;
 }

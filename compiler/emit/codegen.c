@@ -118,7 +118,9 @@ static void emit_params(Cg *cg)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
         cp_emit(&cg->p, "}, %d, %d, %s, ", p->structural ? 1 : 0, p->is_bool ? 1 : 0,
                 p->access == RT_PARAM_PRIVATE ? "RT_PARAM_PRIVATE"
-                : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED" : "RT_PARAM_PUBLIC");
+                : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED"
+                : p->access == RT_PARAM_NETWORK ? "RT_PARAM_NETWORK"
+                : p->access == RT_PARAM_INTERNAL ? "RT_PARAM_INTERNAL" : "RT_PARAM_PUBLIC");
         if (p->unit)
             cp_str(&cg->p, p->unit);
         else

@@ -15,6 +15,10 @@ enum {
     RT_PARAM_PRIVATE = 1,   /* parameters(Access = private): its component's own */
     RT_PARAM_OBSERVED = 2,  /* in a component declared with ExternalAccess =
                                observe or none: not modifiable from outside */
+    RT_PARAM_NETWORK = 3,   /* NODE.param, a domain parameter as a node reads
+                               it: its network's, set where that is set */
+    RT_PARAM_INTERNAL = 4,  /* the compiler's own (a table's data built from
+                               an expression): computed from the others */
 };
 
 /* A table's interpolation between grid points (tablelookup's

@@ -33,6 +33,16 @@ check "$work/fed.csv" '
     c = k * (1 - exp(-k * t))
     if (abs(v("t.c_i(" k ")") - c) > 1e-6) { bad = 1; why = "t.c_i(" k ") at " t ": " v("t.c_i(" k ")") " vs " c }
   }'
+# a node's view of a domain parameter is its network's: --param refuses
+# it and says where it is set (its source, mix.factors, is the one to set)
+"$work/two" --stop-time 0 --param 'm.A.D(1)=2' > /dev/null 2> "$work/err" \
+  && fail "--param m.A.D(1) was accepted"
+grep -q "is a domain parameter as a node reads it" "$work/err" || fail "message: $(cat "$work/err")"
+"$work/two" --stop-time 2 --output-step 1 --param 'mix.factors(2)=1' -o "$work/set.csv" \
+  || fail "--param mix.factors(2)"
+check "$work/set.csv" '
+  b = (2 - 2 * exp(-2 * t)) / 2
+  if (abs(v("t2.c_i(2)") - b) > 1e-5) { bad = 1; why = "t2.c_i(2) with D(2) = 1 at " t }'
 # checked from inside the package folder, as a user in it would: the
 # package root is found from the folder's real path (regression: '.' and
 # '+species' alone named no package)
