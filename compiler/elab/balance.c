@@ -24,6 +24,7 @@ typedef struct Count {
     bool bad;               /* an if-equation's branches disagree */
     bool sizes;             /* elab_check_sizes: lower both sides of each
                                equation and compare their sizes */
+    bool arrays;            /* elab_inst_arrays(in) */
     Model *m;               /* arrays: to unroll for-loops of equations ... */
     ElabInst *in;           /* ... in this instance */
 } Count;
@@ -55,7 +56,7 @@ static int count_stmt(AstStmt *s, Count *c)
 {
     if (s->kind == STMT_EQUATION) {
         /* a vector equation is one equation per element */
-        if (!c->in->def->has_arrays)
+        if (!c->arrays)
             return 1;
         LowerValue l, r;
         if (!c->sizes)
@@ -177,7 +178,7 @@ typedef struct Tally {
 
 static void tally(Model *m, ElabInst *in, Tally *t)
 {
-    Count c = {0, false, false, m, in};
+    Count c = {0, false, false, elab_inst_arrays(in), m, in};
     elab_each_section(m, in, count_section, &c);
     for (int i = 0; i < m->conn_eqs.n; i++)
         if (((ElabConnEq *)m->conn_eqs.items[i])->in == in)
@@ -213,7 +214,7 @@ static void tally(Model *m, ElabInst *in, Tally *t)
 static Tally *tally_of(Model *m, ElabInst *in, SymMap *seen)
 {
     Sym *key = sym_cstr(arena_printf(m->arena, "%s/%s%s", in->def->ast->name->name,
-                                     in->arm_key, in->def->has_arrays ? in->path : ""));
+                                     in->arm_key, elab_inst_arrays(in) ? in->path : ""));
     Tally *t = symmap_get(seen, key);
     if (t)
         return t;
@@ -296,9 +297,9 @@ void elab_check_sizes(Model *m)
 {
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
-        if (!in->def->has_arrays)
+        if (!elab_inst_arrays(in))
             continue;
-        Count c = {0, false, true, m, in};
+        Count c = {0, false, true, true, m, in};
         elab_each_section(m, in, count_section, &c);
     }
 }

@@ -299,6 +299,11 @@ bool elab_unroll(Model *m, ElabInst *in, const AstFor *f, bool report,
 /* Default values of the parameters made so far, indexed like the DAE's. */
 const double *elab_param_values(Model *m);
 ElabSlot *elab_slot(ElabInst *in, Sym *name);
+/* Whether an instance's equations may be vector equations: its component
+   writes arrays (has_arrays), or one of its members has a vector value
+   only this instance gives it (a parameter bound to a vector, an output
+   declared with that parameter's value). */
+bool elab_inst_arrays(const ElabInst *in);
 int elab_find(Model *m, int node);
 /* The run-time parameter of domain parameter `member` as node `node`
    reads it (connect.c): the value a node declaration of its network

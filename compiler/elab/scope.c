@@ -62,6 +62,16 @@ ElabSlot *elab_slot(ElabInst *in, Sym *name)
     return found;
 }
 
+bool elab_inst_arrays(const ElabInst *in)
+{
+    if (in->def->has_arrays)
+        return true;
+    for (int i = 0; i < in->def->member_list.n; i++)
+        if (in->slots[i].active && in->slots[i].vec)
+            return true;
+    return false;
+}
+
 const char *elab_dae_str(Model *m, const char *s)
 {
     return arena_strdup(m->t->arena, s);

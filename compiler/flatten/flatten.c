@@ -257,7 +257,7 @@ static void lower_stmts(Model *m, FlatCtx *fc, ElabInst *in, PtrVec *v, EqList *
             lower_loop(m, fc, in, s, out);
             break;
         case STMT_EQUATION:
-            if (in->def->has_arrays)
+            if (elab_inst_arrays(in))
                 lower_vector_eq(m, in, s, out);
             else
                 push_eq(m, out, lower_expr(m, in, s->u.eq.lhs),
