@@ -332,9 +332,10 @@ static int check_dir(DriverOptions *o)
         int errors = diag_error_count();
         if (status != 0 || errors)
             bad++;
-        fprintf(report, "%s: %s\n", files[i],
-                status == 0 && !errors ? "ok"
-                : errors ? (errors == 1 ? "1 error" : "errors") : "failed");
+        if (errors)
+            fprintf(report, "%s: %d error%s\n", files[i], errors, errors == 1 ? "" : "s");
+        else
+            fprintf(report, "%s: %s\n", files[i], status == 0 ? "ok" : "failed");
         fflush(report);
         o->ninclude = ninc;
         free(root);
