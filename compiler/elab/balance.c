@@ -59,16 +59,31 @@ static int count_stmt(AstStmt *s, Count *c)
         if (!c->arrays)
             return 1;
         LowerValue l, r;
-        if (!c->sizes)
-            l = lower_value(c->m, c->in, s->u.eq.lhs);
-        else if (!lower_equation_sides(c->m, c->in, s, &l, &r))
-            c->bad = true;
+        if (c->sizes) {
+            if (!lower_equation_sides(c->m, c->in, s, &l, &r))
+                c->bad = true;
+            return l.rows * l.cols;
+        }
+        l = lower_value(c->m, c->in, s->u.eq.lhs);
+        if (l.rows * l.cols == 1 && !dae_depends_on_state(l.el[0])) {
+            /* 0 == a - b: a constant side takes the other's size */
+            r = lower_value(c->m, c->in, s->u.eq.rhs);
+            return r.rows * r.cols;
+        }
         return l.rows * l.cols;
     }
     if (s->kind == STMT_ASSERT)
         return 0;
-    if (s->kind == STMT_LET)
-        return count_stmts(&s->u.let_.body, c);
+    if (s->kind == STMT_LET) {
+        if (!c->arrays)
+            return count_stmts(&s->u.let_.body, c);
+        /* the body's sizes may be its names' (a vector let) */
+        ElabLocal *saved = c->m->locals;
+        lower_local_defs(c->m, c->in, &s->u.let_.defs);
+        int k = count_stmts(&s->u.let_.body, c);
+        c->m->locals = saved;
+        return k;
+    }
     if (s->kind == STMT_FOR)
         return count_loop(s, c);
     int first = -1;

@@ -860,6 +860,18 @@ bool lower_equation_sides(Model *m, ElabInst *in, AstStmt *s, LowerValue *l, Low
         return false;   /* a side's own error; its size says nothing */
     if (l->rows == r->rows && l->cols == r->cols)
         return true;
+    /* a scalar side that reads no variable stands for each element of the
+       other, as in Simscape's mdot_A_i + mdot_B_i == 0 (one that reads a
+       variable is a forgotten index: der(x(N)) == x) */
+    LowerValue *one = lv_numel(*l) == 1 ? l : lv_numel(*r) == 1 ? r : NULL;
+    if (one && !dae_depends_on_state(one->el[0])) {
+        LowerValue *other = one == l ? r : l;
+        LowerValue x = lv_new(m, other->rows, other->cols);
+        for (int k = 0; k < lv_numel(x); k++)
+            x.el[k] = one->el[0];
+        *one = x;
+        return true;
+    }
     char a[64], b[64];
     diag_error(s->span, "the two sides of this equation have different sizes: %s "
                "(left) vs %s (right)", lower_size_text(a, sizeof a, l->rows, l->cols),

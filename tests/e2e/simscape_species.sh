@@ -33,6 +33,16 @@ check "$work/fed.csv" '
     c = k * (1 - exp(-k * t))
     if (abs(v("t.c_i(" k ")") - c) > 1e-6) { bad = 1; why = "t.c_i(" k ") at " t ": " v("t.c_i(" k ")") " vs " c }
   }'
+# the same through an ideal pass-through written with scalar-expanded
+# vector equations (n_A + n_B == 0, 0 == A.c - B.c)
+"$LMDLC" build "$inc/+domains/+species/FedThrough.ssc" -I "$inc" -o "$work/ft" \
+  || fail "build FedThrough"
+"$work/ft" --stop-time 2 --output-step 0.1 --rtol 1e-9 -o "$work/ft.csv" || fail "run FedThrough"
+check "$work/ft.csv" '
+  for (k = 1; k <= 2; k++) {
+    c = k * (1 - exp(-k * t))
+    if (abs(v("t.c_i(" k ")") - c) > 1e-6) { bad = 1; why = "FedThrough t.c_i(" k ") at " t }
+  }'
 # a node's view of a domain parameter is its network's: --param refuses
 # it and says where it is set (its source, mix.factors, is the one to set)
 "$work/two" --stop-time 0 --param 'm.A.D(1)=2' > /dev/null 2> "$work/err" \
