@@ -374,11 +374,15 @@ static int select_columns(RtSim *s, const char *vars)
     const char *at;
     size_t len;
     char *asked = without_time(m, shown, vars);
-    if (!*asked && *vars) {         /* --vars time: the time alone */
+    if (!*asked && !strcmp(vars, "time")) {     /* the time alone */
         free(asked);
         s->opt.n_vars = 0;
         s->opt.vars = rt_xcalloc(1, sizeof *s->opt.vars);
         return 0;
+    }
+    if (!*asked) {                  /* "time," or ",time": say the empty name */
+        free(asked);
+        asked = rt_xstrdup(vars);
     }
     s->opt.vars = rt_names_list(m->column_names, shown, asked, 0, &s->opt.n_vars, &at, &len);
     if (s->opt.vars) {

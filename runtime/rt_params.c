@@ -161,8 +161,9 @@ static int refuse_structural(RtSim *s, const RtParamInfo *pi)
     }
     rt_usage_error(s->prog, "'%s' is a structural parameter: it decides the "
                    "model's structure when it is compiled (a conditional section, "
-                   "a for-loop's range, a size or an index), so --param cannot "
-                   "change it; change it in the model and build again", pi->name);
+                   "a for-loop's range, a size, an index, or the power of a quantity "
+                   "with a unit), so --param cannot change it; change it in the "
+                   "model and build again", pi->name);
     return -1;
 }
 

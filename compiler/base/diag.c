@@ -318,6 +318,10 @@ static uint64_t error_hash(SrcSpan sp, const char *fmt, va_list ap)
 
 /* Whether this error was reported before; records it if not.  An open
    addressing table, grown at half full. */
+/* Every call of diag_error, a dropped repeat included: whether a step
+   met an error (diag_error_attempts), even one said before. */
+static int nattempts;
+
 static bool repeated(uint64_t h)
 {
     if (2 * (nseen + 1) > capseen) {
@@ -411,6 +415,7 @@ static void error_in_context(SrcSpan sp, const char *fmt, va_list ap)
 
 void diag_error(SrcSpan sp, const char *fmt, ...)
 {
+    nattempts++;
     if (limit_hit)
         return;
     if (ncontexts > 0 && nerrors < ERROR_LIMIT) {
@@ -464,6 +469,11 @@ void diag_note(SrcSpan sp, const char *fmt, ...)
 int diag_error_count(void)
 {
     return nerrors;
+}
+
+int diag_error_attempts(void)
+{
+    return nattempts;
 }
 
 int diag_warning_count(void)

@@ -34,6 +34,9 @@ void diag_push_context(SrcSpan call, const char *name, const char *where, ...)
     DIAG_PRINTF(3, 4);
 void diag_pop_context(void);
 int diag_error_count(void);
+/* The errors asked for so far, repeats that were not said again included:
+   a step that compares it before and after knows whether it met one. */
+int diag_error_attempts(void);
 int diag_warning_count(void);
 int diag_too_many(void);            /* the error limit was reached */
 void diag_reset(void);

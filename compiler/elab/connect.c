@@ -472,6 +472,19 @@ static LowerValue network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
             if (!setting)
                 continue;
             LowerValue x = lower_value(m, n->inst, setting);
+            int rows, cols;
+            int count = member_count(m, root->domain, pm, &rows, &cols);
+            if (x.rows * x.cols != count) {
+                char a[64], b[64];
+                diag_error(setting->span, "this node sets the domain parameter '%s' to "
+                           "a %s, but its domain declares a %s", pm->name->name,
+                           lower_size_text(a, sizeof a, x.rows, x.cols),
+                           lower_size_text(b, sizeof b, rows, cols));
+                diag_note(pm->decl->span, "'%s' is declared here", pm->name->name);
+                if (n->inst->ast)
+                    diag_note(n->inst->ast->span, "in '%s', declared here", n->inst->path);
+                continue;   /* the network keeps the domain's value */
+            }
             if (!v.el) {
                 v = x;
                 first = setting->span;
@@ -568,7 +581,7 @@ LowerValue elab_node_value(Model *m, ElabSlot *s, SemaMember *nm, SrcSpan at)
 {
     DaeExprTable *t = m->t;
     ElabNode *node = &m->nodes[elab_find(m, s->node)];
-    int rows, cols;
+    int rows = 1, cols = 1;
     int count = nm ? member_count(m, node->domain, nm, &rows, &cols) : 1;
     LowerValue v = lower_value_new(m, count ? rows : 1, count ? cols : 1);
     for (int k = 0; k < count; k++)

@@ -320,6 +320,9 @@ ElabInst *elab_domain_inst(Model *m, SemaDef *dom);
    computed on the first call (a parameter's value is lowered only when
    something reads it). */
 ElabSlot *elab_domain_slot(Model *m, SemaDef *dom, SemaMember *dm);
+/* Slot s of instance owner with its size known: a domain's parameter is
+   sized when first read (elab_domain_slot); every other slot already is. */
+ElabSlot *elab_sized(Model *m, ElabInst *owner, ElabSlot *s);
 const char *elab_qualify(Model *m, ElabInst *in, const char *name);
 /* A copy of s in the arena that becomes the DAE's. */
 const char *elab_dae_str(Model *m, const char *s);

@@ -172,6 +172,7 @@ static DaeExpr *lower_name(Model *m, ElabInst *in, AstExpr *e)
         && strcmp(e->u.name.parts[0].sym->name, "initialevent") == 0)
         return dae_initial(t);
     ElabSlot *s = lower_resolve(m, in, e, &owner, &nm);
+    s = elab_sized(m, owner, s);
     if (!s)
         return dae_const(t, 0);
     if ((s->vec || e->u.name.parts[e->u.name.n - 1].nindex)
@@ -324,8 +325,7 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
         for (int i = 0; i < 4; i++)
             g[i] = lower_expr(m, in, e->u.call.args.items[i]);
         double smooth = dae_eval_params(g[3], elab_param_values(m));
-        if (g[3]->kind == DX_PARAM)
-            elab_mark_param_structural(m, g[3]->u.index);
+        elab_mark_structural(m, g[3]);
         if (g[3]->kind != DX_CONST && g[3]->kind != DX_PARAM)
             diag_error(((AstExpr *)e->u.call.args.items[3])->span, "the smoothing flag "
                        "of simscape.function.limit must be known at compile time");

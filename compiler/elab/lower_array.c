@@ -400,6 +400,7 @@ static LowerValue name_value(Model *m, ElabInst *in, AstExpr *e)
             return lv_scalar(m, dae_const(m->t, 0));
     } else {
         ElabSlot *s = elab_env_find(in->env, last->sym) ? NULL : elab_slot(in, last->sym);
+        s = elab_sized(m, in, s);
         if (s && s->active && s->vec)
             return slot_value(m, in, s);
         if (s && s->active && s->m->kind == MEM_INTERMEDIATE && !lower_is_local(m, e))
@@ -853,10 +854,10 @@ LowerValue lower_value(Model *m, ElabInst *in, AstExpr *e)
 
 bool lower_equation_sides(Model *m, ElabInst *in, AstStmt *s, LowerValue *l, LowerValue *r)
 {
-    int errors = diag_error_count();
+    int errors = diag_error_attempts();
     *l = lower_value(m, in, s->u.eq.lhs);
     *r = lower_value(m, in, s->u.eq.rhs);
-    if (diag_error_count() > errors)
+    if (diag_error_attempts() > errors)
         return false;   /* a side's own error; its size says nothing */
     if (l->rows == r->rows && l->cols == r->cols)
         return true;

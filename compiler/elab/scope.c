@@ -135,6 +135,13 @@ ElabSlot *elab_domain_slot(Model *m, SemaDef *dom, SemaMember *dm)
     return s;
 }
 
+ElabSlot *elab_sized(Model *m, ElabInst *owner, ElabSlot *s)
+{
+    if (s && owner && owner->def->ast->kind == DEF_DOMAIN && s->m->kind == MEM_PARAMETER)
+        return elab_domain_slot(m, owner->def, s->m);
+    return s;
+}
+
 /* ---- parameters ---------------------------------------------------------------- */
 
 void elab_mark_param_structural(Model *m, int index)

@@ -298,7 +298,7 @@ static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end,
     ElabSlot *ds = elab_domain_slot(m, m->nodes[node->node].domain, through);
     int count = ds->vec ? ds->rows * ds->cols : 1;
     if (count != n)
-        return; /* reported by the balance check (elab_branch_size) */
+        return; /* reported by the balance check (check_branch_size) */
     for (int e = 0; e < n; e++) {
         Term *t = arena_alloc(m->arena, sizeof *t);
         *t = (Term){set, through->order, e, var + e, sign, NULL};

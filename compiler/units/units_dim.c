@@ -647,6 +647,9 @@ static DimInfo binary_dim(Model *m, ElabInst *in, AstExpr *e, int depth)
             return ud_ok_dim(dim_none());
         DaeExpr *pe = lower_expr(m, in, r);
         double v = dae_eval_params(pe, elab_param_values(m));
+        /* the unit depends on the exponent's value: it is fixed when the
+           model is compiled (--param refuses to change it) */
+        elab_mark_structural(m, pe);
         if (!(v == floor(v))) {
             /* a fractional power, as in Simscape: (kg^2/m^4)^0.5 is kg/m^2,
                m^0.5 is m^0.5; the unit's powers stay in twelfths */

@@ -289,8 +289,12 @@ static int parse_term(UnitParse *p, UnitVal *v)
         if (parse_power(p, &pw) != 0)
             return -1;
         v->scale = pow(v->scale, (double)pw / TWELFTHS);
-        for (int k = 0; k < RT_DIM_COUNT; k++)
+        for (int k = 0; k < RT_DIM_COUNT; k++) {
+            if (v->e[k] * pw % TWELFTHS)    /* (m^0.25)^0.5 is m^(1/8) */
+                return fail(p->err, p->errlen, p->errpos, p->i, "this power of a "
+                            "power leaves a unit power finer than twelfths", NULL, 0);
             v->e[k] = v->e[k] * pw / TWELFTHS;
+        }
     }
     return 0;
 }

@@ -225,11 +225,9 @@ static int may_set(FmiInstance *in, const char *fn, fmi2ValueReference vr, int k
     if (pi->access != RT_PARAM_PUBLIC) {
         if (value == in->sim.p[k])
             return 1;
-        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: '%s' is %s: its component keeps it, "
-                "as --param does", fn, pi->name, pi->access == RT_PARAM_PRIVATE
-                ? "a private parameter (parameters(Access = private))"
-                : "a parameter of a component that only lets it be observed "
-                  "(ExternalAccess)");
+        /* the reason --param gives (rt_param_fixed) */
+        fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: '%s' %s, so it cannot be set",
+                fn, pi->name, rt_param_fixed(pi));
         return 0;
     }
     if (kind == LMDL_FMI_PARAM && in->state == FMI_CONT) {

@@ -13,7 +13,7 @@ grep -q 'name="m" .*causality="parameter" variability="fixed"' "$md" || fail "m 
 grep -q 'name="g" .*causality="parameter" variability="tunable"' "$md" || fail "g is not tunable"
 "$FMU_TEST" "$work/w.fmu" cs --stop 0.1 --set m=3 --vars x >/dev/null 2>"$work/err" \
   && fail "setting the private m succeeded"
-grep -q "'m' is a private parameter" "$work/err" || fail "no reason given: $(cat "$work/err")"
+grep -q "'m' is private to its component (parameters(Access = private))" "$work/err" || fail "no reason given: $(cat "$work/err")"
 "$FMU_TEST" "$work/w.fmu" cs --stop 0.1 --set g=1 --vars x >"$work/g.csv" 2>"$work/err" \
   || fail "setting the public g failed: $(cat "$work/err")"
 echo "PASS: private m fixed and refused, public g set"
