@@ -202,12 +202,10 @@ typedef struct Pow10 {
 
 static Pow10 pow10_table[POW10_MAX - POW10_MIN + 1];
 
-/* g = floor(10^e * 2^(127 - floor(log2 10^e))) + 1, exactly. */
-static const Pow10 *pow10_get(int e)
+/* g = floor(10^e * 2^(127 - floor(log2 10^e))) + 1, exactly: the first
+   time e is needed (out of line: the hot path is pow10_get's test). */
+static __attribute__((noinline)) const Pow10 *pow10_compute(Pow10 *p, int e)
 {
-    Pow10 *p = &pow10_table[e - POW10_MIN];
-    if (p->ready)
-        return p;
     Big b;
     big_set(&b, 1);
     if (e >= 0) {
@@ -239,6 +237,12 @@ static const Pow10 *pow10_get(int e)
         abort();
     p->ready = 1;
     return p;
+}
+
+static inline const Pow10 *pow10_get(int e)
+{
+    Pow10 *p = &pow10_table[e - POW10_MIN];
+    return p->ready ? p : pow10_compute(p, e);
 }
 
 /* floor(a / 2^22) for negative a too. */
@@ -299,18 +303,11 @@ static int scaled_cmp(uint64_t x, int q, int e, uint64_t n)
     return big_cmp(&l, &r);
 }
 
-/* x * 2^q * 10^e rounded to odd, given g for 10^e and h = q +
-   floor(log2 10^e) + 1 (x * 2^h < 2^64). */
-static uint64_t round_to_odd(const Pow10 *g, uint64_t x, int h, int q, int e)
+/* The rare case of round_to_odd: a fraction below 2^-64 (out of line). */
+static __attribute__((noinline)) uint64_t round_exactly(uint64_t whole, uint64_t x,
+                                                        int q, int e)
 {
-    uint64_t cp = x << h, a_hi, a_lo, b_hi, b_lo;
-    mul64(g->lo, cp, &a_hi, &a_lo);
-    mul64(g->hi, cp, &b_hi, &b_lo);
-    uint64_t frac = b_lo + a_hi;
-    uint64_t whole = b_hi + (frac < a_hi);
     if (!rt_dtoa_exact_only) {
-        if (frac != 0)
-            return whole | 1;
         if (scaled_is_integer(x, q, e))
             return whole;
         rt_dtoa_exact_count++;
@@ -319,6 +316,20 @@ static uint64_t round_to_odd(const Pow10 *g, uint64_t x, int h, int q, int e)
     if (c == 0)
         return whole;
     return c > 0 ? whole | 1 : (whole - 1) | 1;
+}
+
+/* x * 2^q * 10^e rounded to odd, given g for 10^e and h = q +
+   floor(log2 10^e) + 1 (x * 2^h < 2^64). */
+static inline uint64_t round_to_odd(const Pow10 *g, uint64_t x, int h, int q, int e)
+{
+    uint64_t cp = x << h, a_hi, a_lo, b_hi, b_lo;
+    mul64(g->lo, cp, &a_hi, &a_lo);
+    mul64(g->hi, cp, &b_hi, &b_lo);
+    uint64_t frac = b_lo + a_hi;
+    uint64_t whole = b_hi + (frac < a_hi);
+    if (frac != 0 && !rt_dtoa_exact_only)
+        return whole | 1;
+    return round_exactly(whole, x, q, e);
 }
 
 /* ---- the shortest decimal -------------------------------------------- */
