@@ -686,10 +686,27 @@ static LowerValue reduce(Model *m, ElabInst *in, AstExpr *e, AstExpr *arg, Reduc
 static LowerValue filled(Model *m, ElabInst *in, AstExpr **args, int n, double value)
 {
     long r = 0, c = 0;
-    if (!lower_int(m, in, args[0], "a size", &r) || (n > 1 && !lower_int(m, in, args[1], "a size", &c)))
-        return lv_new(m, 0, 0);
-    if (n == 1)
-        c = r;
+    LowerValue sz = n == 1 ? lower_value(m, in, args[0]) : lv_new(m, 0, 0);
+    if (n == 1 && lv_numel(sz) == 2) {
+        /* ones([r c]), ones(size(x)): the size as one row vector */
+        double dr, dc;
+        if (!known_number(m, sz.el[0], args[0], "a size", &dr)
+            || !known_number(m, sz.el[1], args[0], "a size", &dc))
+            return lv_new(m, 0, 0);
+        if (!is_integer(dr) || !is_integer(dc)) {
+            diag_error(args[0]->span, "a size must be an integer, not %.17g",
+                       !is_integer(dr) ? dr : dc);
+            return lv_new(m, 0, 0);
+        }
+        r = (long)dr;
+        c = (long)dc;
+    } else {
+        if (!lower_int(m, in, args[0], "a size", &r)
+            || (n > 1 && !lower_int(m, in, args[1], "a size", &c)))
+            return lv_new(m, 0, 0);
+        if (n == 1)
+            c = r;
+    }
     if (r < 0 || c < 0 || (double)r * (double)c > LOWER_MAX_ELEMENTS) {
         diag_error(args[0]->span, "a %ld-by-%ld matrix is not a size lmdlc makes: "
                    "sizes are 0 or more, and %d elements at most (the limit of one vector or "

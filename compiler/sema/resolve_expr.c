@@ -666,6 +666,14 @@ static void check_array_call(Checker *c, AstExpr *e, int af)
             c->mode = REF_INDEX;
             c->what = af == AF_TABLELOOKUP ? "the data of a table" : "a size";
         }
+        /* size(x), numel(x), length(x) read x's size only, which is fixed
+           when the model is compiled: x may be a variable even where a
+           size is asked for, as in ones(size(x)) */
+        if ((af == AF_SIZE || af == AF_NUMEL || af == AF_LENGTH) && k == 0
+            && c->mode == REF_INDEX) {
+            c->mode = REF_EQUATION;
+            c->what = "an equation";
+        }
         rs_check_expr(c, a);
         c->mode = mode;
         c->what = what;
