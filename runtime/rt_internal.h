@@ -439,6 +439,10 @@ const char *rt_names_suggest(const char *const *names, int n,
    indices, in order (*nsel of them; malloc'ed), or NULL with *bad and
    *badlen the first that is not one of them (an empty one too, unless
    skip_empty). */
+/* The comma that ends the name at s in a list of names: the first
+   outside parentheses, since a matrix element is named M(1,2); NULL for
+   the last name. */
+const char *rt_names_end(const char *s);
 int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
                    int *nsel, const char **bad, size_t *badlen);
 

@@ -343,7 +343,7 @@ static char *without_time(const RtModel *m, int shown, const char *vars)
     char *out = rt_xcalloc(strlen(vars) + 1, 1);
     size_t n = 0;
     for (const char *at = vars;;) {
-        const char *comma = strchr(at, ',');
+        const char *comma = rt_names_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
         if (!(len == 4 && !memcmp(at, "time", 4))) {
             if (n)

@@ -107,9 +107,7 @@ static size_t distance(const char *a, size_t la, const char *b, size_t limit)
     return d;
 }
 
-/* The comma that ends the name at s: the first outside parentheses,
-   since a matrix element is named M(1,2). */
-static const char *name_end(const char *s)
+const char *rt_names_end(const char *s)
 {
     int depth = 0;
     for (; *s; s++) {
@@ -134,7 +132,7 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
     RtNameIndex *ix = rt_names_new(names, n);
     int rc = 0;
     for (const char *at = list;;) {
-        const char *comma = name_end(at);
+        const char *comma = rt_names_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
         int k = len ? rt_names_find(ix, at, len) : -1;
         if (k >= 0) {

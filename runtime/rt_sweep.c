@@ -109,10 +109,9 @@ int rt_sweep_option(RtSweepOptions *o, const char *prog, const char *opt,
 static void make_header(Sweep *w, const char *vars)
 {
     int n_vars = 0;
-    if (vars) {
-        n_vars = 1;
-        for (const char *c = vars; *c; c++)
-            n_vars += *c == ',';
+    for (const char *at = vars; at; n_vars++) {
+        const char *comma = rt_names_end(at);
+        at = comma ? comma + 1 : NULL;
     }
     w->n_final = 1 + n_vars;
     int n_params = w->n_cols - w->first;
@@ -127,7 +126,7 @@ static void make_header(Sweep *w, const char *vars)
     w->header[i++] = rt_xstrdup("message");
     w->header[i++] = rt_xstrdup("time");
     for (const char *at = vars; at && i < w->n_header;) {
-        const char *comma = strchr(at, ',');
+        const char *comma = rt_names_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
         w->header[i++] = rt_xstrndup(at, len);
         at = comma ? comma + 1 : NULL;

@@ -8,6 +8,7 @@
  */
 #include "rt_sweep_internal.h"
 
+#include "rt_number.h"
 #include "rt_sidecar.h"
 
 #include <ctype.h>
@@ -160,9 +161,14 @@ char *rt_sweep_header_name(const char *field, char **unit)
    header's unit then applies to. */
 static int bare_value(const char *v)
 {
-    size_t n = strlen(v);
-    return n && (isdigit((unsigned char)v[n - 1]) || v[n - 1] == '.' || v[n - 1] == ']'
-                 || !strcmp(v, "true") || !strcmp(v, "false"));
+    size_t n = strlen(v), used = 0;
+    double x;
+    if (!n)
+        return 0;
+    if (v[0] == '[')                /* a vector: nothing after its ']' */
+        return v[n - 1] == ']';
+    /* a number, all of it: "2 m^3" ends in a digit and is not bare */
+    return rt_number_scan(v, n, 1, &x, &used, NULL) == RT_NUM_OK && used == n;
 }
 
 /* The row's non-empty values as "path=value" specs for rt_params_apply;

@@ -25,6 +25,7 @@
 #include "lmdl_fmi.h"
 #include "rt_units.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,17 @@ static void attr(FILE *fp, const char *name, const char *value)
     fputc('"', fp);
 }
 
+/* A number as XML Schema's xs:double spells it: INF, -INF and NaN for
+   the values printf writes as inf and nan. */
 static void attr_num(FILE *fp, const char *name, double v)
 {
     char buf[40];
-    snprintf(buf, sizeof buf, "%.17g", v);
+    if (isnan(v))
+        snprintf(buf, sizeof buf, "NaN");
+    else if (isinf(v))
+        snprintf(buf, sizeof buf, "%sINF", v < 0 ? "-" : "");
+    else
+        snprintf(buf, sizeof buf, "%.17g", v);
     attr(fp, name, buf);
 }
 

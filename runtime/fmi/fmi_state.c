@@ -254,7 +254,14 @@ static const char *snap_bad_field(const RtSim *s, const unsigned char *bytes, lo
     for (size_t i = 0; i < p[MODES].n; i++) {
         *which = (long)i;
         int v = snap_int(bytes, at[MODES], i);
-        if (v != 0 && v != 1)
+        /* a relation's mode is 0 or 1; a table's segment mode is the
+           query's segment, 0 .. the points of its grid */
+        const RtRelationInfo *r = m->relations && (int)i < m->n_relations
+                                      ? &m->relations[i] : NULL;
+        int hi = 1;
+        if (r && r->table1 > 0 && r->table1 <= m->n_tables)
+            hi = m->tables[r->table1 - 1].n[r->axis];
+        if (v < 0 || v > hi)
             return "a relation's mode";
     }
     for (size_t i = 0; i < p[EVENT_TIMES].n; i++) {
@@ -324,7 +331,7 @@ static int snap_valid(FmiInstance *in, const char *fn, const unsigned char *byte
         bad = rt_delays_state_check(&in->sim, bytes + fixed, size - fixed);
     if (bad) {
         if (which >= 0)
-            fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s (%ld) of the state is out of "
+            fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s (element %ld) of the state is out of "
                     "its range: no run of this FMU holds it", fn, bad, which);
         else
             fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s of the state is out of its "

@@ -11,4 +11,8 @@
 fmu "$wall" "$work/wall.fmu"
 "$FMU_TEST" "$work/wall.fmu" state --stop 0.1 --at 0.05 \
   --vars lever.R.theta,inertia.w,wall3.f || fail "fmu_test state"
+# a state taken in a table's third segment (t = 2.5): its segment mode
+# is restored too
+"$LMDLC" fmu "$here/table_state.ssc" -o "$work/table.fmu" || fail "lmdlc fmu table_state.ssc"
+"$FMU_TEST" "$work/table.fmu" state --stop 4 --at 2.5 --vars x,y || fail "fmu_test state (table)"
 echo PASS

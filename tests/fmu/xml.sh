@@ -13,14 +13,17 @@
 # modelDescription.xml, the binary and the sources SourceFiles lists.
 # A model with fractional unit powers (tests/simscape/+units/HalfPower.ssc)
 # is valid too: its Unit m^0.5 has no BaseUnit (FMI's exponents are
-# integers), its Unit m has one.
+# integers), its Unit m has one.  So is the battery block's, whose
+# V_range starts at inf: xs:double spells it INF.
 . "$(dirname "$0")/lib.sh"
 command -v xmllint >/dev/null || { echo "SKIP: no xmllint (libxml2-utils)"; exit 77; }
 fmu "$wall" "$work/wall.fmu"
 (cd "$here" && "$LMDLC" fmu pushed.lmdl -o "$work/pushed.fmu") || fail "lmdlc fmu pushed.lmdl"
 "$LMDLC" fmu "$here/../simscape/+units/HalfPower.ssc" -I "$here/../simscape" \
   -o "$work/half.fmu" || fail "lmdlc fmu HalfPower.ssc"
-for f in wall pushed half; do
+"$LMDLC" fmu "$here/../simscape/+battery/Discharge.ssc" -I "$here/../simscape" \
+  -o "$work/bat.fmu" || fail "lmdlc fmu Discharge.ssc"
+for f in wall pushed half bat; do
   mkdir "$work/$f"
   "$FMU_TEST" "$work/$f.fmu" cs --stop 0.01 >/dev/null || fail "$f.fmu does not run"
   /usr/bin/python3 - "$work/$f.fmu" "$work/$f" <<'PY' || fail "unzip $f.fmu"
@@ -44,6 +47,8 @@ grep -q '<Unit name="m^0.5"/>' "$work/half/modelDescription.xml" \
   || fail "half: the unit m^0.5 is not a Unit without BaseUnit"
 grep -q '<BaseUnit m="1" factor="1" offset="0"/>' "$work/half/modelDescription.xml" \
   || fail "half: the unit m has no BaseUnit"
+grep -q 'start="INF"' "$work/bat/modelDescription.xml" \
+  || fail "bat: V_range(2) is not start=\"INF\""
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
   cp "$work/pushed/modelDescription.xml" "$here/pushed.lmdl.xml"
 fi
