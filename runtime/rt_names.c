@@ -135,8 +135,21 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
         const char *comma = rt_names_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
         int k = len ? rt_names_find(ix, at, len) : -1;
+        int whole = 0;
+        if (k < 0 && len) {
+            /* a vector or matrix named whole, y: its elements y(1) ...,
+               in their order */
+            for (int j = 0; j < n; j++)
+                whole += !strncmp(names[j], at, len) && names[j][len] == '(';
+        }
         if (k >= 0) {
             sel[(*nsel)++] = k;
+        } else if (whole) {
+            cap += (size_t)whole;
+            sel = rt_xrealloc(sel, cap * sizeof *sel);
+            for (int j = 0; j < n; j++)
+                if (!strncmp(names[j], at, len) && names[j][len] == '(')
+                    sel[(*nsel)++] = j;
         } else if (len || !skip_empty) {
             *bad = at;
             *badlen = len;

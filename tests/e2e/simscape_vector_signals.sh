@@ -21,4 +21,13 @@ check "$work/chain.csv" '
 "$work/gains" --stop-time 0 --param 'u(2)=5' -o "$work/gains.csv" || fail "run Gains"
 check "$work/gains.csv" '
   if (v("y(1)") != 0 || v("y(2)") != 10 || v("y(3)") != 3) { bad = 1; why = "y = " v("y(1)") ", " v("y(2)") ", " v("y(3)") }'
+# Foundation's PS Constant with a vector value (VectorConstant.ssc):
+# z = [1; 2; 3] .* [2; 4; 6]
+"$LMDLC" build "$inc/+signals/VectorConstant.ssc" -I "$inc" -o "$work/vc" || fail "build VectorConstant"
+"$work/vc" --stop-time 0 -o "$work/vc.csv" || fail "run VectorConstant"
+check "$work/vc.csv" '
+  if (v("z(1)") != 2 || v("z(2)") != 8 || v("z(3)") != 18) { bad = 1; why = "z = " v("z(1)") ", " v("z(2)") ", " v("z(3)") }'
+# a vector named whole in --vars is its elements, in order
+"$work/vc" --stop-time 0 --vars z -o "$work/whole.csv" || fail "--vars z"
+[ "$(head -n 1 "$work/whole.csv")" = "time,z(1),z(2),z(3)" ] || fail "--vars z: $(head -n 1 "$work/whole.csv")"
 echo ok
