@@ -262,7 +262,13 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
         row_len++;
         at += len;
     }
-    if (rc == 0 && (count != n || (got_rows != rows && !(rows == 1 || cols == 1)))) {
+    if (rc == 0 && count == n && got_rows != rows && !(rows == 1 || cols == 1)) {
+        rt_usage_error(s->prog, "--param %.*s: the model's %.*s is a %d-by-%d matrix: "
+                       "write its %d rows, separated by ';', as in [1 2; 3 4]",
+                       (int)plen, path, (int)plen, path, rows, cols, rows);
+        rc = -1;
+    }
+    if (rc == 0 && count != n) {
         rt_usage_error(s->prog, "--param %.*s: the model's %.*s has %d element%s "
                        "(%d-by-%d), this value has %d: the size of a vector "
                        "parameter is fixed when the model is compiled; change it in "
