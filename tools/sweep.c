@@ -316,6 +316,8 @@ static char *model_name(const SweepArgs *a)
     size_t len = strlen(n);
     if (!a->top && len > 5 && !strcmp(n + len - 5, ".lmdl"))
         n[len - 5] = 0;
+    else if (!a->top && len > 4 && !strcmp(n + len - 4, ".ssc"))
+        n[len - 4] = 0;
     for (char *c = n; *c; c++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                     "0123456789_.-", *c))

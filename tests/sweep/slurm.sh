@@ -62,4 +62,12 @@ ln -s "$work/target" "$work/link.sh"
 [ "$(cat "$work/target")" = precious ] || fail "--force wrote through the link"
 [ ! -L "$work/link.sh" ] && grep -q '^#SBATCH --array=1-5%2$' "$work/link.sh" \
   || fail "--force did not replace the link with the script"
+# a Simscape file's model is named without its .ssc, as a .lmdl one is
+mkdir "$work/ssc" || fail "mkdir ssc"
+printf '%s\n' 'a' '1' > "$work/ssc/sets.csv"
+"$LMDLC" sweep "$here/../simscape/+units/HalfPower.ssc" -I "$here/../simscape" \
+  --sets "$work/ssc/sets.csv" --engine slurm --script "$work/ssc/job.sh" \
+  -o "$work/ssc/out-{row}.csv" > /dev/null || fail "lmdlc sweep of a .ssc"
+grep -q '^#SBATCH --job-name=lmdl-HalfPower$' "$work/ssc/job.sh" \
+  || fail "job name of a .ssc: $(grep job-name "$work/ssc/job.sh")"
 echo ok
