@@ -768,34 +768,6 @@ int dae_var_reads(const DaeExpr *e, int *out, int cap)
     return reads(e, DX_VAR, out, cap);
 }
 
-void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
-                           char *buf, size_t len)
-{
-    enum { SHOWN = 8 };
-    int k[SHOWN];
-    int n = dae_param_reads(e, k, SHOWN);
-    size_t at = 0;
-    buf[0] = 0;
-    for (int i = 0; i < n && i < SHOWN && at < len; i++) {
-        const DaeParam *p = d->params.items[k[i]];
-        char unit[64] = "";
-        if (!p->is_bool && !dim_is_none(p->dim)) {
-            unit[0] = ' ';
-            dim_text(p->dim, unit + 1, sizeof unit - 1);
-        }
-        if (p->is_bool)
-            at += (size_t)snprintf(buf + at, len - at, "%s%s = %s", i ? ", " : " (",
-                                   p->name, values[k[i]] != 0 ? "true" : "false");
-        else
-            at += (size_t)snprintf(buf + at, len - at, "%s%s = %.10g%s", i ? ", " : " (",
-                                   p->name, values[k[i]], unit);
-    }
-    if (n > SHOWN && at < len)
-        at += (size_t)snprintf(buf + at, len - at, ", ...");
-    if (n > 0 && at < len)
-        snprintf(buf + at, len - at, ")");
-}
-
 /* Whether a node is finite whenever its operands are: the operators that
    cannot divide by zero or leave a function's domain.  A division is one
    when its divisor is a constant or parameter expression, finite and

@@ -3,14 +3,17 @@
  * prints it: run-time parameters with values and units, variables with
  * their names and targets, equations with their origins, assertions, and
  * the counts; and the printing of one expression, in the language's
- * syntax, which messages and the generated C's comments use.
- * Deterministic: everything in creation order.
+ * syntax, which messages and the generated C's comments use; and the
+ * parameter values an assertion's message shows, in their declared
+ * units.  Deterministic: everything in creation order.
  */
 #include "dae.h"
 
 #include "diag.h"
+#include "rt_units.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,4 +496,51 @@ void dae_print(FILE *fp, Dae *d, const char *model, bool simplified)
         fprintf(fp, " (before simplification: %d equations, %d variables)",
                 d->raw_eqs, d->raw_vars);
     fputc('\n', fp);
+}
+
+/* v in p's declared unit when that is not SI ('-1 A*hr', for -3600 C in
+   SI), as the user wrote it; false when there is none to show. */
+static bool declared_unit(const DaeParam *p, double v, char *buf, size_t len)
+{
+    RtUnit u;
+    double offset = 0;
+    if (!p->unit || p->is_bool || rt_unit_parse_affine(p->unit, &u, &offset, NULL, 0, NULL) != 0)
+        return false;
+    if (u.scale == 1 && offset == 0)
+        return false;   /* the SI unit itself: the SI text says it */
+    if (p->unit_relative)
+        offset = 0;
+    snprintf(buf, len, "%.10g %s", v / u.scale - offset, p->unit);
+    return true;
+}
+
+void dae_param_values_text(const Dae *d, const DaeExpr *e, const double *values,
+                           char *buf, size_t len)
+{
+    enum { SHOWN = 8 };
+    int k[SHOWN];
+    int n = dae_param_reads(e, k, SHOWN);
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && i < SHOWN && at < len; i++) {
+        const DaeParam *p = d->params.items[k[i]];
+        char unit[64] = "";
+        if (!p->is_bool && !dim_is_none(p->dim)) {
+            unit[0] = ' ';
+            dim_text(p->dim, unit + 1, sizeof unit - 1);
+        }
+        if (p->is_bool)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s = %s", i ? ", " : " (",
+                                   p->name, values[k[i]] != 0 ? "true" : "false");
+        else if (declared_unit(p, values[k[i]], unit, sizeof unit))
+            at += (size_t)snprintf(buf + at, len - at, "%s%s = %s", i ? ", " : " (",
+                                   p->name, unit);
+        else
+            at += (size_t)snprintf(buf + at, len - at, "%s%s = %.10g%s", i ? ", " : " (",
+                                   p->name, values[k[i]], unit);
+    }
+    if (n > SHOWN && at < len)
+        at += (size_t)snprintf(buf + at, len - at, ", ...");
+    if (n > 0 && at < len)
+        snprintf(buf + at, len - at, ")");
 }
