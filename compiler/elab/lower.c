@@ -301,12 +301,15 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
     DaeExprTable *t = m->t;
     if (sf == SF_DELAY)
         return lower_delay(m, in, e);
-    if (sf == SF_BLEND) {
-        if (e->u.call.args.n != 5)
+    /* blend and limit: a fixed number of arguments, lowered first */
+    DaeExpr *g[5];
+    if (sf == SF_BLEND || sf == SF_LIMIT) {
+        if (e->u.call.args.n != special_min_args[sf])
             return dae_const(t, 0); /* reported by resolution */
-        DaeExpr *g[5];
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < special_min_args[sf]; i++)
             g[i] = lower_expr(m, in, e->u.call.args.items[i]);
+    }
+    if (sf == SF_BLEND) {
         /* y1 up to x1, y2 from x2, between them y1 + (y2 - y1) s(u) with
            u = (x - x1) / (x2 - x1) and s(u) = u^2 (3 - 2u): C1 at both ends */
         DaeExpr *u = dae_div(t, dae_sub(t, g[4], g[2]), dae_sub(t, g[3], g[2]));
@@ -319,11 +322,6 @@ static DaeExpr *lower_special(Model *m, ElabInst *in, AstExpr *e, int sf)
         return r;
     }
     if (sf == SF_LIMIT) {
-        if (e->u.call.args.n != 4)
-            return dae_const(t, 0); /* reported by resolution */
-        DaeExpr *g[4];
-        for (int i = 0; i < 4; i++)
-            g[i] = lower_expr(m, in, e->u.call.args.items[i]);
         double smooth = dae_eval_params(g[3], elab_param_values(m));
         elab_mark_structural(m, g[3]);
         if (g[3]->kind != DX_CONST && g[3]->kind != DX_PARAM)

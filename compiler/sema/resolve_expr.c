@@ -475,18 +475,12 @@ static bool check_special_call(Checker *c, AstExpr *e)
         check_delay(c, e);
         return true;
     }
-    if (k == SF_BLEND) {
-        if (e->u.call.args.n != 5)
-            diag_error(e->span, "simscape.function.blend takes 5 arguments (y1, y2, x1, "
-                       "x2, x), not %d", e->u.call.args.n);
-        for (int i = 0; i < e->u.call.args.n; i++)
-            rs_check_expr(c, e->u.call.args.items[i]);
-        return true;
-    }
-    if (k == SF_LIMIT) {
-        if (e->u.call.args.n != 4)
-            diag_error(e->span, "simscape.function.limit takes 4 arguments (x, lower, "
-                       "upper, smoothing), not %d", e->u.call.args.n);
+    if (k == SF_BLEND || k == SF_LIMIT) {
+        /* Simscape's functions of a fixed number of expressions */
+        const char *args = k == SF_BLEND ? "y1, y2, x1, x2, x" : "x, lower, upper, smoothing";
+        if (e->u.call.args.n != special_min_args[k])
+            diag_error(e->span, "%s takes %d arguments (%s), not %d", special_names[k],
+                       special_min_args[k], args, e->u.call.args.n);
         for (int i = 0; i < e->u.call.args.n; i++)
             rs_check_expr(c, e->u.call.args.items[i]);
         return true;
