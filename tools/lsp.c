@@ -330,15 +330,25 @@ static void put_id(FILE *fp, const LspJson *id)
         fputs("null", fp);
 }
 
-static void send_error(LspServer *s, const LspJson *id, int code, const char *message)
+/* A response to request id, opened in memory up to its id: the caller
+   writes the rest, closes fp and sends *buf. */
+static FILE *open_response(const LspJson *id, char **buf, size_t *len)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
+    *buf = NULL;
+    *len = 0;
+    FILE *fp = open_memstream(buf, len);
     if (!fp)
         abort();
     fputs("{\"jsonrpc\":\"2.0\",\"id\":", fp);
     put_id(fp, id);
+    return fp;
+}
+
+static void send_error(LspServer *s, const LspJson *id, int code, const char *message)
+{
+    char *buf;
+    size_t len;
+    FILE *fp = open_response(id, &buf, &len);
     fprintf(fp, ",\"error\":{\"code\":%d,\"message\":", code);
     lsp_put_string(fp, message);
     fputs("}}", fp);
@@ -449,13 +459,9 @@ static void request(LspServer *s, const LspJson *id, const char *method, const L
         send_error(s, id, -32600, "initialize was received already: it is sent once");
         return;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    if (!fp)
-        abort();
-    fputs("{\"jsonrpc\":\"2.0\",\"id\":", fp);
-    put_id(fp, id);
+    char *buf;
+    size_t len;
+    FILE *fp = open_response(id, &buf, &len);
     fputs(",\"result\":", fp);
     bool known = answer(s, method, params, fp);
     fputc('}', fp);

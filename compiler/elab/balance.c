@@ -155,7 +155,7 @@ static void check_branch_size(Model *m, ElabInst *in, AstBranch *b)
         if (!node || !through || node->node < 0)
             continue;
         ElabSlot *ds = elab_domain_slot(m, m->nodes[node->node].domain, through);
-        int count = ds->vec ? ds->rows * ds->cols : 1;
+        int count = elab_slot_numel(ds);
         if (count != n) {
             diag_error(b->var->span, "the branch variable '%s' has %d element%s, but "
                        "the through variable '%s' has %d; they must be of one size",
@@ -209,7 +209,7 @@ static void tally(Model *m, ElabInst *in, Tally *t)
             || s->m->event)
             continue;   /* event variables are no unknowns */
         /* arrays: a vector counts its elements */
-        int count = s->vec ? s->rows * s->cols : 1;
+        int count = elab_slot_numel(s);
         if (s->m->kind == MEM_VARIABLE)
             t->nvars += count;
         else

@@ -512,23 +512,13 @@ static LowerValue network_value(Model *m, int node, SemaMember *pm, SrcSpan at)
     return v;
 }
 
-/* Sets the n parameters from p to value v, element by element; a value of
-   another size than the domain declares is an error at `at`. */
+/* Gives the n parameters of np the value v, element by element (v has
+   the domain's size: network_value keeps a setting of another size out);
+   whether one changed. */
 static bool put_node_param(Model *m, ElabNodeParam *np, LowerValue v)
 {
-    if (v.rows * v.cols != np->n && !(v.rows * v.cols == 1 && np->n == 1)) {
-        char a[64], b[64];
-        int rows, cols;
-        ElabNode *n = &m->nodes[np->node];
-        member_count(m, n->domain, np->member, &rows, &cols);
-        diag_error(np->at, "the domain parameter '%s' of this network is a %s, but "
-                   "its domain declares a %s", np->member->name->name,
-                   lower_size_text(a, sizeof a, v.rows, v.cols),
-                   lower_size_text(b, sizeof b, rows, cols));
-        return false;
-    }
     bool changed = false;
-    for (int k = 0; k < np->n; k++) {
+    for (int k = 0; k < np->n && k < v.rows * v.cols; k++) {
         DaeParam *dp = elab_param(m, np->param + k);
         if (dp->expr != v.el[k]) {
             dp->expr = v.el[k];
@@ -558,10 +548,9 @@ int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
                            : arena_dotted(m->arena, (const char *const[]){n->name->name,
                                                                            pm->name->name}, 2);
     int first = -1;
-    bool fits = v.rows * v.cols == count;
     for (int e = 0; e < count; e++) {
         const char *en = count > 1 ? elab_element_name(m, name, e, rows, cols) : name;
-        int p = elab_new_param(m, en, at, fits ? v.el[e] : dae_const(m->t, 0));
+        int p = elab_new_param(m, en, at, e < v.rows * v.cols ? v.el[e] : dae_const(m->t, 0));
         if (first < 0)
             first = p;
         DaeParam *dp = elab_param(m, p);
@@ -570,8 +559,6 @@ int elab_node_param(Model *m, int node, SemaMember *pm, SrcSpan at)
     }
     ElabNodeParam *np = arena_alloc(m->arena, sizeof *np);
     *np = (ElabNodeParam){node, pm, first, count, at};
-    if (!fits)
-        put_node_param(m, np, v); /* says so */
     ptrvec_push(m->arena, &m->node_param_list, np);
     ptrmap_put(&m->node_params, key, (void *)(intptr_t)m->node_param_list.n);
     return first;

@@ -76,6 +76,12 @@ typedef struct ElabSlot {
     int elem_index;         /* of an element: its index (1 ...); else 0 */
 } ElabSlot;
 
+/* The scalars a slot stands for: a vector's or matrix's elements, else 1. */
+static inline int elab_slot_numel(const ElabSlot *s)
+{
+    return s->vec ? s->rows * s->cols : 1;
+}
+
 /* A signal connection, checked by the unit check once the units of its
    ends are known (inferred, for an untyped end). */
 typedef struct ElabLink {

@@ -296,7 +296,7 @@ static void add_term(Model *m, FlatCtx *fc, ElabInst *in, AstExpr *end,
     /* a vector through variable takes a branch variable of its size, one
        term per element */
     ElabSlot *ds = elab_domain_slot(m, m->nodes[node->node].domain, through);
-    int count = ds->vec ? ds->rows * ds->cols : 1;
+    int count = elab_slot_numel(ds);
     if (count != n)
         return; /* reported by the balance check (check_branch_size) */
     for (int e = 0; e < n; e++) {
@@ -541,7 +541,7 @@ static void conservation(Model *m, FlatCtx *fc)
             SemaMember *tm = s->domain->member_list.items[j];
             if (tm->kind != MEM_THROUGH)
                 continue;
-            for (int e = 0; e < (ds[j].vec ? ds[j].rows * ds[j].cols : 1); e++)
+            for (int e = 0; e < elab_slot_numel(&ds[j]); e++)
                 conserve(m, fc, k, j, e);
         }
     }
@@ -605,7 +605,7 @@ static void make_places(Model *m, Dae *d)
         ElabSlot *ds = elab_domain_inst(m, s->domain)->slots;
         for (int j = 0; j < s->domain->member_list.n && !s->reference; j++)
             for (int e = 0; s->across_var[j] >= 0
-                            && e < (ds[j].vec ? ds[j].rows * ds[j].cols : 1); e++)
+                            && e < elab_slot_numel(&ds[j]); e++)
                 ((DaeVar *)d->vars.items[s->across_var[j] + e])->set = k;
     }
     d->nconnects = m->connects.n;
