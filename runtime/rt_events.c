@@ -598,18 +598,22 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         return 0;
     double *store = s->bracket;
     RtEvBracket br = {{t0, store, store + n}, {s->t, store + 2 * n, store + 3 * n}};
-    rt_ev_point_set(n, &br.L, t0, x0, dx0);
-    rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
+    /* The bracket holds copies of the step's ends; a model whose
+       relations are all assertions' needs it only when one changed. */
+    int probes = s->n_event_rel > 0 ? RT_STEP_PROBES : 0;
+    if (probes > 0) {
+        rt_ev_point_set(n, &br.L, t0, x0, dx0);
+        rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
+    }
     /* The interior probes, on the step's interpolant, earliest first
        and before them the deepest dip of a crossing function that reads
        only states, if any.  Assertions are checked by their values at
        the step's end and located only when one changed there, so a model
        whose relations are all assertions' (a chain of levers, each with
        its angle assertion) is not probed inside its steps. */
-    int hit = 0, rc = 0, full = rt_ev_probes_evaluate(s);
+    int hit = 0, rc = 0, full = s->probes_evaluate;
     double t1 = s->t;
-    double tdip = s->n_event_rel > 0 ? rt_ev_dip(s, &br, 0) : -1;
-    int probes = s->n_event_rel > 0 ? RT_STEP_PROBES : 0;
+    double tdip = probes > 0 ? rt_ev_dip(s, &br, 0) : -1;
     for (int k = tdip > t0 ? 0 : 1; k <= probes && !hit && t1 > t0; k++) {
         double tp = k == 0 ? tdip : t0 + (t1 - t0) * k / (RT_STEP_PROBES + 1);
         if (!(tp > t0 && tp < t1))
@@ -659,6 +663,10 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
             no_event(s);
             return rt_ev_watch_check(s);
         }
+    }
+    if (probes == 0) {
+        rt_ev_point_set(n, &br.L, t0, x0, dx0);
+        rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
     }
     if (rc == 0)
         rc = rt_ev_refine(s, &br);

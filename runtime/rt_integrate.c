@@ -43,6 +43,7 @@
  * event code, on time alone.
  */
 #include "rt_internal.h"
+#include "rt_events.h"
 
 #include <float.h>
 #include <math.h>
@@ -293,6 +294,7 @@ int rt_integrate_setup(RtSim *s)
         s->n_time_rel += s->m->relations[i].time_only != 0;
     for (int i = 0; i < s->m->n_relations; i++)
         s->n_event_rel += !s->m->relations[i].assert_only;
+    s->probes_evaluate = rt_ev_probes_evaluate(s);
     return s->opt.backend->setup(s);
 }
 

@@ -259,6 +259,7 @@ struct RtSim {
                                    alone: the only ones a step's interior
                                    is probed for (assertions are checked
                                    at step ends) */
+    int probes_evaluate;        /* rt_ev_probes_evaluate, once */
 
     FILE *out;                  /* results CSV */
     FILE *events;               /* event log, or NULL */

@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 17
+#define RT_ABI_VERSION 18
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -62,6 +62,9 @@ typedef struct RtEval {
                            the event), which edge() reads on its "before"
                            side */
 } RtEval;
+
+/* A part of the column code (RtModel.column_parts). */
+typedef void (*RtColumnsFn)(const RtEval *e, double *out);
 
 /* Residuals F(z) of an algebraic loop over its unknowns z; 0 on success. */
 typedef int (*RtBlockFn)(RtEval *e, const double *z, double *res);
@@ -336,6 +339,12 @@ struct RtModel {
     int n_hidden;
     /* Fills every column value from an evaluated state. */
     void (*columns)(const RtEval *e, double *out);
+    /* ... in parts: part k fills the computed columns c with
+       column_part_end[k - 1] <= c < column_part_end[k] (0 parts in
+       hand-written models: columns() alone). */
+    int n_column_parts;
+    const RtColumnsFn *column_parts;
+    const int *column_part_end;
 
     int n_targets;
     const RtTargetInfo *targets;

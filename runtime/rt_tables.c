@@ -61,7 +61,40 @@ struct RtGather {
     int n[GATHER_KINDS];        /* written columns of each kind */
     int *pos[GATHER_KINDS];     /* ... their places in the row */
     int *idx[GATHER_KINDS];     /* ... and their sources' indices */
+    int nparts;                 /* the parts of columns() that compute them */
+    int *parts;                 /* ... ascending (RtModel.column_parts) */
 };
+
+/* The part of columns() that computes column c (RtModel.column_part_end
+   ascends: the first part that ends after c). */
+static int part_of(const RtModel *m, int c)
+{
+    int lo = 0, hi = m->n_column_parts - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (m->column_part_end[mid] > c)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The parts the computed columns of g need, each once. */
+static void gather_parts(const RtModel *m, RtGather *g)
+{
+    int np = m->n_column_parts, n = g->n[RT_FROM_CODE];
+    if (np <= 0 || n == 0)
+        return;
+    unsigned char *need = rt_xcalloc((size_t)np, 1);
+    for (int j = 0; j < n; j++)
+        need[part_of(m, g->idx[RT_FROM_CODE][j])] = 1;
+    g->parts = rt_xcalloc((size_t)np, sizeof *g->parts);
+    for (int k = 0; k < np; k++)
+        if (need[k])
+            g->parts[g->nparts++] = k;
+    free(need);
+}
 
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
 {
@@ -82,6 +115,7 @@ RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
         g->idx[kind][j] = src[k] >> 3;
     }
     free(src);
+    gather_parts(m, g);
     return g;
 }
 
@@ -93,6 +127,7 @@ void rt_gather_free(RtGather *g)
         free(g->pos[kind]);
         free(g->idx[kind]);
     }
+    free(g->parts);
     free(g);
 }
 
@@ -105,9 +140,12 @@ static void gather_from(double *row, const int *pos, const int *idx, int n, cons
 
 void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *row)
 {
-    /* columns() computes every computed column: not run when the columns
-       asked for are all copies (a state, an algebraic value) */
-    if (g->n[RT_FROM_CODE] && m->columns)
+    /* only the parts of columns() that compute a column asked for: none
+       when they are all copies (a state, an algebraic value) */
+    if (m->n_column_parts > 0)
+        for (int k = 0; k < g->nparts; k++)
+            m->column_parts[g->parts[k]](e, out);
+    else if (g->n[RT_FROM_CODE] && m->columns)
         m->columns(e, out);
     gather_from(row, g->pos[RT_FROM_CODE], g->idx[RT_FROM_CODE], g->n[RT_FROM_CODE], out);
     gather_from(row, g->pos[RT_FROM_X], g->idx[RT_FROM_X], g->n[RT_FROM_X], e->x);

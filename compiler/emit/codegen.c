@@ -342,12 +342,12 @@ static void count_stmt(Cg *cg, PlanStmt st)
     case PLAN_EXPLICIT:
         if (b->pivot_check[0] == CHECK_EVAL)
             cp_count(&cg->p, b->pivot);
-        cp_count(&cg->p, b->solved);
+        cp_count(&cg->p, st.value ? st.value : b->solved);
         break;
     case PLAN_SYMBOLIC:
         if (b->pivot_check[st.i] == CHECK_EVAL)
             cp_count(&cg->p, b->pivots[st.i]);
-        cp_count(&cg->p, b->values[st.i]);
+        cp_count(&cg->p, st.value ? st.value : b->values[st.i]);
         break;
     case PLAN_LU:
         for (int i = 0; i < n * n; i++)
@@ -405,17 +405,17 @@ static void emit_stmt(Cg *cg, PlanStmt st, bool first_of_block, int next, int to
     case PLAN_EXPLICIT:
         if (b->pivot_check[0] == CHECK_EVAL)
             emit_pivot_check(cg, k, b->pivot);
-        cp_temps(&cg->p, b->solved);
+        cp_temps(&cg->p, st.value ? st.value : b->solved);
         cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[b->vars[0]]);
-        cp_expr(&cg->p, b->solved);
+        cp_expr(&cg->p, st.value ? st.value : b->solved);
         cp_emit(&cg->p, ";\n");
         break;
     case PLAN_SYMBOLIC:
         if (b->pivot_check[st.i] == CHECK_EVAL)
             emit_pivot_check(cg, k, b->pivots[st.i]);
-        cp_temps(&cg->p, b->values[st.i]);
+        cp_temps(&cg->p, st.value ? st.value : b->values[st.i]);
         cp_emit(&cg->p, "    a[%d] = ", cg->pl->slot[b->vars[st.i]]);
-        cp_expr(&cg->p, b->values[st.i]);
+        cp_expr(&cg->p, st.value ? st.value : b->values[st.i]);
         cp_emit(&cg->p, ";\n");
         break;
     case PLAN_LU:
@@ -650,6 +650,8 @@ char *cg_generate(const Plan *pl, const char *model)
     if (pl->nrel_states && pl->nrel_states < s->nstates)
         cp_emit(&cg.p, "    .n_rel_states = %d, .rel_states = rel_states,\n", pl->nrel_states);
     cp_emit(&cg.p, "    .column_from = column_from, .column_info_of = column_info_of,\n");
+    cp_emit(&cg.p, "    .n_column_parts = %d, .column_parts = column_parts,\n"
+            "    .column_part_end = column_part_end,\n", cg.ncolumn_parts);
     cp_emit(&cg.p, "    .n_param_copies = %d, .param_copies = param_copies,\n", cg.nparam_copies);
     cp_emit(&cg.p, "    .n_pivot_slots = %d, .pivot_slots = pivot_slots,\n", cg.npivot_slots);
     cp_emit(&cg.p, "    .n_param_checks = %d, .param_checks = param_checks,\n",

@@ -13,6 +13,7 @@ typedef struct Cg {
     CPrint p;               /* the C text */
     int nparam_copies;      /* entries of param_copies */
     int npivot_slots;       /* entries of pivot_slots */
+    int ncolumn_parts;      /* entries of column_parts (cg_columns) */
     const Plan *pl;         /* what to print */
     Dae *d;                 /* pl->d */
     Structure *s;           /* pl->s */

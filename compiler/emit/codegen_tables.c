@@ -88,6 +88,10 @@ void cg_columns(Cg *cg)
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS "    (void)out;\n"};
+    /* part k computes the code columns before part_end[k] (and from
+       part_end[k - 1] on): a row that writes a few of them calls only
+       their parts (rt_tables.c) */
+    int *part_end = mem_calloc((size_t)pl->ncolumns / CHUNK_ITEMS + 2, sizeof(int));
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];
@@ -98,6 +102,7 @@ void cg_columns(Cg *cg)
         if (cg_value_slot(cg, val, &at) != RT_FROM_CODE)
             continue;
         cp_chunk_item(&cg->p, &c);
+        part_end[c.parts - 1] = k + 1;
         cp_reset(&cg->p);
         cp_count(&cg->p, val);
         cp_temps(&cg->p, val);
@@ -106,6 +111,13 @@ void cg_columns(Cg *cg)
         cp_emit(&cg->p, ";\n");
     }
     cp_chunk_end(&cg->p, &c);
+    cp_emit(&cg->p, "static const RtColumnsFn column_parts[] = {");
+    for (int i = 0; i < c.parts; i++)
+        cp_emit(&cg->p, c.parts == 1 ? "%scolumns" : "%scolumns_%d", cp_list_sep(i), i);
+    cp_emit(&cg->p, "\n};\n\n");
+    cp_int_array(&cg->p, "column_part_end", part_end, c.parts);
+    cg->ncolumn_parts = c.parts;
+    free(part_end);
 }
 
 void cg_targets(Cg *cg)

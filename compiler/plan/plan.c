@@ -55,6 +55,8 @@ const char *const plan_method_names[] = {PLAN_METHODS(X_PLANNAME)};
 DaeExpr *plan_column_value(const Plan *p, const PlanColumn *c)
 {
     DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
+    if (c->value)
+        return c->value;
     return !v ? c->expr : v->eliminated ? v->alias_expr : dae_var(&p->d->t, c->var, 0);
 }
 

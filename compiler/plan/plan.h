@@ -83,6 +83,9 @@ typedef struct PlanStmt {
     int block;              /* index in Plan.blocks */
     int i;                  /* its unknown (symbolic: solved for i = n-1
                                down to 0), or -1 for the whole block */
+    DaeExpr *value;         /* a solver's value as printed, with the
+                               unknowns only it reads inlined (plan_eval.c),
+                               or NULL: the block's */
 } PlanStmt;
 
 /* A relation with a mode: a zero crossing of the equations. */
@@ -121,6 +124,10 @@ typedef struct PlanColumn {
     bool output;            /* an output of the top-level model */
     bool complete;          /* reads what only complete evaluations
                                compute (plan_eval.c) */
+    DaeExpr *value;         /* the variable's value over the solver's, when
+                               its statement is inlined (plan_eval.c): a
+                               row computes it without a complete
+                               evaluation; or NULL */
 } PlanColumn;
 
 /* How a one-parameter assertion compares its parameter with a constant

@@ -50,6 +50,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Statements per part of eval (a part is one C function). */
 enum { EVAL_PART_STMTS = 64 };
@@ -306,6 +307,202 @@ static void plan_copies(Plan *p)
     }
 }
 
+/* ---- values the solver's statements inline ------------------------------ */
+
+/* The StVar whose value a variable leaf reads (a copy followed), or -1. */
+static int read_stvar(const Plan *p, int var, int order)
+{
+    int sv = plan_stvar(p, var, order);
+    if (sv >= 0 && p->copy_of[sv] >= 0)
+        sv = p->copy_of[sv];
+    return sv;
+}
+
+typedef struct Uses {
+    const Plan *p;
+    int *uses;              /* per StVar: the solver's statements reading it */
+    bool *pinned;           /* per StVar: read where it must be stored */
+    bool pin;               /* what the visit does: pin, or count */
+} Uses;
+
+static void use_var(void *ctx, int var, int order)
+{
+    Uses *u = ctx;
+    int sv = read_stvar(u->p, var, order);
+    if (sv < 0)
+        return;
+    if (u->pin)
+        u->pinned[sv] = true;
+    else
+        u->uses[sv]++;
+}
+
+/* A statement whose value can be printed inside another's: one unknown
+   of an explicit or symbolic block, with no pivot checked in eval. */
+static bool inlinable(const Plan *p, PlanStmt st)
+{
+    const PlanBlock *b = &p->blocks[st.block];
+    if (b->method == PLAN_EXPLICIT)
+        return b->pivot_check[0] != CHECK_EVAL;
+    return b->method == PLAN_SYMBOLIC && b->pivot_check[st.i] != CHECK_EVAL;
+}
+
+static int stmt_stvar(const Plan *p, PlanStmt st)
+{
+    return p->blocks[st.block].vars[st.i < 0 ? 0 : st.i];
+}
+
+/* Which of the solver's statements are inlined (moved[j]): those whose
+   unknown exactly one other solver's statement reads, and nothing the
+   runtime reads after a solver's evaluation (a derivative, a relation,
+   an assertion, a delay, a loop).  Such a value is computed where it is
+   read, in a register rather than in a[], and stored by complete
+   evaluations only (for the rows and events). */
+static void pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *solver,
+                         bool *moved)
+{
+    Structure *s = p->s;
+    DaeExprTable *t = &p->d->t;
+    int nv = s->vars.n;
+    Uses u = {p, mem_calloc((size_t)nv + 1, sizeof(int)),
+              mem_calloc((size_t)nv + 1, sizeof(bool)), true};
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = stv(p, s->state_var[i]);
+        int d = x->deriv >= 0 && p->copy_of[x->deriv] >= 0 ? p->copy_of[x->deriv] : x->deriv;
+        if (d >= 0)
+            u.pinned[d] = true;
+    }
+    for (int i = 0; i < p->nrels; i++) {
+        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
+        dae_each_var(t, roots, 2, use_var, &u);
+    }
+    for (int i = 0; i < p->d->asserts.n; i++) {
+        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
+        dae_each_var(t, &cond, 1, use_var, &u);
+    }
+    for (int i = 0; i < p->delays.n; i++) {
+        DaeExpr *dl = p->delays.items[i];
+        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
+        dae_each_var(t, roots, 2, use_var, &u);
+    }
+    for (int j = 0; j < nst; j++) {
+        if (!solver[j])
+            continue;
+        int cap = stmt_cap(&p->blocks[all[j].block]);
+        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
+        int nr = stmt_exprs(p, all[j], roots, cap);
+        u.pin = !inlinable(p, all[j]);  /* a loop's or a checked pivot's */
+        dae_each_var(t, roots, nr, use_var, &u);
+        free(roots);
+    }
+    const char *env = getenv("LMDL_INLINE");   /* "no": none (tests/e2e/inline.sh) */
+    bool off = env && !strcmp(env, "no");
+    for (int j = 0; j < nst; j++) {
+        int sv = stmt_stvar(p, all[j]);
+        moved[j] = !off && solver[j] && inlinable(p, all[j]) && !u.pinned[sv]
+                   && u.uses[sv] == 1;
+    }
+    free(u.uses);
+    free(u.pinned);
+}
+
+typedef struct Inliner {
+    Plan *p;
+    DaeExpr **value;        /* per StVar: a moved statement's value, or NULL */
+    PtrMap memo;            /* node -> rewritten node (modes: themselves) */
+} Inliner;
+
+static DaeExpr *inline_moved(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
+{
+    Inliner *in = ctx;
+    int sv = read_stvar(in->p, leaf->u.var.index, leaf->u.var.order);
+    if (sv < 0 || !in->value[sv])
+        return (DaeExpr *)leaf;
+    return dae_map_leaves(t, in->value[sv], DXF_VAR, inline_moved, in, &in->memo);
+}
+
+/* Whether e reads only what every evaluation computes (states, the
+   solver's values, parameters, time) through arithmetic: no relation,
+   mode or delay, whose value the column code would take otherwise than
+   eval does. */
+static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_has_var(e) || ptrmap_get(seen, e))
+        return true;
+    ptrmap_put(seen, e, e);
+    if (e->kind == DX_VAR) {
+        int sv = read_stvar(p, e->u.var.index, e->u.var.order);
+        return sv >= 0 && (stv(p, sv)->state || solver_sv[sv]);
+    }
+    if (e->kind == DX_DELAY || e->kind == DX_LOOKUP || ptrmap_get(&p->rel_index, e))
+        return false;
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        if (!solver_arith(p, solver_sv, kids[i], seen))
+            return false;
+    return true;
+}
+
+/* A column of a moved unknown: its value over the solver's, when that is
+   arithmetic (solver_arith); otherwise it reads its slot, which complete
+   evaluations fill, and a row that writes it asks for one. */
+static void inline_columns(Plan *p, Inliner *in)
+{
+    int nv = p->s->vars.n;
+    bool *solver_sv = mem_calloc((size_t)nv + 1, sizeof(bool));
+    for (int j = 0; j < p->nsolver; j++) {
+        PlanStmt st = p->stmts[j];
+        const PlanBlock *b = &p->blocks[st.block];
+        for (int i = 0; i < b->n; i++)
+            if (st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT)
+                solver_sv[b->vars[i]] = true;
+    }
+    DaeExprTable *t = &p->d->t;
+    for (int k = 0; k < p->ncolumns; k++) {
+        PlanColumn *c = &p->columns[k];
+        if (c->same_as >= 0)
+            continue;
+        DaeExpr *v = plan_column_value(p, c);
+        DaeExpr *w = v ? dae_map_leaves(t, v, DXF_VAR, inline_moved, in, &in->memo) : v;
+        PtrMap seen = {0};
+        if (w != v && solver_arith(p, solver_sv, w, &seen))
+            c->value = w;
+        ptrmap_free(&seen);
+    }
+    free(solver_sv);
+}
+
+/* The solver's statements' values, with the moved statements' values
+   inlined; and the columns of moved unknowns (inline_columns). */
+static void inline_values(Plan *p, int nmoved)
+{
+    if (nmoved == 0)
+        return;
+    DaeExprTable *t = &p->d->t;
+    Inliner in = {p, mem_calloc((size_t)p->s->vars.n + 1, sizeof(DaeExpr *)), {0}};
+    for (int j = p->nsolver; j < p->nsolver + nmoved; j++) {
+        PlanStmt st = p->stmts[j];
+        const PlanBlock *b = &p->blocks[st.block];
+        in.value[stmt_stvar(p, st)] = b->method == PLAN_EXPLICIT ? b->solved : b->values[st.i];
+    }
+    for (int i = 0; i < p->nrels; i++)
+        ptrmap_put(&in.memo, p->rels[i].rel, p->rels[i].rel);
+    for (int i = 0; i < p->delays.n; i++)
+        ptrmap_put(&in.memo, p->delays.items[i], p->delays.items[i]);
+    for (int j = 0; j < p->nsolver; j++) {
+        PlanStmt *st = &p->stmts[j];
+        if (!inlinable(p, *st))
+            continue;
+        const PlanBlock *b = &p->blocks[st->block];
+        DaeExpr *v = b->method == PLAN_EXPLICIT ? b->solved : b->values[st->i];
+        DaeExpr *w = dae_map_leaves(t, v, DXF_VAR, inline_moved, &in, &in.memo);
+        st->value = w != v ? w : NULL;
+    }
+    inline_columns(p, &in);
+    ptrmap_free(&in.memo);
+    free(in.value);
+}
+
 static void plan_stmts(Plan *p)
 {
     Structure *s = p->s;
@@ -333,12 +530,12 @@ static void plan_stmts(Plan *p)
                 if (p->copy_of[b->vars[i]] >= 0)
                     continue;
                 sl.stmt_of[b->vars[i]] = n;
-                all[n++] = (PlanStmt){k, b->method == PLAN_EXPLICIT ? 0 : i};
+                all[n++] = (PlanStmt){k, b->method == PLAN_EXPLICIT ? 0 : i, NULL};
             }
         } else {
             for (int i = 0; i < b->n; i++)
                 sl.stmt_of[b->vars[i]] = n;
-            all[n++] = (PlanStmt){k, -1};
+            all[n++] = (PlanStmt){k, -1, NULL};
         }
     }
     /* the roots: every state's derivative, and what the relations read */
@@ -369,20 +566,31 @@ static void plan_stmts(Plan *p)
         dae_each_var(&p->d->t, roots, nr, need_var, &sl);
         free(roots);
     }
+    bool *moved = mem_calloc((size_t)nst + 1, sizeof(bool));
+    pick_inlined(p, all, nst, sl.solver, moved);
     p->nstmts = nst;
     p->stmts = arena_alloc(&p->arena, sizeof(PlanStmt) * (size_t)(nst + 1));
     p->block_solver = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->nblocks + 1));
-    int m = 0;
+    int m = 0, nmoved = 0;
     for (int i = 0; i < nst; i++) {
-        if (sl.solver[i]) {
-            p->stmts[m++] = all[i];
+        if (sl.solver[i])
             p->block_solver[all[i].block] = true;
-        }
+        if (sl.solver[i] && !moved[i])
+            p->stmts[m++] = all[i];
     }
     p->nsolver = m;
+    /* the moved statements first among the others: they read only the
+       solver's values and each other's, in their order */
+    for (int i = 0; i < nst; i++)
+        if (moved[i]) {
+            p->stmts[m++] = all[i];
+            nmoved++;
+        }
     for (int i = 0; i < nst; i++)
         if (!sl.solver[i])
             p->stmts[m++] = all[i];
+    inline_values(p, nmoved);
+    free(moved);
     /* parts of at most EVAL_PART_STMTS statements, none straddling the
        two groups */
     int solver_parts = (p->nsolver + EVAL_PART_STMTS - 1) / EVAL_PART_STMTS;
@@ -548,17 +756,19 @@ static void plan_consts(Plan *p)
         DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
         if (b->method == PLAN_SYMBOLIC) {
             for (int i = 0; i < b->n; i++) {
-                int nr = stmt_exprs(p, (PlanStmt){k, i}, roots, cap);
+                int nr = stmt_exprs(p, (PlanStmt){k, i, NULL}, roots, cap);
                 for (int j = 0; j < nr; j++)
                     find_consts(p, roots[j], &seen);
             }
         } else {
-            int nr = stmt_exprs(p, (PlanStmt){k, 0}, roots, cap);
+            int nr = stmt_exprs(p, (PlanStmt){k, 0, NULL}, roots, cap);
             for (int j = 0; j < nr; j++)
                 find_consts(p, roots[j], &seen);
         }
         free(roots);
     }
+    for (int j = 0; j < p->nsolver; j++)
+        find_consts(p, p->stmts[j].value, &seen);
     for (int i = 0; i < p->nrels; i++) {
         find_consts(p, p->rels[i].live, &seen);
         find_consts(p, p->rels[i].crossing, &seen);
@@ -578,7 +788,8 @@ static void plan_consts(Plan *p)
         if (c->same_as >= 0)
             continue;
         DaeVar *v = c->var >= 0 ? p->d->vars.items[c->var] : NULL;
-        find_consts(p, !v ? c->expr : v->eliminated ? v->alias_expr : NULL, &seen);
+        find_consts(p, c->value ? c->value : !v ? c->expr : v->eliminated ? v->alias_expr : NULL,
+                    &seen);
     }
     ptrmap_free(&seen);
     if (p->consts.n > 1)

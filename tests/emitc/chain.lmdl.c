@@ -2,12 +2,12 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 17,
-               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 18,
+               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns (the first 36 computed
+ * The slots: x[] the states, a[] the other unknowns (the first 15 computed
  * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  m(1).x
  *   x[1]  m(1).v
@@ -25,42 +25,42 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   x[13]  m(6).v
  *   x[14]  m(7).x
  *   x[15]  m(7).v
- *   a[0]  wl.penetration
- *   a[1]  wl.f
- *   a[2]  wl.reaction
- *   a[3]  wr.penetration
- *   a[4]  wr.f
- *   a[5]  wr.reaction
- *   a[6]  s(1).stretch
- *   a[7]  s(1).f
- *   a[8]  m(1).f
- *   a[9]  der(m(1).v)
- *   a[10]  s(2).stretch
- *   a[11]  s(2).f
- *   a[12]  m(2).f
- *   a[13]  der(m(2).v)
- *   a[14]  s(3).stretch
- *   a[15]  s(3).f
- *   a[16]  m(3).f
- *   a[17]  der(m(3).v)
- *   a[18]  s(4).stretch
- *   a[19]  s(4).f
- *   a[20]  m(4).f
- *   a[21]  der(m(4).v)
- *   a[22]  s(5).stretch
- *   a[23]  s(5).f
- *   a[24]  m(5).f
- *   a[25]  der(m(5).v)
- *   a[26]  s(6).stretch
- *   a[27]  s(6).f
- *   a[28]  m(6).f
- *   a[29]  der(m(6).v)
- *   a[30]  s(7).stretch
- *   a[31]  s(7).f
- *   a[32]  m(7).f
- *   a[33]  der(m(7).v)
- *   a[34]  m(8).f
- *   a[35]  der(m(8).v)
+ *   a[0]  s(1).f
+ *   a[1]  der(m(1).v)
+ *   a[2]  s(2).f
+ *   a[3]  der(m(2).v)
+ *   a[4]  s(3).f
+ *   a[5]  der(m(3).v)
+ *   a[6]  s(4).f
+ *   a[7]  der(m(4).v)
+ *   a[8]  s(5).f
+ *   a[9]  der(m(5).v)
+ *   a[10]  s(6).f
+ *   a[11]  der(m(6).v)
+ *   a[12]  s(7).f
+ *   a[13]  der(m(7).v)
+ *   a[14]  der(m(8).v)
+ *   a[15]  wl.penetration
+ *   a[16]  wl.f
+ *   a[17]  wl.reaction
+ *   a[18]  wr.penetration
+ *   a[19]  wr.f
+ *   a[20]  wr.reaction
+ *   a[21]  s(1).stretch
+ *   a[22]  m(1).f
+ *   a[23]  s(2).stretch
+ *   a[24]  m(2).f
+ *   a[25]  s(3).stretch
+ *   a[26]  m(3).f
+ *   a[27]  s(4).stretch
+ *   a[28]  m(4).f
+ *   a[29]  s(5).stretch
+ *   a[30]  m(5).f
+ *   a[31]  s(6).stretch
+ *   a[32]  m(6).f
+ *   a[33]  s(7).stretch
+ *   a[34]  m(7).f
+ *   a[35]  m(8).f
  *   a[36]  der(m(1).x), read as x[1]
  *   a[37]  der(m(8).x), read as x[3]
  *   a[38]  der(m(2).x), read as x[5]
@@ -241,13 +241,13 @@ static void derivatives(RtEval *e)
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
     dx[0] = x[1];
-    dx[1] = a[9];
+    dx[1] = a[1];
     dx[2] = x[3];
-    dx[3] = a[35];
+    dx[3] = a[14];
     /* 6 times the 2 statements below, for r_ = 0 .. 5: the first time's blocks; each next one steps its indices */
     for (int r_ = 0; r_ < 6; r_++) {
         dx[(4 + 2 * r_)] = x[(5 + 2 * r_)];
-        dx[(5 + 2 * r_)] = a[(13 + 4 * r_)];
+        dx[(5 + 2 * r_)] = a[(3 + 2 * r_)];
     }
 }
 
@@ -259,78 +259,98 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    /* block 8, explicit: wl.penetration; wl, <stdlib>/translational/Wall.lmdl:26 */
-    a[0] = (p[5] * (x[0] - p[4]));
-    /* block 9, explicit: wl.f; wl, <stdlib>/translational/Wall.lmdl:27 */
-    a[1] = (md[0] ? (md[1] ? ((p[6] * a[0]) + (p[34] * x[1])) : 0) : 0);
-    /* block 10, explicit: wl.reaction; wl, <stdlib>/translational/Wall.lmdl:32 */
-    a[2] = (p[5] * a[1]);
-    /* block 11, explicit: wr.penetration; wr, <stdlib>/translational/Wall.lmdl:26 */
-    a[3] = (p[9] * (x[2] - p[8]));
-    /* block 12, explicit: wr.f; wr, <stdlib>/translational/Wall.lmdl:27 */
-    a[4] = (md[2] ? (md[3] ? ((p[10] * a[3]) + (p[35] * x[3])) : 0) : 0);
-    /* block 13, explicit: wr.reaction; wr, <stdlib>/translational/Wall.lmdl:32 */
-    a[5] = (p[9] * a[4]);
-    /* block 14, explicit: s(1).stretch; s(1), <stdlib>/translational/Spring.lmdl:20 */
-    a[6] = ((x[4] - x[0]) - p[21]);
     /* block 15, explicit: s(1).f; s(1), <stdlib>/translational/Spring.lmdl:21 */
-    a[7] = (p[20] * a[6]);
-    /* block 16, explicit: m(1).f; node wl.P, <stdlib>/translational/Wall.lmdl:9 */
-    a[8] = (a[7] - a[2]);
+    a[0] = (p[20] * ((x[4] - x[0]) - p[21]));
     /* block 17, explicit: der(m(1).v); m(1), <stdlib>/translational/Mass.lmdl:21 */
-    a[9] = (a[8] * p[36]);
-    /* block 18, explicit: s(2).stretch; s(2), <stdlib>/translational/Spring.lmdl:20 */
-    a[10] = ((x[6] - x[4]) - p[23]);
+    a[1] = ((a[0] - (p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[34] * x[1])) : 0) : 0))) * p[36]);
     /* block 19, explicit: s(2).f; s(2), <stdlib>/translational/Spring.lmdl:21 */
-    a[11] = (p[22] * a[10]);
-    /* block 20, explicit: m(2).f; node m(2).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[12] = (a[11] - a[7]);
+    a[2] = (p[22] * ((x[6] - x[4]) - p[23]));
     /* block 21, explicit: der(m(2).v); m(2), <stdlib>/translational/Mass.lmdl:21 */
-    a[13] = (a[12] * p[37]);
-    /* block 22, explicit: s(3).stretch; s(3), <stdlib>/translational/Spring.lmdl:20 */
-    a[14] = ((x[8] - x[6]) - p[25]);
+    a[3] = ((a[2] - a[0]) * p[37]);
     /* block 23, explicit: s(3).f; s(3), <stdlib>/translational/Spring.lmdl:21 */
-    a[15] = (p[24] * a[14]);
-    /* block 24, explicit: m(3).f; node m(3).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[16] = (a[15] - a[11]);
+    a[4] = (p[24] * ((x[8] - x[6]) - p[25]));
     /* block 25, explicit: der(m(3).v); m(3), <stdlib>/translational/Mass.lmdl:21 */
-    a[17] = (a[16] * p[38]);
-    /* block 26, explicit: s(4).stretch; s(4), <stdlib>/translational/Spring.lmdl:20 */
-    a[18] = ((x[10] - x[8]) - p[27]);
+    a[5] = ((a[4] - a[2]) * p[38]);
     /* block 27, explicit: s(4).f; s(4), <stdlib>/translational/Spring.lmdl:21 */
-    a[19] = (p[26] * a[18]);
-    /* block 28, explicit: m(4).f; node m(4).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[20] = (a[19] - a[15]);
+    a[6] = (p[26] * ((x[10] - x[8]) - p[27]));
     /* block 29, explicit: der(m(4).v); m(4), <stdlib>/translational/Mass.lmdl:21 */
-    a[21] = (a[20] * p[39]);
-    /* block 30, explicit: s(5).stretch; s(5), <stdlib>/translational/Spring.lmdl:20 */
-    a[22] = ((x[12] - x[10]) - p[29]);
+    a[7] = ((a[6] - a[4]) * p[39]);
     /* block 31, explicit: s(5).f; s(5), <stdlib>/translational/Spring.lmdl:21 */
-    a[23] = (p[28] * a[22]);
-    /* block 32, explicit: m(5).f; node m(5).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[24] = (a[23] - a[19]);
+    a[8] = (p[28] * ((x[12] - x[10]) - p[29]));
     /* block 33, explicit: der(m(5).v); m(5), <stdlib>/translational/Mass.lmdl:21 */
-    a[25] = (a[24] * p[40]);
-    /* block 34, explicit: s(6).stretch; s(6), <stdlib>/translational/Spring.lmdl:20 */
-    a[26] = ((x[14] - x[12]) - p[31]);
+    a[9] = ((a[8] - a[6]) * p[40]);
     /* block 35, explicit: s(6).f; s(6), <stdlib>/translational/Spring.lmdl:21 */
-    a[27] = (p[30] * a[26]);
-    /* block 36, explicit: m(6).f; node m(6).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[28] = (a[27] - a[23]);
+    a[10] = (p[30] * ((x[14] - x[12]) - p[31]));
     /* block 37, explicit: der(m(6).v); m(6), <stdlib>/translational/Mass.lmdl:21 */
-    a[29] = (a[28] * p[41]);
-    /* block 38, explicit: s(7).stretch; s(7), <stdlib>/translational/Spring.lmdl:20 */
-    a[30] = ((x[2] - x[14]) - p[33]);
+    a[11] = ((a[10] - a[8]) * p[41]);
     /* block 39, explicit: s(7).f; s(7), <stdlib>/translational/Spring.lmdl:21 */
-    a[31] = (p[32] * a[30]);
-    /* block 40, explicit: m(7).f; node m(7).P, <stdlib>/translational/Mass.lmdl:5 */
-    a[32] = (a[31] - a[27]);
+    a[12] = (p[32] * ((x[2] - x[14]) - p[33]));
     /* block 41, explicit: der(m(7).v); m(7), <stdlib>/translational/Mass.lmdl:21 */
-    a[33] = (a[32] * p[42]);
-    /* block 42, explicit: m(8).f; node wr.P, <stdlib>/translational/Wall.lmdl:9 */
-    a[34] = (-(a[31] + a[5]));
+    a[13] = ((a[12] - a[10]) * p[42]);
     /* block 43, explicit: der(m(8).v); m(8), <stdlib>/translational/Mass.lmdl:21 */
-    a[35] = (a[34] * p[43]);
+    a[14] = (-((a[12] + (p[9] * (md[2] ? (md[3] ? ((p[10] * (p[9] * (x[2] - p[8]))) + (p[35] * x[3])) : 0) : 0))) * p[43]));
+    if (e->partial)
+        goto done;
+    /* block 8, explicit: wl.penetration; wl, <stdlib>/translational/Wall.lmdl:26 */
+    const double t0 = (p[5] * (x[0] - p[4]));
+    a[15] = t0;
+    /* block 9, explicit: wl.f; wl, <stdlib>/translational/Wall.lmdl:27 */
+    const double t1 = (p[34] * x[1]);
+    a[16] = (md[0] ? (md[1] ? ((p[6] * a[15]) + t1) : 0) : 0);
+    /* block 10, explicit: wl.reaction; wl, <stdlib>/translational/Wall.lmdl:32 */
+    a[17] = (p[5] * a[16]);
+    /* block 11, explicit: wr.penetration; wr, <stdlib>/translational/Wall.lmdl:26 */
+    const double t2 = (p[9] * (x[2] - p[8]));
+    a[18] = t2;
+    /* block 12, explicit: wr.f; wr, <stdlib>/translational/Wall.lmdl:27 */
+    const double t3 = (p[35] * x[3]);
+    a[19] = (md[2] ? (md[3] ? ((p[10] * a[18]) + t3) : 0) : 0);
+    /* block 13, explicit: wr.reaction; wr, <stdlib>/translational/Wall.lmdl:32 */
+    a[20] = (p[9] * a[19]);
+    /* block 14, explicit: s(1).stretch; s(1), <stdlib>/translational/Spring.lmdl:20 */
+    const double t4 = ((x[4] - x[0]) - p[21]);
+    a[21] = t4;
+    /* block 16, explicit: m(1).f; node wl.P, <stdlib>/translational/Wall.lmdl:9 */
+    a[22] = (a[0] - a[17]);
+    /* block 18, explicit: s(2).stretch; s(2), <stdlib>/translational/Spring.lmdl:20 */
+    const double t5 = ((x[6] - x[4]) - p[23]);
+    a[23] = t5;
+    /* block 20, explicit: m(2).f; node m(2).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t6 = (a[2] - a[0]);
+    a[24] = t6;
+    /* block 22, explicit: s(3).stretch; s(3), <stdlib>/translational/Spring.lmdl:20 */
+    const double t7 = ((x[8] - x[6]) - p[25]);
+    a[25] = t7;
+    /* block 24, explicit: m(3).f; node m(3).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t8 = (a[4] - a[2]);
+    a[26] = t8;
+    /* block 26, explicit: s(4).stretch; s(4), <stdlib>/translational/Spring.lmdl:20 */
+    const double t9 = ((x[10] - x[8]) - p[27]);
+    a[27] = t9;
+    /* block 28, explicit: m(4).f; node m(4).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t10 = (a[6] - a[4]);
+    a[28] = t10;
+    /* block 30, explicit: s(5).stretch; s(5), <stdlib>/translational/Spring.lmdl:20 */
+    const double t11 = ((x[12] - x[10]) - p[29]);
+    a[29] = t11;
+    /* block 32, explicit: m(5).f; node m(5).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t12 = (a[8] - a[6]);
+    a[30] = t12;
+    /* block 34, explicit: s(6).stretch; s(6), <stdlib>/translational/Spring.lmdl:20 */
+    const double t13 = ((x[14] - x[12]) - p[31]);
+    a[31] = t13;
+    /* block 36, explicit: m(6).f; node m(6).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t14 = (a[10] - a[8]);
+    a[32] = t14;
+    /* block 38, explicit: s(7).stretch; s(7), <stdlib>/translational/Spring.lmdl:20 */
+    const double t15 = ((x[2] - x[14]) - p[33]);
+    a[33] = t15;
+    /* block 40, explicit: m(7).f; node m(7).P, <stdlib>/translational/Mass.lmdl:5 */
+    const double t16 = (a[12] - a[10]);
+    a[34] = t16;
+    /* block 42, explicit: m(8).f; node wr.P, <stdlib>/translational/Wall.lmdl:9 */
+    a[35] = (-(a[12] + a[20]));
+done:
     if (e->dx)
         derivatives(e);
     return 0;
@@ -445,11 +465,12 @@ static const char pool0[] =
     "velocity\0";
 
 static const RtColumnInfo column_info[] = {
-    {{12, 12, -24, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0, RT_COL_VARIABLE, 1},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 27, RT_COL_VARIABLE, 0},
-    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 56, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 56, RT_COL_VARIABLE, 1},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 92, RT_COL_VARIABLE, 0},
     {{12, 0, -12, 0, 0, 0, 0}, pool0 + 116, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 140, RT_COL_VARIABLE, 1},
     {{12, 12, -24, 0, 0, 0, 0}, pool0 + 140, RT_COL_VARIABLE, 0},
     {{12, 12, -24, 0, 0, 0, 0}, pool0 + 167, RT_COL_VARIABLE, 0},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 181, RT_COL_VARIABLE, 0},
@@ -459,17 +480,17 @@ static const RtColumnInfo column_info[] = {
 };
 
 static const int column_info_of[] = {
-    0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 3, 4,
-    5, 3, 4, 5, 3, 4, 5, 3, 4, 5, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7,
-    6, 7, 6, 7, 8, 8, 8, 9, 9, 9, 8, 8, 8, 9, 9, 9, 8, 8, 8, 9,
-    9, 9, 8, 8, 8, 9, 9, 9, 8, 8, 8, 9, 9, 9, 8, 8, 8, 9, 9, 9,
-    8, 8, 8, 9, 9, 9, 8, 8, 8, 9, 9, 9
+    0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 6, 3, 4, 6, 3, 4, 6, 3, 4,
+    6, 3, 4, 6, 3, 4, 6, 3, 4, 5, 7, 8, 7, 8, 7, 8, 7, 8, 7, 8,
+    7, 8, 7, 8, 9, 9, 9, 10, 10, 10, 9, 9, 9, 10, 10, 10, 9, 9, 9, 10,
+    10, 10, 9, 9, 9, 10, 10, 10, 9, 9, 9, 10, 10, 10, 9, 9, 9, 10, 10, 10,
+    9, 9, 9, 10, 10, 10, 9, 9, 9, 10, 10, 10
 };
 
 static const int column_from[] = {
-    10, 2, 18, 34, 26, 42, 1, 9, 66, 33, 41, 98, 49, 57, 130, 65, 73, 162, 81, 89,
-    194, 97, 105, 226, 113, 121, 258, 17, 25, 274, 58, 50, 90, 82, 122, 114, 154, 146, 186, 178,
-    218, 210, 250, 242, 1, 356, 356, 9, 380, 380, 17, 404, 404, 25, 428, 428, 33, 452, 452, 41,
+    130, 0, 138, 154, 0, 162, 1, 9, 178, 33, 41, 0, 49, 57, 0, 65, 73, 0, 81, 89,
+    0, 97, 105, 0, 113, 121, 0, 17, 25, 282, 2, 0, 18, 0, 34, 0, 50, 0, 66, 0,
+    82, 0, 98, 0, 1, 356, 356, 9, 380, 380, 17, 404, 404, 25, 428, 428, 33, 452, 452, 41,
     476, 476, 49, 500, 500, 57, 524, 524, 65, 548, 548, 73, 572, 572, 81, 596, 596, 89, 620, 620,
     97, 644, 644, 105, 668, 668, 113, 692, 692, 121, 716, 716
 };
@@ -483,7 +504,30 @@ static void columns(const RtEval *e, double *out)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)out;
+    out[1] = (p[5] * (x[0] - p[4]));
+    out[4] = (p[9] * (x[2] - p[8]));
+    out[11] = (a[2] - a[0]);
+    out[14] = (a[4] - a[2]);
+    out[17] = (a[6] - a[4]);
+    out[20] = (a[8] - a[6]);
+    out[23] = (a[10] - a[8]);
+    out[26] = (a[12] - a[10]);
+    out[31] = ((x[4] - x[0]) - p[21]);
+    out[33] = ((x[6] - x[4]) - p[23]);
+    out[35] = ((x[8] - x[6]) - p[25]);
+    out[37] = ((x[10] - x[8]) - p[27]);
+    out[39] = ((x[12] - x[10]) - p[29]);
+    out[41] = ((x[14] - x[12]) - p[31]);
+    out[43] = ((x[2] - x[14]) - p[33]);
 }
+
+static const RtColumnsFn column_parts[] = {
+    columns
+};
+
+static const int column_part_end[] = {
+    44
+};
 
 static const RtTargetInfo targets[] = {
     {7, 1, 2},
@@ -750,7 +794,7 @@ const RtModel rt_model = {
     .n_states = 16, .state_names = state_names, .start = start,
     .n_alg = 44, .alg_start = alg_start,
     .eval = eval,
-    .n_alg_solver = 36,
+    .n_alg_solver = 15,
     .n_columns = 92, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 8, .targets = targets, .target_values = target_values,
@@ -763,6 +807,8 @@ const RtModel rt_model = {
     .jac_rows = jac_rows,
     .n_rel_states = 4, .rel_states = rel_states,
     .column_from = column_from, .column_info_of = column_info_of,
+    .n_column_parts = 1, .column_parts = column_parts,
+    .column_part_end = column_part_end,
     .n_param_copies = 16, .param_copies = param_copies,
     .n_pivot_slots = 8, .pivot_slots = pivot_slots,
     .n_param_checks = 21, .param_checks = param_checks,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 17,
-               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 18,
+               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -133,6 +133,14 @@ static void columns(const RtEval *e, double *out)
     out[4] = e->ev[1];
     out[5] = e->ev[2];
 }
+
+static const RtColumnsFn column_parts[] = {
+    columns
+};
+
+static const int column_part_end[] = {
+    6
+};
 
 static const RtTargetInfo targets[] = {
     {0, 1, 1},
@@ -378,6 +386,8 @@ const RtModel rt_model = {
     .delay_params = delay_params,
     .n_rel_states = 1, .rel_states = rel_states,
     .column_from = column_from, .column_info_of = column_info_of,
+    .n_column_parts = 1, .column_parts = column_parts,
+    .column_part_end = column_part_end,
     .n_param_copies = 0, .param_copies = param_copies,
     .n_pivot_slots = 0, .pivot_slots = pivot_slots,
     .n_param_checks = 0, .param_checks = param_checks,

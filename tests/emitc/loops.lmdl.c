@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 17,
-               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 18,
+               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -190,6 +190,14 @@ static void columns(const RtEval *e, double *out)
     (void)out;
 }
 
+static const RtColumnsFn column_parts[] = {
+    columns
+};
+
+static const int column_part_end[] = {
+    0
+};
+
 static const RtTargetInfo targets[] = {
     {0, 1, 1},
 };
@@ -307,6 +315,8 @@ const RtModel rt_model = {
     .check_param_asserts = check_param_asserts,
     .n_blocks = 6, .blocks = blocks,
     .column_from = column_from, .column_info_of = column_info_of,
+    .n_column_parts = 1, .column_parts = column_parts,
+    .column_part_end = column_part_end,
     .n_param_copies = 0, .param_copies = param_copies,
     .n_pivot_slots = 2, .pivot_slots = pivot_slots,
     .n_param_checks = 0, .param_checks = param_checks,

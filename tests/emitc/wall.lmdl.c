@@ -2,21 +2,21 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 17,
-               "generated for runtime interface 17: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 18,
+               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
- * The slots: x[] the states, a[] the other unknowns (the first 6 computed
+ * The slots: x[] the states, a[] the other unknowns (the first 1 computed
  * by the solver's evaluations), p[] the parameters, then the constants.
  *   x[0]  mass.x
  *   x[1]  mass.v
- *   a[0]  base.f
- *   a[1]  wall.penetration
- *   a[2]  wall.f
- *   a[3]  wall.reaction
- *   a[4]  mass.f
- *   a[5]  der(mass.v)
+ *   a[0]  der(mass.v)
+ *   a[1]  base.f
+ *   a[2]  wall.penetration
+ *   a[3]  wall.f
+ *   a[4]  wall.reaction
+ *   a[5]  mass.f
  *   a[6]  der(mass.x), read as x[1]
  *   p[0]  base.position
  *   p[1]  spring.k
@@ -87,7 +87,7 @@ static void derivatives(RtEval *e)
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
     dx[0] = x[1];
-    dx[1] = a[5];
+    dx[1] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -98,18 +98,24 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
-    /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
-    a[0] = (p[1] * (x[0] - p[9]));
-    /* block 2, explicit: wall.penetration; wall, <stdlib>/translational/Wall.lmdl:26 */
-    a[1] = (p[5] * (x[0] - p[4]));
-    /* block 3, explicit: wall.f; wall, <stdlib>/translational/Wall.lmdl:27 */
-    a[2] = (md[0] ? (md[1] ? ((p[6] * a[1]) + (p[8] * x[1])) : 0) : 0);
-    /* block 4, explicit: wall.reaction; wall, <stdlib>/translational/Wall.lmdl:32 */
-    a[3] = (p[5] * a[2]);
-    /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
-    a[4] = (-(a[3] + a[0]));
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
-    a[5] = (a[4] * p[10]);
+    a[0] = (-(((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))) * p[10]));
+    if (e->partial)
+        goto done;
+    /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
+    const double t0 = (p[1] * (x[0] - p[9]));
+    a[1] = t0;
+    /* block 2, explicit: wall.penetration; wall, <stdlib>/translational/Wall.lmdl:26 */
+    const double t1 = (p[5] * (x[0] - p[4]));
+    a[2] = t1;
+    /* block 3, explicit: wall.f; wall, <stdlib>/translational/Wall.lmdl:27 */
+    const double t2 = (p[8] * x[1]);
+    a[3] = (md[0] ? (md[1] ? ((p[6] * a[2]) + t2) : 0) : 0);
+    /* block 4, explicit: wall.reaction; wall, <stdlib>/translational/Wall.lmdl:32 */
+    a[4] = (p[5] * a[3]);
+    /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
+    a[5] = (-(a[4] + a[1]));
+done:
     if (e->dx)
         derivatives(e);
     return 0;
@@ -157,10 +163,10 @@ static const RtColumnInfo column_info[] = {
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 29, RT_COL_VARIABLE, 0},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 63, RT_COL_VARIABLE, 0},
     {{12, 0, -12, 0, 0, 0, 0}, pool0 + 87, RT_COL_VARIABLE, 0},
-    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 111, RT_COL_VARIABLE, 0},
-    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 138, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 111, RT_COL_VARIABLE, 1},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 138, RT_COL_VARIABLE, 1},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 165, RT_COL_VARIABLE, 0},
-    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 194, RT_COL_VARIABLE, 0},
+    {{12, 12, -24, 0, 0, 0, 0}, pool0 + 194, RT_COL_VARIABLE, 1},
     {{12, 0, 0, 0, 0, 0, 0}, pool0 + 230, RT_COL_VARIABLE, 0},
     {{12, 0, -12, 0, 0, 0, 0}, pool0 + 239, RT_COL_VARIABLE, 0},
     {{0}, "", RT_COL_VARIABLE, 0}
@@ -171,7 +177,7 @@ static const int column_info_of[] = {
 };
 
 static const int column_from[] = {
-    2, 2, 0, 1, 9, 34, 18, 10, 26, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
+    0, 0, 0, 1, 9, 42, 26, 0, 34, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
 
 static void columns(const RtEval *e, double *out)
@@ -183,8 +189,19 @@ static void columns(const RtEval *e, double *out)
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)out;
+    out[0] = (p[1] * (x[0] - p[9]));
+    out[1] = (p[1] * (x[0] - p[9]));
     out[2] = (x[0] - p[9]);
+    out[7] = (p[5] * (x[0] - p[4]));
 }
+
+static const RtColumnsFn column_parts[] = {
+    columns
+};
+
+static const int column_part_end[] = {
+    8
+};
 
 static const RtTargetInfo targets[] = {
     {3, 1, 1},
@@ -328,7 +345,7 @@ const RtModel rt_model = {
     .n_states = 2, .state_names = state_names, .start = start,
     .n_alg = 7, .alg_start = alg_start,
     .eval = eval,
-    .n_alg_solver = 6,
+    .n_alg_solver = 1,
     .n_columns = 19, .column_names = column_names, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
@@ -338,6 +355,8 @@ const RtModel rt_model = {
     .check_param_asserts = check_param_asserts,
     .n_blocks = 7, .blocks = blocks,
     .column_from = column_from, .column_info_of = column_info_of,
+    .n_column_parts = 1, .column_parts = column_parts,
+    .column_part_end = column_part_end,
     .n_param_copies = 0, .param_copies = param_copies,
     .n_pivot_slots = 1, .pivot_slots = pivot_slots,
     .n_param_checks = 5, .param_checks = param_checks,
