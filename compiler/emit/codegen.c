@@ -392,6 +392,29 @@ static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
     cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
 }
 
+/* dx[] of the states whose derivative unknown sv is: written where a
+   solver's statement computes it, while the value is at hand. */
+static void emit_dx(Cg *cg, int sv)
+{
+    for (int i = cg->dx_first[sv]; i >= 0; i = cg->dx_next[i]) {
+        StVar *x = cg_stv(cg, cg->s->state_var[i]);
+        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
+        StVar *dx = cg_stv(cg, d);
+        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
+    }
+}
+
+/* The same for every unknown statement st writes. */
+static void emit_stmt_dx(Cg *cg, PlanStmt st)
+{
+    const PlanBlock *b = &cg->pl->blocks[st.block];
+    if (st.i >= 0 || b->method == PLAN_EXPLICIT)
+        emit_dx(cg, b->vars[st.i < 0 ? 0 : st.i]);
+    else
+        for (int i = 0; i < b->n; i++)
+            emit_dx(cg, b->vars[i]);
+}
+
 /* One statement of eval (PlanStmt): a value, or a whole loop.  The
    comment naming the block comes with its first statement in the part. */
 static void emit_stmt(Cg *cg, PlanStmt st, bool first_of_block, int next, int to)
@@ -475,15 +498,24 @@ static void emit_stmts(Cg *cg, int from, int to)
     for (int j = from; j < to; j++) {
         bool first = j == from || pl->stmts[j - 1].block != pl->stmts[j].block;
         emit_stmt(cg, pl->stmts[j], first, j + 1, to);
+        if (j < pl->nsolver)
+            emit_stmt_dx(cg, pl->stmts[j]);
     }
 }
 
 /* One part of eval, a function of its own. */
+/* eval's locals: cp_locals' and dx. */
+static void eval_locals(Cg *cg)
+{
+    cp_locals(&cg->p, true);
+    cp_emit(&cg->p, "    double *restrict dx = e->dx;\n    (void)dx;\n");
+}
+
 static void emit_eval_part(Cg *cg, int part)
 {
     const Plan *pl = cg->pl;
     cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
-    cp_locals(&cg->p, true);
+    eval_locals(cg);
     cp_begin_function(&cg->p);
     size_t body_at = cg->p.buf.n;
     emit_stmts(cg, pl->part_start[part], pl->part_start[part + 1]);
@@ -514,15 +546,55 @@ static void emit_eval_parts(Cg *cg)
                              "    const double *restrict a = e->alg;\n"
                              "    double *restrict dx = e->dx;\n"
                              "    (void)x; (void)a; (void)dx;\n"};
-    cp_chunk_begin(&cg->p, &c);
+    /* a derivative that a solver's statement computes is written there
+       (emit_dx); derivatives() copies the others (a state, a value no
+       statement writes) */
+    int nv = s->vars.n;
+    cg->dx_first = mem_calloc((size_t)nv + 1, sizeof(int));
+    cg->dx_next = mem_calloc((size_t)s->nstates + 1, sizeof(int));
+    for (int i = 0; i < nv; i++)
+        cg->dx_first[i] = -1;
+    bool *computed = mem_calloc((size_t)nv + 1, sizeof(bool));
+    for (int j = 0; j < pl->nsolver; j++) {
+        const PlanBlock *b = &pl->blocks[pl->stmts[j].block];
+        for (int i = 0; i < b->n; i++)
+            if (pl->stmts[j].i < 0 || pl->stmts[j].i == i || b->method == PLAN_EXPLICIT)
+                computed[b->vars[i]] = true;
+    }
+    /* ... and so is one that is a state whose own derivative a solver's
+       statement computes (ma.x' = ma.v beside ma.v' = a[k]): the lines of
+       dx[] a step writes then go out together */
+    int *at = mem_calloc((size_t)s->nstates + 1, sizeof(int));
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = cg_stv(cg, s->state_var[i]);
         int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
+        at[i] = computed[d] ? d : -1;
+        StVar *dx = cg_stv(cg, d);
+        if (dx->state && dx->deriv >= 0) {
+            int d2 = cg->pl->copy_of[dx->deriv] >= 0 ? cg->pl->copy_of[dx->deriv] : dx->deriv;
+            at[i] = computed[d2] ? d2 : -1;
+        }
+    }
+    cp_chunk_begin(&cg->p, &c);
+    for (int i = s->nstates - 1; i >= 0; i--) {
+        cg->dx_next[i] = -1;
+        if (at[i] >= 0) {
+            cg->dx_next[i] = cg->dx_first[at[i]];
+            cg->dx_first[at[i]] = i;
+        }
+    }
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = cg_stv(cg, s->state_var[i]);
+        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
+        if (at[i] >= 0)
+            continue;
         StVar *dx = cg_stv(cg, d);
         cp_chunk_item(&cg->p, &c);
         cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
     }
     cp_chunk_end(&cg->p, &c);
+    free(computed);
+    free(at);
     /* eval: the solver's statements, then the rest unless the
        evaluation is the solver's (RtEval.partial); a model of at most one
        part of each is one function */
@@ -532,7 +604,7 @@ static void emit_eval_parts(Cg *cg)
             emit_eval_part(cg, i);
     cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
     if (alone) {
-        cp_locals(&cg->p, true);
+        eval_locals(cg);
         cp_begin_function(&cg->p);
         emit_stmts(cg, 0, pl->nsolver);
         if (pl->nstmts > pl->nsolver) {
@@ -663,6 +735,8 @@ char *cg_generate(const Plan *pl, const char *model)
     ptrmap_free(&cg.p.uses);
     ptrmap_free(&cg.p.temp);
     cp_pool_free(&cg.p);
+    free(cg.dx_first);
+    free(cg.dx_next);
     if (cg.p.buf.over) {
         free(cg.p.buf.s);
         return NULL;

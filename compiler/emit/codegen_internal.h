@@ -14,6 +14,11 @@ typedef struct Cg {
     int nparam_copies;      /* entries of param_copies */
     int npivot_slots;       /* entries of pivot_slots */
     int ncolumn_parts;      /* entries of column_parts (cg_columns) */
+    int *dx_first;          /* per StVar: the first state whose derivative
+                               it is, or -1 (eval writes dx[] where the
+                               solver's statements compute it) */
+    int *dx_next;           /* per state: the next state of the same
+                               derivative, or -1 */
     const Plan *pl;         /* what to print */
     Dae *d;                 /* pl->d */
     Structure *s;           /* pl->s */

@@ -240,15 +240,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = x[1];
-    dx[1] = a[1];
-    dx[2] = x[3];
-    dx[3] = a[14];
-    /* 6 times the 2 statements below, for r_ = 0 .. 5: the first time's blocks; each next one steps its indices */
-    for (int r_ = 0; r_ < 6; r_++) {
-        dx[(4 + 2 * r_)] = x[(5 + 2 * r_)];
-        dx[(5 + 2 * r_)] = a[(3 + 2 * r_)];
-    }
 }
 
 static int eval(RtEval *e)
@@ -259,36 +250,54 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 15, explicit: s(1).f; s(1), <stdlib>/translational/Spring.lmdl:21 */
     a[0] = (p[20] * ((x[4] - x[0]) - p[21]));
     /* block 17, explicit: der(m(1).v); m(1), <stdlib>/translational/Mass.lmdl:21 */
     a[1] = ((a[0] - (p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[34] * x[1])) : 0) : 0))) * p[36]);
+    dx[0] = x[1];
+    dx[1] = a[1];
     /* block 19, explicit: s(2).f; s(2), <stdlib>/translational/Spring.lmdl:21 */
     a[2] = (p[22] * ((x[6] - x[4]) - p[23]));
     /* block 21, explicit: der(m(2).v); m(2), <stdlib>/translational/Mass.lmdl:21 */
     a[3] = ((a[2] - a[0]) * p[37]);
+    dx[4] = x[5];
+    dx[5] = a[3];
     /* block 23, explicit: s(3).f; s(3), <stdlib>/translational/Spring.lmdl:21 */
     a[4] = (p[24] * ((x[8] - x[6]) - p[25]));
     /* block 25, explicit: der(m(3).v); m(3), <stdlib>/translational/Mass.lmdl:21 */
     a[5] = ((a[4] - a[2]) * p[38]);
+    dx[6] = x[7];
+    dx[7] = a[5];
     /* block 27, explicit: s(4).f; s(4), <stdlib>/translational/Spring.lmdl:21 */
     a[6] = (p[26] * ((x[10] - x[8]) - p[27]));
     /* block 29, explicit: der(m(4).v); m(4), <stdlib>/translational/Mass.lmdl:21 */
     a[7] = ((a[6] - a[4]) * p[39]);
+    dx[8] = x[9];
+    dx[9] = a[7];
     /* block 31, explicit: s(5).f; s(5), <stdlib>/translational/Spring.lmdl:21 */
     a[8] = (p[28] * ((x[12] - x[10]) - p[29]));
     /* block 33, explicit: der(m(5).v); m(5), <stdlib>/translational/Mass.lmdl:21 */
     a[9] = ((a[8] - a[6]) * p[40]);
+    dx[10] = x[11];
+    dx[11] = a[9];
     /* block 35, explicit: s(6).f; s(6), <stdlib>/translational/Spring.lmdl:21 */
     a[10] = (p[30] * ((x[14] - x[12]) - p[31]));
     /* block 37, explicit: der(m(6).v); m(6), <stdlib>/translational/Mass.lmdl:21 */
     a[11] = ((a[10] - a[8]) * p[41]);
+    dx[12] = x[13];
+    dx[13] = a[11];
     /* block 39, explicit: s(7).f; s(7), <stdlib>/translational/Spring.lmdl:21 */
     a[12] = (p[32] * ((x[2] - x[14]) - p[33]));
     /* block 41, explicit: der(m(7).v); m(7), <stdlib>/translational/Mass.lmdl:21 */
     a[13] = ((a[12] - a[10]) * p[42]);
+    dx[14] = x[15];
+    dx[15] = a[13];
     /* block 43, explicit: der(m(8).v); m(8), <stdlib>/translational/Mass.lmdl:21 */
     a[14] = (-((a[12] + (p[9] * (md[2] ? (md[3] ? ((p[10] * (p[9] * (x[2] - p[8]))) + (p[35] * x[3])) : 0) : 0))) * p[43]));
+    dx[2] = x[3];
+    dx[3] = a[14];
     if (e->partial)
         goto done;
     /* block 8, explicit: wl.penetration; wl, <stdlib>/translational/Wall.lmdl:26 */

@@ -64,8 +64,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = x[1];
-    dx[1] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -76,8 +74,12 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 2, explicit: der(v); (top), discrete.lmdl:30 */
     a[0] = (-((e->ev[2] == 1) ? 9.81 : 0));
+    dx[0] = x[1];
+    dx[1] = a[0];
     if (e->partial)
         goto done;
     /* block 1, explicit: y; (top), discrete.lmdl:18 */

@@ -100,7 +100,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -111,8 +110,11 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 0, explicit: der(x); (top), loops.lmdl:23 */
     a[0] = (-(p[0] * x[0]));
+    dx[0] = a[0];
     if (e->partial)
         goto done;
     /* block 1, symbolic linear: y, w; (top), loops.lmdl:24 */

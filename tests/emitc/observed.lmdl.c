@@ -75,10 +75,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = a[0];
-    dx[1] = a[1];
-    dx[2] = x[0];
-    dx[3] = x[1];
 }
 
 static int eval(RtEval *e)
@@ -89,10 +85,16 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 0, explicit: der(seen.x); seen, observed.lmdl:16 */
     a[0] = (-(p[0] * x[0]));
+    dx[0] = a[0];
+    dx[2] = x[0];
     /* block 1, explicit: der(inner.x); inner, observed.lmdl:16 */
     a[1] = (-(p[1] * x[1]));
+    dx[1] = a[1];
+    dx[3] = x[1];
     if (e->dx)
         derivatives(e);
     return 0;

@@ -112,7 +112,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -123,8 +122,11 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 0, explicit: der(x); (top), tablelookup.lmdl:18 */
     a[0] = 0.001;
+    dx[0] = a[0];
     if (e->partial)
         goto done;
     /* block 1, explicit: f; (top), tablelookup.lmdl:19 */

@@ -86,8 +86,6 @@ static void derivatives(RtEval *e)
     const double *restrict a = e->alg;
     double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
-    dx[0] = x[1];
-    dx[1] = a[0];
 }
 
 static int eval(RtEval *e)
@@ -98,8 +96,12 @@ static int eval(RtEval *e)
     double *restrict a = e->alg;
     const int *md = e->modes;
     (void)t; (void)x; (void)p; (void)a; (void)md;
+    double *restrict dx = e->dx;
+    (void)dx;
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
     a[0] = (-(((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))) * p[10]));
+    dx[0] = x[1];
+    dx[1] = a[0];
     if (e->partial)
         goto done;
     /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
