@@ -54,6 +54,8 @@
 
 /* Statements per part of eval (a part is one C function). */
 enum { EVAL_PART_STMTS = 64 };
+/* Factors of one product that fold_consts looks at. */
+enum { FOLD_MAX = 16 };
 
 static StVar *stv(const Plan *p, int i)
 {
@@ -307,6 +309,116 @@ static void plan_copies(Plan *p)
     }
 }
 
+/* ---- constant factors of the solver's products ----------------------------- */
+
+static bool is_constant(const DaeExpr *e);
+
+/* A factor known once the parameters are: a parameter, a number, or a
+   subexpression of them. */
+static bool const_factor(const DaeExpr *e)
+{
+    return e->kind == DX_PARAM || e->kind == DX_CONST || is_constant(e);
+}
+
+/* The factors of a product, through *, unary - and / by a constant. */
+typedef struct Factors {
+    DaeExpr *k[FOLD_MAX];   /* the constant ones */
+    DaeExpr *v[FOLD_MAX];   /* the others, in their order */
+    int nk, nv;
+    bool neg;               /* an odd number of minus signs */
+    bool over;              /* more than FOLD_MAX of a kind, or nodes
+                               visited: not folded */
+    int visits;             /* nodes gather_factors has seen (a shared
+                               product under a product is seen again) */
+} Factors;
+
+static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo);
+
+static void gather_factors(Plan *p, DaeExpr *e, Factors *f, PtrMap *memo)
+{
+    DaeExprTable *t = &p->d->t;
+    if (++f->visits > 4 * FOLD_MAX || f->over) {
+        f->over = true;
+        return;
+    }
+    if (e->kind == DX_MUL && dae_has_var(e)) {
+        gather_factors(p, e->u.bin.a, f, memo);
+        gather_factors(p, e->u.bin.b, f, memo);
+    } else if (e->kind == DX_NEG && dae_has_var(e)) {
+        f->neg = !f->neg;
+        gather_factors(p, e->u.bin.a, f, memo);
+    } else if (e->kind == DX_DIV && dae_has_var(e) && const_factor(e->u.bin.b)) {
+        gather_factors(p, e->u.bin.a, f, memo);
+        if (f->nk < FOLD_MAX)
+            f->k[f->nk++] = dae_div(t, dae_const(t, 1), e->u.bin.b);
+        else
+            f->over = true;
+    } else if (const_factor(e)) {
+        if (f->nk < FOLD_MAX)
+            f->k[f->nk++] = e;
+        else
+            f->over = true;
+    } else {
+        if (f->nv < FOLD_MAX)
+            f->v[f->nv++] = fold_consts(p, e, memo);
+        else
+            f->over = true;
+    }
+}
+
+/* e with the constant factors of each product multiplied together first:
+   -(p38 * ((x * p61) * p60)) becomes -(x * (p38 * p61 * p60)), one
+   multiplication where there were three, the constant computed once with
+   the parameters
+   (plan_consts).  Like the C compiler's -fassociative-math, the product
+   may differ from the original in its last bit.  Only the arithmetic
+   operators are rewritten; any other node stays as it is, with what is
+   under it.  LMDL_FOLD=no in the environment turns this off
+   (tests/e2e/fold.sh). */
+static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo)
+{
+    DaeExprTable *t = &p->d->t;
+    if (!dae_has_var(e))
+        return e;
+    DaeExpr *done = ptrmap_get(memo, e);
+    if (done)
+        return done;
+    DaeExpr *r = e;
+    bool product = e->kind == DX_MUL || e->kind == DX_NEG
+                   || (e->kind == DX_DIV && const_factor(e->u.bin.b));
+    switch (product ? DX_MUL : e->kind) {
+    case DX_ADD: case DX_SUB: case DX_DIV:
+        r = dae_binary(t, (DaeExprKind)e->kind, fold_consts(p, e->u.bin.a, memo),
+                       fold_consts(p, e->u.bin.b, memo));
+        break;
+    case DX_MUL: {
+        Factors f = {.nk = 0};
+        gather_factors(p, e, &f, memo);
+        if (f.over || f.nv == 0 || f.nk < 2) {
+            /* nothing to fold here: the node over its operands' folds */
+            if (e->kind == DX_NEG)
+                r = dae_neg(t, fold_consts(p, e->u.bin.a, memo));
+            else
+                r = dae_binary(t, (DaeExprKind)e->kind, fold_consts(p, e->u.bin.a, memo),
+                               fold_consts(p, e->u.bin.b, memo));
+            break;
+        }
+        DaeExpr *k = f.neg ? dae_neg(t, f.k[0]) : f.k[0];
+        for (int i = 1; i < f.nk; i++)
+            k = dae_mul(t, k, f.k[i]);
+        r = f.v[0];
+        for (int i = 1; i < f.nv; i++)
+            r = dae_mul(t, r, f.v[i]);
+        r = dae_mul(t, r, k);
+        break;
+    }
+    default:
+        break;
+    }
+    ptrmap_put(memo, e, r);
+    return r;
+}
+
 /* ---- values the solver's statements inline ------------------------------ */
 
 /* The StVar whose value a variable leaf reads (a copy followed), or -1. */
@@ -476,8 +588,6 @@ static void inline_columns(Plan *p, Inliner *in)
    inlined; and the columns of moved unknowns (inline_columns). */
 static void inline_values(Plan *p, int nmoved)
 {
-    if (nmoved == 0)
-        return;
     DaeExprTable *t = &p->d->t;
     Inliner in = {p, mem_calloc((size_t)p->s->vars.n + 1, sizeof(DaeExpr *)), {0}};
     for (int j = p->nsolver; j < p->nsolver + nmoved; j++) {
@@ -489,16 +599,23 @@ static void inline_values(Plan *p, int nmoved)
         ptrmap_put(&in.memo, p->rels[i].rel, p->rels[i].rel);
     for (int i = 0; i < p->delays.n; i++)
         ptrmap_put(&in.memo, p->delays.items[i], p->delays.items[i]);
+    const char *env = getenv("LMDL_FOLD");
+    bool fold = !(env && !strcmp(env, "no"));
+    PtrMap fmemo = {0};
     for (int j = 0; j < p->nsolver; j++) {
         PlanStmt *st = &p->stmts[j];
         if (!inlinable(p, *st))
             continue;
         const PlanBlock *b = &p->blocks[st->block];
         DaeExpr *v = b->method == PLAN_EXPLICIT ? b->solved : b->values[st->i];
-        DaeExpr *w = dae_map_leaves(t, v, DXF_VAR, inline_moved, &in, &in.memo);
+        DaeExpr *w = nmoved ? dae_map_leaves(t, v, DXF_VAR, inline_moved, &in, &in.memo) : v;
+        if (fold)
+            w = fold_consts(p, w, &fmemo);
         st->value = w != v ? w : NULL;
     }
-    inline_columns(p, &in);
+    ptrmap_free(&fmemo);
+    if (nmoved)
+        inline_columns(p, &in);
     ptrmap_free(&in.memo);
     free(in.value);
 }
