@@ -309,111 +309,177 @@ static void plan_copies(Plan *p)
     }
 }
 
-/* ---- constant factors of the solver's products ----------------------------- */
+/* ---- constants gathered in the solver's arithmetic ----------------------- */
 
 static bool is_constant(const DaeExpr *e);
 
-/* A factor known once the parameters are: a parameter, a number, or a
-   subexpression of them. */
+/* A value known once the parameters are: a parameter, a number, or a
+   subexpression of them (plan_consts computes it once). */
 static bool const_factor(const DaeExpr *e)
 {
     return e->kind == DX_PARAM || e->kind == DX_CONST || is_constant(e);
 }
 
-/* The factors of a product, through *, unary - and / by a constant. */
-typedef struct Factors {
-    DaeExpr *k[FOLD_MAX];   /* the constant ones */
-    DaeExpr *v[FOLD_MAX];   /* the others, in their order */
-    int nk, nv;
-    bool neg;               /* an odd number of minus signs */
-    bool over;              /* more than FOLD_MAX of a kind, or nodes
-                               visited: not folded */
-    int visits;             /* nodes gather_factors has seen (a shared
-                               product under a product is seen again) */
-} Factors;
+static bool arith(const DaeExpr *e)
+{
+    return e->kind == DX_ADD || e->kind == DX_SUB || e->kind == DX_NEG || e->kind == DX_MUL
+           || e->kind == DX_DIV;
+}
+
+/* A linear form: the sum of coef[i] * atom[i] and offset, the
+   coefficients and the offset constants (NULL: 1, and no offset). */
+typedef struct Linear {
+    DaeExpr *atom[FOLD_MAX], *coef[FOLD_MAX];
+    int n;
+    DaeExpr *offset;
+    bool over;              /* too many terms or nodes: not used */
+    int visits;             /* nodes seen (a shared part is seen again) */
+} Linear;
 
 static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo);
 
-static void gather_factors(Plan *p, DaeExpr *e, Factors *f, PtrMap *memo)
+static DaeExpr *times(DaeExprTable *t, DaeExpr *coef, DaeExpr *c)
 {
-    DaeExprTable *t = &p->d->t;
-    if (++f->visits > 4 * FOLD_MAX || f->over) {
-        f->over = true;
-        return;
-    }
-    if (e->kind == DX_MUL && dae_has_var(e)) {
-        gather_factors(p, e->u.bin.a, f, memo);
-        gather_factors(p, e->u.bin.b, f, memo);
-    } else if (e->kind == DX_NEG && dae_has_var(e)) {
-        f->neg = !f->neg;
-        gather_factors(p, e->u.bin.a, f, memo);
-    } else if (e->kind == DX_DIV && dae_has_var(e) && const_factor(e->u.bin.b)) {
-        gather_factors(p, e->u.bin.a, f, memo);
-        if (f->nk < FOLD_MAX)
-            f->k[f->nk++] = dae_div(t, dae_const(t, 1), e->u.bin.b);
-        else
-            f->over = true;
-    } else if (const_factor(e)) {
-        if (f->nk < FOLD_MAX)
-            f->k[f->nk++] = e;
-        else
-            f->over = true;
-    } else {
-        if (f->nv < FOLD_MAX)
-            f->v[f->nv++] = fold_consts(p, e, memo);
-        else
-            f->over = true;
-    }
+    return coef ? dae_mul(t, coef, c) : c;
 }
 
-/* e with the constant factors of each product multiplied together first:
-   -(p38 * ((x * p61) * p60)) becomes -(x * (p38 * p61 * p60)), one
-   multiplication where there were three, the constant computed once with
-   the parameters
-   (plan_consts).  Like the C compiler's -fassociative-math, the product
-   may differ from the original in its last bit.  Only the arithmetic
-   operators are rewritten; any other node stays as it is, with what is
-   under it.  LMDL_FOLD=no in the environment turns this off
-   (tests/e2e/fold.sh). */
+/* Adds coef * e to the form: through +, -, unary -, a constant factor and
+   a constant divisor; anything else is an atom (folded itself). */
+static void linear_add(Plan *p, Linear *l, DaeExpr *e, DaeExpr *coef, PtrMap *memo)
+{
+    DaeExprTable *t = &p->d->t;
+    if (++l->visits > 4 * FOLD_MAX || l->over) {
+        l->over = true;
+        return;
+    }
+    if (const_factor(e)) {
+        DaeExpr *v = times(t, coef, e);
+        l->offset = l->offset ? dae_add(t, l->offset, v) : v;
+        return;
+    }
+    switch (dae_has_var(e) ? e->kind : DX_CONST) {
+    case DX_ADD:
+        linear_add(p, l, e->u.bin.a, coef, memo);
+        linear_add(p, l, e->u.bin.b, coef, memo);
+        return;
+    case DX_SUB:
+        linear_add(p, l, e->u.bin.a, coef, memo);
+        linear_add(p, l, e->u.bin.b, coef ? dae_neg(t, coef) : dae_const(t, -1), memo);
+        return;
+    case DX_NEG:
+        linear_add(p, l, e->u.bin.a, coef ? dae_neg(t, coef) : dae_const(t, -1), memo);
+        return;
+    case DX_MUL:
+        if (const_factor(e->u.bin.a)) {
+            linear_add(p, l, e->u.bin.b, times(t, coef, e->u.bin.a), memo);
+            return;
+        }
+        if (const_factor(e->u.bin.b)) {
+            linear_add(p, l, e->u.bin.a, times(t, coef, e->u.bin.b), memo);
+            return;
+        }
+        break;
+    case DX_DIV:
+        if (const_factor(e->u.bin.b)) {
+            linear_add(p, l, e->u.bin.a,
+                       times(t, coef, dae_div(t, dae_const(t, 1), e->u.bin.b)), memo);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    DaeExpr *atom = fold_consts(p, e, memo);
+    for (int i = 0; i < l->n; i++)
+        if (l->atom[i] == atom) {
+            l->coef[i] = dae_add(t, l->coef[i] ? l->coef[i] : dae_const(t, 1),
+                                 coef ? coef : dae_const(t, 1));
+            return;
+        }
+    if (l->n == FOLD_MAX) {
+        l->over = true;
+        return;
+    }
+    l->atom[l->n] = atom;
+    l->coef[l->n++] = coef;
+}
+
+/* The operations the simulator performs for e: its arithmetic nodes that
+   read a variable, each distinct node once (the rest are constants). */
+static int arith_ops(const DaeExpr *e, PtrMap *seen)
+{
+    if (!dae_has_var(e) || !arith(e) || ptrmap_get(seen, e))
+        return 0;
+    ptrmap_put(seen, e, (void *)e);
+    int n = 1 + arith_ops(e->u.bin.a, seen);
+    if (e->kind != DX_NEG)
+        n += arith_ops(e->u.bin.b, seen);
+    return n;
+}
+
+/* The form as an expression: the terms in their order, a coefficient
+   of -1 (or a negated constant) as a subtraction. */
+static DaeExpr *linear_build(DaeExprTable *t, const Linear *l)
+{
+    DaeExpr *r = NULL;
+    for (int i = 0; i < l->n; i++) {
+        DaeExpr *c = l->coef[i];
+        bool minus = c && ((c->kind == DX_CONST && c->u.value < 0) || c->kind == DX_NEG);
+        if (minus)
+            c = dae_neg(t, c);
+        DaeExpr *term = !c || dae_is_const(c, 1) ? l->atom[i] : dae_mul(t, l->atom[i], c);
+        r = !r ? (minus ? dae_neg(t, term) : term) : minus ? dae_sub(t, r, term) : dae_add(t, r, term);
+    }
+    return l->offset ? dae_add(t, r, l->offset) : r;
+}
+
+/* e with the constants of its arithmetic gathered (the solver's values;
+   the rest are computed once per row).  Each largest region of + - * /
+   and unary minus is written as its linear form over what is not
+   (sum of constant * term, plus a constant), the constants multiplied and
+   added once with the parameters (plan_consts), when that takes fewer
+   operations than the region as written:
+   -((s - ((c1 * s - c2 * q) * c3)) * c4) becomes s * K1 + q * K2, three
+   operations where there were seven.  Otherwise only the constant
+   factors of its products are multiplied together:
+   -(c1 * ((x * c2) * c3)) becomes -(x * K).  Like the C compiler's
+   -fassociative-math, the result may differ from the original in its
+   last bits.  Other nodes stay as they are, with what is under them.
+   LMDL_FOLD=no in the environment turns this off (tests/e2e/fold.sh). */
 static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo)
 {
     DaeExprTable *t = &p->d->t;
-    if (!dae_has_var(e))
+    if (!dae_has_var(e) || !arith(e))
         return e;
     DaeExpr *done = ptrmap_get(memo, e);
     if (done)
         return done;
-    DaeExpr *r = e;
-    bool product = e->kind == DX_MUL || e->kind == DX_NEG
-                   || (e->kind == DX_DIV && const_factor(e->u.bin.b));
-    switch (product ? DX_MUL : e->kind) {
-    case DX_ADD: case DX_SUB: case DX_DIV:
+    /* as written, each operand folded; a product's constant factors
+       together */
+    DaeExpr *r;
+    if (e->kind == DX_NEG) {
+        r = dae_neg(t, fold_consts(p, e->u.bin.a, memo));
+    } else if (e->kind == DX_MUL && !const_factor(e->u.bin.a) && !const_factor(e->u.bin.b)) {
+        r = dae_mul(t, fold_consts(p, e->u.bin.a, memo), fold_consts(p, e->u.bin.b, memo));
+    } else {
         r = dae_binary(t, (DaeExprKind)e->kind, fold_consts(p, e->u.bin.a, memo),
                        fold_consts(p, e->u.bin.b, memo));
-        break;
-    case DX_MUL: {
-        Factors f = {.nk = 0};
-        gather_factors(p, e, &f, memo);
-        if (f.over || f.nv == 0 || f.nk < 2) {
-            /* nothing to fold here: the node over its operands' folds */
-            if (e->kind == DX_NEG)
-                r = dae_neg(t, fold_consts(p, e->u.bin.a, memo));
-            else
-                r = dae_binary(t, (DaeExprKind)e->kind, fold_consts(p, e->u.bin.a, memo),
-                               fold_consts(p, e->u.bin.b, memo));
-            break;
-        }
-        DaeExpr *k = f.neg ? dae_neg(t, f.k[0]) : f.k[0];
-        for (int i = 1; i < f.nk; i++)
-            k = dae_mul(t, k, f.k[i]);
-        r = f.v[0];
-        for (int i = 1; i < f.nv; i++)
-            r = dae_mul(t, r, f.v[i]);
-        r = dae_mul(t, r, k);
-        break;
     }
-    default:
-        break;
+    /* a product of two variable operands, or a quotient by one, is an
+       atom of the forms around it, not a form itself */
+    bool linear = e->kind == DX_ADD || e->kind == DX_SUB || e->kind == DX_NEG
+                  || ((e->kind == DX_MUL || e->kind == DX_DIV) && const_factor(e->u.bin.b))
+                  || (e->kind == DX_MUL && const_factor(e->u.bin.a));
+    Linear l = {.n = 0};
+    if (linear)
+        linear_add(p, &l, e, NULL, memo);
+    if (linear && !l.over && l.n > 0) {
+        DaeExpr *lin = linear_build(t, &l);
+        PtrMap s1 = {0}, s2 = {0};
+        if (arith_ops(lin, &s1) < arith_ops(r, &s2))
+            r = lin;
+        ptrmap_free(&s1);
+        ptrmap_free(&s2);
     }
     ptrmap_put(memo, e, r);
     return r;

@@ -48,6 +48,9 @@ static void derive_params(double *p, const unsigned char *ov)
     p[8] = (p[7] * p[5]);
     p[9] = (p[0] + p[2]);
     p[10] = (1 / p[3]);
+    p[11] = (p[10] * p[5]);
+    p[12] = (p[10] * p[1]);
+    p[13] = (p[12] * p[9]);
 }
 
 static const int pivot_slots[] = {
@@ -99,20 +102,19 @@ static int eval(RtEval *e)
     double *restrict dx = e->dx;
     (void)dx;
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
-    a[0] = (-(((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))) * p[10]));
+    a[0] = (p[13] - (((md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0) * p[11]) + (x[0] * p[12])));
     dx[0] = x[1];
     dx[1] = a[0];
     if (e->partial)
         goto done;
     /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
-    const double t0 = (p[1] * (x[0] - p[9]));
-    a[1] = t0;
+    a[1] = (p[1] * (x[0] - p[9]));
     /* block 2, explicit: wall.penetration; wall, <stdlib>/translational/Wall.lmdl:26 */
-    const double t1 = (p[5] * (x[0] - p[4]));
-    a[2] = t1;
+    const double t0 = (p[5] * (x[0] - p[4]));
+    a[2] = t0;
     /* block 3, explicit: wall.f; wall, <stdlib>/translational/Wall.lmdl:27 */
-    const double t2 = (p[8] * x[1]);
-    a[3] = (md[0] ? (md[1] ? ((p[6] * a[2]) + t2) : 0) : 0);
+    const double t1 = (p[8] * x[1]);
+    a[3] = (md[0] ? (md[1] ? ((p[6] * a[2]) + t1) : 0) : 0);
     /* block 4, explicit: wall.reaction; wall, <stdlib>/translational/Wall.lmdl:32 */
     a[4] = (p[5] * a[3]);
     /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
@@ -342,7 +344,7 @@ const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "MassOnWall",
     .n_params = 8, .params = params, .derive_params = derive_params,
-    .n_consts = 3,
+    .n_consts = 6,
     .check_params = check_params,
     .n_states = 2, .state_names = state_names, .start = start,
     .n_alg = 7, .alg_start = alg_start,
