@@ -498,10 +498,19 @@ static int advance_ode(RtSim *s, double tout)
             return -1;
         }
         double t0 = s->t;
-        memcpy(s->x0, s->x, (size_t)n * sizeof *s->x0);
-        memcpy(s->dx0, s->dx, (size_t)n * sizeof *s->dx0);
-        if (!(s->ft > s->t) && next_step(s, tout) != 0)
+        /* the interval's start, kept by exchanging the buffers: x and dx
+           are written whole below (the state, then the evaluation) */
+        double *keep = s->x0;
+        s->x0 = s->x;
+        s->x = keep;
+        keep = s->dx0;
+        s->dx0 = s->dx;
+        s->dx = keep;
+        if (!(s->ft > s->t) && next_step(s, tout) != 0) {
+            memcpy(s->x, s->x0, (size_t)n * sizeof *s->x);
+            memcpy(s->dx, s->dx0, (size_t)n * sizeof *s->dx);
             return -1;
+        }
         if (s->ft <= tout) {
             s->t = s->ft;
             memcpy(s->x, s->fx, (size_t)n * sizeof *s->x);

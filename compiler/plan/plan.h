@@ -292,6 +292,21 @@ bool plan_contains_delay(const DaeExpr *e, PtrMap *seen);
    and the constants of parameters it reads (plan_eval.c). */
 void plan_eval(Plan *p);
 
+/* Helpers of plan_eval.c that plan_inline.c shares: the expressions
+   statement st evaluates into roots (at most plan_stmt_cap(b) of them),
+   and whether e is a constant of parameters that is not a leaf. */
+int plan_stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap);
+int plan_stmt_cap(const PlanBlock *b);
+bool plan_is_constant(const DaeExpr *e);
+/* The solver's statements that are inlined (moved[j] of all[0 .. nst),
+   solver[j] telling the solver's), and the values of the others with
+   the nmoved moved ones (stmts[nsolver .. nsolver + nmoved)) inlined and
+   their constants gathered; the columns of moved unknowns
+   (plan_inline.c). */
+void plan_pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *solver,
+                       bool *moved);
+void plan_inline_values(Plan *p, int nmoved);
+
 /* The tables of the generated code (plan_tables.c): the one-parameter
    assertions and the distinct column infos. */
 void plan_tables(Plan *p);

@@ -18,7 +18,9 @@
  * LU or Newton block.  A statement is the solver's when a root or
  * another solver's statement reads its unknown; each group keeps the
  * blocks' order, and a solver's statement never reads a later one, so
- * both orders are valid.
+ * both orders are valid.  A solver's statement that only one other
+ * reads is computed inside that one, and stored by complete evaluations
+ * only (plan_inline.c).
  *
  * Copies.  Index reduction and connections leave statements that only
  * copy a value (der(ma.x) = ma.v, der(der(mb.x)) = der(mb.v)).  Such a
@@ -50,12 +52,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Statements per part of eval (a part is one C function). */
 enum { EVAL_PART_STMTS = 64 };
-/* Factors of one product that fold_consts looks at. */
-enum { FOLD_MAX = 16 };
 
 static StVar *stv(const Plan *p, int i)
 {
@@ -234,7 +233,7 @@ static void need_var(void *ctx, int var, int order)
 }
 
 /* The expressions statement st evaluates, into roots (at most cap). */
-static int stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap)
+int plan_stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap)
 {
     const PlanBlock *b = &p->blocks[st.block];
     int n = 0;
@@ -267,7 +266,7 @@ static int stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap)
     return n;
 }
 
-static int stmt_cap(const PlanBlock *b)
+int plan_stmt_cap(const PlanBlock *b)
 {
     return b->method == PLAN_EXPLICIT || b->method == PLAN_SYMBOLIC ? 2 : b->n * b->n + b->n;
 }
@@ -307,383 +306,6 @@ static void plan_copies(Plan *p)
             p->ncopies++;
         }
     }
-}
-
-/* ---- constants gathered in the solver's arithmetic ----------------------- */
-
-static bool is_constant(const DaeExpr *e);
-
-/* A value known once the parameters are: a parameter, a number, or a
-   subexpression of them (plan_consts computes it once). */
-static bool const_factor(const DaeExpr *e)
-{
-    return e->kind == DX_PARAM || e->kind == DX_CONST || is_constant(e);
-}
-
-static bool arith(const DaeExpr *e)
-{
-    return e->kind == DX_ADD || e->kind == DX_SUB || e->kind == DX_NEG || e->kind == DX_MUL
-           || e->kind == DX_DIV;
-}
-
-/* A linear form: the sum of coef[i] * atom[i] and offset, the
-   coefficients and the offset constants (NULL: 1, and no offset). */
-typedef struct Linear {
-    DaeExpr *atom[FOLD_MAX], *coef[FOLD_MAX];
-    int n;
-    DaeExpr *offset;
-    bool over;              /* too many terms or nodes: not used */
-    int visits;             /* nodes seen (a shared part is seen again) */
-} Linear;
-
-static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo);
-
-static DaeExpr *times(DaeExprTable *t, DaeExpr *coef, DaeExpr *c)
-{
-    return coef ? dae_mul(t, coef, c) : c;
-}
-
-/* Adds coef * e to the form: through +, -, unary -, a constant factor and
-   a constant divisor; anything else is an atom (folded itself). */
-static void linear_add(Plan *p, Linear *l, DaeExpr *e, DaeExpr *coef, PtrMap *memo)
-{
-    DaeExprTable *t = &p->d->t;
-    if (++l->visits > 4 * FOLD_MAX || l->over) {
-        l->over = true;
-        return;
-    }
-    if (const_factor(e)) {
-        DaeExpr *v = times(t, coef, e);
-        l->offset = l->offset ? dae_add(t, l->offset, v) : v;
-        return;
-    }
-    switch (dae_has_var(e) ? e->kind : DX_CONST) {
-    case DX_ADD:
-        linear_add(p, l, e->u.bin.a, coef, memo);
-        linear_add(p, l, e->u.bin.b, coef, memo);
-        return;
-    case DX_SUB:
-        linear_add(p, l, e->u.bin.a, coef, memo);
-        linear_add(p, l, e->u.bin.b, coef ? dae_neg(t, coef) : dae_const(t, -1), memo);
-        return;
-    case DX_NEG:
-        linear_add(p, l, e->u.bin.a, coef ? dae_neg(t, coef) : dae_const(t, -1), memo);
-        return;
-    case DX_MUL:
-        if (const_factor(e->u.bin.a)) {
-            linear_add(p, l, e->u.bin.b, times(t, coef, e->u.bin.a), memo);
-            return;
-        }
-        if (const_factor(e->u.bin.b)) {
-            linear_add(p, l, e->u.bin.a, times(t, coef, e->u.bin.b), memo);
-            return;
-        }
-        break;
-    case DX_DIV:
-        if (const_factor(e->u.bin.b)) {
-            linear_add(p, l, e->u.bin.a,
-                       times(t, coef, dae_div(t, dae_const(t, 1), e->u.bin.b)), memo);
-            return;
-        }
-        break;
-    default:
-        break;
-    }
-    DaeExpr *atom = fold_consts(p, e, memo);
-    for (int i = 0; i < l->n; i++)
-        if (l->atom[i] == atom) {
-            l->coef[i] = dae_add(t, l->coef[i] ? l->coef[i] : dae_const(t, 1),
-                                 coef ? coef : dae_const(t, 1));
-            return;
-        }
-    if (l->n == FOLD_MAX) {
-        l->over = true;
-        return;
-    }
-    l->atom[l->n] = atom;
-    l->coef[l->n++] = coef;
-}
-
-/* The operations the simulator performs for e: its arithmetic nodes that
-   read a variable, each distinct node once (the rest are constants). */
-static int arith_ops(const DaeExpr *e, PtrMap *seen)
-{
-    if (!dae_has_var(e) || !arith(e) || ptrmap_get(seen, e))
-        return 0;
-    ptrmap_put(seen, e, (void *)e);
-    int n = 1 + arith_ops(e->u.bin.a, seen);
-    if (e->kind != DX_NEG)
-        n += arith_ops(e->u.bin.b, seen);
-    return n;
-}
-
-/* The form as an expression: the terms in their order, a coefficient
-   of -1 (or a negated constant) as a subtraction. */
-static DaeExpr *linear_build(DaeExprTable *t, const Linear *l)
-{
-    DaeExpr *r = NULL;
-    for (int i = 0; i < l->n; i++) {
-        DaeExpr *c = l->coef[i];
-        bool minus = c && ((c->kind == DX_CONST && c->u.value < 0) || c->kind == DX_NEG);
-        if (minus)
-            c = dae_neg(t, c);
-        DaeExpr *term = !c || dae_is_const(c, 1) ? l->atom[i] : dae_mul(t, l->atom[i], c);
-        r = !r ? (minus ? dae_neg(t, term) : term) : minus ? dae_sub(t, r, term) : dae_add(t, r, term);
-    }
-    return l->offset ? dae_add(t, r, l->offset) : r;
-}
-
-/* e with the constants of its arithmetic gathered (the solver's values;
-   the rest are computed once per row).  Each largest region of + - * /
-   and unary minus is written as its linear form over what is not
-   (sum of constant * term, plus a constant), the constants multiplied and
-   added once with the parameters (plan_consts), when that takes fewer
-   operations than the region as written:
-   -((s - ((c1 * s - c2 * q) * c3)) * c4) becomes s * K1 + q * K2, three
-   operations where there were seven.  Otherwise only the constant
-   factors of its products are multiplied together:
-   -(c1 * ((x * c2) * c3)) becomes -(x * K).  Like the C compiler's
-   -fassociative-math, the result may differ from the original in its
-   last bits.  Other nodes stay as they are, with what is under them.
-   LMDL_FOLD=no in the environment turns this off (tests/e2e/fold.sh). */
-static DaeExpr *fold_consts(Plan *p, DaeExpr *e, PtrMap *memo)
-{
-    DaeExprTable *t = &p->d->t;
-    if (!dae_has_var(e) || !arith(e))
-        return e;
-    DaeExpr *done = ptrmap_get(memo, e);
-    if (done)
-        return done;
-    /* as written, each operand folded; a product's constant factors
-       together */
-    DaeExpr *r;
-    if (e->kind == DX_NEG) {
-        r = dae_neg(t, fold_consts(p, e->u.bin.a, memo));
-    } else if (e->kind == DX_MUL && !const_factor(e->u.bin.a) && !const_factor(e->u.bin.b)) {
-        r = dae_mul(t, fold_consts(p, e->u.bin.a, memo), fold_consts(p, e->u.bin.b, memo));
-    } else {
-        r = dae_binary(t, (DaeExprKind)e->kind, fold_consts(p, e->u.bin.a, memo),
-                       fold_consts(p, e->u.bin.b, memo));
-    }
-    /* a product of two variable operands, or a quotient by one, is an
-       atom of the forms around it, not a form itself */
-    bool linear = e->kind == DX_ADD || e->kind == DX_SUB || e->kind == DX_NEG
-                  || ((e->kind == DX_MUL || e->kind == DX_DIV) && const_factor(e->u.bin.b))
-                  || (e->kind == DX_MUL && const_factor(e->u.bin.a));
-    Linear l = {.n = 0};
-    if (linear)
-        linear_add(p, &l, e, NULL, memo);
-    if (linear && !l.over && l.n > 0) {
-        DaeExpr *lin = linear_build(t, &l);
-        PtrMap s1 = {0}, s2 = {0};
-        if (arith_ops(lin, &s1) < arith_ops(r, &s2))
-            r = lin;
-        ptrmap_free(&s1);
-        ptrmap_free(&s2);
-    }
-    ptrmap_put(memo, e, r);
-    return r;
-}
-
-/* ---- values the solver's statements inline ------------------------------ */
-
-/* The StVar whose value a variable leaf reads (a copy followed), or -1. */
-static int read_stvar(const Plan *p, int var, int order)
-{
-    int sv = plan_stvar(p, var, order);
-    if (sv >= 0 && p->copy_of[sv] >= 0)
-        sv = p->copy_of[sv];
-    return sv;
-}
-
-typedef struct Uses {
-    const Plan *p;
-    int *uses;              /* per StVar: the solver's statements reading it */
-    bool *pinned;           /* per StVar: read where it must be stored */
-    bool pin;               /* what the visit does: pin, or count */
-} Uses;
-
-static void use_var(void *ctx, int var, int order)
-{
-    Uses *u = ctx;
-    int sv = read_stvar(u->p, var, order);
-    if (sv < 0)
-        return;
-    if (u->pin)
-        u->pinned[sv] = true;
-    else
-        u->uses[sv]++;
-}
-
-/* A statement whose value can be printed inside another's: one unknown
-   of an explicit or symbolic block, with no pivot checked in eval. */
-static bool inlinable(const Plan *p, PlanStmt st)
-{
-    const PlanBlock *b = &p->blocks[st.block];
-    if (b->method == PLAN_EXPLICIT)
-        return b->pivot_check[0] != CHECK_EVAL;
-    return b->method == PLAN_SYMBOLIC && b->pivot_check[st.i] != CHECK_EVAL;
-}
-
-static int stmt_stvar(const Plan *p, PlanStmt st)
-{
-    return p->blocks[st.block].vars[st.i < 0 ? 0 : st.i];
-}
-
-/* Which of the solver's statements are inlined (moved[j]): those whose
-   unknown exactly one other solver's statement reads, and nothing the
-   runtime reads after a solver's evaluation (a derivative, a relation,
-   an assertion, a delay, a loop).  Such a value is computed where it is
-   read, in a register rather than in a[], and stored by complete
-   evaluations only (for the rows and events). */
-static void pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *solver,
-                         bool *moved)
-{
-    Structure *s = p->s;
-    DaeExprTable *t = &p->d->t;
-    int nv = s->vars.n;
-    Uses u = {p, mem_calloc((size_t)nv + 1, sizeof(int)),
-              mem_calloc((size_t)nv + 1, sizeof(bool)), true};
-    for (int i = 0; i < s->nstates; i++) {
-        StVar *x = stv(p, s->state_var[i]);
-        int d = x->deriv >= 0 && p->copy_of[x->deriv] >= 0 ? p->copy_of[x->deriv] : x->deriv;
-        if (d >= 0)
-            u.pinned[d] = true;
-    }
-    for (int i = 0; i < p->nrels; i++) {
-        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
-        dae_each_var(t, roots, 2, use_var, &u);
-    }
-    for (int i = 0; i < p->d->asserts.n; i++) {
-        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
-        dae_each_var(t, &cond, 1, use_var, &u);
-    }
-    for (int i = 0; i < p->delays.n; i++) {
-        DaeExpr *dl = p->delays.items[i];
-        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
-        dae_each_var(t, roots, 2, use_var, &u);
-    }
-    for (int j = 0; j < nst; j++) {
-        if (!solver[j])
-            continue;
-        int cap = stmt_cap(&p->blocks[all[j].block]);
-        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
-        int nr = stmt_exprs(p, all[j], roots, cap);
-        u.pin = !inlinable(p, all[j]);  /* a loop's or a checked pivot's */
-        dae_each_var(t, roots, nr, use_var, &u);
-        free(roots);
-    }
-    const char *env = getenv("LMDL_INLINE");   /* "no": none (tests/e2e/inline.sh) */
-    bool off = env && !strcmp(env, "no");
-    for (int j = 0; j < nst; j++) {
-        int sv = stmt_stvar(p, all[j]);
-        moved[j] = !off && solver[j] && inlinable(p, all[j]) && !u.pinned[sv]
-                   && u.uses[sv] == 1;
-    }
-    free(u.uses);
-    free(u.pinned);
-}
-
-typedef struct Inliner {
-    Plan *p;
-    DaeExpr **value;        /* per StVar: a moved statement's value, or NULL */
-    PtrMap memo;            /* node -> rewritten node (modes: themselves) */
-} Inliner;
-
-static DaeExpr *inline_moved(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
-{
-    Inliner *in = ctx;
-    int sv = read_stvar(in->p, leaf->u.var.index, leaf->u.var.order);
-    if (sv < 0 || !in->value[sv])
-        return (DaeExpr *)leaf;
-    return dae_map_leaves(t, in->value[sv], DXF_VAR, inline_moved, in, &in->memo);
-}
-
-/* Whether e reads only what every evaluation computes (states, the
-   solver's values, parameters, time) through arithmetic: no relation,
-   mode or delay, whose value the column code would take otherwise than
-   eval does. */
-static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMap *seen)
-{
-    if (!dae_has_var(e) || ptrmap_get(seen, e))
-        return true;
-    ptrmap_put(seen, e, e);
-    if (e->kind == DX_VAR) {
-        int sv = read_stvar(p, e->u.var.index, e->u.var.order);
-        return sv >= 0 && (stv(p, sv)->state || solver_sv[sv]);
-    }
-    if (e->kind == DX_DELAY || e->kind == DX_LOOKUP || ptrmap_get(&p->rel_index, e))
-        return false;
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        if (!solver_arith(p, solver_sv, kids[i], seen))
-            return false;
-    return true;
-}
-
-/* A column of a moved unknown: its value over the solver's, when that is
-   arithmetic (solver_arith); otherwise it reads its slot, which complete
-   evaluations fill, and a row that writes it asks for one. */
-static void inline_columns(Plan *p, Inliner *in)
-{
-    int nv = p->s->vars.n;
-    bool *solver_sv = mem_calloc((size_t)nv + 1, sizeof(bool));
-    for (int j = 0; j < p->nsolver; j++) {
-        PlanStmt st = p->stmts[j];
-        const PlanBlock *b = &p->blocks[st.block];
-        for (int i = 0; i < b->n; i++)
-            if (st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT)
-                solver_sv[b->vars[i]] = true;
-    }
-    DaeExprTable *t = &p->d->t;
-    for (int k = 0; k < p->ncolumns; k++) {
-        PlanColumn *c = &p->columns[k];
-        if (c->same_as >= 0)
-            continue;
-        DaeExpr *v = plan_column_value(p, c);
-        DaeExpr *w = v ? dae_map_leaves(t, v, DXF_VAR, inline_moved, in, &in->memo) : v;
-        PtrMap seen = {0};
-        if (w != v && solver_arith(p, solver_sv, w, &seen))
-            c->value = w;
-        ptrmap_free(&seen);
-    }
-    free(solver_sv);
-}
-
-/* The solver's statements' values, with the moved statements' values
-   inlined; and the columns of moved unknowns (inline_columns). */
-static void inline_values(Plan *p, int nmoved)
-{
-    DaeExprTable *t = &p->d->t;
-    Inliner in = {p, mem_calloc((size_t)p->s->vars.n + 1, sizeof(DaeExpr *)), {0}};
-    for (int j = p->nsolver; j < p->nsolver + nmoved; j++) {
-        PlanStmt st = p->stmts[j];
-        const PlanBlock *b = &p->blocks[st.block];
-        in.value[stmt_stvar(p, st)] = b->method == PLAN_EXPLICIT ? b->solved : b->values[st.i];
-    }
-    for (int i = 0; i < p->nrels; i++)
-        ptrmap_put(&in.memo, p->rels[i].rel, p->rels[i].rel);
-    for (int i = 0; i < p->delays.n; i++)
-        ptrmap_put(&in.memo, p->delays.items[i], p->delays.items[i]);
-    const char *env = getenv("LMDL_FOLD");
-    bool fold = !(env && !strcmp(env, "no"));
-    PtrMap fmemo = {0};
-    for (int j = 0; j < p->nsolver; j++) {
-        PlanStmt *st = &p->stmts[j];
-        if (!inlinable(p, *st))
-            continue;
-        const PlanBlock *b = &p->blocks[st->block];
-        DaeExpr *v = b->method == PLAN_EXPLICIT ? b->solved : b->values[st->i];
-        DaeExpr *w = nmoved ? dae_map_leaves(t, v, DXF_VAR, inline_moved, &in, &in.memo) : v;
-        if (fold)
-            w = fold_consts(p, w, &fmemo);
-        st->value = w != v ? w : NULL;
-    }
-    ptrmap_free(&fmemo);
-    if (nmoved)
-        inline_columns(p, &in);
-    ptrmap_free(&in.memo);
-    free(in.value);
 }
 
 static void plan_stmts(Plan *p)
@@ -743,14 +365,14 @@ static void plan_stmts(Plan *p)
     }
     while (sl.nwork > 0) {
         PlanStmt st = all[sl.work[--sl.nwork]];
-        int cap = stmt_cap(&p->blocks[st.block]);
+        int cap = plan_stmt_cap(&p->blocks[st.block]);
         DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
-        int nr = stmt_exprs(p, st, roots, cap);
+        int nr = plan_stmt_exprs(p, st, roots, cap);
         dae_each_var(&p->d->t, roots, nr, need_var, &sl);
         free(roots);
     }
     bool *moved = mem_calloc((size_t)nst + 1, sizeof(bool));
-    pick_inlined(p, all, nst, sl.solver, moved);
+    plan_pick_inlined(p, all, nst, sl.solver, moved);
     p->nstmts = nst;
     p->stmts = arena_alloc(&p->arena, sizeof(PlanStmt) * (size_t)(nst + 1));
     p->block_solver = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->nblocks + 1));
@@ -772,7 +394,7 @@ static void plan_stmts(Plan *p)
     for (int i = 0; i < nst; i++)
         if (!sl.solver[i])
             p->stmts[m++] = all[i];
-    inline_values(p, nmoved);
+    plan_inline_values(p, nmoved);
     free(moved);
     /* parts of at most EVAL_PART_STMTS statements, none straddling the
        two groups */
@@ -889,7 +511,7 @@ static void plan_rel_states(Plan *p)
 /* A node computed once: parameters and constants only (no variable,
    time, event variable or mode below it: the flags but DXF_FINITE), and
    not a leaf. */
-static bool is_constant(const DaeExpr *e)
+bool plan_is_constant(const DaeExpr *e)
 {
     return (e->flags & ~DXF_FINITE) == 0 && !dae_is_leaf(e);
 }
@@ -899,13 +521,13 @@ static void find_consts(Plan *p, DaeExpr *e, PtrMap *seen)
     if (!e || dae_is_leaf(e) || ptrmap_get(seen, e))
         return;
     ptrmap_put(seen, e, e);
-    if (is_constant(e)) {
+    if (plan_is_constant(e)) {
         ptrvec_push(&p->arena, &p->consts, e);
         return;
     }
     if (e->kind == DX_DIV) {
         DaeExpr *b = e->u.bin.b;
-        if (b->kind == DX_PARAM || b->kind == DX_CONST || is_constant(b)) {
+        if (b->kind == DX_PARAM || b->kind == DX_CONST || plan_is_constant(b)) {
             DaeExpr *r = dae_div(&p->d->t, dae_const(&p->d->t, 1), b);
             ptrmap_put(&p->recips, e, r);
             find_consts(p, r, seen);
@@ -935,16 +557,16 @@ static void plan_consts(Plan *p)
     PtrMap seen = {0};
     for (int k = 0; k < p->nblocks; k++) {
         PlanBlock *b = &p->blocks[k];
-        int cap = stmt_cap(b);
+        int cap = plan_stmt_cap(b);
         DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
         if (b->method == PLAN_SYMBOLIC) {
             for (int i = 0; i < b->n; i++) {
-                int nr = stmt_exprs(p, (PlanStmt){k, i, NULL}, roots, cap);
+                int nr = plan_stmt_exprs(p, (PlanStmt){k, i, NULL}, roots, cap);
                 for (int j = 0; j < nr; j++)
                     find_consts(p, roots[j], &seen);
             }
         } else {
-            int nr = stmt_exprs(p, (PlanStmt){k, 0, NULL}, roots, cap);
+            int nr = plan_stmt_exprs(p, (PlanStmt){k, 0, NULL}, roots, cap);
             for (int j = 0; j < nr; j++)
                 find_consts(p, roots[j], &seen);
         }

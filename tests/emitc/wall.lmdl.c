@@ -102,7 +102,7 @@ static int eval(RtEval *e)
     double *restrict dx = e->dx;
     (void)dx;
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
-    a[0] = (p[13] - (((md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0) * p[11]) + (x[0] * p[12])));
+    a[0] = ((p[13] - ((md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0) * p[11])) - (x[0] * p[12]));
     dx[0] = x[1];
     dx[1] = a[0];
     if (e->partial)
