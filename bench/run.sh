@@ -162,6 +162,39 @@ tables() {
         }
         print ""
 
+        # ---- targets, third set
+        print "## Targets, third set: explicit runs at the hand-C limit, linear compile growth, cheap output"
+        print ""
+        print "| target | measured | status |"
+        print "|---|---|---|"
+        nt = split("lever_chain:100:1.1 lever_chain:1000:1.2", tc, " ")
+        for (j = 1; j <= nt; j++) {
+            split(tc[j], q, ":")
+            x = get("sim", q[1], q[2], "ratio_rk8pd")
+            if (x != "" && x != "nan") printf "| %s N = %s, rk8pd: <= %sx the hand-written reference | %sx (%s ms against %s ms) | %s |\n", q[1], q[2], q[3], num(x, 3), ms(get("sim", q[1], q[2], "gen_rk8pd")), ms(get("sim", q[1], q[2], "ref_rk8pd")), status(x <= q[3] + 0)
+        }
+        for (i = 1; i <= cnt["output"]; i++) {
+            split(order["output", i], p, SUBSEP)
+            c = p[1]; n = p[2]
+            x = get("output", c, n, "ratio_csv"); y = get("output", c, n, "ratio_mat")
+            if (x != "") printf "| every column of the N = %s chain <= 2x one column (CSV) | %sx | %s |\n", n, num(x, 3), status(x <= 2)
+            if (y != "") printf "| every column of the N = %s chain <= 1.2x one column (MAT) | %sx | %s |\n", n, num(y, 3), status(y <= 1.2)
+        }
+        for (i = 1; i <= cnt["compile"]; i++) {
+            split(order["compile", i], p, SUBSEP)
+            if (!has("compile", p[1], p[2], "ratio10_emit_c")) continue
+            if (p[2] + 0 != 10000) continue
+            x = get("compile", p[1], p[2], "ratio10_emit_c"); y = get("compile", p[1], p[2], "ratio10_emit_c_cpu_timed")
+            printf "| emit-c growth <= 10.5x per 10x: %s N = 1,000 -> 10,000 | %sx (CPU %sx) | %s |\n", p[1], num(x, 3), num(y, 3), status(x <= 10.5)
+        }
+        for (i = 1; i <= cnt["compile"]; i++) {
+            split(order["compile", i], p, SUBSEP)
+            if (p[1] != "mass_chain" || eqs(p[1], p[2]) + 0 < 90000) continue
+            x = get("compile", p[1], p[2], "emit_c")
+            if (x != "") printf "| `emit-c` of 10^5 equations <= 1 s | %s s (CPU %s s) | %s |\n", num(x, 3), num(get("compile", p[1], p[2], "emit_c_cpu_timed"), 3), status(x <= 1)
+        }
+        print ""
+
         # ---- compile cost
         print "## Compile cost"
         print ""
