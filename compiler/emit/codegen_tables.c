@@ -103,12 +103,16 @@ void cg_columns(Cg *cg)
             continue;
         cp_chunk_item(&cg->p, &c);
         part_end[c.parts - 1] = k + 1;
+        /* the value of an inlined unknown reads its relations' modes, as
+           the eval that stores it would (plan_inline.c) */
+        cg->p.modes = col->value != NULL;
         cp_reset(&cg->p);
         cp_count(&cg->p, val);
         cp_temps(&cg->p, val);
         cp_emit(&cg->p, "    out[%d] = ", k);
         cp_expr(&cg->p, val);
         cp_emit(&cg->p, ";\n");
+        cg->p.modes = false;
     }
     cp_chunk_end(&cg->p, &c);
     cp_emit(&cg->p, "static const RtColumnsFn column_parts[] = {");

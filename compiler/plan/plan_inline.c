@@ -361,9 +361,10 @@ static DaeExpr *inline_moved(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
 }
 
 /* Whether e reads only what every evaluation computes (states, the
-   solver's values, parameters, time) through arithmetic: no relation,
-   mode or delay, whose value the column code would take otherwise than
-   eval does. */
+   solver's values, parameters, time, the modes), as eval would: no delay
+   or table, whose reads the column code does not share with eval.  A
+   relation with a mode is read as its mode (the column code prints it
+   so, PlanColumn.value), its operands not at all. */
 static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMap *seen)
 {
     if (!dae_has_var(e) || ptrmap_get(seen, e))
@@ -373,7 +374,9 @@ static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMa
         int sv = read_stvar(p, e->u.var.index, e->u.var.order);
         return sv >= 0 && (stv(p, sv)->state || solver_sv[sv]);
     }
-    if (e->kind == DX_DELAY || e->kind == DX_LOOKUP || ptrmap_get(&p->rel_index, e))
+    if (ptrmap_get(&p->rel_index, e))
+        return e->kind != DX_SEGMENT;
+    if (e->kind == DX_DELAY || e->kind == DX_LOOKUP || e->kind == DX_SEGMENT)
         return false;
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)

@@ -23,7 +23,7 @@ for m in chain wall; do
   LMDL_INLINE=no "$LMDLC" build "$work/$m.lmdl" -o "$work/${m}_stored" || fail "build $m, LMDL_INLINE=no"
 done
 few_chain=mb1.x,lv1.f3,sp1.stretch,mb30.f
-few_wall=base.f,wall.penetration,mass.f
+few_wall=base.f,wall.penetration,wall.f,mass.f
 for m in chain wall; do
   eval "few=\$few_$m"
   for s in rk8pd msbdf cvode; do

@@ -181,7 +181,7 @@ static const int column_info_of[] = {
 };
 
 static const int column_from[] = {
-    0, 0, 0, 1, 9, 42, 26, 0, 34, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
+    0, 0, 0, 1, 9, 0, 0, 0, 0, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
 
 static void columns(const RtEval *e, double *out)
@@ -196,7 +196,10 @@ static void columns(const RtEval *e, double *out)
     out[0] = (p[1] * (x[0] - p[9]));
     out[1] = (p[1] * (x[0] - p[9]));
     out[2] = (x[0] - p[9]);
+    out[5] = (-((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))));
+    out[6] = (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0);
     out[7] = (p[5] * (x[0] - p[4]));
+    out[8] = (p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0));
 }
 
 static const RtColumnsFn column_parts[] = {
@@ -204,7 +207,7 @@ static const RtColumnsFn column_parts[] = {
 };
 
 static const int column_part_end[] = {
-    8
+    9
 };
 
 static const RtTargetInfo targets[] = {
