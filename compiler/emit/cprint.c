@@ -32,7 +32,7 @@ size_t cp_c_limit(void)
     return e && *e && !*end && v > 0 && v < LIMIT_C_BYTES ? (size_t)v : LIMIT_C_BYTES;
 }
 
-void cp_put(CpBuf *b, const char *s, size_t n)
+void cp_put_slow(CpBuf *b, const char *s, size_t n)
 {
     if (!b->limit)
         b->limit = cp_c_limit();

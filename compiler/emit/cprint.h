@@ -12,6 +12,7 @@
 #include "dae.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 /* The growing output buffer. */
 typedef struct CpBuf {
@@ -66,7 +67,19 @@ struct CPrint {
 /* The most bytes of C codegen writes: LIMIT_C_BYTES, or the smaller
    $LMDL_MAX_C_BYTES. */
 size_t cp_c_limit(void);
-void cp_put(CpBuf *b, const char *s, size_t n);
+void cp_put_slow(CpBuf *b, const char *s, size_t n);
+/* Appends n bytes of s: inline while they fit (nearly every call), else
+   cp_put_slow grows the buffer or marks it over its limit. */
+static inline void cp_put(CpBuf *b, const char *s, size_t n)
+{
+    if (b->n + n < b->limit && b->n + n + 1 <= b->cap && !b->over) {
+        memcpy(b->s + b->n, s, n);
+        b->n += n;
+        b->s[b->n] = 0;
+        return;
+    }
+    cp_put_slow(b, s, n);
+}
 void cp_emit(CPrint *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
    every byte outside printable ASCII are escaped. */
