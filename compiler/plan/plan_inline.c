@@ -15,9 +15,9 @@
  * Constants.  In the solver's arithmetic, the constants (parameters,
  * numbers, and expressions of them, which plan_consts computes once) are
  * gathered: a region of + - * / is written as its linear form over the
- * rest when that takes fewer operations, else its products' constant
- * factors are multiplied together first (fold_consts).  LMDL_FOLD=no
- * turns it off.
+ * rest (constant times term, summed, plus a constant) when that takes
+ * fewer operations, which also makes a product's constant factors one
+ * constant (fold_consts).  LMDL_FOLD=no turns it off.
  */
 #include "plan.h"
 
@@ -200,11 +200,12 @@ static DaeExpr *linear_build(DaeExprTable *t, const Linear *l)
    and unary minus is written as its linear form over what is not
    (sum of constant * term, plus a constant), the constants multiplied and
    added once with the parameters (plan_consts), when that takes fewer
-   operations than the region as written:
+   operations than the region as written (counted by arith_ops):
    -((s - ((c1 * s - c2 * q) * c3)) * c4) becomes s * K1 + q * K2, three
-   operations where there were seven.  Otherwise only the constant
-   factors of its products are multiplied together:
-   -(c1 * ((x * c2) * c3)) becomes -(x * K).  Like the C compiler's
+   operations where there were seven, and a product's constant factors
+   are one constant (-(c1 * ((x * c2) * c3)) is -(x * K)).  A region's
+   atoms (a product of two variable operands, a function, an if) are
+   regions of their own inside.  Like the C compiler's
    -fassociative-math, the result may differ from the original in its
    last bits.  Other nodes stay as they are, with what is under them.
    LMDL_FOLD=no in the environment turns this off (tests/e2e/fold.sh). */
