@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Factors and terms of one region that fold_consts looks at. */
+/* Terms of one region that fold_consts writes as a linear form (and
+   4 times as many nodes it looks at). */
 enum { FOLD_MAX = 16 };
 
 static StVar *stv(const Plan *p, int i)
