@@ -68,6 +68,7 @@ tables() {
     function passsum(c, n,   j, t, q) { t = 0; q = split("parse resolve elaborate units flatten simplify structure codegen", pp, " "); for (j = 1; j <= q; j++) t += get("compile", c, n, "pass_" pp[j]); return t }
     function mi(x) { return (x == "" || x == "nan") ? "-" : sprintf("%.4g", x / 1e6) }
     function status(ok) { return ok ? "**met**" : "**not met**" }
+    function targets_head(title) { print "## " title; print ""; print "| target | measured | status |"; print "|---|---|---|" }
     function fail_text(s, c, n, m) { return "fails: " note[s, c, n, m] }
     END {
         print "# lmdl benchmark results"
@@ -77,10 +78,7 @@ tables() {
         print ""
 
         # ---- targets
-        print "## Targets, first set: compile time, growth, simulator speed"
-        print ""
-        print "| target | measured | status |"
-        print "|---|---|---|"
+        targets_head("Targets, first set: compile time, growth, simulator speed")
         x = get("compile", "wall_contact", 1, "emit_c")
         if (x != "") printf "| `lmdlc emit-c` of the wall-contact example < 10 ms | %s ms (CPU %s ms; the passes %s ms; starting `lmdlc --version` alone %s ms) | %s |\n", ms(x), ms(get("compile", "wall_contact", 1, "emit_c_cpu")), ms(passsum("wall_contact", 1)), ms(get("compile", "floor", "-", "lmdlc_version")), status(x < 0.010)
         x = get("build", "wall_contact", 1, "build")
@@ -114,10 +112,7 @@ tables() {
         print ""
 
         # ---- targets, second set
-        print "## Targets, second set: speed against hand-written C, large models"
-        print ""
-        print "| target | measured | status |"
-        print "|---|---|---|"
+        targets_head("Targets, second set: speed against hand-written C, large models")
         nt = split("wall_contact_10s:1 lever_chain:100 lever_chain:1000", tc, " ")
         for (j = 1; j <= nt; j++) {
             split(tc[j], q, ":")
@@ -163,10 +158,7 @@ tables() {
         print ""
 
         # ---- targets, third set
-        print "## Targets, third set: explicit runs at the hand-C limit, linear compile growth, cheap output"
-        print ""
-        print "| target | measured | status |"
-        print "|---|---|---|"
+        targets_head("Targets, third set: explicit runs at the hand-C limit, linear compile growth, cheap output")
         nt = split("lever_chain:100:1.1 lever_chain:1000:1.2", tc, " ")
         for (j = 1; j <= nt; j++) {
             split(tc[j], q, ":")
