@@ -589,6 +589,13 @@ static void relations_at_end(RtSim *s)
     rt_ev_relations_at(s, &e);
 }
 
+/* ... their truth alone (s->g not updated). */
+static void truth_at_end(RtSim *s)
+{
+    RtEval e = rt_eval_make(s, s->t, s->x, s->dx, s->alg_good, s->modes);
+    rt_ev_truth_at(s, &e, s->truth);
+}
+
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0)
 {
@@ -657,12 +664,20 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
             rt_solver_reset(s);
         }
     }
+    /* Without probes or mode charts, the crossing functions' values at
+       the step's end serve only the location of a change: computed then. */
+    int lazy_g = probes == 0 && m->n_charts <= 0;
     if (rc == 0 && !hit) {
-        relations_at_end(s);
+        if (lazy_g)
+            truth_at_end(s);
+        else
+            relations_at_end(s);
         if (rt_ev_first_changed(s) < 0) {
             no_event(s);
             return rt_ev_watch_check(s);
         }
+        if (lazy_g)
+            relations_at_end(s);
     }
     if (probes == 0) {
         rt_ev_point_set(n, &br.L, t0, x0, dx0);

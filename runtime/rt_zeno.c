@@ -125,6 +125,8 @@ void rt_ev_watch_resets(RtSim *s, double te)
    deeper in its condition than its reset left it. */
 int rt_ev_watch_check(RtSim *s)
 {
+    if (s->m->n_charts <= 0)
+        return 0;   /* watches follow the resets of mode charts */
     for (int i = 0; i < s->m->n_relations; i++) {
         const RtResetWatch *w = &s->watch[i];
         if (w->chart < 0 || s->modes[i] != w->mode || s->truth[i] != w->mode
