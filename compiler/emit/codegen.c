@@ -392,16 +392,27 @@ static void emit_pivot_check(Cg *cg, int k, DaeExpr *pivot)
     cp_emit(&cg->p, ") > 1e-300)) { e->fail_block = %d; return RT_FAIL_SINGULAR; }\n", k);
 }
 
-/* dx[] of the states whose derivative unknown sv is: written where a
-   solver's statement computes it, while the value is at hand. */
+/* The StVar whose value is the derivative of StVar sv (a copy followed). */
+static int deriv_of(Cg *cg, int sv)
+{
+    int d = cg_stv(cg, sv)->deriv;
+    return d >= 0 && cg->pl->copy_of[d] >= 0 ? cg->pl->copy_of[d] : d;
+}
+
+/* dx[i] = the value of state i's derivative (a state or a[]). */
+static void print_dx(Cg *cg, int i)
+{
+    int d = deriv_of(cg, cg->s->state_var[i]);
+    cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, cg_stv(cg, d)->state ? "x" : "a",
+            cg->pl->slot[d]);
+}
+
+/* dx[] of the states listed under unknown sv (cg->dx_first): written
+   where a solver's statement computes sv, while the value is at hand. */
 static void emit_dx(Cg *cg, int sv)
 {
-    for (int i = cg->dx_first[sv]; i >= 0; i = cg->dx_next[i]) {
-        StVar *x = cg_stv(cg, cg->s->state_var[i]);
-        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
-        StVar *dx = cg_stv(cg, d);
-        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
-    }
+    for (int i = cg->dx_first[sv]; i >= 0; i = cg->dx_next[i])
+        print_dx(cg, i);
 }
 
 /* The same for every unknown statement st writes. */
@@ -503,7 +514,6 @@ static void emit_stmts(Cg *cg, int from, int to)
     }
 }
 
-/* One part of eval, a function of its own. */
 /* eval's locals: cp_locals' and dx. */
 static void eval_locals(Cg *cg)
 {
@@ -511,6 +521,7 @@ static void eval_locals(Cg *cg)
     cp_emit(&cg->p, "    double *restrict dx = e->dx;\n    (void)dx;\n");
 }
 
+/* One part of eval, a function of its own. */
 static void emit_eval_part(Cg *cg, int part)
 {
     const Plan *pl = cg->pl;
@@ -566,14 +577,10 @@ static void emit_eval_parts(Cg *cg)
        dx[] a step writes then go out together */
     int *at = mem_calloc((size_t)s->nstates + 1, sizeof(int));
     for (int i = 0; i < s->nstates; i++) {
-        StVar *x = cg_stv(cg, s->state_var[i]);
-        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
-        at[i] = computed[d] ? d : -1;
-        StVar *dx = cg_stv(cg, d);
-        if (dx->state && dx->deriv >= 0) {
-            int d2 = cg->pl->copy_of[dx->deriv] >= 0 ? cg->pl->copy_of[dx->deriv] : dx->deriv;
-            at[i] = computed[d2] ? d2 : -1;
-        }
+        int d = deriv_of(cg, s->state_var[i]);
+        if (cg_stv(cg, d)->state)
+            d = deriv_of(cg, d);
+        at[i] = d >= 0 && computed[d] ? d : -1;
     }
     cp_chunk_begin(&cg->p, &c);
     for (int i = s->nstates - 1; i >= 0; i--) {
@@ -584,13 +591,10 @@ static void emit_eval_parts(Cg *cg)
         }
     }
     for (int i = 0; i < s->nstates; i++) {
-        StVar *x = cg_stv(cg, s->state_var[i]);
-        int d = cg->pl->copy_of[x->deriv] >= 0 ? cg->pl->copy_of[x->deriv] : x->deriv;
         if (at[i] >= 0)
             continue;
-        StVar *dx = cg_stv(cg, d);
         cp_chunk_item(&cg->p, &c);
-        cp_emit(&cg->p, "    dx[%d] = %s[%d];\n", i, dx->state ? "x" : "a", cg->pl->slot[d]);
+        print_dx(cg, i);
     }
     cp_chunk_end(&cg->p, &c);
     free(computed);
