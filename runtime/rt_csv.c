@@ -170,13 +170,20 @@ static void line_number(Line *l, double v)
     l->len += (size_t)rt_dtoa(v, l->text + l->len);
 }
 
+/* Whether a field of n bytes needs quotes: a comma, quote or line break
+   in it, or a space at either end. */
+static int needs_quotes(const char *text, size_t n)
+{
+    return strpbrk(text, ",\"\r\n") != NULL
+           || (n > 0 && (text[0] == ' ' || text[n - 1] == ' '));
+}
+
 static void line_field(Line *l, const char *text)
 {
     if (!text)
         text = "";
     size_t n = strlen(text);
-    int quote = strpbrk(text, ",\"\r\n") != NULL
-                || (n > 0 && (text[0] == ' ' || text[n - 1] == ' '));
+    int quote = needs_quotes(text, n);
     if (!quote) {
         line_put(l, text, n);
         return;
@@ -194,6 +201,13 @@ static void line_field(Line *l, const char *text)
    (the sweep's summary). */
 void rt_csv_field(FILE *fp, const char *text)
 {
+    if (!text)
+        text = "";
+    size_t n = strlen(text);
+    if (!needs_quotes(text, n)) {
+        fwrite(text, 1, n, fp);     /* as it is: no copy */
+        return;
+    }
     Line l = {0};
     line_field(&l, text);
     if (l.len)

@@ -93,25 +93,46 @@ static void record(FILE *fp, const char *kind, const char *name,
     fputc('\n', fp);
 }
 
-static void column_unit(const RtModel *m, int col, char *buf, size_t len)
+/* The units of the columns: most columns share a few dimensions, each
+   formatted once (a small cache, the oldest entry replaced). */
+enum { UNIT_CACHE = 32, UNIT_TEXT = 128 };
+
+typedef struct UnitCache {
+    short dim[UNIT_CACHE][RT_DIM_COUNT];
+    char text[UNIT_CACHE][UNIT_TEXT];
+    int n, next;
+} UnitCache;
+
+static void column_unit(const RtModel *m, int col, char *buf, size_t len, UnitCache *uc)
 {
     buf[0] = 0;
-    if (m->column_info)
-        rt_unit_format(rt_column_info(m, col)->dim, buf, len);
+    if (!m->column_info)
+        return;
+    const short *dim = rt_column_info(m, col)->dim;
+    int k = 0;
+    while (k < uc->n && memcmp(uc->dim[k], dim, sizeof uc->dim[k]) != 0)
+        k++;
+    if (k == uc->n) {
+        k = uc->n < UNIT_CACHE ? uc->n++ : uc->next++ % UNIT_CACHE;
+        memcpy(uc->dim[k], dim, sizeof uc->dim[k]);
+        rt_unit_format(dim, uc->text[k], UNIT_TEXT);
+    }
+    snprintf(buf, len, "%s", uc->text[k]);
 }
 
 static void write_meta(FILE *fp, const void *ctx)
 {
     const RtSim *s = ctx;
     const RtModel *m = s->m;
-    char unit[128];
+    char unit[UNIT_TEXT];
+    UnitCache *uc = rt_xcalloc(1, sizeof *uc);
     fputs(RT_META_HEADER "\n", fp);
     record(fp, "model", m->name ? m->name : "", "", "", "");
     record(fp, "column", "time", "s", "time", "time");
     for (int i = 0; i < s->opt.n_vars; i++) {
         int c = s->opt.vars[i];
         const RtColumnInfo *ci = rt_column_info(m, c);
-        column_unit(m, c, unit, sizeof unit);
+        column_unit(m, c, unit, sizeof unit, uc);
         record(fp, "column", m->column_names[c], unit,
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
                ci ? ci->description : "");
@@ -122,10 +143,11 @@ static void write_meta(FILE *fp, const void *ctx)
         int c = rt_names_find(ix, name, strlen(name));
         unit[0] = 0;
         if (c >= 0)
-            column_unit(m, c, unit, sizeof unit);
+            column_unit(m, c, unit, sizeof unit, uc);
         record(fp, "state", name, unit, "state", "");
     }
     rt_names_free(ix);
+    free(uc);
 }
 
 char *rt_meta_path(const char *out)
