@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Computed columns per part of columns(): a row of a few of them runs
+   that few parts (each a function the C compiler keeps small too). */
+enum { COLUMN_PART_ITEMS = 32 };
+
 /* Where a value that is a single slot lives, for the runtime's tables
    (rt_model.h, RT_FROM_*): a state, an algebraic value, a parameter or
    constant of parameters, or the number 0; RT_FROM_CODE when it takes
@@ -87,11 +91,11 @@ void cg_columns(Cg *cg)
     }
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
-                 .prologue = RO_LOCALS "    (void)out;\n"};
+                 .prologue = RO_LOCALS "    (void)out;\n", .max_items = COLUMN_PART_ITEMS};
     /* part k computes the code columns before part_end[k] (and from
        part_end[k - 1] on): a row that writes a few of them calls only
-       their parts (rt_tables.c) */
-    int *part_end = mem_calloc((size_t)pl->ncolumns / CHUNK_ITEMS + 2, sizeof(int));
+       their parts (rt_tables.c), of COLUMN_PART_ITEMS each */
+    int *part_end = mem_calloc((size_t)pl->ncolumns / COLUMN_PART_ITEMS + 2, sizeof(int));
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];

@@ -416,7 +416,7 @@ void cp_chunk_begin(CPrint *cg, CpChunk *c)
 /* Call before each item's statements. */
 void cp_chunk_item(CPrint *cg, CpChunk *c)
 {
-    if (c->items == CHUNK_ITEMS) {
+    if (c->items == (c->max_items > 0 ? c->max_items : CHUNK_ITEMS)) {
         chunk_close(cg, c);
         chunk_open(cg, c);
     }

@@ -114,6 +114,7 @@ typedef struct CpChunk {
     const char *args;       /* the same names, to pass to the parts */
     const char *prologue;   /* locals at the top of every part */
     bool is_int;            /* parts return an index, or -1 for none */
+    int max_items;          /* statements per part: CHUNK_ITEMS if 0 */
     int parts;              /* parts emitted */
     int items;              /* items in the current part */
     size_t suffix_at;       /* offset of part 0's "_0" in the buffer */
