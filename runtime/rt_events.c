@@ -596,6 +596,15 @@ static void truth_at_end(RtSim *s)
     rt_ev_truth_at(s, &e, s->truth);
 }
 
+/* The bracket's ends: the step's start (t0, x0, dx0) and its end. */
+static void step_ends(RtSim *s, RtEvBracket *br, double t0, const double *x0,
+                      const double *dx0)
+{
+    int n = s->m->n_states;
+    rt_ev_point_set(n, &br->L, t0, x0, dx0);
+    rt_ev_point_set(n, &br->R, s->t, s->x, s->dx);
+}
+
 int rt_events_after_step(RtSim *s, double t0, const double *x0,
                          const double *dx0)
 {
@@ -608,10 +617,8 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
     /* The bracket holds copies of the step's ends; a model whose
        relations are all assertions' needs it only when one changed. */
     int probes = s->n_event_rel > 0 ? RT_STEP_PROBES : 0;
-    if (probes > 0) {
-        rt_ev_point_set(n, &br.L, t0, x0, dx0);
-        rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
-    }
+    if (probes > 0)
+        step_ends(s, &br, t0, x0, dx0);
     /* The interior probes, on the step's interpolant, earliest first
        and before them the deepest dip of a crossing function that reads
        only states, if any.  Assertions are checked by their values at
@@ -679,10 +686,8 @@ int rt_events_after_step(RtSim *s, double t0, const double *x0,
         if (lazy_g)
             relations_at_end(s);
     }
-    if (probes == 0) {
-        rt_ev_point_set(n, &br.L, t0, x0, dx0);
-        rt_ev_point_set(n, &br.R, s->t, s->x, s->dx);
-    }
+    if (probes == 0)
+        step_ends(s, &br, t0, x0, dx0);
     if (rc == 0)
         rc = rt_ev_refine(s, &br);
     if (rc == 0) {

@@ -103,11 +103,11 @@ typedef struct UnitCache {
     int n, next;
 } UnitCache;
 
-static void column_unit(const RtModel *m, int col, char *buf, size_t len, UnitCache *uc)
+/* Column col's unit, as text kept in uc ("" without column infos). */
+static const char *column_unit(const RtModel *m, int col, UnitCache *uc)
 {
-    buf[0] = 0;
     if (!m->column_info)
-        return;
+        return "";
     const short *dim = rt_column_info(m, col)->dim;
     int k = 0;
     while (k < uc->n && memcmp(uc->dim[k], dim, sizeof uc->dim[k]) != 0)
@@ -117,14 +117,13 @@ static void column_unit(const RtModel *m, int col, char *buf, size_t len, UnitCa
         memcpy(uc->dim[k], dim, sizeof uc->dim[k]);
         rt_unit_format(dim, uc->text[k], UNIT_TEXT);
     }
-    snprintf(buf, len, "%s", uc->text[k]);
+    return uc->text[k];
 }
 
 static void write_meta(FILE *fp, const void *ctx)
 {
     const RtSim *s = ctx;
     const RtModel *m = s->m;
-    char unit[UNIT_TEXT];
     UnitCache *uc = rt_xcalloc(1, sizeof *uc);
     fputs(RT_META_HEADER "\n", fp);
     record(fp, "model", m->name ? m->name : "", "", "", "");
@@ -132,8 +131,7 @@ static void write_meta(FILE *fp, const void *ctx)
     for (int i = 0; i < s->opt.n_vars; i++) {
         int c = s->opt.vars[i];
         const RtColumnInfo *ci = rt_column_info(m, c);
-        column_unit(m, c, unit, sizeof unit, uc);
-        record(fp, "column", m->column_names[c], unit,
+        record(fp, "column", m->column_names[c], column_unit(m, c, uc),
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
                ci ? ci->description : "");
     }
@@ -141,10 +139,7 @@ static void write_meta(FILE *fp, const void *ctx)
     for (int i = 0; i < m->n_states; i++) {
         const char *name = m->state_names[i];
         int c = rt_names_find(ix, name, strlen(name));
-        unit[0] = 0;
-        if (c >= 0)
-            column_unit(m, c, unit, sizeof unit, uc);
-        record(fp, "state", name, unit, "state", "");
+        record(fp, "state", name, c >= 0 ? column_unit(m, c, uc) : "", "state", "");
     }
     rt_names_free(ix);
     free(uc);

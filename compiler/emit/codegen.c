@@ -565,13 +565,6 @@ static void emit_eval_parts(Cg *cg)
     cg->dx_next = mem_calloc((size_t)s->nstates + 1, sizeof(int));
     for (int i = 0; i < nv; i++)
         cg->dx_first[i] = -1;
-    bool *computed = mem_calloc((size_t)nv + 1, sizeof(bool));
-    for (int j = 0; j < pl->nsolver; j++) {
-        const PlanBlock *b = &pl->blocks[pl->stmts[j].block];
-        for (int i = 0; i < b->n; i++)
-            if (pl->stmts[j].i < 0 || pl->stmts[j].i == i || b->method == PLAN_EXPLICIT)
-                computed[b->vars[i]] = true;
-    }
     /* ... and so is one that is a state whose own derivative a solver's
        statement computes (ma.x' = ma.v beside ma.v' = a[k]): the lines of
        dx[] a step writes then go out together */
@@ -580,7 +573,7 @@ static void emit_eval_parts(Cg *cg)
         int d = deriv_of(cg, s->state_var[i]);
         if (cg_stv(cg, d)->state)
             d = deriv_of(cg, d);
-        at[i] = d >= 0 && computed[d] ? d : -1;
+        at[i] = d >= 0 && plan_solver_value(pl, d) ? d : -1;
     }
     cp_chunk_begin(&cg->p, &c);
     for (int i = s->nstates - 1; i >= 0; i--) {
@@ -597,7 +590,6 @@ static void emit_eval_parts(Cg *cg)
         print_dx(cg, i);
     }
     cp_chunk_end(&cg->p, &c);
-    free(computed);
     free(at);
     /* eval: the solver's statements, then the rest unless the
        evaluation is the solver's (RtEval.partial); a model of at most one

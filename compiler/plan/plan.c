@@ -67,6 +67,12 @@ int plan_stvar(const Plan *p, int var, int order)
     return p->stvar[var][order];
 }
 
+int plan_read_stvar(const Plan *p, int var, int order)
+{
+    int sv = plan_stvar(p, var, order);
+    return sv >= 0 && p->copy_of[sv] >= 0 ? p->copy_of[sv] : sv;
+}
+
 static StVar *stv(const Plan *p, int i)
 {
     return p->s->vars.items[i];

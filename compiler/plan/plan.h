@@ -200,6 +200,10 @@ typedef struct Plan {
     PlanStmt *stmts;        /* nstmts */
     int nstmts;             /* entries in stmts */
     int nsolver;            /* stmts[0 .. nsolver) */
+    int ninlined;           /* stmts[nsolver .. nsolver + ninlined): the
+                               solver's values computed inside their one
+                               reader (plan_inline.c), stored by complete
+                               evaluations */
     bool *block_solver;     /* per block: some statement of it is the
                                solver's */
     int *copy_of;           /* per StVar: the StVar whose value it is,
@@ -296,16 +300,20 @@ void plan_eval(Plan *p);
    statement st evaluates into roots (at most plan_stmt_cap(b) of them),
    and whether e is a constant of parameters that is not a leaf. */
 int plan_stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap);
+/* Calls fn for every variable the runtime reads after a solver's
+   evaluation: the states' derivatives, what the relation functions, the
+   assertions and the delays' arguments read (plan_eval.c). */
+void plan_each_root(const Plan *p, DaeVarVisit fn, void *ctx);
 int plan_stmt_cap(const PlanBlock *b);
 bool plan_is_constant(const DaeExpr *e);
 /* The solver's statements that are inlined (moved[j] of all[0 .. nst),
-   solver[j] telling the solver's), and the values of the others with
-   the nmoved moved ones (stmts[nsolver .. nsolver + nmoved)) inlined and
-   their constants gathered; the columns of moved unknowns
+   solver[j] telling the solver's); then, once the slots are laid out,
+   the values of the others with the moved ones (Plan.ninlined) inlined
+   and their constants gathered, and the columns of moved unknowns
    (plan_inline.c). */
 void plan_pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *solver,
                        bool *moved);
-void plan_inline_values(Plan *p, int nmoved);
+void plan_inline_values(Plan *p);
 
 /* The tables of the generated code (plan_tables.c): the one-parameter
    assertions and the distinct column infos. */
@@ -323,6 +331,23 @@ void plan_linear(Plan *p);
 /* The StVar of (var, order), or -1 when the system has none (a
    derivative nothing needs). */
 int plan_stvar(const Plan *p, int var, int order);
+/* ... the StVar whose value a read of (var, order) gets: a copy followed
+   to what it copies (Plan.copy_of). */
+int plan_read_stvar(const Plan *p, int var, int order);
+
+/* Whether statement st computes unknown i of its block b. */
+static inline bool plan_stmt_writes(const PlanBlock *b, PlanStmt st, int i)
+{
+    return st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT;
+}
+
+/* Whether StVar sv (no copy) is a value every evaluation computes: an
+   unknown of the solver's statements (after plan_eval's slots). */
+static inline bool plan_solver_value(const Plan *p, int sv)
+{
+    const StVar *x = p->s->vars.items[sv];
+    return !x->state && p->slot[sv] < p->nalg_solver;
+}
 
 /* The blocks line of `lmdlc check`: "  blocks: N (k algebraic loops: ...)". */
 void plan_report(FILE *fp, const Plan *p);

@@ -83,11 +83,9 @@ static DaeExpr *inline_leaf(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
 {
     Inline *in = ctx;
     Plan *p = in->p;
-    int sv = plan_stvar(p, leaf->u.var.index, leaf->u.var.order);
+    int sv = plan_read_stvar(p, leaf->u.var.index, leaf->u.var.order);
     if (sv < 0)
         return (DaeExpr *)leaf;
-    if (p->copy_of[sv] >= 0)
-        sv = p->copy_of[sv];
     StVar *x = stv(p, sv);
     if (x->state)
         return dae_var(t, x->var, x->order);
@@ -308,6 +306,33 @@ static void plan_copies(Plan *p)
     }
 }
 
+void plan_each_root(const Plan *p, DaeVarVisit fn, void *ctx)
+{
+    Structure *s = p->s;
+    DaeExprTable *t = &p->d->t;
+    /* every state's derivative, and what the relations read */
+    for (int i = 0; i < s->nstates; i++) {
+        StVar *x = stv(p, s->state_var[i]);
+        if (x->deriv >= 0)
+            fn(ctx, stv(p, x->deriv)->var, stv(p, x->deriv)->order);
+    }
+    for (int i = 0; i < p->nrels; i++) {
+        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
+        dae_each_var(t, roots, 2, fn, ctx);
+    }
+    /* ... and what the runtime reads after every accepted step: the
+       assertions' conditions and the delays' arguments */
+    for (int i = 0; i < p->d->asserts.n; i++) {
+        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
+        dae_each_var(t, &cond, 1, fn, ctx);
+    }
+    for (int i = 0; i < p->delays.n; i++) {
+        DaeExpr *dl = p->delays.items[i];
+        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
+        dae_each_var(t, roots, 2, fn, ctx);
+    }
+}
+
 static void plan_stmts(Plan *p)
 {
     Structure *s = p->s;
@@ -343,26 +368,7 @@ static void plan_stmts(Plan *p)
             all[n++] = (PlanStmt){k, -1, NULL};
         }
     }
-    /* the roots: every state's derivative, and what the relations read */
-    for (int i = 0; i < s->nstates; i++) {
-        StVar *x = stv(p, s->state_var[i]);
-        need_stvar(&sl, x->deriv);
-    }
-    for (int i = 0; i < p->nrels; i++) {
-        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
-        dae_each_var(&p->d->t, roots, 2, need_var, &sl);
-    }
-    /* ... and what the runtime reads after every accepted step: the
-       assertions' conditions and the delays' arguments */
-    for (int i = 0; i < p->d->asserts.n; i++) {
-        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
-        dae_each_var(&p->d->t, &cond, 1, need_var, &sl);
-    }
-    for (int i = 0; i < p->delays.n; i++) {
-        DaeExpr *dl = p->delays.items[i];
-        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
-        dae_each_var(&p->d->t, roots, 2, need_var, &sl);
-    }
+    plan_each_root(p, need_var, &sl);
     while (sl.nwork > 0) {
         PlanStmt st = all[sl.work[--sl.nwork]];
         int cap = plan_stmt_cap(&p->blocks[st.block]);
@@ -376,7 +382,7 @@ static void plan_stmts(Plan *p)
     p->nstmts = nst;
     p->stmts = arena_alloc(&p->arena, sizeof(PlanStmt) * (size_t)(nst + 1));
     p->block_solver = arena_alloc(&p->arena, sizeof(bool) * (size_t)(p->nblocks + 1));
-    int m = 0, nmoved = 0;
+    int m = 0;
     for (int i = 0; i < nst; i++) {
         if (sl.solver[i])
             p->block_solver[all[i].block] = true;
@@ -389,12 +395,11 @@ static void plan_stmts(Plan *p)
     for (int i = 0; i < nst; i++)
         if (moved[i]) {
             p->stmts[m++] = all[i];
-            nmoved++;
+            p->ninlined++;
         }
     for (int i = 0; i < nst; i++)
         if (!sl.solver[i])
             p->stmts[m++] = all[i];
-    plan_inline_values(p, nmoved);
     free(moved);
     /* parts of at most EVAL_PART_STMTS statements, none straddling the
        two groups */
@@ -430,7 +435,7 @@ static void plan_slots(Plan *p)
         PlanStmt st = p->stmts[j];
         const PlanBlock *b = &p->blocks[st.block];
         for (int i = 0; i < b->n; i++)
-            if ((st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT) && p->slot[b->vars[i]] < 0)
+            if (plan_stmt_writes(b, st, i) && p->slot[b->vars[i]] < 0)
                 p->slot[b->vars[i]] = next++;
     }
     if (p->nsolver == p->nstmts)
@@ -450,12 +455,8 @@ typedef struct ColumnReads {
 static void column_var(void *ctx, int var, int order)
 {
     ColumnReads *c = ctx;
-    int sv = plan_stvar(c->p, var, order);
-    if (sv < 0)
-        return;
-    if (c->p->copy_of[sv] >= 0)
-        sv = c->p->copy_of[sv];
-    if (!stv(c->p, sv)->state && c->p->slot[sv] >= c->p->nalg_solver)
+    int sv = plan_read_stvar(c->p, var, order);
+    if (sv >= 0 && !stv(c->p, sv)->state && !plan_solver_value(c->p, sv))
         c->complete = true;
 }
 
@@ -484,9 +485,7 @@ typedef struct RelStates {
 static void rel_state(void *ctx, int var, int order)
 {
     RelStates *r = ctx;
-    int sv = plan_stvar(r->p, var, order);
-    if (sv >= 0 && r->p->copy_of[sv] >= 0)
-        sv = r->p->copy_of[sv];
+    int sv = plan_read_stvar(r->p, var, order);
     if (sv >= 0 && stv(r->p, sv)->state)
         r->read[r->p->slot[sv]] = true;
 }
@@ -610,6 +609,7 @@ void plan_eval(Plan *p)
     plan_time_relations(p);
     plan_stmts(p);
     plan_slots(p);
+    plan_inline_values(p);
     plan_column_reads(p);
     plan_rel_states(p);
     plan_consts(p);

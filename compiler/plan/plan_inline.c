@@ -250,15 +250,6 @@ static DaeExpr *fold_consts(Plan *p, DaeExpr *e, Folds *f, bool root)
 
 /* ---- values the solver's statements inline ------------------------------ */
 
-/* The StVar whose value a variable leaf reads (a copy followed), or -1. */
-static int read_stvar(const Plan *p, int var, int order)
-{
-    int sv = plan_stvar(p, var, order);
-    if (sv >= 0 && p->copy_of[sv] >= 0)
-        sv = p->copy_of[sv];
-    return sv;
-}
-
 typedef struct Uses {
     const Plan *p;
     int *uses;              /* per StVar: the solver's statements reading it */
@@ -269,7 +260,7 @@ typedef struct Uses {
 static void use_var(void *ctx, int var, int order)
 {
     Uses *u = ctx;
-    int sv = read_stvar(u->p, var, order);
+    int sv = plan_read_stvar(u->p, var, order);
     if (sv < 0)
         return;
     if (u->pin)
@@ -307,25 +298,7 @@ void plan_pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *
     int nv = s->vars.n;
     Uses u = {p, mem_calloc((size_t)nv + 1, sizeof(int)),
               mem_calloc((size_t)nv + 1, sizeof(bool)), true};
-    for (int i = 0; i < s->nstates; i++) {
-        StVar *x = stv(p, s->state_var[i]);
-        int d = x->deriv >= 0 && p->copy_of[x->deriv] >= 0 ? p->copy_of[x->deriv] : x->deriv;
-        if (d >= 0)
-            u.pinned[d] = true;
-    }
-    for (int i = 0; i < p->nrels; i++) {
-        DaeExpr *roots[2] = {p->rels[i].live, p->rels[i].crossing};
-        dae_each_var(t, roots, 2, use_var, &u);
-    }
-    for (int i = 0; i < p->d->asserts.n; i++) {
-        DaeExpr *cond = ((DaeAssert *)p->d->asserts.items[i])->cond;
-        dae_each_var(t, &cond, 1, use_var, &u);
-    }
-    for (int i = 0; i < p->delays.n; i++) {
-        DaeExpr *dl = p->delays.items[i];
-        DaeExpr *roots[2] = {dl->u.cond.c, dl->u.cond.a};
-        dae_each_var(t, roots, 2, use_var, &u);
-    }
+    plan_each_root(p, use_var, &u);
     for (int j = 0; j < nst; j++) {
         if (!solver[j])
             continue;
@@ -356,7 +329,7 @@ typedef struct Inliner {
 static DaeExpr *inline_moved(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
 {
     Inliner *in = ctx;
-    int sv = read_stvar(in->p, leaf->u.var.index, leaf->u.var.order);
+    int sv = plan_read_stvar(in->p, leaf->u.var.index, leaf->u.var.order);
     if (sv < 0 || !in->value[sv])
         return (DaeExpr *)leaf;
     return dae_map_leaves(t, in->value[sv], DXF_VAR, inline_moved, in, &in->memo);
@@ -367,14 +340,14 @@ static DaeExpr *inline_moved(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
    or table, whose reads the column code does not share with eval.  A
    relation with a mode is read as its mode (the column code prints it
    so, PlanColumn.value), its operands not at all. */
-static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMap *seen)
+static bool solver_arith(const Plan *p, DaeExpr *e, PtrMap *seen)
 {
     if (!dae_has_var(e) || ptrmap_get(seen, e))
         return true;
     ptrmap_put(seen, e, e);
     if (e->kind == DX_VAR) {
-        int sv = read_stvar(p, e->u.var.index, e->u.var.order);
-        return sv >= 0 && (stv(p, sv)->state || solver_sv[sv]);
+        int sv = plan_read_stvar(p, e->u.var.index, e->u.var.order);
+        return sv >= 0 && (stv(p, sv)->state || plan_solver_value(p, sv));
     }
     if (ptrmap_get(&p->rel_index, e))
         return e->kind != DX_SEGMENT;
@@ -382,7 +355,7 @@ static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMa
         return false;
     DaeExpr *kids[3];
     for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        if (!solver_arith(p, solver_sv, kids[i], seen))
+        if (!solver_arith(p, kids[i], seen))
             return false;
     return true;
 }
@@ -392,15 +365,6 @@ static bool solver_arith(const Plan *p, const bool *solver_sv, DaeExpr *e, PtrMa
    evaluations fill, and a row that writes it asks for one. */
 static void inline_columns(Plan *p, Inliner *in)
 {
-    int nv = p->s->vars.n;
-    bool *solver_sv = mem_calloc((size_t)nv + 1, sizeof(bool));
-    for (int j = 0; j < p->nsolver; j++) {
-        PlanStmt st = p->stmts[j];
-        const PlanBlock *b = &p->blocks[st.block];
-        for (int i = 0; i < b->n; i++)
-            if (st.i < 0 || st.i == i || b->method == PLAN_EXPLICIT)
-                solver_sv[b->vars[i]] = true;
-    }
     DaeExprTable *t = &p->d->t;
     for (int k = 0; k < p->ncolumns; k++) {
         PlanColumn *c = &p->columns[k];
@@ -409,17 +373,17 @@ static void inline_columns(Plan *p, Inliner *in)
         DaeExpr *v = plan_column_value(p, c);
         DaeExpr *w = v ? dae_map_leaves(t, v, DXF_VAR, inline_moved, in, &in->memo) : v;
         PtrMap seen = {0};
-        if (w != v && solver_arith(p, solver_sv, w, &seen))
+        if (w != v && solver_arith(p, w, &seen))
             c->value = w;
         ptrmap_free(&seen);
     }
-    free(solver_sv);
 }
 
 /* The solver's statements' values, with the moved statements' values
    inlined; and the columns of moved unknowns (inline_columns). */
-void plan_inline_values(Plan *p, int nmoved)
+void plan_inline_values(Plan *p)
 {
+    int nmoved = p->ninlined;
     DaeExprTable *t = &p->d->t;
     Inliner in = {p, mem_calloc((size_t)p->s->vars.n + 1, sizeof(DaeExpr *)), {0}};
     for (int j = p->nsolver; j < p->nsolver + nmoved; j++) {
