@@ -146,14 +146,11 @@ int rt_ev_inert(const RtSim *s, const int *modes, int i)
 }
 
 /* The relations' truth values (0/1; a segment mode's segment) into truth,
-   at an evaluated state. */
+   at an evaluated state: relation_values writes them so (rt_model.h), and
+   the comparisons with the modes below are of ints. */
 void rt_ev_truth_at(const RtSim *s, const RtEval *e, int *truth)
 {
-    const RtModel *m = s->m;
-    m->relation_values(e, truth);
-    for (int i = 0; i < m->n_relations; i++)
-        if (!m->relations[i].table1) /* a segment mode keeps its segment */
-            truth[i] = truth[i] != 0;
+    s->m->relation_values(e, truth);
 }
 
 void rt_ev_relations_at(RtSim *s, const RtEval *e)
@@ -242,8 +239,18 @@ double rt_ev_oriented(const RtSim *s, int i)
 /* The first relation that changed and matters, or -1; with events_only,
    among those that can start an event (not an assertion's alone): what
    a step's interior probes look for. */
+/* Every relation's truth is its mode: the common case at a step's end,
+   decided in one pass. */
+static int none_changed(const RtSim *s)
+{
+    int nr = s->m->n_relations;
+    return nr <= 0 || memcmp(s->truth, s->modes, (size_t)nr * sizeof *s->truth) == 0;
+}
+
 static int first_changed(const RtSim *s, int events_only)
 {
+    if (none_changed(s))
+        return -1;
     for (int i = 0; i < s->m->n_relations; i++)
         if (s->truth[i] != s->modes[i] && !(events_only && s->m->relations[i].assert_only)
             && !rt_ev_inert(s, s->modes, i))
@@ -573,9 +580,10 @@ static int handle_event(RtSim *s, const RtEvBracket *br)
    which probes overwrote. */
 static void no_event(RtSim *s)
 {
-    for (int i = 0; i < s->m->n_relations; i++)
-        if (s->truth[i] != s->modes[i] && rt_ev_inert(s, s->modes, i))
-            s->modes[i] = s->truth[i];
+    if (!none_changed(s))
+        for (int i = 0; i < s->m->n_relations; i++)
+            if (s->truth[i] != s->modes[i] && rt_ev_inert(s, s->modes, i))
+                s->modes[i] = s->truth[i];
     size_t n = rt_alg_written(s, s->alg_partial);
     if (n > 0 && s->alg_dirty)
         memcpy(s->alg, s->alg_good, n * sizeof *s->alg);

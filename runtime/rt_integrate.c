@@ -69,9 +69,18 @@ static int eval_trial(RtSim *s, double t, const double *y, double *f, double *al
 int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
     s->solver_eval = 1;
+    unsigned long solves = rt_blockwork_solves(s->blocks);
     int rc = eval_trial(s, t, y, dydt, s->alg, &s->pending);
     s->solver_eval = 0;
     s->last_eval_failed = rc != 0;
+    if (rc == 0 && y == s->end_watch && !s->table_tolerant
+        && rt_blockwork_solves(s->blocks) == solves) {
+        size_t n = (size_t)s->m->n_states;
+        memcpy(s->end_x, y, n * sizeof *y);
+        memcpy(s->end_dx, dydt, n * sizeof *dydt);
+        s->end_t = t;
+        s->end_serial = s->eval_serial;
+    }
     return rc != 0 ? -1 : 0;
 }
 
@@ -246,7 +255,9 @@ static int gsl_step(RtSim *s, double *t, double t1, double *h, double *x)
     double t_before = *t;
     s->pending.kind = RT_FAILKIND_NONE;
     s->last_eval_failed = 0;
+    s->end_watch = s->end_reuse ? x : NULL;
     int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &s->sys, t, t1, h, x);
+    s->end_watch = NULL;
     if (st != GSL_SUCCESS) {
         s->h = *h;
         return rt_step_failed(s, st, t_before);
@@ -295,6 +306,7 @@ int rt_integrate_setup(RtSim *s)
     for (int i = 0; i < s->m->n_relations; i++)
         s->n_event_rel += !s->m->relations[i].assert_only;
     s->probes_evaluate = rt_ev_probes_evaluate(s);
+    s->end_reuse = s->m->n_delays <= 0;
     return s->opt.backend->setup(s);
 }
 
@@ -482,6 +494,23 @@ static int next_step(RtSim *s, double tout)
     return 0;
 }
 
+/* Whether the interval's end (s->t, s->x) is the state of the latest
+   evaluation, the solver's at its step's end (RtSim.end_watch): its
+   algebraic values are in s->alg, and its derivative is copied to s->dx.
+   The same evaluation again would compute the same: same time, state,
+   parameters and modes, no block solved from guesses, no delay.  Its
+   algebraic values still get an accepted state's check (rt_eval.c). */
+static int end_evaluated(RtSim *s)
+{
+    size_t n = (size_t)s->m->n_states;
+    if (s->end_serial != s->eval_serial || s->end_t != s->t
+        || memcmp(s->end_x, s->x, n * sizeof *s->x) != 0
+        || !rt_all_finite(s->alg, rt_alg_written(s, 1)))
+        return 0;
+    memcpy(s->dx, s->end_dx, n * sizeof *s->dx);
+    return 1;
+}
+
 /* From s->t to tout, one interval at a time: the rest of the solver's
    last step up to tout (the state there from its interpolant), or a new
    step.  Each interval's end is evaluated and checked like an accepted
@@ -532,7 +561,7 @@ static int advance_ode(RtSim *s, double tout)
            derivatives, the relations, the assertions and the delays read
            is enough (rt_complete computes the rest for a row) */
         s->solver_eval = 2;
-        int bad = eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail);
+        int bad = end_evaluated(s) ? 0 : eval_trial(s, s->t, s->x, s->dx, s->alg, &s->fail);
         s->solver_eval = 0;
         if (bad)
             return locate_failure(s, t0, s->x0);

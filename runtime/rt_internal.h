@@ -332,6 +332,18 @@ struct RtSim {
     int solver_eval;            /* evaluations are partial (RtEval.partial,
                                    rt_eval.c): 1 the solver's, 2 an accepted
                                    state's (its algebraic values checked) */
+    /* The solver's own evaluation at a step's end, kept so that the step's
+       end need not be evaluated again (rt_integrate.c): gsl_step watches
+       the state array it steps (end_watch), and an evaluation of the
+       solver at that array that solved no block from guesses leaves
+       copies of its state and derivative, its time, and its number among
+       all evaluations (eval_serial counts them in rt_eval_try).  Never
+       with delays (end_reuse 0). */
+    int end_reuse;
+    const double *end_watch;
+    double *end_x, *end_dx;
+    double end_t;
+    unsigned long eval_serial, end_serial;
     long collapse_steps;        /* accepted steps in a row with a failed
                                    evaluation inside */
     double collapse_h0;         /* the first of them */
@@ -557,6 +569,8 @@ int rt_eval_checked(RtSim *s, double t, const double *x, double *dx,
                     double *alg, const int *modes, RtFailure *f);
 int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
                 double *alg, const int *modes, RtFailure *f);
+/* Whether v[0 .. n) are all finite, the evaluations' check. */
+int rt_all_finite(const double *v, size_t n);
 void rt_accept_alg(RtSim *s);
 int rt_check_asserts(RtSim *s);
 int rt_check_param_asserts(RtSim *s);
@@ -566,9 +580,6 @@ int rt_check_grids(RtSim *s);
 /* rt_sim.c: an RtSim's buffers for model m (s zeroed first), and their
    release (also the solver's, the progress bar's and the --vars list). */
 void rt_sim_alloc(RtSim *s, const RtModel *m);
-/* The length of a parameter array: the parameters, then the constants
-   derive_params computes from them (RtModel.n_consts).  Every copy of
-   s->p copies them all, so a restored copy is consistent. */
 /* How much of alg a partial evaluation writes (all of it for a model
    that does not say). */
 static inline size_t rt_alg_prefix(const RtModel *m)
@@ -581,6 +592,9 @@ static inline size_t rt_alg_written(const RtSim *s, int partial)
 {
     return partial ? rt_alg_prefix(s->m) : (size_t)(s->m->n_alg > 0 ? s->m->n_alg : 0);
 }
+/* The length of a parameter array: the parameters, then the constants
+   derive_params computes from them (RtModel.n_consts).  Every copy of
+   s->p copies them all, so a restored copy is consistent. */
 static inline size_t rt_param_slots(const RtModel *m)
 {
     return (size_t)(m->n_params > 0 ? m->n_params : 0)
@@ -681,6 +695,10 @@ double rt_output_time(const RtOptions *o, long k, long *n_rows);
 /* rt_newton.c: per-block solver workspaces behind RtEval.rt. */
 RtBlockWork *rt_blockwork_new(const RtModel *m);
 void rt_blockwork_free(RtBlockWork *w);
+/* How many block solves from guesses (rt_solve_block) w has done: an
+   evaluation that did none computed the same at the same point,
+   whatever its guesses. */
+unsigned long rt_blockwork_solves(const RtBlockWork *w);
 
 /* rt_progress.c: the progress bar on a terminal. */
 RtProgress *rt_progress_new(int enabled, double stop_time);

@@ -356,7 +356,8 @@ struct RtModel {
     /* Zero-crossing functions: relation i is true when g[i] > 0 (or >= 0
        for a non-strict relation; see relation_values). */
     void (*zero_crossings)(const RtEval *e, double *g);
-    /* The relations' truth values at an evaluated state. */
+    /* The relations' truth values at an evaluated state: 0 or 1 (a segment
+       mode, RtRelationInfo.table1: its segment). */
     void (*relation_values)(const RtEval *e, int *truth);
 
     int n_asserts;

@@ -78,7 +78,10 @@ typedef struct BlockSolver {
 
 struct RtBlockWork {
     int n_blocks;                   /* rt_model.n_blocks */
-    BlockSolver *solvers;           /* one per block */
+    BlockSolver **solvers;          /* per block: its solver, made on its
+                                       first solve (most blocks of a large
+                                       model never need one) */
+    unsigned long solves;           /* rt_solve_block calls so far */
 };
 
 /* What the GSL callbacks need to reach the model's functions. */
@@ -156,12 +159,20 @@ RtBlockWork *rt_blockwork_new(const RtModel *m)
     return w;
 }
 
+unsigned long rt_blockwork_solves(const RtBlockWork *w)
+{
+    return w ? w->solves : 0;
+}
+
 void rt_blockwork_free(RtBlockWork *w)
 {
     if (!w)
         return;
     for (int i = 0; i < w->n_blocks; i++)
-        solver_free(&w->solvers[i]);
+        if (w->solvers[i]) {
+            solver_free(w->solvers[i]);
+            free(w->solvers[i]);
+        }
     free(w->solvers);
     free(w);
 }
@@ -360,12 +371,16 @@ int rt_solve_block(RtEval *e, int block, int n, double *z, RtBlockFn f,
     if (n <= 0)
         return RT_OK;
     RtBlockWork *w = e->rt;
+    if (w)
+        w->solves++;
     BlockSolver local = {0};
     BlockSolver *b = &local;
     /* Without the runtime's workspace (a caller outside the simulator) or
        for an unknown block, a solver lives for this one call. */
     if (w && block >= 0 && block < w->n_blocks) {
-        b = &w->solvers[block];
+        if (!w->solvers[block])
+            w->solvers[block] = rt_xcalloc(1, sizeof *w->solvers[block]);
+        b = w->solvers[block];
         if (b->n != n) {
             solver_free(b);
             if (solver_alloc(b, n) != 0)

@@ -25,7 +25,8 @@ void rt_sim_alloc(RtSim *s, const RtModel *m)
     for (size_t i = 0; i < np; i++)
         s->p[i] = m->params[i].value;
     double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt, &s->full_x,
-                       &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j, &s->fx};
+                       &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j, &s->fx,
+                       &s->end_x, &s->end_dx};
     for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++)
         *vecs[i] = rt_xcalloc(n, sizeof(double));
     s->alg = rt_xcalloc(na, sizeof *s->alg);
@@ -51,7 +52,7 @@ void rt_sim_free(RtSim *s)
     rt_progress_done(s->progress);
     void *bufs[] = {s->warn_failing, s->warned, s->p, s->overridden, s->x, s->dx, s->x_start, s->nominal,
                     s->xt, s->full_x, s->dxt, s->x0, s->dx0, s->xj, s->fj, s->f0j, s->fx,
-                    s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
+                    s->end_x, s->end_dx, s->alg, s->alg_good, s->alg_jac, s->modes, s->truth, s->g,
                     s->cols, s->event_times, s->opt.vars, s->x_guess};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         free(bufs[i]);
