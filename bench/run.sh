@@ -347,6 +347,16 @@ tables() {
                 printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s / %s / %s | %s / %s |\n", n, get("output", c, n, "columns"), get("output", c, n, "rows"), ms(get("output", c, n, "wall_one")), ms(get("output", c, n, "wall_csv")), num(get("output", c, n, "ratio_csv"), 3), ms(get("output", c, n, "wall_mat")), num(get("output", c, n, "ratio_mat"), 3), num(get("output", c, n, "bytes_csv") / 1048576, 3), num(get("output", c, n, "bytes_mat") / 1048576, 3), mi(get("output", c, n, "ir_one")), mi(get("output", c, n, "ir_csv")), mi(get("output", c, n, "ir_mat")), get("output", c, n, "load_before"), get("output", c, n, "load_after")
             }
             print ""
+            for (i = 1; i <= cnt["output"]; i++) {
+                split(order["output", i], p, SUBSEP)
+                c = p[1]; n = p[2]
+                w = get("output", c, n, "wall_write_mat")
+                if (w != "") printf "The bytes of the MAT file written alone (dd): %s ms, against %s ms for the one-column run: the MAT run can be no faster than their sum, %sx the one-column run.\n\n", ms(w), ms(get("output", c, n, "wall_one")), num((w + get("output", c, n, "wall_one")) / get("output", c, n, "wall_one"), 3)
+                x = get("output", c, n, "dtoa_rt_dtoa_ns")
+                if (x != "") printf "Formatting per value, on the %s values of the every-column CSV (bench/dtoa, best of 9 rounds, the same text from both): `rt_dtoa` %s ns, {fmt} 9 (Dragonbox, `libfmt-dev`) %s ns; the shortest decimal alone, without its text: %s ns, against %s ns for Dragonbox.\n\n", get("output", c, n, "dtoa_values"), num(x, 3), num(get("output", c, n, "dtoa_fmt_ns"), 3), num(get("output", c, n, "dtoa_rt_decimal_ns"), 3), num(get("output", c, n, "dtoa_fmt_decimal_ns"), 3)
+                else if (get("output", c, n, "dtoa_failed") != "") printf "Formatting per value: the comparison with {fmt} failed (%s).\n\n", note["output", c, n, "dtoa_failed"]
+                else printf "Formatting per value against {fmt}: not measured (it needs a C++ compiler and `libfmt-dev`).\n\n"
+            }
         }
 
         # ---- rhs
@@ -490,6 +500,10 @@ have "$CC" || die "no C compiler '$CC'"
 HYPERFINE=no; have hyperfine && HYPERFINE=yes
 GNUTIME=no; [ -x /usr/bin/time ] && GNUTIME=yes
 VALGRIND=no; have valgrind && have callgrind_annotate && VALGRIND=yes
+# the formatter comparison (bench/dtoa): a C++ compiler and {fmt}'s headers
+CXX=${CXX:-c++}
+FMTLIB=no
+have "$CXX" && [ -f /usr/include/fmt/compile.h ] && FMTLIB=yes
 
 t_start=$(date +%s)
 echo "section,case,n,equations,metric,value,unit,note" > "$csv"
@@ -538,7 +552,7 @@ rec env machine - - lmdlc "$LMDLC" -
 rec env machine - - commit "${LMDL_COMMIT:-$commit}" - "${LMDL_COMMIT_NOTE:-$dirty files changed in compiler/ runtime/ grammar/ library/ of $root}"
 rec env machine - - cc "$("$CC" --version 2>/dev/null | head -n 1)" - "lmdlc build uses -O2"
 rec env machine - - gsl "$(gsl-config --version 2>/dev/null || echo unknown)" -
-rec env machine - - tools "hyperfine=$HYPERFINE; /usr/bin/time=$GNUTIME; valgrind=$VALGRIND" -
+rec env machine - - tools "hyperfine=$HYPERFINE; /usr/bin/time=$GNUTIME; valgrind=$VALGRIND; fmt=$FMTLIB" -
 say "mode $mode; lmdlc $LMDLC (commit $commit); load $(loadavg)"
 
 # ---- running things --------------------------------------------------------------
@@ -1206,6 +1220,40 @@ if [ -n "$OUT_N" ] && chain_sim lever_chain "$OUT_N"; then
     rec output lever_chain "$n" "$eqs" bytes_csv "$(wc -c < "$work/out/out_all.csv" | tr -d ' ')" B "every column as CSV"
     rec output lever_chain "$n" "$eqs" bytes_mat "$(wc -c < "$work/out/out_all.mat" | tr -d ' ')" B "every column as MAT"
     rec output lever_chain "$n" "$eqs" load_after "$(loadavg)" "1/5/15 min"
+    # The floor of the MAT run: its bytes written alone, in 64 KB blocks,
+    # to the same directory (dd from /dev/zero), less a dd that writes
+    # nothing (the process and the timing around it), alternating.
+    mb=$(wc -c < "$work/out/out_all.mat" | tr -d ' ')
+    : > "$work/tmp/out_dd.walls"
+    : > "$work/tmp/out_dd0.walls"
+    r=0
+    while [ "$r" -lt "$OUT_RUNS" ]; do
+        rm -f "$work/out/out_dd.bin"
+        timed out_dd dd if=/dev/zero of="$work/out/out_dd.bin" bs=65536 count=$(((mb + 65535) / 65536))
+        [ "$tr_rc" -eq 0 ] && echo "$tr_wall" >> "$work/tmp/out_dd.walls"
+        rm -f "$work/out/out_dd.bin"
+        timed out_dd0 dd if=/dev/zero of="$work/out/out_dd.bin" bs=65536 count=0
+        [ "$tr_rc" -eq 0 ] && echo "$tr_wall" >> "$work/tmp/out_dd0.walls"
+        r=$((r + 1))
+    done
+    rm -f "$work/out/out_dd.bin"
+    rec output lever_chain "$n" "$eqs" wall_write_mat "$(calc "$(median < "$work/tmp/out_dd.walls") - $(median < "$work/tmp/out_dd0.walls")")" s "the MAT file's bytes written alone (dd, 64 KB blocks, less a dd of nothing), medians of $(wc -l < "$work/tmp/out_dd.walls" | tr -d ' ') runs each"
+    # Formatting per value: rt_dtoa against {fmt} (Dragonbox) on the values
+    # of the every-column CSV (bench/dtoa/dtoa_vs_fmt.cpp).
+    if [ "$FMTLIB" = yes ]; then
+        dbin=$work/bin/dtoa_vs_fmt
+        if "$CC" -O2 -I"$root/runtime/common" -c "$here/dtoa/dtoa_core.c" -o "$work/tmp/dtoa_core.o" \
+            && "$CXX" -O2 -std=c++17 -I"$root/runtime/common" "$here/dtoa/dtoa_vs_fmt.cpp" \
+                "$work/tmp/dtoa_core.o" -lfmt -o "$dbin" 2> "$work/tmp/dtoa.err" \
+            && "$dbin" "$work/out/out_all.csv" 9 > "$work/tmp/dtoa.out" 2>> "$work/tmp/dtoa.err"; then
+            for k in values rt_dtoa_ns fmt_ns rt_decimal_ns fmt_decimal_ns; do
+                rec output lever_chain "$n" "$eqs" "dtoa_$k" "$(awk -v k="$k" '$1 == k { print $2 }' "$work/tmp/dtoa.out")" \
+                    "$([ "$k" = values ] && echo - || echo ns)" "best of 9 rounds (bench/dtoa); the two texts identical"
+            done
+        else
+            rec output lever_chain "$n" "$eqs" dtoa_failed 1 - "$(head -n 1 "$work/tmp/dtoa.err")"
+        fi
+    fi
     if [ "$VALGRIND" = yes ]; then
         for k in one csv mat; do
             case $k in
