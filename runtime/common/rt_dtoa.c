@@ -410,61 +410,38 @@ static int digit_count(uint64_t d)
     return n + 1 - (d < pow10_u64[n]);
 }
 
-/* The eight decimal digits of n < 10^8 as ASCII in one word, the first
-   digit in its lowest byte (so in memory first on a little-endian
-   machine, last otherwise: put8 stores it either way).  In lanes: the
-   two halves of four digits (n / 10^4 and n % 10^4) in 32-bit lanes,
-   each split by 100 into 16-bit lanes, each of those by 10 into bytes.
-   A lane's quotient by 100 is (v * 10486) >> 20 (exact below 10^4: the
-   multiplier's error is under 2.3e-7 of v), by 10 it is (v * 103) >> 10
-   (exact below 100); the products stay inside their lanes, and what a
-   shift brings down from the lane above is masked off. */
-static uint64_t eight_digits(uint32_t n)
+/* The four digits of r < 10^4 at p. */
+static void put4(char *p, uint32_t r)
 {
-    uint64_t v = (uint64_t)(n / 10000) | (uint64_t)(n % 10000) << 32;
-    uint64_t q = (v * 10486) >> 20 & 0x0000007F0000007Full;
-    v = q | (v - q * 100) << 16;
-    q = (v * 103) >> 10 & 0x000F000F000F000Full;
-    v = q | (v - q * 10) << 8;
-    return v + 0x3030303030303030ull;
+    memcpy(p, two_digits + 2 * (r / 100), 2);
+    memcpy(p + 2, two_digits + 2 * (r % 100), 2);
 }
 
-/* Stores the eight bytes of w at p, its lowest byte first. */
-static void put8(char *p, uint64_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &w, 8);
-#else
-    for (int i = 0; i < 8; i++)
-        p[i] = (char)(w >> 8 * i);
-#endif
-}
-
-/* The n <= 17 digits of d at out, by groups of eight.  The leading
-   group (1 to 8 digits) goes first, as a whole word: its last bytes are
-   overwritten by the groups after it, or, without them, lie past the
-   digits inside rt_dtoa's RT_DTOA_SIZE bytes (the digits start within
-   the first 7 of them), where the notation writes after the digits. */
+/* The n digits of d at out: eight at a time in 32-bit arithmetic while
+   more than eight are left, then two at a time. */
 static void put_digits(char *out, uint64_t d, int n)
 {
-    int groups = (n - 1) / 8;           /* full groups after the leading one */
-    int lead = n - 8 * groups;
-    uint64_t low = 0, mid = 0;
-    if (groups == 2) {
-        low = d % 100000000;
+    char *p = out + n;
+    while (d >= 100000000) {
+        uint32_t r = (uint32_t)(d % 100000000);
         d /= 100000000;
-        mid = d % 100000000;
-        d /= 100000000;
-    } else if (groups == 1) {
-        low = d % 100000000;
-        d /= 100000000;
+        p -= 8;
+        put4(p, r / 10000);
+        put4(p + 4, r % 10000);
     }
-    put8(out, eight_digits((uint32_t)d) >> 8 * (8 - lead));
-    if (groups == 2) {
-        put8(out + lead, eight_digits((uint32_t)mid));
-        put8(out + lead + 8, eight_digits((uint32_t)low));
-    } else if (groups == 1) {
-        put8(out + lead, eight_digits((uint32_t)low));
+    uint32_t e = (uint32_t)d;
+    while (e >= 100) {
+        uint32_t r = e % 100;
+        e /= 100;
+        p -= 2;
+        memcpy(p, two_digits + 2 * r, 2);
+    }
+    d = e;
+    if (d >= 10) {
+        p -= 2;
+        memcpy(p, two_digits + 2 * d, 2);
+    } else {
+        *--p = (char)('0' + d);
     }
 }
 
