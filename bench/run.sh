@@ -832,32 +832,57 @@ sim_case() {
     rec sim "$c" "$n" "$eqs" "maxdiff_$s" "$d_abs" - "largest |generated - reference| in the columns $vars; in $d_col"
     rec sim "$c" "$n" "$eqs" "maxreldiff_$s" "$d_rel" - "the largest difference over the largest |value| of its column"
     rec sim "$c" "$n" "$eqs" "rows_compared_$s" "$d_rows" rows "generated $(($(wc -l < "$gout") - 1)) rows; reference $(($(wc -l < "$rout") - 1))"
-    # a run over 20 s gets 3 timed runs (the first above and 2 more), not hyperfine
-    if [ "$(awk -v w="$g_first" 'BEGIN { print (w > 20) }')" = 1 ]; then
-        echo "$g_first" > "$work/tmp/$tag.walls"
-        rm -f "$work/tmp/$tag.rss"
-        # shellcheck disable=SC2086
-        repeat_timed "$tag" 2 "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
+    # a run over 20 s gets 3 timed runs (the first above and 2 more), not
+    # hyperfine; the others MIN_RUNS runs each, the generated simulator and
+    # the reference alternating run by run, so that both see the same load
+    # (hyperfine, when installed, times each on its own)
+    long_g=$(awk -v w="$g_first" 'BEGIN { print (w > 20) }')
+    long_r=$(awk -v w="$r_first" 'BEGIN { print (w > 20) }')
+    if [ "$long_g" = 0 ] && [ "$long_r" = 0 ] && [ "$HYPERFINE" = no ]; then
+        : > "$work/tmp/$tag.walls"
+        : > "$work/tmp/${tag}_ref.walls"
+        i=0
+        while [ "$i" -lt "$MIN_RUNS" ]; do
+            # shellcheck disable=SC2086
+            timed "${tag}_gen" "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
+            echo "$tr_wall" >> "$work/tmp/$tag.walls"
+            # shellcheck disable=SC2086
+            timed "${tag}_ref" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+            echo "$tr_wall" >> "$work/tmp/${tag}_ref.walls"
+            i=$((i + 1))
+        done
         g_med=$(median < "$work/tmp/$tag.walls")
-        g_runs=$(wc -l < "$work/tmp/$tag.walls" | tr -d ' ')
-    else
-        # shellcheck disable=SC2086
-        wallmed "${tag}_gen" "$MIN_RUNS" "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
-        g_med=$wm_med
-        g_runs=$wm_runs
-    fi
-    if [ "$(awk -v w="$r_first" 'BEGIN { print (w > 20) }')" = 1 ]; then
-        echo "$r_first" > "$work/tmp/${tag}_ref.walls"
-        rm -f "$work/tmp/${tag}_ref.rss"
-        # shellcheck disable=SC2086
-        repeat_timed "${tag}_ref" 2 "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+        g_runs=$MIN_RUNS
         wm_med=$(median < "$work/tmp/${tag}_ref.walls")
-        wm_runs=$(wc -l < "$work/tmp/${tag}_ref.walls" | tr -d ' ')
+        wm_runs=$MIN_RUNS
     else
-        # shellcheck disable=SC2086
-        wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+        # a run over 20 s gets 3 timed runs (the first above and 2 more), not hyperfine
+        if [ "$(awk -v w="$g_first" 'BEGIN { print (w > 20) }')" = 1 ]; then
+            echo "$g_first" > "$work/tmp/$tag.walls"
+            rm -f "$work/tmp/$tag.rss"
+            # shellcheck disable=SC2086
+            repeat_timed "$tag" 2 "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
+            g_med=$(median < "$work/tmp/$tag.walls")
+            g_runs=$(wc -l < "$work/tmp/$tag.walls" | tr -d ' ')
+        else
+            # shellcheck disable=SC2086
+            wallmed "${tag}_gen" "$MIN_RUNS" "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
+            g_med=$wm_med
+            g_runs=$wm_runs
+        fi
+        if [ "$(awk -v w="$r_first" 'BEGIN { print (w > 20) }')" = 1 ]; then
+            echo "$r_first" > "$work/tmp/${tag}_ref.walls"
+            rm -f "$work/tmp/${tag}_ref.rss"
+            # shellcheck disable=SC2086
+            repeat_timed "${tag}_ref" 2 "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+            wm_med=$(median < "$work/tmp/${tag}_ref.walls")
+            wm_runs=$(wc -l < "$work/tmp/${tag}_ref.walls" | tr -d ' ')
+        else
+            # shellcheck disable=SC2086
+            wallmed "${tag}_ref" "$MIN_RUNS" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+        fi
     fi
-    rec sim "$c" "$n" "$eqs" "gen_$s" "$g_med" s "median of $g_runs runs"
+    rec sim "$c" "$n" "$eqs" "gen_$s" "$g_med" s "median of $g_runs runs (alternating with the reference unless hyperfine=yes or over 20 s)"
     rec sim "$c" "$n" "$eqs" "ref_$s" "$wm_med" s "median of $wm_runs runs; the reference with $rs"
     rec sim "$c" "$n" "$eqs" "ratio_$s" "$(ratio "$g_med" "$wm_med")" x "generated / hand-written"
     # the same simulator with one row at t = 1e-9: start-up and initialization
