@@ -839,18 +839,21 @@ sim_case() {
     long_g=$(awk -v w="$g_first" 'BEGIN { print (w > 20) }')
     long_r=$(awk -v w="$r_first" 'BEGIN { print (w > 20) }')
     if [ "$long_g" = 0 ] && [ "$long_r" = 0 ] && [ "$HYPERFINE" = no ]; then
-        : > "$work/tmp/$tag.walls"
-        : > "$work/tmp/${tag}_ref.walls"
+        # (timed sets tag: the case's own is kept in stag)
+        stag=$tag
+        : > "$work/tmp/$stag.walls"
+        : > "$work/tmp/${stag}_ref.walls"
         i=0
         while [ "$i" -lt "$MIN_RUNS" ]; do
             # shellcheck disable=SC2086
-            timed "${tag}_gen" "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
-            echo "$tr_wall" >> "$work/tmp/$tag.walls"
+            timed "${stag}_gen" "$gsim" --quiet --solver "$s" $extra --vars "$vars" -o /dev/null
+            echo "$tr_wall" >> "$work/tmp/$stag.walls"
             # shellcheck disable=SC2086
-            timed "${tag}_ref" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
-            echo "$tr_wall" >> "$work/tmp/${tag}_ref.walls"
+            timed "${stag}_ref" "$rbin" --n "$n" --solver "$rs" $extra -o /dev/null
+            echo "$tr_wall" >> "$work/tmp/${stag}_ref.walls"
             i=$((i + 1))
         done
+        tag=$stag
         g_med=$(median < "$work/tmp/$tag.walls")
         g_runs=$MIN_RUNS
         wm_med=$(median < "$work/tmp/${tag}_ref.walls")
