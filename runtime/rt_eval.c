@@ -12,7 +12,8 @@
  * its Jacobian's) are partial: eval computes only what the derivatives
  * and the relations read (compiler/plan/plan_eval.c), and only the
  * derivatives are checked, since only they reach the solver.  The
- * accepted state is then evaluated and checked completely before
+ * accepted state is then evaluated (or the solver's own evaluation of
+ * it taken, rt_integrate.c) and what that computed is checked before
  * anything else reads it, so a value that is not finite is still
  * reported, by name, at the first accepted state that has it.  A check
  * is one pass of sums: v - v is 0 for a finite v and NaN otherwise, so
