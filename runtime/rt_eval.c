@@ -36,17 +36,17 @@
 #include <math.h>
 #include <string.h>
 
-/* Whether v[0 .. n) are all finite (see the top of the file).  Four
-   sums of four lanes each, so that the additions do not wait on each
-   other (one sum was bound by the adder's latency: 4% of the 1,000-lever
-   chain's run); where the CPU has AVX2, a clone of the function uses it,
-   chosen once when the program loads. */
+/* Whether v[0 .. n) are all finite (see the top of the file), for
+   n >= 16: four sums of four lanes each, so that the additions do not
+   wait on each other (one sum was bound by the adder's latency: 4% of
+   the 1,000-lever chain's run); where the CPU has AVX2, a clone of the
+   function uses it, chosen once when the program loads. */
 typedef double RtV4 __attribute__((vector_size(32)));
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static int all_finite(const double *v, int n)
+static int all_finite_wide(const double *v, int n)
 {
     RtV4 acc0 = {0, 0, 0, 0}, acc1 = acc0, acc2 = acc0, acc3 = acc0;
     int i = 0;
@@ -64,6 +64,18 @@ static int all_finite(const double *v, int n)
     acc0 += acc1 + acc2 + acc3;
     double sum = acc0[0] + acc0[1] + acc0[2] + acc0[3];
     for (; i < n; i++)
+        sum += v[i] - v[i];
+    return sum == 0;
+}
+
+/* ... for any n: a few values (a small model's derivatives) summed
+   here, without the call and the lanes' reduction. */
+static inline int all_finite(const double *v, int n)
+{
+    if (n >= 16)
+        return all_finite_wide(v, n);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
         sum += v[i] - v[i];
     return sum == 0;
 }
@@ -121,7 +133,7 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
     if (alg == s->alg)
         s->alg_partial = 1;     /* until this evaluation has succeeded */
     int rc = m->eval(&e);
-    if (rt_delays_check(s, t, f) != 0)
+    if (s->delays && rt_delays_check(s, t, f) != 0)
         return -1;  /* a delay out of its range, whatever followed */
     if (rc != RT_OK) {
         rt_fail_eval(f, t, rc, e.fail_block);
@@ -144,7 +156,7 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
     /* the solver's evaluations check dx only; an accepted state's what
        it computed; a complete one everything */
     size_t nchk = s->solver_eval == 1 ? 0 : rt_alg_written(s, s->solver_eval == 2);
-    if (!all_finite(alg, (int)nchk)) {
+    if (nchk > 0 && !all_finite(alg, (int)nchk)) {
         nonfinite(f, t, nonfinite_column(s, &e), 0);
         return -1;
     }
