@@ -236,9 +236,6 @@ double rt_ev_oriented(const RtSim *s, int i)
 }
 
 /* The first relation that changed and matters, or -1. */
-/* The first relation that changed and matters, or -1; with events_only,
-   among those that can start an event (not an assertion's alone): what
-   a step's interior probes look for. */
 /* Every relation's truth is its mode: the common case at a step's end,
    decided in one pass. */
 static int none_changed(const RtSim *s)
@@ -247,6 +244,9 @@ static int none_changed(const RtSim *s)
     return nr <= 0 || memcmp(s->truth, s->modes, (size_t)nr * sizeof *s->truth) == 0;
 }
 
+/* The first relation that changed and matters, or -1; with events_only,
+   among those that can start an event (not an assertion's alone): what
+   a step's interior probes look for. */
 static int first_changed(const RtSim *s, int events_only)
 {
     if (none_changed(s))
