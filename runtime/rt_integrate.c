@@ -69,12 +69,12 @@ static int eval_trial(RtSim *s, double t, const double *y, double *f, double *al
 int rt_rhs(RtSim *s, double t, const double *y, double *dydt)
 {
     s->solver_eval = 1;
-    unsigned long solves = rt_blockwork_solves(s->blocks);
+    int watched = y == s->end_watch && !s->table_tolerant;
+    unsigned long solves = watched ? rt_blockwork_solves(s->blocks) : 0;
     int rc = eval_trial(s, t, y, dydt, s->alg, &s->pending);
     s->solver_eval = 0;
     s->last_eval_failed = rc != 0;
-    if (rc == 0 && y == s->end_watch && !s->table_tolerant
-        && rt_blockwork_solves(s->blocks) == solves) {
+    if (rc == 0 && watched && rt_blockwork_solves(s->blocks) == solves) {
         size_t n = (size_t)s->m->n_states;
         memcpy(s->end_x, y, n * sizeof *y);
         memcpy(s->end_dx, dydt, n * sizeof *dydt);
@@ -255,7 +255,7 @@ static int gsl_step(RtSim *s, double *t, double t1, double *h, double *x)
     double t_before = *t;
     s->pending.kind = RT_FAILKIND_NONE;
     s->last_eval_failed = 0;
-    s->end_watch = s->end_reuse ? x : NULL;
+    s->end_watch = s->m->n_delays <= 0 ? x : NULL;
     int st = gsl_odeiv2_evolve_apply(d->e, d->c, d->s, &s->sys, t, t1, h, x);
     s->end_watch = NULL;
     if (st != GSL_SUCCESS) {
@@ -306,7 +306,6 @@ int rt_integrate_setup(RtSim *s)
     for (int i = 0; i < s->m->n_relations; i++)
         s->n_event_rel += !s->m->relations[i].assert_only;
     s->probes_evaluate = rt_ev_probes_evaluate(s);
-    s->end_reuse = s->m->n_delays <= 0;
     return s->opt.backend->setup(s);
 }
 

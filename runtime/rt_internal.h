@@ -338,8 +338,7 @@ struct RtSim {
        solver at that array that solved no block from guesses leaves
        copies of its state and derivative, its time, and its number among
        all evaluations (eval_serial counts them in rt_eval_try).  Never
-       with delays (end_reuse 0). */
-    int end_reuse;
+       with delays (end_watch stays NULL). */
     const double *end_watch;
     double *end_x, *end_dx;
     double end_t;
