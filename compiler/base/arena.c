@@ -173,6 +173,16 @@ void ptrmap_free(PtrMap *m)
     *m = (PtrMap){0};
 }
 
+void ptrmap_clear(PtrMap *m)
+{
+    if (m->cap > 64 && m->n * 8 < m->cap)
+        ptrmap_free(m);
+    else if (m->n) {
+        memset(m->slots, 0, m->cap * sizeof *m->slots);
+        m->n = 0;
+    }
+}
+
 void *mem_calloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);

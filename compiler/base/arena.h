@@ -54,6 +54,10 @@ typedef struct PtrMap {
 void *ptrmap_get(const PtrMap *m, const void *key);
 void ptrmap_put(PtrMap *m, const void *key, void *val);
 void ptrmap_free(PtrMap *m);
+/* Empties the map and keeps its slots for the next use (a memo reused
+   many times allocates once); a map far bigger than it was filled is
+   freed instead, so that clearing costs no more than the puts did. */
+void ptrmap_clear(PtrMap *m);
 
 /* Heap memory for working arrays that a pass frees itself: zeroed, never
    NULL (an exhausted heap aborts, like the arena). */

@@ -82,11 +82,13 @@ void dae_table_param_value(DaeExprTable *t, int index, double v)
     t->pvalue[index] = v;
 }
 
-static uint32_t mix(uint32_t h, uint64_t v)
+/* One field into a 64-bit hash: each step is a bijection of h for a
+   given v (xor, an odd multiplier, an xorshift), so that distinct nodes
+   collide only by chance. */
+static uint64_t mix(uint64_t h, uint64_t v)
 {
-    h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
-    h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
-    return h;
+    h = (h ^ v) * 0x9e3779b97f4a7c15u;
+    return h ^ (h >> 29);
 }
 
 static uint64_t dbits(double v)
@@ -121,9 +123,9 @@ static bool same(const DaeExpr *x, const DaeExpr *y)
     }
 }
 
-static uint32_t hash_of(const DaeExpr *x)
+static uint64_t hash_of(const DaeExpr *x)
 {
-    uint32_t h = mix(2166136261u, (uint64_t)x->kind);
+    uint64_t h = mix(0xcbf29ce484222325u, (uint64_t)x->kind);
     switch (x->kind) {
     case DX_CONST: return mix(h, dbits(x->u.value));
     case DX_PARAM: return mix(h, (uint64_t)x->u.index);
@@ -170,16 +172,16 @@ static void rehash(DaeExprTable *t)
     t->nbuckets = n;
 }
 
-/* Murmur3's finalizer: spreads the combined hash over the low bits that
-   select the bucket. */
-static uint32_t fmix(uint32_t h)
+/* Murmur3's 64-bit finalizer, folded to the 32 bits kept in the node:
+   spreads the combined hash over the low bits that select the bucket. */
+static uint32_t fmix(uint64_t h)
 {
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return h;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53u;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
 /* The Bloom bit of variable (index, order) in DaeExpr.vars. */
@@ -599,8 +601,19 @@ typedef struct LeafMap {
     PtrMap *memo;           /* node -> its rebuild */
 } LeafMap;
 
+/* Whether rebuilding e from its own children could give another node:
+   only 0 / x, which folds to 0 once x is known to be nonzero (parameter
+   defaults may be learnt after the node was made).  Every other
+   constructor is a function of its children and their flags alone. */
+static bool refolds(const DaeExpr *e)
+{
+    return e->kind == DX_DIV && dae_is_const(e->u.bin.a, 0);
+}
+
 /* The one rebuilding child walk: every kind's constructor, so that a
-   rebuilt node is folded and interned like a new one. */
+   rebuilt node is folded and interned like a new one.  A node whose
+   children all map to themselves is its own rebuild, without asking the
+   table again. */
 static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
 {
     if (m->prune && !(e->flags & m->leaves))
@@ -608,19 +621,27 @@ static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
     DaeExpr *done = ptrmap_get(m->memo, e);
     if (done)
         return done;
-    DaeExpr *r;
-#define SUB(x) map_tree(t, (x), m)
+    DaeExpr *r, *kids[3] = {0}, *k[3] = {0};
+    int n = dae_children(e, kids);
+    bool changed = false;
+    for (int i = 0; i < n; i++) {
+        k[i] = kids[i] ? map_tree(t, kids[i], m) : NULL;
+        changed |= k[i] != kids[i];
+    }
+    if (n > 0 && !changed && !refolds(e)) {
+        ptrmap_put(m->memo, e, e);
+        return e;
+    }
     switch (e->kind) {
     case DX_CONST: case DX_PARAM: case DX_TIME: case DX_EVAR: case DX_INITIAL:
     case DX_VAR:
         r = (e->flags & m->leaves) ? m->map(m->ctx, t, e) : e;
         break;
     case DX_EDGE:
-        r = dae_edge(t, SUB(e->u.bin.a));
+        r = dae_edge(t, k[0]);
         break;
     case DX_DELAY:
-        r = dae_delay(t, SUB(e->u.cond.c), SUB(e->u.cond.a),
-                      e->u.cond.b ? SUB(e->u.cond.b) : NULL);
+        r = dae_delay(t, k[0], k[1], k[2]);
         if (r != e && !ptrmap_get(&t->delays, r)) {
             void *o = ptrmap_get(&t->delays, e);
             if (o)
@@ -628,19 +649,19 @@ static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
         }
         break;
     case DX_FUNC:
-        r = dae_func(t, e->u.fn.fn, SUB(e->u.fn.a), e->u.fn.b ? SUB(e->u.fn.b) : NULL);
+        r = dae_func(t, e->u.fn.fn, k[0], k[1]);
         break;
     case DX_IF:
-        r = dae_if(t, SUB(e->u.cond.c), SUB(e->u.cond.a), SUB(e->u.cond.b));
+        r = dae_if(t, k[0], k[1], k[2]);
         break;
     case DX_NEG:
-        r = dae_neg(t, SUB(e->u.bin.a));
+        r = dae_neg(t, k[0]);
         break;
     case DX_NOT:
-        r = dae_not(t, SUB(e->u.bin.a));
+        r = dae_not(t, k[0]);
         break;
     case DX_SEGMENT:
-        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis, SUB(e->u.seg.x));
+        r = dae_segment(t, e->u.seg.tab, e->u.seg.axis, k[0]);
         if (r != e && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
             if (o)
@@ -648,11 +669,10 @@ static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
         }
         break;
     case DX_LOOKUP:
-        r = dae_lookup(t, SUB(e->u.look.s1), e->u.look.s2 ? SUB(e->u.look.s2) : NULL,
-                       e->u.look.d1, e->u.look.d2);
+        r = dae_lookup(t, k[0], k[1], e->u.look.d1, e->u.look.d2);
         break;
     default:
-        r = dae_binary(t, e->kind, SUB(e->u.bin.a), SUB(e->u.bin.b));
+        r = dae_binary(t, e->kind, k[0], k[1]);
         /* a rebuilt relation keeps its source for the event log */
         if (r != e && dae_is_relation(r) && !ptrmap_get(&t->origin, r)) {
             void *o = ptrmap_get(&t->origin, e);
@@ -661,7 +681,6 @@ static DaeExpr *map_tree(DaeExprTable *t, DaeExpr *e, const LeafMap *m)
         }
         break;
     }
-#undef SUB
     ptrmap_put(m->memo, e, r);
     return r;
 }

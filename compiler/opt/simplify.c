@@ -40,6 +40,8 @@
 typedef struct Simp {
     Dae *d;
     DaeExprTable *t;
+    PtrMap memo;            /* node -> its substitution, while no variable
+                               is eliminated: kept across subst calls */
 } Simp;
 
 static DaeExpr *resolve_var(Simp *s, int i);
@@ -59,12 +61,13 @@ static DaeExpr *map_leaf(void *ctx, DaeExprTable *t, const DaeExpr *leaf)
     return e;
 }
 
+/* e with every eliminated variable replaced by its definition.  The memo
+   holds for as long as the set of eliminated variables stays the same
+   (eliminate clears it), so that nodes shared between equations, and the
+   definitions substituted again at each use, are walked once. */
 static DaeExpr *subst(Simp *s, DaeExpr *e)
 {
-    PtrMap memo = {0};
-    DaeExpr *r = dae_substitute(s->t, e, map_leaf, s, &memo);
-    ptrmap_free(&memo);
-    return r;
+    return dae_substitute(s->t, e, map_leaf, s, &s->memo);
 }
 
 /* The definition of eliminated variable i in terms of remaining ones;
@@ -148,6 +151,7 @@ static void eliminate(Simp *s, int i, DaeExpr *def, DaeEq *q)
     DaeVar *v = s->d->vars.items[i];
     v->eliminated = true;
     v->alias_expr = def;
+    ptrmap_clear(&s->memo);
     v->eliminated_by = q;
 }
 
@@ -382,7 +386,7 @@ static void check_known_queries(Simp *s)
 
 void simplify_dae(Dae *d)
 {
-    Simp s = {d, &d->t};
+    Simp s = {d, &d->t, {0}};
     int n = d->eqs.n;
     PtrVec redundant = {0};
     prefer_mark(d);
@@ -456,6 +460,7 @@ void simplify_dae(Dae *d)
         else
             d->nvars_left++;
     }
+    ptrmap_free(&s.memo);
     for (int i = 0; i < redundant.n; i++)
         ptrvec_push(&d->arena, &d->redundant, explain(d, redundant.items[i]));
     check_known_queries(&s);
