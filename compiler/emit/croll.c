@@ -35,7 +35,6 @@
  */
 #include "cprint.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,9 +76,21 @@ typedef struct Roll {
     CpBuf out;              /* the rewritten text */
 } Roll;
 
+/* ASCII classes, without the C library's locale tables: the text is C
+   that codegen printed. */
+static bool is_digit(char c)
+{
+    return (unsigned char)(c - '0') < 10;
+}
+
+static bool is_alpha(char c)
+{
+    return (unsigned char)((c | 32) - 'a') < 26;
+}
+
 static bool is_ident(char c)
 {
-    return isalnum((unsigned char)c) || c == '_';
+    return is_alpha(c) || is_digit(c) || c == '_';
 }
 
 static void push_num(Roll *r, long v, bool temp, bool def)
@@ -102,16 +113,16 @@ static bool simple_line(const char *s, size_t n)
     size_t i = 0;
     if (n > 14 && !memcmp(s, "const double t", 14)) {
         i = 14;
-        if (!isdigit((unsigned char)s[i]))
+        if (!is_digit(s[i]))
             return false;
-        while (i < n && isdigit((unsigned char)s[i]))
+        while (i < n && is_digit(s[i]))
             i++;
     } else {
-        while (i < n && (islower((unsigned char)s[i]) || s[i] == '_'))
+        while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_'))
             i++;
         if (i == 0 || i >= n || s[i] != '[')
             return false;
-        for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+        for (i++; i < n && is_digit(s[i]); i++)
             ;
         if (i >= n || s[i] != ']')
             return false;
@@ -134,38 +145,50 @@ enum {
     TOK_TEXT                /* a floating constant or a long integer: text */
 };
 
-/* The kind of the token that starts at s[i] (i < n); *end is past it. */
-static int token(const char *s, size_t n, size_t i, size_t *end)
+/* The kind of the token that starts at s[i] (i < n); *end is past it,
+   *val the number of a TOK_TEMP or TOK_INT (at most nine digits). */
+static int token(const char *s, size_t n, size_t i, size_t *end, long *val)
 {
     char c = s[i];
     size_t j = i + 1;
-    if (isalpha((unsigned char)c) || c == '_') {
-        while (j < n && is_ident(s[j]))
-            j++;
+    if (is_alpha(c) || c == '_') {
+        long v = 0;
+        bool temp = c == 't';
+        for (; j < n && is_ident(s[j]); j++) {
+            temp = temp && is_digit(s[j]);
+            if (temp)
+                v = 10 * v + (s[j] - '0');
+        }
         *end = j;
-        bool temp = c == 't' && j - i > 1 && j - i <= 10;
-        for (size_t k = i + 1; temp && k < j; k++)
-            temp = isdigit((unsigned char)s[k]);
-        return temp ? TOK_TEMP : TOK_NAME;
+        if (temp && j - i > 1 && j - i <= 10) {
+            *val = v;
+            return TOK_TEMP;
+        }
+        return TOK_NAME;
     }
-    if (!isdigit((unsigned char)c)) {
+    if (!is_digit(c)) {
         *end = j;
         return TOK_CHAR;
     }
-    while (j < n && isdigit((unsigned char)s[j]))
+    long v = c - '0';
+    while (j < n && is_digit(s[j])) {
+        if (j - i < 9)
+            v = 10 * v + (s[j] - '0');
         j++;
+    }
     if (j - i <= 9 && (j >= n || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'))) {
         *end = j;
+        *val = v;
         return TOK_INT;
     }
     if (j < n && s[j] == '.')
-        for (j++; j < n && isdigit((unsigned char)s[j]); j++)
+        for (j++; j < n && is_digit(s[j]); j++)
             ;
     if (j < n && (s[j] == 'e' || s[j] == 'E')) {
         j++;
         if (j < n && (s[j] == '+' || s[j] == '-'))
             j++;
-        while (j < n && isdigit((unsigned char)s[j]))
+        while (j < n && is_digit(s[j]))
             j++;
     }
     *end = j;
@@ -180,21 +203,23 @@ static void normalize(Roll *r, RollLine *l)
     l->norm = r->norm.n;
     l->num0 = r->nnums;
     bool def = n > 14 && !memcmp(s, "const double t", 14);
+    size_t run = 0; /* the text since the last number, put at once */
     for (size_t i = 0, j; i < n; i = j) {
-        switch (token(s, n, i, &j)) {
-        case TOK_TEMP:
-            push_num(r, strtol(s + i + 1, NULL, 10), true, def && i == 13);
+        long v = 0;
+        int kind = token(s, n, i, &j, &v);
+        if (kind != TOK_TEMP && kind != TOK_INT)
+            continue;
+        cp_put(&r->norm, s + run, i - run);
+        run = j;
+        if (kind == TOK_TEMP) {
+            push_num(r, v, true, def && i == 13);
             cp_put(&r->norm, "t#", 2);
-            break;
-        case TOK_INT:
-            push_num(r, strtol(s + i, NULL, 10), false, false);
+        } else {
+            push_num(r, v, false, false);
             cp_put(&r->norm, "#", 1);
-            break;
-        default:
-            cp_put(&r->norm, s + i, j - i);
-            break;
         }
     }
+    cp_put(&r->norm, s + run, n - run);
     l->norm_n = r->norm.n - l->norm;
     l->nnum = r->nnums - l->num0;
     uint64_t h = 1469598103934665603ull;
@@ -212,7 +237,7 @@ static void note_reads(Roll *r, int li)
         if (s[i] != 't' || (i > 0 && is_ident(s[i - 1])))
             continue;
         size_t j = i + 1;
-        while (j < l->n && isdigit((unsigned char)s[j]))
+        while (j < l->n && is_digit(s[j]))
             j++;
         if (j == i + 1 || (j < l->n && is_ident(s[j])))
             continue;
@@ -294,7 +319,8 @@ static void put_stepped(Roll *r, const RollLine *l, int q)
     size_t n = l->n - 4;
     int m = 0;
     for (size_t i = 0, j; i < n; i = j) {
-        int kind = token(s, n, i, &j);
+        long v;
+        int kind = token(s, n, i, &j, &v);
         if (kind == TOK_INT && r->step[q + m] != 0) {
             long d = r->step[q + m];
             char buf[64];

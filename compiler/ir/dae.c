@@ -47,6 +47,9 @@ void dae_table_free(DaeExprTable *t)
     free(t->buckets);
     t->buckets = NULL;
     t->nbuckets = 0;
+    free(t->leaves);
+    t->leaves = NULL;
+    t->cap_leaves = 0;
 }
 
 /* Makes entries up to `index` exist (NAN: not known yet). */
@@ -217,15 +220,55 @@ DaeExpr *dae_const(DaeExprTable *t, double v)
     return intern(t, &(DaeExpr){.kind = DX_CONST, .u.value = v == 0 ? 0 : v});
 }
 
+/* The leaves' direct slots: per index, a variable and its derivative,
+   and a parameter. */
+enum { DAE_LEAF_VAR0, DAE_LEAF_VAR1, DAE_LEAF_PARAM, DAE_LEAF_SLOTS };
+
+/* The slot of leaf `which` of index, or NULL when index is outside what
+   the slots may cover (indices are dense: a huge one is hashed); grows
+   them as needed. */
+static DaeExpr **leaf_slot(DaeExprTable *t, int index, int which)
+{
+    if (index < 0 || index >= (1 << 26))
+        return NULL;
+    if ((size_t)index >= t->cap_leaves) {
+        size_t cap = t->cap_leaves ? t->cap_leaves : 256;
+        while (cap <= (size_t)index)
+            cap *= 2;
+        DaeExpr **l = realloc(t->leaves, cap * DAE_LEAF_SLOTS * sizeof *l);
+        if (!l)
+            abort();
+        memset(l + t->cap_leaves * DAE_LEAF_SLOTS, 0,
+               (cap - t->cap_leaves) * DAE_LEAF_SLOTS * sizeof *l);
+        t->leaves = l;
+        t->cap_leaves = cap;
+    }
+    return &t->leaves[(size_t)index * DAE_LEAF_SLOTS + (size_t)which];
+}
+
 DaeExpr *dae_param(DaeExprTable *t, int index)
 {
+    DaeExpr **slot = leaf_slot(t, index, DAE_LEAF_PARAM);
+    if (slot && *slot)
+        return *slot;
     cover_param(t, index); /* so that evaluating at the defaults stays in bounds */
-    return intern(t, &(DaeExpr){.kind = DX_PARAM, .u.index = index});
+    DaeExpr *e = intern(t, &(DaeExpr){.kind = DX_PARAM, .u.index = index});
+    if (slot)
+        *slot = e;
+    return e;
 }
 
 DaeExpr *dae_var(DaeExprTable *t, int index, int order)
 {
-    return intern(t, &(DaeExpr){.kind = DX_VAR, .u.var = {index, order}});
+    DaeExpr **slot = order == 0   ? leaf_slot(t, index, DAE_LEAF_VAR0)
+                     : order == 1 ? leaf_slot(t, index, DAE_LEAF_VAR1)
+                                  : NULL;
+    if (slot && *slot)
+        return *slot;
+    DaeExpr *e = intern(t, &(DaeExpr){.kind = DX_VAR, .u.var = {index, order}});
+    if (slot)
+        *slot = e;
+    return e;
 }
 
 DaeExpr *dae_time(DaeExprTable *t)

@@ -191,6 +191,11 @@ typedef struct DaeExprTable {
     double *dvals;          /* those values */
     size_t ndvals, cap_dvals; /* used and allocated */
     PtrVec tables;          /* DaeTable*, in creation order */
+    DaeExpr **leaves;       /* the nodes of variables (orders 0 and 1) and
+                               parameters by index, once made: asked for
+                               far more often than made, without a hash
+                               probe (DAE_LEAF_* slots per index) */
+    size_t cap_leaves;      /* indices covered */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
