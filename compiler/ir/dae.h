@@ -196,6 +196,8 @@ typedef struct DaeExprTable {
                                far more often than made, without a hash
                                probe (DAE_LEAF_* slots per index) */
     size_t cap_leaves;      /* indices covered */
+    DaeExpr *unit_consts[3];/* the constants -1, 0 and 1, once made: half
+                               of all lookups in a big model */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);

@@ -2,7 +2,7 @@
  * dae_internal.h - what the files of the expression DAG share beyond
  * dae.h: the arithmetic of a node kind, the value at the parameters'
  * defaults that folding knows, and the marks of a walk that visits each
- * node once (dae.c).  Not for use outside ir/.
+ * node once (dae_walk.c).  Not for use outside ir/.
  */
 #ifndef LMDL_DAE_INTERNAL_H
 #define LMDL_DAE_INTERNAL_H
