@@ -5,6 +5,9 @@
  * --param look names up, so lookups go through an open-addressing hash
  * table (FNV-1a, linear probing, load at most one half) instead of a scan
  * per name.  Names are the model's own strings; the table stores indices.
+ * Building it hashes every byte of every name (a millisecond at 100,000
+ * columns), so a --vars list of a few names is found by a scan that
+ * reads the first byte of most names instead.
  *
  * Suggestions run only on the error path, so they may scan: a name whose
  * last path component matches ("r12" for "lever.r12") wins, then the
@@ -121,6 +124,19 @@ const char *rt_names_end(const char *s)
     return NULL;
 }
 
+/* Names in a list up to which rt_names_list scans instead of hashing. */
+enum { LIST_SCAN = 8 };
+
+/* The first of names[0 .. n) that is s[0 .. len) (len > 0), or -1: what
+   rt_names_find answers, by a scan. */
+static int first_named(const char *const *names, int n, const char *s, size_t len)
+{
+    for (int j = 0; j < n; j++)
+        if (names[j][0] == s[0] && same(names[j], s, len))
+            return j;
+    return -1;
+}
+
 int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
                    int *nsel, const char **bad, size_t *badlen)
 {
@@ -129,12 +145,14 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
         cap += *c == ',';
     int *sel = rt_xcalloc(cap, sizeof *sel);
     *nsel = 0;
-    RtNameIndex *ix = rt_names_new(names, n);
+    /* A few names are found by a scan that reads one byte of most names;
+       hashing every name costs more than that up to LIST_SCAN of them. */
+    RtNameIndex *ix = cap > LIST_SCAN ? rt_names_new(names, n) : NULL;
     int rc = 0;
     for (const char *at = list;;) {
         const char *comma = rt_names_end(at);
         size_t len = comma ? (size_t)(comma - at) : strlen(at);
-        int k = len ? rt_names_find(ix, at, len) : -1;
+        int k = !len ? -1 : ix ? rt_names_find(ix, at, len) : first_named(names, n, at, len);
         int whole = 0;
         if (k < 0 && len) {
             /* a vector or matrix named whole, y: its elements y(1) ...,

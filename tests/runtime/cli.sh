@@ -19,6 +19,12 @@ run 0 "$sim" --stop-time 0.1 --output-step 0.1 --vars time,x -o "$tmp/t.csv"
 [ "$(head -n 1 "$tmp/t.csv")" = "time,x" ] || fail "--vars time,x: $(head -n 1 "$tmp/t.csv")"
 run 0 "$sim" --stop-time 0.1 --output-step 0.1 --vars time -o "$tmp/t.csv"
 [ "$(head -n 1 "$tmp/t.csv")" = "time" ] || fail "--vars time: $(head -n 1 "$tmp/t.csv")"
+# A list of up to 8 names is scanned for, a longer one looked up in a
+# hash index of every column: both give the same columns.
+run 0 "$sim" --stop-time 0.1 --output-step 0.1 --vars x,v,spring.a,x,v,spring.a,x,v,spring.a -o "$tmp/t.csv"
+[ "$(head -n 1 "$tmp/t.csv")" = "time,x,v,spring.a,x,v,spring.a,x,v,spring.a" ] || fail "--vars, 9 names: $(head -n 1 "$tmp/t.csv")"
+run 1 "$sim" --vars x,v,spring.a,x,v,spring.a,x,v,speed
+expect_in "$tmp/err" "--vars: unknown column 'speed'"
 run 0 "$sim" --help
 expect_in "$tmp/out.csv" "--stop-time T"
 expect_in "$tmp/out.csv" "w                              6.283185307 1/s"
