@@ -2,9 +2,12 @@
  * arena.c - chunked bump allocation.
  *
  * Chunks are malloc'ed and chained; a request larger than the default chunk
- * gets a chunk of its own.  Allocation failure is fatal: there is no useful
+ * gets a chunk of its own.  Past its first megabytes an arena's chunks,
+ * and any working array from 2 MB on (mem_big_alloc: hash tables and
+ * memos), are mapped on their own with huge pages advised.  Allocation failure is fatal: there is no useful
  * recovery for a compiler that ran out of memory.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "arena.h"
 
 #include <stdarg.h>
@@ -12,11 +15,13 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct ArenaChunk {
     ArenaChunk *next;   /* older chunk */
     size_t used;        /* bytes used in data[] */
     size_t size;        /* capacity of data[] */
+    size_t mapped;      /* bytes mapped for it (a big chunk), 0: calloc'ed */
     _Alignas(16) unsigned char data[];
 };
 
@@ -25,6 +30,66 @@ struct ArenaChunk {
    arena's chunks double from 64 KB to 1 MB, so the many arenas of a small
    model cost little to clear and a large model's few. */
 enum { CHUNK_FIRST = 64 * 1024, CHUNK_MAX = 1024 * 1024 };
+
+/* Big zeroed memory (mem_big_alloc, and an arena's chunks past
+   BIG_AFTER bytes, a large model's) is mapped on its own at a multiple of
+   BIG and marked for huge pages where the system has them: one page fault
+   and one TLB entry per 2 MB instead of 512, for the nodes and memo
+   slots that hash lookups reach at random. */
+enum { BIG = 2 * 1024 * 1024, BIG_AFTER = 4 * 1024 * 1024, BIG_CHUNK = 2 * BIG };
+
+/* The bytes mapped for a big allocation of n bytes. */
+static size_t big_size(size_t n)
+{
+    return (n + BIG - 1) / BIG * BIG;
+}
+
+/* Zeroed memory of big_size(n) bytes at a multiple of BIG, or NULL. */
+static void *map_big(size_t n)
+{
+    size_t want = big_size(n);
+    unsigned char *p = mmap(NULL, want + BIG, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    size_t lead = (BIG - (uintptr_t)p % BIG) % BIG;
+    if (lead)
+        munmap(p, lead);
+    if (BIG - lead)
+        munmap(p + lead + want, BIG - lead);
+#ifdef MADV_HUGEPAGE
+    madvise(p + lead, want, MADV_HUGEPAGE); /* advice: no matter if refused */
+#endif
+    return p + lead;
+}
+
+void *mem_big_alloc(size_t n)
+{
+    void *p = n >= BIG ? map_big(n) : NULL;
+    return p ? p : mem_calloc(n, 1);
+}
+
+void mem_big_free(void *p, size_t n)
+{
+    if (!p)
+        return;
+    if (n >= BIG)
+        munmap(p, big_size(n));
+    else
+        free(p);
+}
+
+/* A zeroed chunk of at least cap bytes of data, mapped; NULL when mapping
+   fails (the caller falls back on calloc). */
+static ArenaChunk *map_chunk(size_t cap)
+{
+    ArenaChunk *c = map_big(sizeof *c + cap);
+    if (c) {
+        c->mapped = big_size(sizeof *c + cap);
+        c->size = c->mapped - sizeof *c;
+    }
+    return c;
+}
 
 void *arena_alloc(Arena *a, size_t size)
 {
@@ -35,12 +100,15 @@ void *arena_alloc(Arena *a, size_t size)
         if (next > CHUNK_MAX)
             next = CHUNK_MAX;
         size_t cap = size > next ? size : next;
-        c = calloc(1, sizeof *c + cap);
+        c = a->total >= BIG_AFTER ? map_chunk(cap > BIG_CHUNK ? cap : BIG_CHUNK) : NULL;
         if (!c) {
-            fputs("lmdlc: out of memory\n", stderr);
-            abort();
+            c = calloc(1, sizeof *c + cap);
+            if (!c) {
+                fputs("lmdlc: out of memory\n", stderr);
+                abort();
+            }
+            c->size = cap;
         }
-        c->size = cap;
         c->used = 0;
         c->next = a->head;
         a->head = c;
@@ -98,7 +166,10 @@ void arena_free(Arena *a)
     ArenaChunk *c = a->head;
     while (c) {
         ArenaChunk *next = c->next;
-        free(c);
+        if (c->mapped)
+            munmap(c, c->mapped);
+        else
+            free(c);
         c = next;
     }
     a->head = NULL;
@@ -143,9 +214,7 @@ void ptrmap_put(PtrMap *m, const void *key, void *val)
 {
     if (2 * (m->n + 1) > m->cap) {
         size_t cap = m->cap ? m->cap * 2 : 16;
-        PtrMapSlot *slots = calloc(cap, sizeof *slots);
-        if (!slots)
-            abort();
+        PtrMapSlot *slots = mem_big_alloc(cap * sizeof *slots);
         for (size_t i = 0; i < m->cap; i++) {
             if (!m->slots[i].key)
                 continue;
@@ -154,7 +223,7 @@ void ptrmap_put(PtrMap *m, const void *key, void *val)
                 j = (j + 1) & (cap - 1);
             slots[j] = m->slots[i];
         }
-        free(m->slots);
+        mem_big_free(m->slots, m->cap * sizeof *m->slots);
         m->slots = slots;
         m->cap = cap;
     }
@@ -169,7 +238,7 @@ void ptrmap_put(PtrMap *m, const void *key, void *val)
 
 void ptrmap_free(PtrMap *m)
 {
-    free(m->slots);
+    mem_big_free(m->slots, m->cap * sizeof *m->slots);
     *m = (PtrMap){0};
 }
 

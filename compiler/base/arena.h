@@ -62,6 +62,11 @@ void ptrmap_clear(PtrMap *m);
 /* Heap memory for working arrays that a pass frees itself: zeroed, never
    NULL (an exhausted heap aborts, like the arena). */
 void *mem_calloc(size_t n, size_t size);
+/* Zeroed memory for a big working array (a memo of a large model): from
+   2 MB on, mapped on its own with huge pages advised; freed with
+   mem_big_free and the same n. */
+void *mem_big_alloc(size_t n);
+void mem_big_free(void *p, size_t n);
 /* A heap copy of the n bytes at s, with a NUL after them. */
 char *mem_strndup(const char *s, size_t n);
 

@@ -25,9 +25,7 @@ void dae_table_init(DaeExprTable *t, Arena *a)
     *t = (DaeExprTable){0};
     t->arena = a;
     t->nbuckets = 1024;
-    t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
-    if (!t->buckets)
-        abort();
+    t->buckets = mem_big_alloc(t->nbuckets * sizeof *t->buckets);
     t->count = 0;
 }
 
@@ -45,7 +43,7 @@ void dae_table_free(DaeExprTable *t)
     free(t->stack);
     t->stack = NULL;
     t->nstack = 0;
-    free(t->buckets);
+    mem_big_free(t->buckets, t->nbuckets * sizeof *t->buckets);
     t->buckets = NULL;
     t->nbuckets = 0;
     free(t->leaves);
@@ -162,9 +160,7 @@ static uint64_t hash_of(const DaeExpr *x)
 static void rehash(DaeExprTable *t)
 {
     size_t n = t->nbuckets * 2;
-    DaeExpr **b = calloc(n, sizeof *b);
-    if (!b)
-        abort();
+    DaeExpr **b = mem_big_alloc(n * sizeof *b);
     for (size_t i = 0; i < t->nbuckets; i++) {
         for (DaeExpr *e = t->buckets[i], *next; e; e = next) {
             next = e->next;
@@ -172,7 +168,7 @@ static void rehash(DaeExprTable *t)
             b[e->hash & (n - 1)] = e;
         }
     }
-    free(t->buckets);
+    mem_big_free(t->buckets, t->nbuckets * sizeof *t->buckets);
     t->buckets = b;
     t->nbuckets = n;
 }
