@@ -131,17 +131,24 @@ void cp_str(CPrint *cg, const char *s)
     cp_put(&cg->buf, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
         char esc[8];
+        /* a run of bytes that need no escape, at once */
+        const unsigned char *q = p;
+        while (*q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\' && *q != '?')
+            q++;
+        if (q > p) {
+            cp_put(&cg->buf, (const char *)p, (size_t)(q - p));
+            p = q - 1;
+            continue;
+        }
         if (*p == '"' || *p == '\\') {
             esc[0] = '\\';
             esc[1] = (char)*p;
             cp_put(&cg->buf, esc, 2);
         } else if (*p == '?') {
             cp_put(&cg->buf, "\\?", 2);
-        } else if (*p < 0x20 || *p >= 0x7f) {
+        } else { /* outside printable ASCII */
             snprintf(esc, sizeof esc, "\\%03o", *p);
             cp_put(&cg->buf, esc, 4);
-        } else {
-            cp_put(&cg->buf, (const char *)p, 1);
         }
     }
     cp_put(&cg->buf, "\"", 1);
