@@ -122,7 +122,10 @@ static int info_index(InfoSet *t, const PlanColumn *c, bool *fresh)
     }
     key[at++] = (char)('0' + c->output);
     key[at++] = (char)('0' + c->complete);
-    snprintf(key + at, sizeof key - (size_t)at, "%s", c->description ? c->description : "");
+    const char *desc = c->description ? c->description : "";
+    size_t n = strnlen(desc, sizeof key - (size_t)at - 1);
+    memcpy(key + at, desc, n);
+    key[(size_t)at + n] = 0;
     if (2 * (t->n + 1) > t->cap)
         info_grow(t);
     size_t h = key_hash(key) & (t->cap - 1);
