@@ -84,11 +84,13 @@ def compiler_words():
     LMDL_ARRAY_FUNCS) and the special forms (LMDL_SPECIAL_FORMS)."""
     words = {c: [] for c in CATEGORIES}
     lexer = read("grammar/lexer.l")
-    # every C array of {"word", TOKEN...} rows
+    # every C array of {"word", TOKEN...} rows, or of rows written through
+    # a macro, KW("word", TOKEN) (the macro adds the word's length)
     tables = re.findall(r"\b(\w+)\[\]\s*=\s*\{(.*?)\n\};", lexer, re.S)
     found = set()
     for name, body in tables:
-        rows = re.findall(r'\{\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_][A-Z0-9_]*\s*[,}]', body)
+        rows = re.findall(r'(?:\{|\b[A-Z]+\()\s*"([A-Za-z_]\w*)"\s*,\s*[A-Z_][A-Z0-9_]*\s*[,})]',
+                          body)
         if not rows and "AST_SECTION_KINDS" not in body:
             continue
         if name not in LEXER_TABLES:
