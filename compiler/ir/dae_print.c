@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "rt_units.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,40 @@ void dae_fput_var(FILE *fp, const char *name, int order)
         fputc(')', fp);
 }
 
+/* Appends the strings of a NULL-ended list and, when line >= 0, ":line"
+   to buf (len bytes, len > 0), cut to fit: snprintf's result for the
+   formats below, without its cost (a big model asks 100,000s of times). */
+static void append(char *buf, size_t len, int line, ...)
+{
+    size_t at = strlen(buf);
+    va_list ap;
+    va_start(ap, line);
+    for (const char *s; (s = va_arg(ap, const char *));) {
+        size_t n = strlen(s);
+        if (n > len - 1 - at)
+            n = len - 1 - at;
+        memcpy(buf + at, s, n);
+        at += n;
+    }
+    va_end(ap);
+    if (line >= 0) {
+        char num[16];
+        int k = sizeof num;
+        num[--k] = 0;
+        unsigned u = (unsigned)line;
+        do
+            num[--k] = (char)('0' + u % 10);
+        while (u /= 10);
+        num[--k] = ':';
+        size_t n = sizeof num - 1 - (size_t)k;
+        if (n > len - 1 - at)
+            n = len - 1 - at;
+        memcpy(buf + at, num + k, n);
+        at += n;
+    }
+    buf[at] = 0;
+}
+
 const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKind kind,
                             const char *instance, const char *node, SrcSpan span)
 {
@@ -216,26 +251,28 @@ const char *dae_origin_text(char *buf, size_t len, DaeOriginStyle style, DaeEqKi
         else
             snprintf(buf, len, "%s (%s:%d)", inst ? inst : "top model", path, line);
         break;
-    case ORIGIN_LISTING: {
-        int n = of_node && node ? snprintf(buf, len, "node %s", node)
-                                : snprintf(buf, len, "%s", inst ? inst : "(top)");
-        if (f && n >= 0 && (size_t)n < len)
-            snprintf(buf + n, len - (size_t)n, ", %s:%d", path, line);
-        break;
-    }
-    case ORIGIN_INDEX:
-        if (of_node)
-            snprintf(buf, len, "node %s", node ? node : "?");
+    case ORIGIN_LISTING:
+        buf[0] = 0;
+        if (of_node && node)
+            append(buf, len, -1, "node ", node, (char *)NULL);
         else
-            snprintf(buf, len, "%s, %s:%d", inst ? inst : "(top)", path, line);
+            append(buf, len, -1, inst ? inst : "(top)", (char *)NULL);
+        if (f)
+            append(buf, len, line, ", ", path, (char *)NULL);
+        break;
+    case ORIGIN_INDEX:
+        buf[0] = 0;
+        if (of_node)
+            append(buf, len, -1, "node ", node ? node : "?", (char *)NULL);
+        else
+            append(buf, len, line, inst ? inst : "(top)", ", ", path, (char *)NULL);
         break;
     case ORIGIN_BLOCK:
+        buf[0] = 0;
         if (of_node)
-            snprintf(buf, len, " (node %s)", node ? node : "?");
+            append(buf, len, -1, " (node ", node ? node : "?", ")", (char *)NULL);
         else if (inst)
-            snprintf(buf, len, " (in %s)", inst);
-        else
-            snprintf(buf, len, "%s", "");
+            append(buf, len, -1, " (in ", inst, ")", (char *)NULL);
         break;
     }
     return buf;
