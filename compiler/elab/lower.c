@@ -594,12 +594,8 @@ DaeExpr *lower_expr(Model *m, ElabInst *in, AstExpr *e)
     case EXPR_BOOL: return dae_const(t, e->u.boolean ? 1 : 0);
     case EXPR_TIME: return dae_time(t);
     case EXPR_NAME: return lower_name(m, in, e);
-    case EXPR_DER: {
-        PtrMap memo = {0};
-        DaeExpr *r = dae_diff_time(t, lower_expr(m, in, e->u.der.arg), &memo);
-        ptrmap_free(&memo);
-        return r;
-    }
+    case EXPR_DER:
+        return dae_diff_time(t, lower_expr(m, in, e->u.der.arg), NULL);
     case EXPR_CALL: {
         if (array_func_find(e->u.call.func->name) >= 0
             || ((builtin_find(e->u.call.func->name) == FN_MIN

@@ -37,6 +37,7 @@ void dae_table_free(DaeExprTable *t)
     dae_table_forget_values(t);
     ptrmap_free(&t->origin);
     ptrmap_free(&t->delays);
+    ptrmap_free(&t->diff_memo);
     free(t->mark);
     t->mark = NULL;
     t->nmark = 0;

@@ -198,6 +198,8 @@ typedef struct DaeExprTable {
     size_t cap_leaves;      /* indices covered */
     DaeExpr *unit_consts[3];/* the constants -1, 0 and 1, once made: half
                                of all lookups in a big model */
+    PtrMap diff_memo;       /* dae_diff_time and dae_diff_var's, for a
+                               caller without its own (emptied after each) */
 } DaeExprTable;
 
 void dae_table_init(DaeExprTable *t, Arena *a);
@@ -266,6 +268,9 @@ DaeExpr *dae_substitute(DaeExprTable *t, DaeExpr *e, DaeVarMap map, void *ctx,
 DaeExpr *dae_map_leaves(DaeExprTable *t, DaeExpr *e, uint8_t leaves, DaeVarMap map,
                         void *ctx, PtrMap *memo);
 
+/* The derivatives below memoise in `memo`, which the caller may keep
+   across calls of the same kind; NULL: a memo of the table's own, for
+   one derivative at a time. */
 /* Time derivative: d/dt, with der(var^(k)) = var^(k+1). */
 DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo);
 /* Partial derivative with respect to variable (index, order). */

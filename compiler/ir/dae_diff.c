@@ -295,16 +295,29 @@ static DaeExpr *diff(Diff *d, DaeExpr *e)
     return r;
 }
 
+/* One derivative with the caller's memo, or (memo NULL) with the table's
+   scratch memo, emptied after it and kept for the next one: most callers
+   take one derivative at a time, 100,000s in a big model. */
+static DaeExpr *diff_once(Diff *d, DaeExpr *e)
+{
+    if (d->memo)
+        return diff(d, e);
+    d->memo = &d->t->diff_memo;
+    DaeExpr *r = diff(d, e);
+    ptrmap_clear(d->memo);
+    return r;
+}
+
 DaeExpr *dae_diff_time(DaeExprTable *t, DaeExpr *e, PtrMap *memo)
 {
     Diff d = {t, -1, 0, memo, -1, NULL};
-    return diff(&d, e);
+    return diff_once(&d, e);
 }
 
 DaeExpr *dae_diff_var(DaeExprTable *t, DaeExpr *e, int index, int order, PtrMap *memo)
 {
     Diff d = {t, index, order, memo, -1, NULL};
-    return diff(&d, e);
+    return diff_once(&d, e);
 }
 
 DaeExpr *dae_diff_param(DaeExprTable *t, const PtrVec *params, DaeExpr *e, int param,

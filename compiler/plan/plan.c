@@ -100,15 +100,14 @@ static bool plan_scalars(Plan *p)
     bool ok = true;
     Dae *d = p->d;
     DaeExprTable *tab = &d->t;
+    PtrMap memo = {0}; /* one block's substitution at a time */
     for (int k = 0; k < p->nblocks; k++) {
         PlanBlock *b = &p->blocks[k];
         if (b->n != 1)
             continue;
         StEq *q = p->s->eqs.items[b->eqs[0]];
         StVar *x = stv(p, b->vars[0]);
-        PtrMap memo = {0};
-        DaeExpr *a = dae_diff_var(tab, q->res, x->var, x->order, &memo);
-        ptrmap_free(&memo);
+        DaeExpr *a = dae_diff_var(tab, q->res, x->var, x->order, NULL);
         if (dae_is_const(a, 0)) {
             /* matched structurally, but the unknown cancels out */
             DaeEq *o = d->eqs.items[q->base];
@@ -129,13 +128,13 @@ static bool plan_scalars(Plan *p)
         }
         if (dae_mentions_var(tab, a, x->var, x->order))
             continue;
-        memo = (PtrMap){0};
         DaeExpr *r0 = dae_substitute(tab, q->res, zero_leaf, x, &memo);
-        ptrmap_free(&memo);
+        ptrmap_clear(&memo); /* the next block zeroes another unknown */
         b->method = PLAN_EXPLICIT;
         b->pivot = a;
         b->solved = dae_div(tab, dae_neg(tab, r0), a);
     }
+    ptrmap_free(&memo);
     return ok;
 }
 
@@ -172,9 +171,7 @@ static bool linear_parts(Plan *p, PlanBlock *b)
         DaeExpr *r = block_res(p, b, i);
         for (int j = 0; j < n; j++) {
             StVar *x = stv(p, b->vars[j]);
-            PtrMap memo = {0};
-            DaeExpr *dj = dae_diff_var(tab, r, x->var, x->order, &memo);
-            ptrmap_free(&memo);
+            DaeExpr *dj = dae_diff_var(tab, r, x->var, x->order, NULL);
             for (int k = 0; k < n; k++) {
                 StVar *y = stv(p, b->vars[k]);
                 if (dae_mentions_var(tab, dj, y->var, y->order))
@@ -282,9 +279,7 @@ static void newton_parts(Plan *p, PlanBlock *b)
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             StVar *x = stv(p, b->vars[j]);
-            PtrMap memo = {0};
-            b->jac[i * n + j] = dae_diff_var(&p->d->t, b->res[i], x->var, x->order, &memo);
-            ptrmap_free(&memo);
+            b->jac[i * n + j] = dae_diff_var(&p->d->t, b->res[i], x->var, x->order, NULL);
         }
     }
 }

@@ -76,9 +76,7 @@ static void gradient(Plan *p, PlanLinear *L, DaeExpr *e, const int *vars, int n,
     DaeExprTable *t = &p->d->t;
     for (int j = 0; j < n; j++) {
         StVar *x = p->s->vars.items[vars[j]];
-        PtrMap memo = {0};
-        entry_add(es, vars[j], dae_diff_var(t, e, x->var, x->order, &memo));
-        ptrmap_free(&memo);
+        entry_add(es, vars[j], dae_diff_var(t, e, x->var, x->order, NULL));
     }
     for (int k = 0; k < L->ninputs; k++) {
         PtrMap memo = {0};

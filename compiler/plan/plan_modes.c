@@ -126,9 +126,7 @@ static bool plan_resets(Plan *p)
                     continue;
                 }
                 StVar *x = stv(p, best);
-                PtrMap memo = {0};
-                DaeExpr *a = dae_diff_var(t, r->res, x->var, x->order, &memo);
-                ptrmap_free(&memo);
+                DaeExpr *a = dae_diff_var(t, r->res, x->var, x->order, NULL);
                 if (dae_is_const(a, 0) || dae_mentions_var(t, a, x->var, x->order)) {
                     char name[160];
                     var_text(d, x->var, x->order, name, sizeof name);
@@ -140,7 +138,7 @@ static bool plan_resets(Plan *p)
                     continue;
                 }
                 ZeroOne z = {x->var, x->order};
-                memo = (PtrMap){0};
+                PtrMap memo = {0};
                 DaeExpr *r0 = dae_substitute(t, r->res, zero_one, &z, &memo);
                 ptrmap_free(&memo);
                 r->var = x->var;

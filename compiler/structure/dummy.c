@@ -71,9 +71,7 @@ bool dummy_pantelides(St *t, Matcher *m)
                 StEq *q = st_eq_at(t, e);
                 if (q->deriv >= 0)
                     continue;
-                PtrMap memo = {0};
-                DaeExpr *dr = dae_diff_time(&t->d->t, q->res, &memo);
-                ptrmap_free(&memo);
+                DaeExpr *dr = dae_diff_time(&t->d->t, q->res, NULL);
                 int ne = st_add_eq(t, dr, q->base, q->level + 1);
                 st_eq_at(t, e)->deriv = ne;
                 st_eq_at(t, ne)->anti = e;
@@ -134,9 +132,7 @@ static bool choose_dummies(St *t, int *rows, int nr, Cand *cols, int nc, const i
             if (j < 0)
                 continue;
             StVar *x = st_var_at(t, cols[j].node);
-            PtrMap memo = {0};
-            DaeExpr *dj = dae_diff_var(&t->d->t, q->res, x->var, x->order, &memo);
-            ptrmap_free(&memo);
+            DaeExpr *dj = dae_diff_var(&t->d->t, q->res, x->var, x->order, NULL);
             if (dae_depends_on_state(dj))
                 varying[j] = 1;
             double v = eval_at(dj, pt);
