@@ -54,11 +54,11 @@ void cp_put_slow(CpBuf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
-static void put_int(CpBuf *b, int v)
+void cp_put_long(CpBuf *b, long v)
 {
-    char digits[16];
+    char digits[24];
     int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
     do {
         digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
         u /= 10;
@@ -104,7 +104,7 @@ void cp_emit(CPrint *cg, const char *fmt, ...)
         if (!*f)
             break;
         if (f[1] == 'd') {
-            put_int(b, va_arg(ap, int));
+            cp_put_long(b, va_arg(ap, int));
         } else if (f[1] == 's') {
             const char *s = va_arg(ap, const char *);
             cp_put(b, s, strlen(s));

@@ -80,6 +80,8 @@ static inline void cp_put(CpBuf *b, const char *s, size_t n)
     }
     cp_put_slow(b, s, n);
 }
+/* Appends v in decimal (what %d and %ld print, without snprintf). */
+void cp_put_long(CpBuf *b, long v);
 void cp_emit(CPrint *cg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A C string literal: quotes, backslashes, '?' (trigraphs), newlines and
    every byte outside printable ASCII are escaped. */

@@ -310,21 +310,6 @@ static bool temps_ok(const Roll *r, const int *it, int k, int rep)
     return true;
 }
 
-/* Appends v in decimal (without snprintf: a big model rolls 100,000s). */
-static void put_long(CpBuf *b, long v)
-{
-    char digits[24];
-    int n = 0;
-    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        digits[sizeof digits - 1 - n++] = '-';
-    cp_put(b, digits + sizeof digits - n, (size_t)n);
-}
-
 /* Prints line l of group 0 inside the loop, its numbers stepped (its
    steps from r->step[q]); a temporary keeps group 0's name. */
 static void put_stepped(Roll *r, const RollLine *l, int q)
@@ -339,9 +324,9 @@ static void put_stepped(Roll *r, const RollLine *l, int q)
         if (kind == TOK_INT && r->step[q + m] != 0) {
             long d = r->step[q + m];
             cp_put(&r->out, "(", 1);
-            put_long(&r->out, r->nums[l->num0 + m].v);
+            cp_put_long(&r->out, r->nums[l->num0 + m].v);
             cp_put(&r->out, d < 0 ? " - " : " + ", 3);
-            put_long(&r->out, d < 0 ? -d : d);
+            cp_put_long(&r->out, d < 0 ? -d : d);
             cp_put(&r->out, " * r_)", 6);
         } else {
             cp_put(&r->out, s + i, j - i);
