@@ -374,8 +374,9 @@ void cp_temps(CPrint *cg, DaeExpr *e)
    which stay unique within the C function). */
 void cp_reset(CPrint *cg)
 {
-    ptrmap_free(&cg->uses);
-    ptrmap_free(&cg->temp);
+    /* emptied, their slots kept: a model resets them per statement */
+    ptrmap_clear(&cg->uses);
+    ptrmap_clear(&cg->temp);
 }
 
 void cp_begin_function(CPrint *cg)

@@ -448,13 +448,22 @@ AstInstance *ast_instance(Arena *a, SrcSpan sp, SrcSpan name_sp, Sym *name,
     args = merge_fields(a, args);
     in->args = args;
     in->span = sp;
+    /* a name set twice: a few arguments (nearly every instance) are
+       compared pairwise, more through a map */
     SymMap seen = {0};
     for (int i = 0; i < args.n; i++) {
         AstArg *g = args.items[i];
-        if (symmap_get(&seen, g->name))
+        bool twice = false;
+        if (args.n <= 8) {
+            for (int j = 0; j < i && !twice; j++)
+                twice = ((AstArg *)args.items[j])->name == g->name;
+        } else {
+            twice = symmap_get(&seen, g->name) != NULL;
+            symmap_put(&seen, g->name, g);
+        }
+        if (twice)
             diag_error(g->name_span, "'%s' is set twice in this instance",
                        g->name->name);
-        symmap_put(&seen, g->name, g);
     }
     symmap_free(&seen);
     return in;

@@ -366,17 +366,18 @@ static bool solver_arith(const Plan *p, DaeExpr *e, PtrMap *seen)
 static void inline_columns(Plan *p, Inliner *in)
 {
     DaeExprTable *t = &p->d->t;
+    PtrMap seen = {0}; /* one column's walk at a time */
     for (int k = 0; k < p->ncolumns; k++) {
         PlanColumn *c = &p->columns[k];
         if (c->same_as >= 0)
             continue;
         DaeExpr *v = plan_column_value(p, c);
         DaeExpr *w = v ? dae_map_leaves(t, v, DXF_VAR, inline_moved, in, &in->memo) : v;
-        PtrMap seen = {0};
         if (w != v && solver_arith(p, w, &seen))
             c->value = w;
-        ptrmap_free(&seen);
+        ptrmap_clear(&seen);
     }
+    ptrmap_free(&seen);
 }
 
 /* The solver's statements' values, with the moved statements' values
