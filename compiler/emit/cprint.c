@@ -54,18 +54,33 @@ void cp_put_slow(CpBuf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
+/* "00" .. "99": two digits per division (the tables print millions of
+   integers). */
+static const char two_digits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 void cp_put_long(CpBuf *b, long v)
 {
     char digits[24];
-    int n = 0;
+    char *end = digits + sizeof digits, *p = end;
     unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-    do {
-        digits[sizeof digits - 1 - n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        p -= 2;
+        memcpy(p, two_digits + 2 * r, 2);
+    }
+    if (u >= 10) {
+        p -= 2;
+        memcpy(p, two_digits + 2 * u, 2);
+    } else {
+        *--p = (char)('0' + u);
+    }
     if (v < 0)
-        digits[sizeof digits - 1 - n++] = '-';
-    cp_put(b, digits + sizeof digits - n, (size_t)n);
+        *--p = '-';
+    cp_put(b, p, (size_t)(end - p));
 }
 
 /* The rest of a format, from a conversion the fast path does not know. */
