@@ -4,8 +4,9 @@
  * Chunks are malloc'ed and chained; a request larger than the default chunk
  * gets a chunk of its own.  Past its first megabytes an arena's chunks,
  * and any working array from 2 MB on (mem_big_alloc: hash tables and
- * memos), are mapped on their own with huge pages advised.  Allocation failure is fatal: there is no useful
- * recovery for a compiler that ran out of memory.
+ * memos), are mapped on their own with huge pages advised.  Allocation
+ * failure is fatal: there is no useful recovery for a compiler that ran
+ * out of memory.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "arena.h"
