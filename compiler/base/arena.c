@@ -261,6 +261,31 @@ void *mem_calloc(size_t n, size_t size)
     return p;
 }
 
+/* "00" .. "99". */
+static const char two_digits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+char *mem_decimal(char *p, unsigned long v)
+{
+    char digits[20];
+    char *end = digits + sizeof digits, *d = end;
+    while (v >= 100) {
+        d -= 2;
+        memcpy(d, two_digits + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        d -= 2;
+        memcpy(d, two_digits + 2 * v, 2);
+    } else {
+        *--d = (char)('0' + v);
+    }
+    memcpy(p, d, (size_t)(end - d));
+    return p + (end - d);
+}
+
 char *mem_strndup(const char *s, size_t n)
 {
     char *p = mem_calloc(n + 1, 1);

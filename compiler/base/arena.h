@@ -62,6 +62,10 @@ void ptrmap_clear(PtrMap *m);
 /* Heap memory for working arrays that a pass frees itself: zeroed, never
    NULL (an exhausted heap aborts, like the arena). */
 void *mem_calloc(size_t n, size_t size);
+/* Writes the decimal digits of v at p (no terminator) and returns the end:
+   at most 20 bytes.  The one integer printer of the compiler's hot text
+   (tables, locations, origins), two digits per division. */
+char *mem_decimal(char *p, unsigned long v);
 /* Zeroed memory for a big working array (a memo of a large model): from
    2 MB on, mapped on its own with huge pages advised; freed with
    mem_big_free and the same n. */

@@ -54,33 +54,13 @@ void cp_put_slow(CpBuf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
-/* "00" .. "99": two digits per division (the tables print millions of
-   integers). */
-static const char two_digits[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 void cp_put_long(CpBuf *b, long v)
 {
-    char digits[24];
-    char *end = digits + sizeof digits, *p = end;
-    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
-    while (u >= 100) {
-        unsigned r = (unsigned)(u % 100);
-        u /= 100;
-        p -= 2;
-        memcpy(p, two_digits + 2 * r, 2);
-    }
-    if (u >= 10) {
-        p -= 2;
-        memcpy(p, two_digits + 2 * u, 2);
-    } else {
-        *--p = (char)('0' + u);
-    }
+    char text[24], *p = text;
     if (v < 0)
-        *--p = '-';
-    cp_put(b, p, (size_t)(end - p));
+        *p++ = '-';
+    p = mem_decimal(p, v < 0 ? 0ul - (unsigned long)v : (unsigned long)v);
+    cp_put(b, text, (size_t)(p - text));
 }
 
 /* The rest of a format, from a conversion the fast path does not know. */
@@ -660,20 +640,6 @@ char *cp_source_text(SrcSpan sp)
     return s;
 }
 
-/* The decimal digits of v >= 0 at p; returns the end. */
-static char *put_uint(char *p, unsigned v)
-{
-    char digits[12];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        *p++ = digits[--n];
-    return p;
-}
-
 void cp_location(CPrint *cg, SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
@@ -692,9 +658,9 @@ void cp_location(CPrint *cg, SrcSpan sp)
     memcpy(s, f->path, n);
     char *p = s + n;
     *p++ = ':';
-    p = put_uint(p, (unsigned)line);
+    p = mem_decimal(p, (unsigned)line);
     *p++ = ':';
-    p = put_uint(p, (unsigned)col);
+    p = mem_decimal(p, (unsigned)col);
     *p = 0;
     pstr(cg, s, true);
     if (s != small)
@@ -710,9 +676,9 @@ void cp_location_end(CPrint *cg, SrcSpan sp)
     int line, col;
     uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
     src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
-    char buf[32], *p = put_uint(buf, (unsigned)line);
+    char buf[32], *p = mem_decimal(buf, (unsigned)line);
     *p++ = ':';
-    *put_uint(p, (unsigned)col) = 0;
+    *mem_decimal(p, (unsigned)col) = 0;
     cp_emit(cg, ", ");
     cp_pstr(cg, buf);
 }

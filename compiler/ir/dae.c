@@ -213,17 +213,24 @@ static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
     return e;
 }
 
+/* The node *proto through a direct slot (NULL: none): the slot's node,
+   or the interned one, kept there. */
+static DaeExpr *intern_slot(DaeExprTable *t, DaeExpr **slot, const DaeExpr *proto)
+{
+    if (slot && *slot)
+        return *slot;
+    DaeExpr *e = intern(t, proto);
+    if (slot)
+        *slot = e;
+    return e;
+}
+
 /* The leaves and the special nodes: one prototype each, interned. */
 DaeExpr *dae_const(DaeExprTable *t, double v)
 {
     DaeExpr **unit = v == 0 ? &t->unit_consts[1] : v == 1 ? &t->unit_consts[2]
                      : v == -1 ? &t->unit_consts[0] : NULL;
-    if (unit && *unit)
-        return *unit;
-    DaeExpr *e = intern(t, &(DaeExpr){.kind = DX_CONST, .u.value = v == 0 ? 0 : v});
-    if (unit)
-        *unit = e;
-    return e;
+    return intern_slot(t, unit, &(DaeExpr){.kind = DX_CONST, .u.value = v == 0 ? 0 : v});
 }
 
 /* The leaves' direct slots: per index, a variable and its derivative,
@@ -254,14 +261,9 @@ static DaeExpr **leaf_slot(DaeExprTable *t, int index, int which)
 
 DaeExpr *dae_param(DaeExprTable *t, int index)
 {
-    DaeExpr **slot = leaf_slot(t, index, DAE_LEAF_PARAM);
-    if (slot && *slot)
-        return *slot;
     cover_param(t, index); /* so that evaluating at the defaults stays in bounds */
-    DaeExpr *e = intern(t, &(DaeExpr){.kind = DX_PARAM, .u.index = index});
-    if (slot)
-        *slot = e;
-    return e;
+    return intern_slot(t, leaf_slot(t, index, DAE_LEAF_PARAM),
+                       &(DaeExpr){.kind = DX_PARAM, .u.index = index});
 }
 
 DaeExpr *dae_var(DaeExprTable *t, int index, int order)
@@ -269,12 +271,7 @@ DaeExpr *dae_var(DaeExprTable *t, int index, int order)
     DaeExpr **slot = order == 0   ? leaf_slot(t, index, DAE_LEAF_VAR0)
                      : order == 1 ? leaf_slot(t, index, DAE_LEAF_VAR1)
                                   : NULL;
-    if (slot && *slot)
-        return *slot;
-    DaeExpr *e = intern(t, &(DaeExpr){.kind = DX_VAR, .u.var = {index, order}});
-    if (slot)
-        *slot = e;
-    return e;
+    return intern_slot(t, slot, &(DaeExpr){.kind = DX_VAR, .u.var = {index, order}});
 }
 
 DaeExpr *dae_time(DaeExprTable *t)

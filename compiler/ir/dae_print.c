@@ -208,18 +208,12 @@ static void append(char *buf, size_t len, int line, ...)
     }
     va_end(ap);
     if (line >= 0) {
-        char num[16];
-        int k = sizeof num;
-        num[--k] = 0;
-        unsigned u = (unsigned)line;
-        do
-            num[--k] = (char)('0' + u % 10);
-        while (u /= 10);
-        num[--k] = ':';
-        size_t n = sizeof num - 1 - (size_t)k;
+        char num[24];
+        num[0] = ':';
+        size_t n = (size_t)(mem_decimal(num + 1, (unsigned)line) - num);
         if (n > len - 1 - at)
             n = len - 1 - at;
-        memcpy(buf + at, num + k, n);
+        memcpy(buf + at, num, n);
         at += n;
     }
     buf[at] = 0;

@@ -1,7 +1,8 @@
 /*
  * cprint_long.c - cp_put_long, the printer of the generated C's integers
- * (two digits per division), against printf's "%ld": every value from
- * -100,000 to 100,000 and the edges of int and long.
+ * (mem_decimal, two digits per division, and the sign), against printf's
+ * "%ld": every value from -100,000 to 100,000 and the edges of int and
+ * long.
  */
 #include "cprint.h"
 #include "unit.h"
