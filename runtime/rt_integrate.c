@@ -54,14 +54,21 @@
 
 /* A trial point of the solver may lie past a crossing the step straddles:
    rt_eval_past evaluates it with the flipped modes where the frozen ones
-   fail there (rt_events.c). */
+   fail there (rt_events.c).  The frozen modes are tried in place first,
+   so that the usual evaluation copies no modes; a failure starts over
+   from the accepted guesses on a scratch copy, as rt_eval_past would. */
 static int eval_trial(RtSim *s, double t, const double *y, double *f, double *alg,
                       RtFailure *fail)
 {
     int nr = s->m->n_relations;
-    if (nr > 0)
-        memcpy(s->md_trial, s->modes, (size_t)nr * sizeof *s->md_trial);
-    return rt_eval_past(s, t, y, f, alg, nr > 0 ? s->md_trial : s->modes, fail);
+    if (nr == 0)
+        return rt_eval_past(s, t, y, f, alg, s->modes, fail);
+    RtFailure frozen;
+    if (rt_eval_try(s, t, y, f, alg, s->modes, &frozen) == 0)
+        return 0;
+    rt_restore_alg(s, alg);
+    memcpy(s->md_trial, s->modes, (size_t)nr * sizeof *s->md_trial);
+    return rt_eval_past(s, t, y, f, alg, s->md_trial, fail);
 }
 
 /* The solver's evaluations compute what the derivatives and the
@@ -495,10 +502,12 @@ static int next_step(RtSim *s, double tout)
 
 /* Whether the interval's end (s->t, s->x) is the state of the latest
    evaluation, the solver's at its step's end (RtSim.end_watch): its
-   algebraic values are in s->alg, and its derivative is copied to s->dx.
+   algebraic values are in s->alg, and its derivative is kept.
    The same evaluation again would compute the same: same time, state,
    parameters and modes, no block solved from guesses, no delay.  Its
-   algebraic values still get an accepted state's check (rt_eval.c). */
+   algebraic values still get an accepted state's check (rt_eval.c).  The
+   derivative's buffer becomes s->dx, by exchange, and the kept copy is
+   spent. */
 static int end_evaluated(RtSim *s)
 {
     size_t n = (size_t)s->m->n_states;
@@ -506,7 +515,10 @@ static int end_evaluated(RtSim *s)
         || memcmp(s->end_x, s->x, n * sizeof *s->x) != 0
         || !rt_all_finite(s->alg, rt_alg_written(s, 1)))
         return 0;
-    memcpy(s->dx, s->end_dx, n * sizeof *s->dx);
+    double *keep = s->dx;
+    s->dx = s->end_dx;
+    s->end_dx = keep;
+    s->end_t = NAN;
     return 1;
 }
 

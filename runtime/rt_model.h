@@ -304,9 +304,9 @@ struct RtModel {
        skipping those with overridden[i] != 0. */
     void (*derive_params)(double *p, const unsigned char *overridden);
     /* ... and then the n_consts constants the model's functions read:
-       expressions of parameters alone, computed once into
-       p[n_params .. n_params + n_consts - 1], so p has that many slots
-       (rt_param_slots). */
+       expressions of parameters alone, and copies of parameters, computed
+       once into p[n_params .. n_params + n_consts - 1], so p has that
+       many slots (rt_param_slots). */
     int n_consts;
     /* Checks the pivots that depend on parameters only, once the
        parameters are set (before initialization): returns the first block

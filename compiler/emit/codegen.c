@@ -103,6 +103,71 @@ static int param_copy_of(const Dae *d, int i)
     return q->expr->kind == DX_CONST ? p->expr->u.index : -1;
 }
 
+/* The copies of the parameters the solver's evaluations read
+   (Plan.solver_copy) as a table of runs, each a period of P copies
+   (destination, source) repeated R times, every destination stepped by
+   dD and every source by dS at each repetition:
+   {P, R, dD, dS, d0, s0, ..., d(P-1), s(P-1)}.  A chain's copies are a
+   few runs.  Returns the table's length in ints, 0 when there is none. */
+enum { COPY_PERIOD_MAX = 8 };
+
+static int emit_solver_copies(Cg *cg)
+{
+    const Plan *pl = cg->pl;
+    int np = pl->d->params.n, nslots = pl->nconst_slots;
+    int *src = mem_calloc((size_t)nslots + 1, sizeof(int));
+    int n = 0;
+    for (int i = 0; i < np; i++)
+        if (pl->solver_copy[i])
+            src[pl->solver_copy[i] - 1] = i + 1;
+    int *ds = mem_calloc(2 * (size_t)nslots + 2, sizeof(int));
+    for (int j = 0; j < nslots; j++)
+        if (src[j]) {
+            ds[2 * n] = cg->p.consts_base + j;
+            ds[2 * n + 1] = src[j] - 1;
+            n++;
+        }
+    free(src);
+    if (n == 0) {
+        free(ds);
+        return 0;
+    }
+    cp_emit(&cg->p, "/* copies of the parameters the solver's evaluations read, next to each other: "
+                    "{P, R, dD, dS, then P of (destination, source)}, repeated R times, stepped by dD and dS */\n"
+                    "static const int solver_copies[] = {\n");
+    int len = 0;
+    for (int i = 0; i < n;) {
+        int best_p = 1, best_r = 1;
+        for (int P = 1; P <= COPY_PERIOD_MAX && i + 2 * P <= n; P++) {
+            int dD = ds[2 * (i + P)] - ds[2 * i], dS = ds[2 * (i + P) + 1] - ds[2 * i + 1];
+            int r = 1;
+            for (;; r++) {
+                int at = i + r * P, ok = at + P <= n;
+                for (int k = 0; ok && k < P; k++)
+                    ok = ds[2 * (at + k)] == ds[2 * (i + k)] + r * dD
+                         && ds[2 * (at + k) + 1] == ds[2 * (i + k) + 1] + r * dS;
+                if (!ok)
+                    break;
+            }
+            if (r > 1 && P * r > best_p * best_r) {
+                best_p = P;
+                best_r = r;
+            }
+        }
+        int dD = best_r > 1 ? ds[2 * (i + best_p)] - ds[2 * i] : 0;
+        int dS = best_r > 1 ? ds[2 * (i + best_p) + 1] - ds[2 * i + 1] : 0;
+        cp_emit(&cg->p, "    %d, %d, %d, %d,", best_p, best_r, dD, dS);
+        for (int k = 0; k < best_p; k++)
+            cp_emit(&cg->p, " %d, %d,", ds[2 * (i + k)], ds[2 * (i + k) + 1]);
+        cp_emit(&cg->p, "\n");
+        len += 4 + 2 * best_p;
+        i += best_p * best_r;
+    }
+    cp_emit(&cg->p, "};\n\n");
+    free(ds);
+    return len;
+}
+
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
@@ -139,6 +204,7 @@ static void emit_params(Cg *cg)
             cp_emit(&cg->p, "%s%d, %d", cp_list_sep(ncopies++), i, param_copy_of(d, i));
     cp_emit(&cg->p, "%s\n};\n\n", ncopies ? "" : "0, 0");
     cg->nparam_copies = ncopies;
+    int ncopy_runs = emit_solver_copies(cg);
     CpChunk c = {.name = "derive_params", .params = "double *p, const unsigned char *ov",
                  .args = "p, ov", .prologue = "    (void)p; (void)ov;\n"};
     cp_chunk_begin(&cg->p, &c);
@@ -159,11 +225,22 @@ static void emit_params(Cg *cg)
     for (int i = 0; i < k->n; i++) {
         cp_chunk_item(&cg->p, &c);
         cp_reset(&cg->p);
-        cp_emit(&cg->p, "    p[%d] = ", cg->p.consts_base + i);
+        int slot = (int)(intptr_t)ptrmap_get(&cg->pl->const_index, k->items[i]) - 1;
+        cp_emit(&cg->p, "    p[%d] = ", cg->p.consts_base + slot);
         cp_raw(&cg->p, k->items[i]);
         cp_emit(&cg->p, ";\n");
     }
     cg->p.consts_of = NULL;
+    /* and the copies of the parameters the solver's evaluations read
+       (plan_eval.c), from their table */
+    if (ncopy_runs) {
+        cp_chunk_item(&cg->p, &c);
+        cp_emit(&cg->p, "    for (const int *r = solver_copies; r < solver_copies + %d; r += 4 + 2 * r[0])\n"
+                        "        for (int j = 0; j < r[1]; j++)\n"
+                        "            for (int k = 0; k < r[0]; k++)\n"
+                        "                p[r[4 + 2 * k] + j * r[2]] = p[r[5 + 2 * k] + j * r[3]];\n",
+                ncopy_runs);
+    }
     cp_chunk_end(&cg->p, &c);
 }
 
@@ -540,7 +617,9 @@ static void emit_eval(Cg *cg)
 {
     cg->p.eval_ctx = true; /* tables report queries outside the grid through e */
     cg->p.consts_of = &cg->pl->const_index;
+    cg->p.param_copy = cg->pl->solver_copy;
     emit_eval_parts(cg);
+    cg->p.param_copy = NULL;
     cg->p.eval_ctx = false;
 }
 
@@ -662,7 +741,9 @@ char *cg_generate(const Plan *pl, const char *model)
     cg.p.consts_of = NULL; /* targets are read before the run */
     cg_targets(&cg);
     cg.p.consts_of = &pl->const_index;
+    cg.p.param_copy = pl->solver_copy;
     cg_relations(&cg);
+    cg.p.param_copy = NULL;
     cg_linear(&cg);
     cg.p.consts_of = NULL; /* the discrete part reads the parameters only */
     cg_delays(&cg.p, pl);
@@ -681,8 +762,8 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_str(&cg.p, model);
     cp_emit(&cg.p, ",\n    .n_params = %d, .params = params,"
             " .derive_params = derive_params,\n", d->params.n);
-    if (pl->consts.n)
-        cp_emit(&cg.p, "    .n_consts = %d,\n", pl->consts.n);
+    if (pl->nconst_slots)
+        cp_emit(&cg.p, "    .n_consts = %d,\n", pl->nconst_slots);
     cp_emit(&cg.p, "    .check_params = check_params,\n");
     cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
             s->nstates);

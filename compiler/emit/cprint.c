@@ -325,7 +325,10 @@ void cp_raw(CPrint *cg, DaeExpr *e)
 void cp_expr(CPrint *cg, DaeExpr *e)
 {
     if (dae_is_leaf(e)) {
-        cp_raw(cg, e);
+        if (e->kind == DX_PARAM && cg->param_copy && cg->param_copy[e->u.index])
+            cp_emit(cg, "p[%d]", cg->consts_base + cg->param_copy[e->u.index] - 1);
+        else
+            cp_raw(cg, e);
         return;
     }
     int k = const_slot(cg, e);

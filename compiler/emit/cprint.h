@@ -39,6 +39,9 @@ struct CPrint {
                                p[consts_base + k] (Plan.consts); NULL in
                                functions that may run before they are set */
     int consts_base;        /* the parameters' count */
+    const int *param_copy;  /* per parameter: 1 + k when it is read from
+                               its copy p[consts_base + k] (Plan.solver_copy),
+                               or 0; NULL: every parameter in place */
     const PtrMap *recips;   /* with consts_of: a quotient -> the constant
                                reciprocal of its divisor (Plan.recips) */
     bool modes;             /* relations read md[] (true) or are evaluated */

@@ -230,7 +230,13 @@ typedef struct Plan {
        loops, the relations and the columns read (plan_eval.c): computed
        once, after the parameters are set, into p[n_params + k] */
     PtrVec consts;          /* DaeExpr*, children before their parents */
-    PtrMap const_index;     /* node -> 1 + its index in consts */
+    PtrMap const_index;     /* node -> 1 + k: its slot p[n_params + k] */
+    int *solver_copy;       /* per parameter: 1 + k when the solver's
+                               evaluations and the relations read it from
+                               a copy in p[n_params + k], or 0 */
+    int nconst_slots;       /* slots after the parameters: the constants
+                               and the copies, in the order the solver's
+                               evaluations first read them */
     PtrMap recips;          /* a quotient a / b of eval with b constant ->
                                1 / b, a constant: printed a * (1 / b) */
     int nonce;              /* pivots checked once, after the parameters */

@@ -35,7 +35,9 @@
  * parameters are set (at the end of derive_params), into the slots
  * p[n_params + k] that follow the parameters.  Their order is the nodes'
  * creation order, so a constant's parts that are constants themselves
- * come before it.
+ * come before it.  On a large model their slots are not in that order:
+ * see plan_const_slots, which also copies the parameters the solver's
+ * evaluations read next to them.
  *
  * Reciprocals.  A quotient a / b whose divisor is constant (a parameter,
  * a constant of them, a number) is computed as a * (1 / b), 1 / b being
@@ -52,6 +54,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Statements per part of eval (a part is one C function). */
 enum { EVAL_PART_STMTS = 64 };
@@ -551,6 +554,109 @@ static int by_id(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* ---- the slots of the constants ----------------------------------------- */
+
+/* The values an explicit model reads at every evaluation, in the order it
+   first reads them: the constants, and copies of the parameters (the
+   parameters themselves lie in the order of the model's declarations,
+   each component's next to each other, most of them unread there: on a
+   chain of levers the solver's evaluation read two cache lines of p[]
+   per lever, where its six values fit in one). */
+typedef struct SlotOrder {
+    Plan *p;
+    uint8_t *seen;          /* per node id, a bit: walked */
+    int *pos;               /* per constant (computation order): its slot, or -1 */
+    int next;               /* the next free slot */
+} SlotOrder;
+
+static void order_reads(SlotOrder *o, DaeExpr *e)
+{
+    if (!e)
+        return;
+    if (e->kind == DX_PARAM) {
+        if (!o->p->solver_copy[e->u.index])
+            o->p->solver_copy[e->u.index] = 1 + o->next++;
+        return;
+    }
+    if (dae_is_leaf(e) || (o->seen[e->id >> 3] >> (e->id & 7) & 1))
+        return;
+    o->seen[e->id >> 3] |= (uint8_t)(1u << (e->id & 7));
+    if (plan_is_constant(e)) {
+        int k = (int)(intptr_t)ptrmap_get(&o->p->const_index, e);
+        if (k && o->pos[k - 1] < 0)
+            o->pos[k - 1] = o->next++;
+        return;
+    }
+    DaeExpr *r = e->kind == DX_DIV ? ptrmap_get(&o->p->recips, e) : NULL;
+    if (r) {
+        order_reads(o, e->u.bin.a);
+        order_reads(o, r);
+        return;
+    }
+    DaeExpr *kids[3];
+    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
+        order_reads(o, kids[i]);
+    if (e->kind == DX_LOOKUP) {
+        order_reads(o, e->u.look.s1->u.seg.x);
+        if (e->u.look.s2)
+            order_reads(o, e->u.look.s2->u.seg.x);
+    }
+}
+
+/* Below this many slots (parameters and constants: 8 KB), p[] is small
+   enough to stay in the first-level cache whatever its order, and the
+   generated C reads every parameter in place, under its own index. */
+enum { COPY_MIN_SLOTS = 1024 };
+
+/* Gives the constants and the copies their slots: first what the
+   solver's statements and the relations read, in that order, then the
+   other constants in their computation order.  Wherever eval or a
+   relation reads a copied parameter, it reads the copy.  A small p[],
+   or LMDL_PARAM_COPIES=no in the environment (tests/e2e/param_copies.sh
+   compares the two), keeps the computation order and makes no copies. */
+static void plan_const_slots(Plan *p)
+{
+    int nc = p->consts.n;
+    p->solver_copy = arena_alloc(&p->arena, sizeof(int) * ((size_t)p->d->params.n + 1));
+    p->nconst_slots = nc;
+    const char *env = getenv("LMDL_PARAM_COPIES");
+    if (p->d->params.n + nc < COPY_MIN_SLOTS || (env && strcmp(env, "no") == 0))
+        return;
+    SlotOrder o = {.p = p, .pos = mem_calloc((size_t)nc + 1, sizeof(int)),
+                   .seen = mem_calloc((size_t)p->d->t.count / 8 + 1, 1)};
+    for (int i = 0; i < nc; i++)
+        o.pos[i] = -1;
+    int cap = 2;
+    for (int j = 0; j < p->nsolver; j++) {
+        int c = plan_stmt_cap(&p->blocks[p->stmts[j].block]);
+        cap = c > cap ? c : cap;
+    }
+    DaeExpr **roots = mem_calloc((size_t)cap, sizeof *roots);
+    for (int j = 0; j < p->nsolver; j++) {
+        const PlanStmt *st = &p->stmts[j];
+        if (st->value) {
+            order_reads(&o, st->value);
+            continue;
+        }
+        int nr = plan_stmt_exprs(p, *st, roots, cap);
+        for (int i = 0; i < nr; i++)
+            order_reads(&o, roots[i]);
+    }
+    free(roots);
+    for (int i = 0; i < p->nrels; i++) {
+        order_reads(&o, p->rels[i].live);
+        order_reads(&o, p->rels[i].crossing);
+    }
+    free(o.seen);
+    for (int i = 0; i < nc; i++) {
+        if (o.pos[i] < 0)
+            o.pos[i] = o.next++;
+        ptrmap_put(&p->const_index, p->consts.items[i], (void *)(intptr_t)(o.pos[i] + 1));
+    }
+    p->nconst_slots = o.next;
+    free(o.pos);
+}
+
 static void plan_consts(Plan *p)
 {
     PtrMap seen = {0};
@@ -600,6 +706,7 @@ static void plan_consts(Plan *p)
         qsort(p->consts.items, (size_t)p->consts.n, sizeof *p->consts.items, by_id);
     for (int i = 0; i < p->consts.n; i++)
         ptrmap_put(&p->const_index, p->consts.items[i], (void *)(intptr_t)(i + 1));
+    plan_const_slots(p);
 }
 
 void plan_eval(Plan *p)
