@@ -529,6 +529,7 @@ static void plan_sparsity(Plan *p)
         return; /* dense is as cheap */
     int cap = ns / 4 + 8;
     DepSet *dep = mem_calloc((size_t)s->vars.n + 1, sizeof *dep);
+    Arena sets = {0};       /* every DepSet's states, freed at once */
     int *mark = mem_calloc((size_t)ns + 1, sizeof(int)), stamp = 0;
     int *buf = mem_calloc((size_t)ns + 1, sizeof(int));
     bool dense = false;
@@ -564,11 +565,12 @@ static void plan_sparsity(Plan *p)
         }
         if (dense)
             break;
+        /* the block's unknowns share one set */
+        int *set = arena_alloc(&sets, sizeof(int) * ((size_t)n + 1));
+        memcpy(set, buf, sizeof(int) * (size_t)n);
         for (int i = 0; i < b->n; i++) {
-            DepSet *d = &dep[b->vars[i]];
-            d->n = n;
-            d->s = mem_calloc((size_t)n + 1, sizeof(int));
-            memcpy(d->s, buf, sizeof(int) * (size_t)n);
+            dep[b->vars[i]].n = n;
+            dep[b->vars[i]].s = set;
         }
     }
     if (!dense) {
@@ -642,8 +644,7 @@ static void plan_sparsity(Plan *p)
         }
         free(colcount); free(rowptr); free(rowcols); free(fill); free(used);
     }
-    for (int i = 0; i < s->vars.n; i++)
-        free(dep[i].s);
+    arena_free(&sets);
     free(dep);
     free(mark);
     free(buf);

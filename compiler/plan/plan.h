@@ -311,6 +311,8 @@ int plan_stmt_exprs(const Plan *p, PlanStmt st, DaeExpr **roots, int cap);
    assertions and the delays' arguments read (plan_eval.c). */
 void plan_each_root(const Plan *p, DaeVarVisit fn, void *ctx);
 int plan_stmt_cap(const PlanBlock *b);
+/* A buffer for plan_stmt_exprs that fits every block's statements (free it). */
+DaeExpr **plan_roots_buffer(const Plan *p);
 bool plan_is_constant(const DaeExpr *e);
 /* The solver's statements that are inlined (moved[j] of all[0 .. nst),
    solver[j] telling the solver's); then, once the slots are laid out,

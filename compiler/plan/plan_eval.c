@@ -272,6 +272,16 @@ int plan_stmt_cap(const PlanBlock *b)
     return b->method == PLAN_EXPLICIT || b->method == PLAN_SYMBOLIC ? 2 : b->n * b->n + b->n;
 }
 
+DaeExpr **plan_roots_buffer(const Plan *p)
+{
+    int cap = 2;
+    for (int k = 0; k < p->nblocks; k++) {
+        int c = plan_stmt_cap(&p->blocks[k]);
+        cap = c > cap ? c : cap;
+    }
+    return mem_calloc((size_t)cap + 1, sizeof(DaeExpr *));
+}
+
 /* The value statement (block k, unknown i) copies, as an StVar, or -1. */
 static int copied(const Plan *p, int k, int i)
 {
@@ -372,14 +382,13 @@ static void plan_stmts(Plan *p)
         }
     }
     plan_each_root(p, need_var, &sl);
+    DaeExpr **roots = plan_roots_buffer(p);
     while (sl.nwork > 0) {
         PlanStmt st = all[sl.work[--sl.nwork]];
-        int cap = plan_stmt_cap(&p->blocks[st.block]);
-        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
-        int nr = plan_stmt_exprs(p, st, roots, cap);
+        int nr = plan_stmt_exprs(p, st, roots, plan_stmt_cap(&p->blocks[st.block]));
         dae_each_var(&p->d->t, roots, nr, need_var, &sl);
-        free(roots);
     }
+    free(roots);
     bool *moved = mem_calloc((size_t)nst + 1, sizeof(bool));
     plan_pick_inlined(p, all, nst, sl.solver, moved);
     p->nstmts = nst;
@@ -626,19 +635,14 @@ static void plan_const_slots(Plan *p)
                    .seen = mem_calloc((size_t)p->d->t.count / 8 + 1, 1)};
     for (int i = 0; i < nc; i++)
         o.pos[i] = -1;
-    int cap = 2;
-    for (int j = 0; j < p->nsolver; j++) {
-        int c = plan_stmt_cap(&p->blocks[p->stmts[j].block]);
-        cap = c > cap ? c : cap;
-    }
-    DaeExpr **roots = mem_calloc((size_t)cap, sizeof *roots);
+    DaeExpr **roots = plan_roots_buffer(p);
     for (int j = 0; j < p->nsolver; j++) {
         const PlanStmt *st = &p->stmts[j];
         if (st->value) {
             order_reads(&o, st->value);
             continue;
         }
-        int nr = plan_stmt_exprs(p, *st, roots, cap);
+        int nr = plan_stmt_exprs(p, *st, roots, plan_stmt_cap(&p->blocks[st->block]));
         for (int i = 0; i < nr; i++)
             order_reads(&o, roots[i]);
     }
@@ -660,10 +664,10 @@ static void plan_const_slots(Plan *p)
 static void plan_consts(Plan *p)
 {
     PtrMap seen = {0};
+    DaeExpr **roots = plan_roots_buffer(p);
     for (int k = 0; k < p->nblocks; k++) {
         PlanBlock *b = &p->blocks[k];
         int cap = plan_stmt_cap(b);
-        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
         if (b->method == PLAN_SYMBOLIC) {
             for (int i = 0; i < b->n; i++) {
                 int nr = plan_stmt_exprs(p, (PlanStmt){k, i, NULL}, roots, cap);
@@ -675,8 +679,8 @@ static void plan_consts(Plan *p)
             for (int j = 0; j < nr; j++)
                 find_consts(p, roots[j], &seen);
         }
-        free(roots);
     }
+    free(roots);
     for (int j = 0; j < p->nsolver; j++)
         find_consts(p, p->stmts[j].value, &seen);
     for (int i = 0; i < p->nrels; i++) {

@@ -299,16 +299,15 @@ void plan_pick_inlined(const Plan *p, const PlanStmt *all, int nst, const bool *
     Uses u = {p, mem_calloc((size_t)nv + 1, sizeof(int)),
               mem_calloc((size_t)nv + 1, sizeof(bool)), true};
     plan_each_root(p, use_var, &u);
+    DaeExpr **roots = plan_roots_buffer(p);
     for (int j = 0; j < nst; j++) {
         if (!solver[j])
             continue;
-        int cap = plan_stmt_cap(&p->blocks[all[j].block]);
-        DaeExpr **roots = mem_calloc((size_t)cap + 1, sizeof *roots);
-        int nr = plan_stmt_exprs(p, all[j], roots, cap);
+        int nr = plan_stmt_exprs(p, all[j], roots, plan_stmt_cap(&p->blocks[all[j].block]));
         u.pin = !inlinable(p, all[j]);  /* a loop's or a checked pivot's */
         dae_each_var(t, roots, nr, use_var, &u);
-        free(roots);
     }
+    free(roots);
     const char *env = getenv("LMDL_INLINE");   /* "no": none (tests/e2e/inline.sh) */
     bool off = env && !strcmp(env, "no");
     for (int j = 0; j < nst; j++) {
