@@ -443,9 +443,12 @@ static void emit_block_comment(Cg *cg, int k, const char *indent)
 {
     const PlanBlock *b = &cg->pl->blocks[k];
     char buf[4096];
-    snprintf(buf, sizeof buf, "block %d, %s:", k, plan_method_names[b->method]);
-    cp_emit(&cg->p, "%s/* ", indent);
-    cp_comment(&cg->p, buf);
+    cp_put(&cg->p.buf, indent, strlen(indent));
+    cp_put(&cg->p.buf, "/* block ", 9);
+    cp_put_long(&cg->p.buf, k);
+    cp_put(&cg->p.buf, ", ", 2);
+    cp_comment(&cg->p, plan_method_names[b->method]);
+    cp_put(&cg->p.buf, ":", 1);
     for (int i = 0; i < b->n && i < 6; i++) {
         StVar *x = cg_stv(cg, b->vars[i]);
         cp_put(&cg->p.buf, i ? ", " : " ", i ? 2 : 1);

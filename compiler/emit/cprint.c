@@ -519,10 +519,9 @@ size_t cp_pool_begin(CPrint *cg)
     return cg->buf.n;
 }
 
-/* s as a reference into the pool; own: in a definition of its own. */
-static void pstr(CPrint *cg, const char *s, bool own)
+/* pool[id] as a reference into the pool; own: in a definition of its own. */
+static void pool_ref(CPrint *cg, int id, bool own)
 {
-    int id = pool_id(cg, s ? s : "");
     struct CpPoolEntry *e = &cg->pool[id];
     if (e->array < 0) {
         /* new: it goes into the array this table's strings start, or a
@@ -539,12 +538,22 @@ static void pstr(CPrint *cg, const char *s, bool own)
         }
         cg->pending[cg->npending++] = id;
     }
-    if (e->own)
-        cp_emit(cg, "s%d", id);
-    else if (e->offset)
-        cp_emit(cg, "pool%d + %d", e->array, (int)e->offset);
-    else
-        cp_emit(cg, "pool%d", e->array);
+    if (e->own) {
+        cp_put(&cg->buf, "s", 1);
+        cp_put_long(&cg->buf, id);
+        return;
+    }
+    cp_put(&cg->buf, "pool", 4);
+    cp_put_long(&cg->buf, e->array);
+    if (e->offset) {
+        cp_put(&cg->buf, " + ", 3);
+        cp_put_long(&cg->buf, (long)e->offset);
+    }
+}
+
+static void pstr(CPrint *cg, const char *s, bool own)
+{
+    pool_ref(cg, pool_id(cg, s ? s : ""), own);
 }
 
 void cp_pstr(CPrint *cg, const char *s)
@@ -611,6 +620,9 @@ void cp_pool_free(CPrint *cg)
     free(cg->pool);
     free(cg->pool_slots);
     free(cg->pending);
+    free(cg->loc_seen[0]);
+    free(cg->loc_seen[1]);
+    cg->loc_seen[0] = cg->loc_seen[1] = NULL;
     cg->pool = NULL;
     cg->pool_slots = NULL;
     cg->pending = NULL;
@@ -643,11 +655,35 @@ char *cp_source_text(SrcSpan sp)
     return s;
 }
 
+enum { LOC_SEEN = 1024 };
+
+/* The slot of (file, off) among the recent locations of kind k, and
+   whether it holds that location's pool id. */
+static struct CpLocSeen *loc_seen(CPrint *cg, int k, int file, uint32_t off, bool *hit)
+{
+    if (!cg->loc_seen[k]) {
+        cg->loc_seen[k] = malloc(LOC_SEEN * sizeof *cg->loc_seen[k]);
+        if (!cg->loc_seen[k])
+            abort();
+        for (int i = 0; i < LOC_SEEN; i++)
+            cg->loc_seen[k][i].file = -1;
+    }
+    struct CpLocSeen *c = &cg->loc_seen[k][((off * 2654435761u) ^ (uint32_t)file) >> 22];
+    *hit = c->file == file && c->off == off;
+    return c;
+}
+
 void cp_location(CPrint *cg, SrcSpan sp)
 {
     SrcFile *f = src_get(sp.file);
     if (!f) {
         cp_pstr(cg, "");
+        return;
+    }
+    bool hit;
+    struct CpLocSeen *seen = loc_seen(cg, 0, sp.file, sp.begin, &hit);
+    if (hit) {
+        pool_ref(cg, seen->id, true);
         return;
     }
     int line, col;
@@ -665,7 +701,8 @@ void cp_location(CPrint *cg, SrcSpan sp)
     *p++ = ':';
     p = mem_decimal(p, (unsigned)col);
     *p = 0;
-    pstr(cg, s, true);
+    *seen = (struct CpLocSeen){sp.file, sp.begin, pool_id(cg, s)};
+    pool_ref(cg, seen->id, true);
     if (s != small)
         free(s);
 }
@@ -676,14 +713,19 @@ void cp_location_end(CPrint *cg, SrcSpan sp)
         cp_emit(cg, ", NULL");
         return;
     }
-    int line, col;
     uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;
-    src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
-    char buf[32], *p = mem_decimal(buf, (unsigned)line);
-    *p++ = ':';
-    *mem_decimal(p, (unsigned)col) = 0;
-    cp_emit(cg, ", ");
-    cp_pstr(cg, buf);
+    cp_put(&cg->buf, ", ", 2);
+    bool hit;
+    struct CpLocSeen *seen = loc_seen(cg, 1, sp.file, end, &hit);
+    if (!hit) {
+        int line, col;
+        src_linecol((SrcSpan){sp.file, end, end}, &line, &col);
+        char buf[32], *p = mem_decimal(buf, (unsigned)line);
+        *p++ = ':';
+        *mem_decimal(p, (unsigned)col) = 0;
+        *seen = (struct CpLocSeen){sp.file, end, pool_id(cg, buf)};
+    }
+    pool_ref(cg, seen->id, false);
 }
 
 void cp_comment(CPrint *cg, const char *s)

@@ -61,6 +61,10 @@ struct CPrint {
     int npending, cap_pending;
     int pool_arrays;        /* arrays made (K of the next one) */
     size_t pool_fill;       /* bytes in the array being made */
+    /* the pool ids of recent locations (cp_location: [0], "path:line:col";
+       cp_location_end: [1], "line:col"), by file and offset, direct-mapped:
+       a chain's blocks repeat a few source lines thousands of times */
+    struct CpLocSeen { int file; uint32_t off; int id; } *loc_seen[2];
     /* per-function common subexpressions */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */

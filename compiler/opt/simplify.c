@@ -335,6 +335,11 @@ static void check_known_queries(Simp *s)
 {
     Dae *d = s->d;
     DaeExprTable *t = s->t;
+    bool any = false;       /* a table whose queries must stay on its grid */
+    for (int i = 0; i < t->tables.n && !any; i++)
+        any = ((const DaeTable *)t->tables.items[i])->extrap == RT_EXTRAP_ERROR;
+    if (!any)
+        return;
     KnownQueries k = {0};
     for (int i = 0; i < d->eqs.n; i++) {
         DaeEq *q = d->eqs.items[i];
