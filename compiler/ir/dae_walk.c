@@ -163,21 +163,46 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
 
 /* ---- the parameters an expression reads ----------------------------------- */
 
+/* A set of keys: its first SMALL_SET in an array searched in order (an
+   assertion's condition has a few nodes, and this runs for each), the
+   rest in a map. */
+enum { SMALL_SET = 32 };
+
+typedef struct SmallSet {
+    const void *first[SMALL_SET];
+    int n;
+    PtrMap more;
+} SmallSet;
+
+/* Adds key; false when it was there already. */
+static bool small_set_add(SmallSet *s, const void *key)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->first[i] == key)
+            return false;
+    if (s->n < SMALL_SET) {
+        s->first[s->n++] = key;
+        return true;
+    }
+    if (ptrmap_get(&s->more, key))
+        return false;
+    ptrmap_put(&s->more, key, (void *)1);
+    return true;
+}
+
 /* The distinct leaves of one kind (DX_PARAM: u.index; DX_VAR: u.var.index,
    whatever the order) below e.  `seen` holds the nodes visited, `counted`
    the indices already listed (keyed index + 1), since a variable has a
    node per derivative order. */
-static void leaf_reads(const DaeExpr *e, DaeExprKind kind, PtrMap *seen, PtrMap *counted,
+static void leaf_reads(const DaeExpr *e, DaeExprKind kind, SmallSet *seen, SmallSet *counted,
                        int *out, int cap, int *n)
 {
-    if (ptrmap_get(seen, e))
+    if (!small_set_add(seen, e))
         return;
-    ptrmap_put(seen, e, (void *)e);
     if (e->kind == kind) {
         int k = kind == DX_PARAM ? e->u.index : e->u.var.index;
-        if (ptrmap_get(counted, (void *)(intptr_t)(k + 1)))
+        if (!small_set_add(counted, (void *)(intptr_t)(k + 1)))
             return;
-        ptrmap_put(counted, (void *)(intptr_t)(k + 1), (void *)1);
         if (*n < cap)
             out[*n] = k;
         ++*n;
@@ -191,11 +216,13 @@ static void leaf_reads(const DaeExpr *e, DaeExprKind kind, PtrMap *seen, PtrMap 
 
 static int reads(const DaeExpr *e, DaeExprKind kind, int *out, int cap)
 {
-    PtrMap seen = {0}, counted = {0};
+    SmallSet seen, counted;
+    seen.n = counted.n = 0;
+    seen.more = counted.more = (PtrMap){0};
     int n = 0;
     leaf_reads(e, kind, &seen, &counted, out, cap, &n);
-    ptrmap_free(&seen);
-    ptrmap_free(&counted);
+    ptrmap_free(&seen.more);
+    ptrmap_free(&counted.more);
     return n;
 }
 

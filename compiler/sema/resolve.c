@@ -175,5 +175,6 @@ void sema_program_free(Program *p)
     for (int i = 0; i < p->all_defs.n; i++)
         symmap_free(&((SemaDef *)p->all_defs.items[i])->members);
     symmap_free(&p->resolved);
+    symmap_free(&p->stdlib_once);
     symmap_free(&p->enums);
 }

@@ -300,6 +300,8 @@ void sema_note_searched(Program *p, const char *what)
    two packages define is ambiguous. */
 static bool report_ambiguous(Program *p, Sym *name, SrcSpan at)
 {
+    if (symmap_get(&p->stdlib_once, name))
+        return false;
     int first = -1, second = -1;
     for (int i = 0; i < p->stdlib_names.n && second < 0; i++) {
         if (strcmp(p->stdlib_names.items[i], name->name))
@@ -309,8 +311,10 @@ static bool report_ambiguous(Program *p, Sym *name, SrcSpan at)
         else
             second = i;
     }
-    if (second < 0)
+    if (second < 0) {
+        symmap_put(&p->stdlib_once, name, name);
         return false;
+    }
     SemaFile *a = rs_unit_for_path(p, p->stdlib_paths.items[first]);
     SemaFile *b = rs_unit_for_path(p, p->stdlib_paths.items[second]);
     SemaDef *da = a ? symmap_get(&a->defs, name) : NULL;

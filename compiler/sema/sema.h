@@ -117,6 +117,9 @@ typedef struct Program {
     PtrVec all_defs;        /* SemaDef*, every definition loaded */
     PtrVec stdlib_names;    /* char*: stems of the library's files */
     PtrVec stdlib_paths;    /* char*: their paths, same order */
+    SymMap stdlib_once;     /* Sym* -> non-NULL: a stem that no two library
+                               files share (resolve_lookup.c, asked at every
+                               use of a library component) */
     SemaDef *top;           /* the top-level model, once chosen */
     PtrVec fn_stack;        /* SemaDef*: functions whose bodies are being
                                checked, outermost first (recursion) */
