@@ -668,7 +668,8 @@ static struct CpLocSeen *loc_seen(CPrint *cg, int k, int file, uint32_t off, boo
         for (int i = 0; i < LOC_SEEN; i++)
             cg->loc_seen[k][i].file = -1;
     }
-    struct CpLocSeen *c = &cg->loc_seen[k][((off * 2654435761u) ^ (uint32_t)file) >> 22];
+    uint32_t h = (off ^ (uint32_t)file * 0x9E3779B9u) * 2654435761u;
+    struct CpLocSeen *c = &cg->loc_seen[k][h >> 22];
     *hit = c->file == file && c->off == off;
     return c;
 }
