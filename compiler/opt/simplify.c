@@ -407,8 +407,13 @@ void simplify_dae(Dae *d)
             if (gone[i])
                 continue;
             DaeEq *q = d->eqs.items[i];
+            DaeExpr *was_lhs = q->lhs, *was_rhs = q->rhs;
             q->lhs = subst(&s, q->lhs);
             q->rhs = subst(&s, q->rhs);
+            /* the same sides as in the round before: the same residual,
+               which eliminated nothing then and would not now */
+            if (round > 0 && q->lhs == was_lhs && q->rhs == was_rhs)
+                continue;
             DaeExpr *r = dae_sub(s.t, q->lhs, q->rhs);
             if (!dae_has_var(r)) {
                 if (!nonfinite_in_eq(&s, q, r))
