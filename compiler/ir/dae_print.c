@@ -56,7 +56,8 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
     --*left;
     const char *call = extremum_name(e);
     if (call) {
-        fprintf(fp, "%s(", call);
+        fputs(call, fp);
+        fputc('(', fp);
         print_at(fp, e->u.cond.a, n, 0, false, left);
         fputs(", ", fp);
         print_at(fp, e->u.cond.b, n, 0, false, left);
@@ -108,7 +109,8 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         print_at(fp, e->u.bin.a, n, 6, true, left);
         break;
     case DX_FUNC:
-        fprintf(fp, "%s(", builtin_names[e->u.fn.fn]);
+        fputs(builtin_names[e->u.fn.fn], fp);
+        fputc('(', fp);
         print_at(fp, e->u.fn.a, n, 0, false, left);
         if (e->u.fn.b) {
             fputs(", ", fp);
@@ -163,7 +165,9 @@ static void print_at(FILE *fp, const DaeExpr *e, const DaeNames *n, int ctx, boo
         break;
     default: {
         print_at(fp, e->u.bin.a, n, p, false, left);
-        fprintf(fp, " %s ", dae_kind_names[e->kind]);
+        fputc(' ', fp);
+        fputs(dae_kind_names[e->kind], fp);
+        fputc(' ', fp);
         print_at(fp, e->u.bin.b, n, p, true, left);
         break;
     }

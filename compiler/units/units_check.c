@@ -13,6 +13,7 @@
  */
 #include "units_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- checking the active equations -------------------------------------- */
@@ -370,38 +371,55 @@ static void check_items(Model *m, ElabInst *in, PtrVec *items)
     }
 }
 
+/* Appends s[0 .. n) to the key in *buf (small, on the stack, until it
+   outgrows it). */
+static void key_put(char **buf, size_t *len, size_t *cap, char *small, const char *s,
+                    size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = 2 * (*len + n + 1);
+        char *b = malloc(c);
+        if (!b)
+            abort();
+        memcpy(b, *buf, *len);
+        if (*buf != small)
+            free(*buf);
+        *buf = b;
+        *cap = c;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+}
+
 /* What decides the check of an instance: its component and arms, and the
    units of its untyped ports and '*' parameters. */
-static Sym *variant_key(Model *m, ElabInst *in)
+static Sym *variant_key(ElabInst *in)
 {
-    size_t cap = 256, len = 0;
-    char *buf = arena_alloc(m->arena, cap);
+    char small[512], *buf = small;
+    size_t cap = sizeof small, len = 0;
     /* arrays: an instance of a definition with arrays is checked on its
        own, as its indices and sizes may differ from another's */
     const char *path = in->def->has_arrays ? in->path : "";
-    size_t plen = strlen(path);
-    if (plen + 256 > cap) {
-        cap = plen + 256;
-        buf = arena_alloc(m->arena, cap);
-    }
-    len = (size_t)snprintf(buf, cap, "%s/%s%s", in->def->ast->name->name, in->arm_key, path);
+    const char *name = in->def->ast->name->name;
+    key_put(&buf, &len, &cap, small, name, strlen(name));
+    key_put(&buf, &len, &cap, small, "/", 1);
+    key_put(&buf, &len, &cap, small, in->arm_key, strlen(in->arm_key));
+    key_put(&buf, &len, &cap, small, path, strlen(path));
     for (int j = 0; j < in->def->member_list.n; j++) {
         ElabSlot *s = &in->slots[j];
         if (!s->active || (!s->untyped && !s->any_unit))
             continue;
         char u[64];
         dim_text(s->dim, u, sizeof u);
-        size_t need = len + strlen(u) + 4;
-        if (need >= cap) {
-            while (need >= cap)
-                cap *= 2;
-            char *nb = arena_alloc(m->arena, cap);
-            memcpy(nb, buf, len + 1);
-            buf = nb;
-        }
-        len += (size_t)snprintf(buf + len, cap - len, "/%s%s", u, s->fits_any ? "0" : "");
+        key_put(&buf, &len, &cap, small, "/", 1);
+        key_put(&buf, &len, &cap, small, u, strlen(u));
+        if (s->fits_any)
+            key_put(&buf, &len, &cap, small, "0", 1);
     }
-    return sym_cstr(buf);
+    Sym *key = sym_intern(buf, len);
+    if (buf != small)
+        free(buf);
+    return key;
 }
 
 void units_check(Model *m)
@@ -414,7 +432,7 @@ void units_check(Model *m)
     check_links(m);
     for (int i = 0; i < m->insts.n; i++) {
         ElabInst *in = m->insts.items[i];
-        Sym *key = variant_key(m, in);
+        Sym *key = variant_key(in);
         if (ptrmap_get(&m->checked, key))
             continue;
         ptrmap_put(&m->checked, key, in);
