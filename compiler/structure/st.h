@@ -13,6 +13,7 @@ typedef struct St {
     Structure *s;           /* the result being built */
     Dae *d;                 /* the simplified DAE */
     int **by_order;         /* per DaeVar: StVar index of each order */
+    Arena orders;           /* by_order's arrays, freed at once */
     int *norders;           /* per DaeVar: orders present */
     int *caporders;         /* per DaeVar: capacity of by_order[v] */
     uint32_t *seen;         /* per DaeExpr id: visit stamp */

@@ -29,10 +29,14 @@ int st_node_of(St *t, int v, int k)
 {
     while (t->norders[v] <= k) {
         if (t->norders[v] == t->caporders[v]) {
-            t->caporders[v] = t->caporders[v] ? t->caporders[v] * 2 : 2;
-            t->by_order[v] = realloc(t->by_order[v], sizeof(int) * (size_t)t->caporders[v]);
-            if (!t->by_order[v])
-                abort();
+            /* from the walk's arena: most variables have one or two
+               orders, and a grown array leaves the old one there */
+            int cap = t->caporders[v] ? t->caporders[v] * 2 : 2;
+            int *a = arena_alloc(&t->orders, sizeof(int) * (size_t)cap);
+            if (t->norders[v])
+                memcpy(a, t->by_order[v], sizeof(int) * (size_t)t->norders[v]);
+            t->by_order[v] = a;
+            t->caporders[v] = cap;
         }
         StVar *x = arena_alloc(&t->s->arena, sizeof *x);
         x->var = v;
@@ -288,8 +292,7 @@ Structure *struct_analyze(Dae *d)
         /* 4. BLT */
         ok = blt(&t);
     }
-    for (int v = 0; v < nv; v++)
-        free(t.by_order[v]);
+    arena_free(&t.orders);
     free(t.by_order);
     free(t.norders);
     free(t.caporders);
