@@ -737,7 +737,11 @@ void cp_comment(CPrint *cg, const char *s)
     const unsigned char *q = (const unsigned char *)s;
     while (q && *q) {
         const unsigned char *run = q;
-        while (*q >= 0x20 && *q < 0x7f && *q != '*' && *q != '/' && *q != '?')
+        /* a '*', '/' or '?' is plain unless the next character makes a
+           pair with it (a path's slashes are) */
+        while (*q >= 0x20 && *q < 0x7f
+               && !((*q == '*' && q[1] == '/') || (*q == '/' && q[1] == '*')
+                    || (*q == '?' && q[1] == '?')))
             q++;
         if (q > run)
             cp_put(&cg->buf, (const char *)run, (size_t)(q - run));
