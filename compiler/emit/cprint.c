@@ -180,15 +180,9 @@ void cp_count(CPrint *cg, DaeExpr *e)
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return; /* read as md[k] */
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        cp_count(cg, kids[i]);
-    /* a lookup reads its queries, also where its segments are frozen modes */
-    if (e->kind == DX_LOOKUP) {
-        cp_count(cg, e->u.look.s1->u.seg.x);
-        if (e->u.look.s2)
-            cp_count(cg, e->u.look.s2->u.seg.x);
-    }
+    DaeExpr *ops[5];
+    for (int i = 0, no = dae_operands(e, ops); i < no; i++)
+        cp_count(cg, ops[i]);
 }
 
 /* A table's grid as rt_grid_segment and rt_grid_crossing take it. */
@@ -351,14 +345,9 @@ void cp_temps(CPrint *cg, DaeExpr *e)
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return;
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        cp_temps(cg, kids[i]);
-    if (e->kind == DX_LOOKUP) {
-        cp_temps(cg, e->u.look.s1->u.seg.x);
-        if (e->u.look.s2)
-            cp_temps(cg, e->u.look.s2->u.seg.x);
-    }
+    DaeExpr *ops[5];
+    for (int i = 0, n = dae_operands(e, ops); i < n; i++)
+        cp_temps(cg, ops[i]);
     if ((intptr_t)ptrmap_get(&cg->uses, e) > 1) {
         int k = cg->ntemps++;
         cp_emit(cg, "    const double t%d = ", k);

@@ -286,6 +286,10 @@ DaeExpr *dae_diff_param(DaeExprTable *t, const PtrVec *params, DaeExpr *e, int p
 /* The children of e, in a fixed order (a function's arguments; an if's
    condition, then, else; an operator's operands); returns how many. */
 int dae_children(const DaeExpr *e, DaeExpr *kids[3]);
+/* What evaluating e reads: its children, then, for a lookup, its
+   segments' queries (read also where the segments are frozen modes);
+   returns how many. */
+int dae_operands(const DaeExpr *e, DaeExpr *ops[5]);
 
 /* Whether e mentions a variable, time or an event variable: whether it
    can change during a run (the cached flags: O(1)). */

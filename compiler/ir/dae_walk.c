@@ -161,6 +161,17 @@ int dae_children(const DaeExpr *e, DaeExpr *kids[3])
     }
 }
 
+int dae_operands(const DaeExpr *e, DaeExpr *ops[5])
+{
+    int n = dae_children(e, ops);
+    if (e->kind == DX_LOOKUP) {
+        ops[n++] = e->u.look.s1->u.seg.x;
+        if (e->u.look.s2)
+            ops[n++] = e->u.look.s2->u.seg.x;
+    }
+    return n;
+}
+
 /* ---- the parameters an expression reads ----------------------------------- */
 
 /* A set of keys: its first SMALL_SET in an array searched in order (an

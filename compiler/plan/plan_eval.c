@@ -124,16 +124,10 @@ static bool live_reads_alg(const Plan *p, const DaeExpr *e, bool top, PtrMap *se
         return true;
     if (!top && ptrmap_get(&p->rel_index, e))
         return false;
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        if (live_reads_alg(p, kids[i], false, seen, n))
+    DaeExpr *ops[5];
+    for (int i = 0, no = dae_operands(e, ops); i < no; i++)
+        if (live_reads_alg(p, ops[i], false, seen, n))
             return true;
-    if (e->kind == DX_LOOKUP) {
-        if (live_reads_alg(p, e->u.look.s1->u.seg.x, false, seen, n))
-            return true;
-        if (e->u.look.s2 && live_reads_alg(p, e->u.look.s2->u.seg.x, false, seen, n))
-            return true;
-    }
     return false;
 }
 
@@ -546,15 +540,9 @@ static void find_consts(Plan *p, DaeExpr *e, PtrMap *seen)
             return;
         }
     }
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        find_consts(p, kids[i], seen);
-    /* a lookup reads its segments' queries */
-    if (e->kind == DX_LOOKUP) {
-        find_consts(p, e->u.look.s1->u.seg.x, seen);
-        if (e->u.look.s2)
-            find_consts(p, e->u.look.s2->u.seg.x, seen);
-    }
+    DaeExpr *ops[5];
+    for (int i = 0, n = dae_operands(e, ops); i < n; i++)
+        find_consts(p, ops[i], seen);
 }
 
 static int by_id(const void *a, const void *b)
@@ -602,14 +590,9 @@ static void order_reads(SlotOrder *o, DaeExpr *e)
         order_reads(o, r);
         return;
     }
-    DaeExpr *kids[3];
-    for (int i = 0, nk = dae_children(e, kids); i < nk; i++)
-        order_reads(o, kids[i]);
-    if (e->kind == DX_LOOKUP) {
-        order_reads(o, e->u.look.s1->u.seg.x);
-        if (e->u.look.s2)
-            order_reads(o, e->u.look.s2->u.seg.x);
-    }
+    DaeExpr *ops[5];
+    for (int i = 0, n = dae_operands(e, ops); i < n; i++)
+        order_reads(o, ops[i]);
 }
 
 /* Below this many slots (parameters and constants: 8 KB), p[] is small
@@ -628,6 +611,10 @@ static void plan_const_slots(Plan *p)
     int nc = p->consts.n;
     p->solver_copy = arena_alloc(&p->arena, sizeof(int) * ((size_t)p->d->params.n + 1));
     p->nconst_slots = nc;
+    /* the computation order, which the walk below reads to tell the
+       constants, and then replaces with their slots */
+    for (int i = 0; i < nc; i++)
+        ptrmap_put(&p->const_index, p->consts.items[i], (void *)(intptr_t)(i + 1));
     const char *env = getenv("LMDL_PARAM_COPIES");
     if (p->d->params.n + nc < COPY_MIN_SLOTS || (env && strcmp(env, "no") == 0))
         return;
@@ -708,8 +695,6 @@ static void plan_consts(Plan *p)
     ptrmap_free(&seen);
     if (p->consts.n > 1)
         qsort(p->consts.items, (size_t)p->consts.n, sizeof *p->consts.items, by_id);
-    for (int i = 0; i < p->consts.n; i++)
-        ptrmap_put(&p->const_index, p->consts.items[i], (void *)(intptr_t)(i + 1));
     plan_const_slots(p);
 }
 

@@ -371,54 +371,57 @@ static void check_items(Model *m, ElabInst *in, PtrVec *items)
     }
 }
 
-/* Appends s[0 .. n) to the key in *buf (small, on the stack, until it
-   outgrows it). */
-static void key_put(char **buf, size_t *len, size_t *cap, char *small, const char *s,
-                    size_t n)
+/* A key being put together: on the stack until it outgrows it. */
+typedef struct Key {
+    char *s;
+    size_t n, cap;
+    char small[512];
+} Key;
+
+static void key_put(Key *k, const char *s)
 {
-    if (*len + n + 1 > *cap) {
-        size_t c = 2 * (*len + n + 1);
-        char *b = malloc(c);
+    size_t n = strlen(s);
+    if (k->n + n > k->cap) {
+        k->cap = 2 * (k->n + n);
+        char *b = malloc(k->cap);
         if (!b)
             abort();
-        memcpy(b, *buf, *len);
-        if (*buf != small)
-            free(*buf);
-        *buf = b;
-        *cap = c;
+        memcpy(b, k->s, k->n);
+        if (k->s != k->small)
+            free(k->s);
+        k->s = b;
     }
-    memcpy(*buf + *len, s, n);
-    *len += n;
+    memcpy(k->s + k->n, s, n);
+    k->n += n;
 }
 
 /* What decides the check of an instance: its component and arms, and the
    units of its untyped ports and '*' parameters. */
 static Sym *variant_key(ElabInst *in)
 {
-    char small[512], *buf = small;
-    size_t cap = sizeof small, len = 0;
+    Key k;
+    k.s = k.small;
+    k.n = 0;
+    k.cap = sizeof k.small;
+    key_put(&k, in->def->ast->name->name);
+    key_put(&k, "/");
+    key_put(&k, in->arm_key);
     /* arrays: an instance of a definition with arrays is checked on its
        own, as its indices and sizes may differ from another's */
-    const char *path = in->def->has_arrays ? in->path : "";
-    const char *name = in->def->ast->name->name;
-    key_put(&buf, &len, &cap, small, name, strlen(name));
-    key_put(&buf, &len, &cap, small, "/", 1);
-    key_put(&buf, &len, &cap, small, in->arm_key, strlen(in->arm_key));
-    key_put(&buf, &len, &cap, small, path, strlen(path));
+    key_put(&k, in->def->has_arrays ? in->path : "");
     for (int j = 0; j < in->def->member_list.n; j++) {
         ElabSlot *s = &in->slots[j];
         if (!s->active || (!s->untyped && !s->any_unit))
             continue;
         char u[64];
         dim_text(s->dim, u, sizeof u);
-        key_put(&buf, &len, &cap, small, "/", 1);
-        key_put(&buf, &len, &cap, small, u, strlen(u));
-        if (s->fits_any)
-            key_put(&buf, &len, &cap, small, "0", 1);
+        key_put(&k, "/");
+        key_put(&k, u);
+        key_put(&k, s->fits_any ? "0" : "");
     }
-    Sym *key = sym_intern(buf, len);
-    if (buf != small)
-        free(buf);
+    Sym *key = sym_intern(k.s, k.n);
+    if (k.s != k.small)
+        free(k.s);
     return key;
 }
 
