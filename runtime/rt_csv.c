@@ -18,6 +18,7 @@
  * Whole rows, in batches.  Every line (the header, each row, each log
  * line) is formatted into one buffer.  Results rows then wait in a batch
  * of whole rows that reaches the file in one write(2) when it holds 64 KB
+ * (a row that would fill it goes with it, in one writev(2), uncopied)
  * or its first row is 0.1 s old (wall clock), before an event log line,
  * and at the end of the run, failed or not.  The header and event log
  * lines are written at once.  SIGINT, SIGTERM and SIGHUP are held off
@@ -44,6 +45,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* A line being formatted. */
@@ -52,11 +54,12 @@ typedef struct Line {
     size_t len, cap;
 } Line;
 
-/* A number already written in this row, by its bits. */
+/* A number already written in this row, by its bits without the sign. */
 typedef struct Seen {
-    uint64_t bits;              /* the double */
+    uint64_t bits;              /* the double's magnitude */
     uint32_t at;                /* its text in the current line */
     uint16_t len;               /* ... its length */
+    unsigned char neg;          /* the sign of the double written */
     uint32_t row;               /* the row it was written in (stamp) */
 } Seen;
 
@@ -66,19 +69,24 @@ struct RtOutput {
     double batch_since;         /* wall clock of the batch's first row */
     int fd;                     /* the results file */
     RtMat *mat;                 /* the MAT writer for a .mat results file */
-    /* Reuse of formatted numbers in results rows: a field whose value has
-       the bits it had in the previous row copies that row's text; one
-       whose value another field of this row already has copies that. */
+    RtGather *gather;           /* the written columns' distinct values
+                                   (rt_gather_make), or NULL */
+    double *values;             /* ... a row's */
+    /* Reuse of formatted numbers in results rows.  A distinct value
+       (RtGather) is written in the first field that has it; the other
+       fields with it copy that text, with the sign changed where one is
+       minus the other.  A value with the bits it had in the previous row
+       copies that row's text, and one that equals or is minus a number
+       already written in this row (the same physical quantity computed
+       two ways) copies that. */
+    int *first;                 /* per value: the first field with it */
     Line prev;                  /* the previous row, as written */
-    uint64_t *bits;             /* per field: its bits in the previous row */
-    uint32_t *at;               /* ... and its text there */
+    uint64_t *bits;             /* per value: its first field's bits ... */
+    uint32_t *at;               /* ... and its text in the row */
     uint16_t *len;
-    Seen *seen;                 /* this row's numbers, hashed by bits */
+    Seen *seen;                 /* this row's numbers, hashed by magnitude */
     size_t seen_mask;           /* entries - 1, a power of two minus one */
     uint32_t row;               /* rows written (the stamp of seen) */
-    RtGather *gather;           /* the written columns' sources, grouped
-                                   (rt_gather_make) */
-    double *values;             /* the written columns' values, in order */
 };
 
 /* Holding off the terminating signals.  Blocking them with sigprocmask
@@ -238,6 +246,29 @@ static size_t write_all(int fd, const char *at, size_t left)
     return left;
 }
 
+/* Writes a then b (na and nb bytes) to fd with writev(2) alone; returns
+   the bytes left unwritten, 0 on success. */
+static size_t write_both(int fd, const char *a, size_t na, const char *b, size_t nb)
+{
+    while (na > 0) {
+        struct iovec iov[2] = {{(void *)a, na}, {(void *)b, nb}};
+        ssize_t w = writev(fd, iov, 2);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return na + nb;
+        if ((size_t)w < na) {
+            a += w;
+            na -= (size_t)w;
+        } else {
+            b += (size_t)w - na;
+            nb -= (size_t)w - na;
+            na = 0;
+        }
+    }
+    return write_all(fd, b, nb);
+}
+
 /* The line reaches fp's file in one write, with the terminating signals
    held; a write error fails the run. */
 static int write_line(RtSim *s, FILE *fp, const char *path, double t)
@@ -276,6 +307,14 @@ static size_t batch_bytes(const RtOutput *o)
     return o->mat ? rt_mat_waiting(o->mat) : o->batch.len;
 }
 
+/* The run fails at t: the results file refused rows.  -1. */
+static int results_failed(RtSim *s, double t)
+{
+    rt_fail_simple(&s->fail, RT_FAILKIND_IO, t, -1);
+    s->fail.name = s->opt.out_path ? s->opt.out_path : "standard output";
+    return -1;
+}
+
 /* The waiting rows reach the file now; a write error fails the run. */
 static int flush_batch(RtSim *s, double t)
 {
@@ -285,11 +324,7 @@ static int flush_batch(RtSim *s, double t)
     rt_hold_signals();
     int rc = write_batch(o);
     rt_release_signals();
-    if (rc != 0) {
-        rt_fail_simple(&s->fail, RT_FAILKIND_IO, t, -1);
-        s->fail.name = s->opt.out_path ? s->opt.out_path : "standard output";
-    }
-    return rc;
+    return rc != 0 ? results_failed(s, t) : 0;
 }
 
 int rt_csv_flush(RtSim *s)
@@ -320,21 +355,59 @@ int rt_csv_header(RtSim *s)
     const RtModel *m = s->m;
     RtOutput *o = output(s);
     o->fd = fileno(s->out);
+    int nf = s->opt.n_vars;
+    if (m->n_columns > 0 && !o->gather)
+        o->gather = rt_gather_make(m, s->opt.vars, nf);
+    int nv = rt_gather_values(o->gather);
+    o->values = rt_xcalloc((size_t)nv + 1, sizeof *o->values);
     if (s->opt.out_path && ends_with(s->opt.out_path, ".mat")) {
-        o->mat = rt_mat_open(s, o->fd);
+        o->mat = rt_mat_open(s, o->fd, o->gather);
         if (!o->mat)
             return -1;
     }
     batched = o;
     if (o->mat)
         return 0;
+    o->first = rt_xcalloc((size_t)nv + 1, sizeof *o->first);
+    for (int i = nf - 1; i >= 0; i--)
+        o->first[rt_gather_value_of(o->gather)[i]] = i;
+    o->bits = rt_xcalloc((size_t)nv + 1, sizeof *o->bits);
+    o->at = rt_xcalloc((size_t)nv + 1, sizeof *o->at);
+    o->len = rt_xcalloc((size_t)nv + 1, sizeof *o->len);
+    size_t cap = 16;
+    while (cap < 2 * (size_t)nv)
+        cap *= 2;
+    o->seen = rt_xcalloc(cap, sizeof *o->seen);
+    o->seen_mask = cap - 1;
     line_put(&o->line, "time", 4);
-    for (int i = 0; i < s->opt.n_vars; i++) {
+    for (int i = 0; i < nf; i++) {
         line_char(&o->line, ',');
         line_field(&o->line, m->column_names[s->opt.vars[i]]);
     }
     line_char(&o->line, '\n');
     return write_line(s, s->out, s->opt.out_path, 0);
+}
+
+/* Copies the n-byte number text at from to the end of l, negated when
+   neg: the text of -v from that of v (rt_dtoa: "nan" has no sign).  It
+   copies RT_DTOA_SIZE bytes, a fixed size the compiler turns into a few
+   moves instead of a call; the bytes past the number are overwritten by
+   what follows.  Both lines have room: each row reserves RT_DTOA_SIZE + 1
+   bytes a field, and from lies before the row's end. */
+static inline void line_copy_number(Line *l, const char *from, size_t n, int neg)
+{
+    char *to = l->text + l->len;
+    if (neg && from[0] == '-') {
+        from++;
+        n--;
+    } else if (neg && from[0] != 'n') {
+        *to++ = '-';
+        l->len++;
+    }
+    char bytes[RT_DTOA_SIZE];
+    memcpy(bytes, from, RT_DTOA_SIZE);  /* from and to may overlap */
+    memcpy(to, bytes, RT_DTOA_SIZE);
+    l->len += n;
 }
 
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
@@ -343,12 +416,8 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     const RtModel *m = s->m;
     if (!s->out)
         return 0;   /* an embedded run (an FMU) keeps no results file */
-    RtOutput *o = output(s);
+    RtOutput *o = s->output;
     int nf = s->opt.n_vars;
-    if (!o->values)
-        o->values = rt_xcalloc((size_t)nf + 1, sizeof *o->values);
-    if (m->n_columns > 0 && !o->gather)
-        o->gather = rt_gather_make(m, s->opt.vars, nf);
     RtEval ev = rt_eval_make(s, t, x, (double *)dx, (double *)alg, s->modes);
     if (o->mat) {
         /* a MAT row is gathered where it waits to be written */
@@ -363,54 +432,65 @@ int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
     }
     if (o->gather)
         rt_gather(m, &ev, s->cols, o->gather, o->values);
-    if (!o->seen) {
-        size_t cap = 16;
-        while (cap < 2 * (size_t)nf)
-            cap *= 2;
-        o->seen = rt_xcalloc(cap, sizeof *o->seen);
-        o->seen_mask = cap - 1;
-        o->bits = rt_xcalloc((size_t)nf + 1, sizeof *o->bits);
-        o->at = rt_xcalloc((size_t)nf + 1, sizeof *o->at);
-        o->len = rt_xcalloc((size_t)nf + 1, sizeof *o->len);
-    }
     Line *l = &o->line;
     line_reserve(l, ((size_t)nf + 1) * (RT_DTOA_SIZE + 1) + 1);
     line_number(l, t);
     uint32_t row = ++o->row;
+    const int *value_of = nf ? rt_gather_value_of(o->gather) : NULL;
+    const unsigned char *negated = nf ? rt_gather_negated(o->gather) : NULL;
     for (int i = 0; i < nf; i++) {
         l->text[l->len++] = ',';
-        double v = o->values[i];
+        int u = value_of[i], f = o->first[u];
+        if (f != i) {
+            /* the value's text is in this row already */
+            line_copy_number(l, l->text + o->at[u], o->len[u], negated[i] != negated[f]);
+            continue;
+        }
+        double v = negated[i] ? -o->values[u] : o->values[u];
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
         size_t at = l->len;
-        if (row > 1 && bits == o->bits[i]) {
-            memcpy(l->text + at, o->prev.text + o->at[i], o->len[i]);
-            l->len += o->len[i];
+        if (row > 1 && bits == o->bits[u]) {
+            line_copy_number(l, o->prev.text + o->at[u], o->len[u], 0);
         } else {
-            Seen *e = &o->seen[(bits * 0x9E3779B97F4A7C15ull >> 40) & o->seen_mask];
-            if (e->row == row && e->bits == bits) {
-                memcpy(l->text + at, l->text + e->at, e->len);
-                l->len += e->len;
+            uint64_t mag = bits & ~(UINT64_C(1) << 63);
+            unsigned char neg = (unsigned char)(bits >> 63);
+            Seen *e = &o->seen[(mag * 0x9E3779B97F4A7C15ull >> 40) & o->seen_mask];
+            if (e->row == row && e->bits == mag) {
+                line_copy_number(l, l->text + e->at, e->len, e->neg != neg);
             } else {
                 line_number(l, v);
-                *e = (Seen){bits, (uint32_t)at, (uint16_t)(l->len - at), row};
+                *e = (Seen){mag, (uint32_t)at, (uint16_t)(l->len - at), neg, row};
             }
+            o->bits[u] = bits;
+            o->len[u] = (uint16_t)(l->len - at);
         }
-        o->bits[i] = bits;
-        o->at[i] = (uint32_t)at;
-        o->len[i] = (uint16_t)(l->len - at);
+        o->at[u] = (uint32_t)at;
     }
     l->text[l->len++] = '\n';
     size_t before = o->batch.len;
-    rt_hold_signals();
-    line_put(&o->batch, l->text, l->len);
-    rt_release_signals();
+    int rc = 0;
+    if (before + l->len >= BATCH_BYTES) {
+        /* the batch is due: it goes to the file with this row, which is
+           not copied into it (one write(2) of both) */
+        rt_hold_signals();
+        size_t left = write_both(o->fd, o->batch.text, before, l->text, l->len);
+        o->batch.len = 0;
+        rt_release_signals();
+        if (left > 0)
+            rc = results_failed(s, t);
+    } else {
+        rt_hold_signals();
+        line_put(&o->batch, l->text, l->len);
+        rt_release_signals();
+        rc = batch_grew(s, o, before, t);
+    }
     /* the row just written is the next row's previous one */
     Line written = o->line;
     o->line = o->prev;
     o->line.len = 0;
     o->prev = written;
-    return batch_grew(s, o, before, t);
+    return rc;
 }
 
 int rt_csv_events_header(RtSim *s)
@@ -483,6 +563,7 @@ void rt_csv_close(RtSim *s)
     free(s->output->batch.text);
     free(s->output->line.text);
     free(s->output->prev.text);
+    free(s->output->first);
     free(s->output->seen);
     free(s->output->bits);
     free(s->output->at);

@@ -499,12 +499,14 @@ size_t rt_mat_header(unsigned char *out, int type, int rows, int cols, const cha
 size_t rt_mat_header_size(const char *name);
 
 /* rt_mat.c: MAT version 4 results (OpenModelica's layout).  rt_mat_open
-   writes everything but the rows to fd; rt_mat_slot opens the next row at
-   time t with the terminating signals held and returns where its values
-   go (NULL past the format's limit, said), rt_mat_commit adds it to the
+   writes everything but the rows to fd, for the selected columns that g
+   gathers (NULL: none); rt_mat_slot opens the next row at time t with
+   the terminating signals held and returns where g's distinct values go
+   (NULL past the format's limit, said), rt_mat_commit adds it to the
    waiting rows (rt_mat_waiting bytes), which rt_mat_flush writes with
    pwrite(2) alone (a signal handler may call it; -1 if the file refused). */
-RtMat *rt_mat_open(RtSim *s, int fd);
+typedef struct RtGather RtGather;
+RtMat *rt_mat_open(RtSim *s, int fd, const RtGather *g);
 double *rt_mat_slot(RtSim *s, RtMat *mat, double t);
 void rt_mat_commit(RtMat *mat);
 size_t rt_mat_waiting(const RtMat *mat);
@@ -542,15 +544,22 @@ static inline RtEval rt_eval_make(RtSim *s, double t, const double *x, double *d
    pivot of parameters (or -1), the first failing parameter assertion
    (or -1). */
 void rt_columns(const RtModel *m, const RtEval *e, double *out);
-/* The columns cols[0 .. n) as one dense row, row[k] the value of column
-   cols[k]: the code's columns are all computed into out (and only when
-   one of them is asked for), the others copied from their sources, the
-   state, algebraic value or parameter that column_from names with the
-   copies of copies followed.  rt_gather_make groups the columns by the
-   kind of their source once, so that a row is one tight loop per kind. */
+/* The columns cols[0 .. n) of a row, by their distinct values: the
+   code's columns are all computed into out (and only when one of them is
+   asked for), the others copied from their sources, the state, algebraic
+   value or parameter that column_from names with the links between
+   columns followed.  Columns with the same source share one value, and a
+   column that is minus another's value is that value negated: field k is
+   values[value_of[k]], negated when negated[k].  rt_gather_make groups
+   the distinct values by the kind of their source once, so that a row is
+   one tight loop per kind, and numbers them in the order of the fields
+   that first have them (no two fields share one: value k is field k). */
 typedef struct RtGather RtGather;
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n);
-void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *row);
+void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *values);
+int rt_gather_values(const RtGather *g);     /* the distinct values; 0 for NULL */
+const int *rt_gather_value_of(const RtGather *g);
+const unsigned char *rt_gather_negated(const RtGather *g);
 void rt_gather_free(RtGather *g);
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);

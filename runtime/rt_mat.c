@@ -17,12 +17,20 @@
  *                (every name NUL-terminated); V = 1 + columns + parameters
  *   description  text 1 x V: empty descriptions (the interface has none)
  *   dataInfo     int32 4 x V: column j = {matrix, row, 0, extrapolation}:
- *                time {0, 1, 0, -1}; result column i {2, i + 2, 0, -1};
- *                parameter k {1, k + 2, 0, 0}
+ *                time {0, 1, 0, -1}; result column i {2, +-(d + 2), 0, -1}
+ *                with d its distinct value (below), negative when the
+ *                column is minus it; parameter k {1, k + 2, 0, 0}
  *   data_1       double (1 + P) x 2: the parameters (after --param), at
  *                time 0 and at the stop time
- *   data_2       double (1 + C) x R: one column per result row (time,
- *                then the --vars columns), R rows; two at each event
+ *   data_2       double (1 + D) x R: one column per result row (time,
+ *                then the D distinct values of the --vars columns), R
+ *                rows; two at each event
+ *
+ * Columns that are the same variable under other names, or minus it (a
+ * through variable seen from its other node), share one row of data_2,
+ * as in OpenModelica's files: their dataInfo rows point at it, with a
+ * minus sign for the negated ones (rt_tables.c numbers the distinct
+ * values, in the order of the columns that first have them).
  *
  * data_2 is last and grows one column per row.  Rows wait in memory in
  * a batch (rt_csv.c says when one is written); a batch is written at the
@@ -48,7 +56,8 @@ struct RtMat {
     off_t rows_at;              /* offset of data_2's column count */
     off_t end;                  /* where the next column goes */
     int32_t rows;               /* result rows written */
-    double *column;             /* rows waiting: time and the selected values */
+    double *column;             /* rows waiting: time and the distinct values */
+    size_t nvalues;             /* ... of the selected columns (RtGather) */
     size_t waiting, cap;        /* rows waiting; room for this many */
     size_t row_bytes;           /* one row */
 };
@@ -106,13 +115,15 @@ static const char *var_name(const RtSim *s, int j)
     return s->m->params[j - 1 - s->opt.n_vars].name;
 }
 
-static void put_data_info(Image *im, const RtSim *s, int j)
+static void put_data_info(Image *im, const RtSim *s, const RtGather *g, int j)
 {
     int nv = s->opt.n_vars;
     int32_t info[4] = {0, 1, 0, -1};    /* time: the abscissa of both */
     if (j >= 1 && j <= nv) {
+        /* the row of the column's distinct value, negative for minus it */
+        int row = rt_gather_value_of(g)[j - 1] + 2;
         info[0] = 2;
-        info[1] = j + 1;
+        info[1] = rt_gather_negated(g)[j - 1] ? -row : row;
     } else if (j > nv) {
         info[0] = 1;
         info[1] = j - nv + 1;
@@ -145,7 +156,7 @@ static int io_failed(RtSim *s, double t)
     return -1;
 }
 
-RtMat *rt_mat_open(RtSim *s, int fd)
+RtMat *rt_mat_open(RtSim *s, int fd, const RtGather *g)
 {
     static const char *const aclass[4] = {"Atrajectory", "1.1", "", "binTrans"};
     int np = s->m->n_params > 0 ? s->m->n_params : 0;
@@ -179,7 +190,7 @@ RtMat *rt_mat_open(RtSim *s, int fd)
     im.at += nv;                            /* NUL: empty */
     put_matrix_header(&im, RT_MAT_INT32, 4, nv, "dataInfo");
     for (int j = 0; j < nv; j++)
-        put_data_info(&im, s, j);
+        put_data_info(&im, s, g, j);
     put_matrix_header(&im, RT_MAT_DOUBLE, 1 + np, 2, "data_1");
     for (int c = 0; c < 2; c++) {
         double t = c ? s->opt.stop_time : 0;
@@ -191,7 +202,8 @@ RtMat *rt_mat_open(RtSim *s, int fd)
         }
     }
     size_t rows_at = (size_t)(im.at - bytes) + 8;
-    put_matrix_header(&im, RT_MAT_DOUBLE, 1 + s->opt.n_vars, 0, "data_2");
+    int nvalues = rt_gather_values(g);
+    put_matrix_header(&im, RT_MAT_DOUBLE, 1 + nvalues, 0, "data_2");
 
     int rc = pwrite_all(fd, bytes, size, 0);
     free(bytes);
@@ -203,13 +215,14 @@ RtMat *rt_mat_open(RtSim *s, int fd)
     mat->fd = fd;
     mat->rows_at = (off_t)rows_at;
     mat->end = (off_t)size;
-    mat->row_bytes = ((size_t)s->opt.n_vars + 1) * sizeof *mat->column;
+    mat->nvalues = (size_t)nvalues;
+    mat->row_bytes = ((size_t)nvalues + 1) * sizeof *mat->column;
     return mat;
 }
 
 double *rt_mat_slot(RtSim *s, RtMat *mat, double t)
 {
-    size_t nv = (size_t)s->opt.n_vars;
+    size_t nv = mat->nvalues;
     if ((size_t)mat->rows + mat->waiting >= INT32_MAX) {
         io_failed(s, t);
         return NULL;

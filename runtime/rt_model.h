@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 18
+#define RT_ABI_VERSION 19
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -242,8 +242,9 @@ enum {
     RT_FROM_X = 1,          /* x[index] */
     RT_FROM_ALG = 2,        /* alg[index] */
     RT_FROM_P = 3,          /* p[index] */
-    RT_FROM_COLUMN = 4,     /* an earlier column */
+    RT_FROM_COLUMN = 4,     /* another column */
     RT_FROM_ZERO = 5,       /* 0 */
+    RT_FROM_NEG = 6,        /* minus another column */
 };
 
 /* An assertion that compares one parameter with a constant. */
@@ -423,7 +424,9 @@ struct RtModel {
        functions hold code only for what needs computing (rt_tables.c;
        all optional):
        - column_from[c]: 0 when columns() computes column c, else where
-         it is copied from: RT_FROM_* | index << 3;
+         it is copied from: RT_FROM_* | index << 3; a chain of
+         RT_FROM_COLUMN and RT_FROM_NEG links ends at a slot, 0 or a
+         computed column, never in a cycle;
        - param_copies: n_param_copies pairs (dst, src), p[dst] = p[src]
          unless overridden, done before derive_params (src is never a
          derived parameter);

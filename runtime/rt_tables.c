@@ -18,13 +18,16 @@
 
 #include <math.h>
 
-/* Where column c's value comes from, with copies of earlier columns
-   followed: RT_FROM_* | index << 3, the index of the computed column
-   for RT_FROM_CODE. */
-static int source_of(const RtModel *m, int c)
+/* Where column c's value comes from, with the links to other columns
+   followed (their chain ends, rt_model.h): RT_FROM_* | index << 3, the
+   index of the computed column for RT_FROM_CODE; *neg says whether the
+   column is minus that value (an odd number of RT_FROM_NEG links). */
+static int source_of(const RtModel *m, int c, int *neg)
 {
     int f = m->column_from ? m->column_from[c] : RT_FROM_CODE;
-    while ((f & 7) == RT_FROM_COLUMN) {     /* an earlier column's */
+    *neg = 0;
+    while ((f & 7) == RT_FROM_COLUMN || (f & 7) == RT_FROM_NEG) {
+        *neg ^= (f & 7) == RT_FROM_NEG;
         c = f >> 3;
         f = m->column_from[c];
     }
@@ -49,22 +52,28 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
 {
     if (m->columns)
         m->columns(e, out);
-    for (int c = 0; c < m->n_columns && m->column_from; c++)
-        out[c] = value_at(e, out, source_of(m, c));
+    for (int c = 0; c < m->n_columns && m->column_from; c++) {
+        int neg, src = source_of(m, c, &neg);
+        double v = value_at(e, out, src);
+        out[c] = neg ? -v : v;
+    }
 }
 
-/* The kinds of source a written column has (RT_FROM_COLUMN is followed
-   to its end): the gather's groups. */
+/* The kinds of source a written column has (the links between columns
+   are followed to their end): the gather's groups. */
 enum { GATHER_KINDS = RT_FROM_ZERO + 1 };
 
 struct RtGather {
-    int n[GATHER_KINDS];        /* written columns of each kind */
-    int *pos[GATHER_KINDS];     /* ... their places in the row */
+    int nfields;                /* the written columns */
+    int *value_of;              /* ... each one's distinct value */
+    unsigned char *negated;     /* ... and whether it is minus that */
+    int nvalues;                /* the distinct values (sources) */
+    int n[GATHER_KINDS];        /* distinct values of each kind */
+    int *pos[GATHER_KINDS];     /* ... their places among the values */
     int *idx[GATHER_KINDS];     /* ... and their sources' indices */
     int nparts;                 /* the parts of columns() that compute them */
     int *parts;                 /* ... ascending (RtModel.column_parts) */
 };
-
 /* The part of columns() that computes column c (RtModel.column_part_end
    ascends: the first part that ends after c). */
 static int part_of(const RtModel *m, int c)
@@ -99,24 +108,60 @@ static void gather_parts(const RtModel *m, RtGather *g)
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
 {
     RtGather *g = rt_xcalloc(1, sizeof *g);
+    g->nfields = n;
+    g->value_of = rt_xcalloc((size_t)n + 1, sizeof *g->value_of);
+    g->negated = rt_xcalloc((size_t)n + 1, 1);
     int *src = rt_xcalloc((size_t)n + 1, sizeof *src);
+    /* the distinct sources, in the order of the fields that first have
+       them, through an open-addressed table of source + 1 */
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    int *slot_src = rt_xcalloc(cap, sizeof *slot_src), *slot_value = rt_xcalloc(cap, sizeof *slot_value);
     for (int k = 0; k < n; k++) {
-        src[k] = source_of(m, cols[k]);
-        g->n[src[k] & 7]++;
+        int neg, s = source_of(m, cols[k], &neg);
+        size_t h = ((unsigned)s * 0x9E3779B1u) & (cap - 1);
+        while (slot_src[h] && slot_src[h] != s + 1)
+            h = (h + 1) & (cap - 1);
+        if (!slot_src[h]) {
+            slot_src[h] = s + 1;
+            slot_value[h] = g->nvalues;
+            src[g->nvalues++] = s;
+            g->n[s & 7]++;
+        }
+        g->value_of[k] = slot_value[h];
+        g->negated[k] = (unsigned char)neg;
     }
+    free(slot_src);
+    free(slot_value);
     for (int kind = 0; kind < GATHER_KINDS; kind++) {
         g->pos[kind] = rt_xcalloc((size_t)g->n[kind] + 1, sizeof *g->pos[kind]);
         g->idx[kind] = rt_xcalloc((size_t)g->n[kind] + 1, sizeof *g->idx[kind]);
         g->n[kind] = 0;
     }
-    for (int k = 0; k < n; k++) {
-        int kind = src[k] & 7, j = g->n[kind]++;
-        g->pos[kind][j] = k;
-        g->idx[kind][j] = src[k] >> 3;
+    for (int v = 0; v < g->nvalues; v++) {
+        int kind = src[v] & 7, j = g->n[kind]++;
+        g->pos[kind][j] = v;
+        g->idx[kind][j] = src[v] >> 3;
     }
     free(src);
     gather_parts(m, g);
     return g;
+}
+
+int rt_gather_values(const RtGather *g)
+{
+    return g ? g->nvalues : 0;
+}
+
+const int *rt_gather_value_of(const RtGather *g)
+{
+    return g->value_of;
+}
+
+const unsigned char *rt_gather_negated(const RtGather *g)
+{
+    return g->negated;
 }
 
 void rt_gather_free(RtGather *g)
@@ -127,32 +172,34 @@ void rt_gather_free(RtGather *g)
         free(g->pos[kind]);
         free(g->idx[kind]);
     }
+    free(g->value_of);
+    free(g->negated);
     free(g->parts);
     free(g);
 }
 
-/* One kind's columns: a tight loop of loads and stores. */
+/* One kind's values: a tight loop of loads and stores. */
 static void gather_from(double *row, const int *pos, const int *idx, int n, const double *from)
 {
     for (int j = 0; j < n; j++)
         row[pos[j]] = from[idx[j]];
 }
 
-void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *row)
+void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *values)
 {
-    /* only the parts of columns() that compute a column asked for: none
+    /* only the parts of columns() that compute a value asked for: none
        when they are all copies (a state, an algebraic value) */
     if (m->n_column_parts > 0)
         for (int k = 0; k < g->nparts; k++)
             m->column_parts[g->parts[k]](e, out);
     else if (g->n[RT_FROM_CODE] && m->columns)
         m->columns(e, out);
-    gather_from(row, g->pos[RT_FROM_CODE], g->idx[RT_FROM_CODE], g->n[RT_FROM_CODE], out);
-    gather_from(row, g->pos[RT_FROM_X], g->idx[RT_FROM_X], g->n[RT_FROM_X], e->x);
-    gather_from(row, g->pos[RT_FROM_ALG], g->idx[RT_FROM_ALG], g->n[RT_FROM_ALG], e->alg);
-    gather_from(row, g->pos[RT_FROM_P], g->idx[RT_FROM_P], g->n[RT_FROM_P], e->p);
+    gather_from(values, g->pos[RT_FROM_CODE], g->idx[RT_FROM_CODE], g->n[RT_FROM_CODE], out);
+    gather_from(values, g->pos[RT_FROM_X], g->idx[RT_FROM_X], g->n[RT_FROM_X], e->x);
+    gather_from(values, g->pos[RT_FROM_ALG], g->idx[RT_FROM_ALG], g->n[RT_FROM_ALG], e->alg);
+    gather_from(values, g->pos[RT_FROM_P], g->idx[RT_FROM_P], g->n[RT_FROM_P], e->p);
     for (int j = 0; j < g->n[RT_FROM_ZERO]; j++)
-        row[g->pos[RT_FROM_ZERO][j]] = 0;
+        values[g->pos[RT_FROM_ZERO][j]] = 0;
 }
 
 const RtColumnInfo *rt_column_info(const RtModel *m, int c)

@@ -11,6 +11,7 @@
 
 #include "rt_model.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,75 @@ int cg_value_slot(Cg *cg, const DaeExpr *e, int *index)
     return cg_stv(cg, i)->state ? RT_FROM_X : RT_FROM_ALG;
 }
 
+/* A key of a PtrMap that is a column's source, RT_FROM_* | index << 3,
+   plus one (never NULL). */
+static const void *source_key(int from)
+{
+    return (const void *)(uintptr_t)(from + 1);
+}
+
+/* Where each column's value comes from (column_from): the column that
+   first holds its variable (same_as), a slot, or code.  A computed column
+   whose value another column already has (the same expression: they are
+   hash-consed) copies it instead, and one whose value is minus another
+   column's (a through variable seen from its other node) is that column
+   negated; so the runtime computes, formats and stores each distinct
+   value once.  Each link names a column with a smaller expression or an
+   earlier one with the same, so chains end. */
+static int *column_sources(Cg *cg)
+{
+    const Plan *pl = cg->pl;
+    int n = pl->ncolumns;
+    int *from = mem_calloc((size_t)n + 1, sizeof *from);
+    PtrMap slot_column = {0};   /* source_key -> 1 + the first column there */
+    PtrMap code_column[2] = {{0}};  /* value -> 1 + the column computing
+                                       it; [1] for values that read the
+                                       modes (an inlined unknown's) */
+    for (int k = 0; k < n; k++) {
+        const PlanColumn *col = &pl->columns[k];
+        if (col->same_as >= 0) {
+            from[k] = RT_FROM_COLUMN | col->same_as << 3;
+            continue;
+        }
+        DaeExpr *val = plan_column_value(pl, col);
+        int at, kind = cg_value_slot(cg, val, &at);
+        if (kind != RT_FROM_CODE) {
+            from[k] = kind | at << 3;
+            if (!ptrmap_get(&slot_column, source_key(from[k])))
+                ptrmap_put(&slot_column, source_key(from[k]), (void *)(intptr_t)(k + 1));
+            continue;
+        }
+        PtrMap *code = &code_column[col->value != NULL];
+        int j = (int)(intptr_t)ptrmap_get(code, val);
+        if (j) {
+            from[k] = RT_FROM_COLUMN | (j - 1) << 3;
+        } else {
+            from[k] = RT_FROM_CODE;
+            ptrmap_put(code, val, (void *)(intptr_t)(k + 1));
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        const PlanColumn *col = &pl->columns[k];
+        DaeExpr *val = plan_column_value(pl, col);
+        if (from[k] != RT_FROM_CODE || val->kind != DX_NEG)
+            continue;
+        DaeExpr *inner = val->u.bin.a;
+        int at, kind = cg_value_slot(cg, inner, &at), j;
+        if (kind == RT_FROM_ZERO)
+            continue;
+        if (kind != RT_FROM_CODE)
+            j = (int)(intptr_t)ptrmap_get(&slot_column, source_key(kind | at << 3));
+        else
+            j = (int)(intptr_t)ptrmap_get(&code_column[col->value != NULL], inner);
+        if (j && j - 1 != k)
+            from[k] = RT_FROM_NEG | (j - 1) << 3;
+    }
+    ptrmap_free(&slot_column);
+    ptrmap_free(&code_column[0]);
+    ptrmap_free(&code_column[1]);
+    return from;
+}
+
 /* Columns, in the plan's order: each variable computed in its first
    column and copied to its others, each intermediate computed. */
 void cg_columns(Cg *cg)
@@ -81,14 +151,10 @@ void cg_columns(Cg *cg)
     cg->p.modes = false;
     /* the columns that are copies, as a table the runtime applies after
        columns() (rt_tables.c); code for the others */
+    int *from = column_sources(cg);
     cp_emit(&cg->p, "static const int column_from[] = {");
-    for (int k = 0; k < pl->ncolumns; k++) {
-        const PlanColumn *col = &pl->columns[k];
-        int from = RT_FROM_COLUMN, at = col->same_as;
-        if (col->same_as < 0)
-            from = cg_value_slot(cg, plan_column_value(pl, col), &at);
-        cp_emit(&cg->p, "%s%d", cp_list_sep(k), from | at << 3);
-    }
+    for (int k = 0; k < pl->ncolumns; k++)
+        cp_emit(&cg->p, "%s%d", cp_list_sep(k), from[k]);
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
     CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
                  .prologue = RO_LOCALS "    (void)out;\n", .max_items = COLUMN_PART_ITEMS};
@@ -99,12 +165,9 @@ void cg_columns(Cg *cg)
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];
-        if (col->same_as >= 0)
+        if (from[k] != RT_FROM_CODE)
             continue;
         DaeExpr *val = plan_column_value(pl, col);
-        int at;
-        if (cg_value_slot(cg, val, &at) != RT_FROM_CODE)
-            continue;
         cp_chunk_item(&cg->p, &c);
         part_end[c.parts - 1] = k + 1;
         /* the value of an inlined unknown reads its relations' modes, as
@@ -126,6 +189,7 @@ void cg_columns(Cg *cg)
     cp_int_array(&cg->p, "column_part_end", part_end, c.parts);
     cg->ncolumn_parts = c.parts;
     free(part_end);
+    free(from);
 }
 
 void cg_targets(Cg *cg)

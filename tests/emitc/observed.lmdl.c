@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 18,
-               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 19,
+               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*

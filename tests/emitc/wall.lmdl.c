@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 18,
-               "generated for runtime interface 18: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 19,
+               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -181,7 +181,7 @@ static const int column_info_of[] = {
 };
 
 static const int column_from[] = {
-    0, 0, 0, 1, 9, 0, 0, 0, 0, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
+    0, 4, 0, 1, 9, 0, 0, 0, 0, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
 
 static void columns(const RtEval *e, double *out)
@@ -194,7 +194,6 @@ static void columns(const RtEval *e, double *out)
     (void)t; (void)x; (void)p; (void)a; (void)md;
     (void)out;
     out[0] = (p[1] * (x[0] - p[9]));
-    out[1] = (p[1] * (x[0] - p[9]));
     out[2] = (x[0] - p[9]);
     out[5] = (-((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))));
     out[6] = (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0);

@@ -21,6 +21,15 @@
  * their neighbours, DBL_MIN/MAX/TRUE_MIN, fixed examples, and a share of
  * the random values again with every rounding decision taken by the
  * exact big-integer path (rt_dtoa_exact_only), which must agree.
+ *
+ *   rt_dtoa_test --csv FILE
+ *
+ * checks a simulator's CSV results instead: every field after the header
+ * must be exactly rt_dtoa's text of the double it reads back as.  The
+ * writer copies the text of a value it has written already (in the row,
+ * or in the row before), negated where one column is minus another
+ * (runtime/rt_csv.c); this checks that each copy is the text rt_dtoa
+ * would have written.
  */
 #include "rt_dtoa.h"
 
@@ -290,8 +299,51 @@ static void expect(double v, const char *want)
     }
 }
 
+/* --csv FILE: every field of every row but the first is rt_dtoa's text
+   of its value.  0 when they all are, 1 on the first that is not. */
+static int check_csv(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        perror(path);
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long row = 0, fields = 0;
+    while (getline(&line, &cap, fp) > 0) {
+        if (row++ == 0)
+            continue;           /* the header */
+        line[strcspn(line, "\n")] = 0;
+        int col = 0;
+        for (char *f = line, *end; f; f = end ? end + 1 : NULL, col++) {
+            end = strchr(f, ',');
+            if (end)
+                *end = 0;
+            char buf[RT_DTOA_SIZE], *stop;
+            double v = strtod(f, &stop);
+            rt_dtoa(v, buf);
+            if (*stop || strcmp(buf, f) != 0) {
+                printf("FAIL: %s row %ld column %d is \"%s\"; rt_dtoa writes \"%s\"\n", path,
+                       row, col + 1, f, buf);
+                free(line);
+                fclose(fp);
+                return 1;
+            }
+            fields++;
+        }
+    }
+    free(line);
+    fclose(fp);
+    printf("%s: %ld rows, %ld fields, each rt_dtoa's text of its value\n", path, row - 1,
+           fields);
+    return row > 1 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--csv"))
+        return check_csv(argv[2]);
     long n_random = argc > 1 ? atol(argv[1]) : 1000000;
     long n_nice = argc > 2 ? atol(argv[2]) : 300000;
 

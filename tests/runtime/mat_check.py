@@ -5,11 +5,14 @@ exactly (Python's float() reads the CSV's shortest decimals correctly
 rounded, so equal text means equal doubles).
 
     python3 mat_check.py FILE.mat [--csv FILE.csv] [--param NAME=VALUE ...]
-                         [--rows-only]
+                         [--rows-only] [--aliases]
 
 --param: a parameter's expected value in data_1 (both columns).
 --rows-only: no CSV; check the layout and that the rows' times advance
 (a run killed mid-way).
+--aliases: the file must share rows of data_2 between variables, some
+of them negated (a model with aliases written whole).
+Values are compared bit for bit (the sign of a zero too; NaN with NaN).
 Prints a summary line; exits 1 on the first mismatch.
 """
 import csv
@@ -33,6 +36,7 @@ def main(argv):
     csv_path = None
     params = {}
     rows_only = False
+    aliases = False
     i = 1
     while i < len(argv):
         if argv[i] == "--csv":
@@ -44,6 +48,9 @@ def main(argv):
             i += 2
         elif argv[i] == "--rows-only":
             rows_only = True
+            i += 1
+        elif argv[i] == "--aliases":
+            aliases = True
             i += 1
         else:
             fail("unknown argument " + argv[i])
@@ -69,11 +76,23 @@ def main(argv):
         fail("data_1 is not the parameters at the start and stop times")
 
     def values(j):
+        # a negative row: the variable is minus that row (an alias)
         mat, row = info[0, j], abs(info[1, j]) - 1
         src = d2 if mat in (0, 2) else d1
-        if mat not in (0, 1, 2) or row >= src.shape[0]:
+        if mat not in (0, 1, 2) or row < 0 or row >= src.shape[0]:
             fail("dataInfo of %s points outside the data" % names[j])
-        return src[row, :]
+        if info[1, j] < 0 and mat != 2:
+            fail("dataInfo of %s negates a row outside data_2" % names[j])
+        return -src[row, :] if info[1, j] < 0 else src[row, :]
+
+    used = {abs(int(info[1, j])) for j in range(nv) if info[0, j] in (0, 2)}
+    if used != set(range(1, d2.shape[0] + 1)):
+        fail("data_2 rows %r are no variable's" % sorted(set(range(1, d2.shape[0] + 1)) - used))
+    in_d2 = sum(1 for j in range(nv) if info[0, j] in (0, 2))
+    negated = sum(1 for j in range(nv) if info[1, j] < 0)
+    if aliases and (d2.shape[0] >= in_d2 or negated == 0):
+        fail("%d variables in %d rows of data_2, %d negated: no aliases shared"
+             % (in_d2, d2.shape[0], negated))
 
     for k, v in params.items():
         if k not in names:
@@ -98,12 +117,13 @@ def main(argv):
             fail("CSV column %s is not in the MAT file" % name)
         got = values(names.index(name))
         want = np.array([float(r[c]) for r in body])
-        if not np.array_equal(got, want):
-            bad = int(np.argmax(got != want))
+        same = (got.view(np.int64) == want.view(np.int64)) | (np.isnan(got) & np.isnan(want))
+        if not same.all():
+            bad = int(np.argmax(~same))
             fail("%s differs at row %d: MAT %r, CSV %r" % (name, bad, got[bad], want[bad]))
         compared += len(body)
-    print("mat_check: %d variables, %d rows, %d values equal to the CSV's"
-          % (nv, d2.shape[1], compared))
+    print("mat_check: %d variables, %d rows of %d values (%d negated variables), "
+          "%d values equal to the CSV's" % (nv, d2.shape[1], d2.shape[0], negated, compared))
 
 
 main(sys.argv[1:])
