@@ -162,26 +162,43 @@ void cg_columns(Cg *cg)
        part_end[k - 1] on): a row that writes a few of them calls only
        their parts (rt_tables.c), of COLUMN_PART_ITEMS each */
     int *part_end = mem_calloc((size_t)pl->ncolumns / COLUMN_PART_ITEMS + 2, sizeof(int));
+    /* a column whose value holds an earlier column's of the same part
+       reads it from out[] (a lever's force times its arm, then the
+       force on the other side); values that read the modes only among
+       themselves, as they print differently */
+    PtrMap named[2] = {{0}};
     cp_chunk_begin(&cg->p, &c);
     for (int k = 0; k < pl->ncolumns; k++) {
         const PlanColumn *col = &pl->columns[k];
         if (from[k] != RT_FROM_CODE)
             continue;
         DaeExpr *val = plan_column_value(pl, col);
+        int part = c.parts;
         cp_chunk_item(&cg->p, &c);
+        if (c.parts != part) {
+            ptrmap_clear(&named[0]);
+            ptrmap_clear(&named[1]);
+        }
         part_end[c.parts - 1] = k + 1;
         /* the value of an inlined unknown reads its relations' modes, as
            the eval that stores it would (plan_inline.c) */
-        cg->p.modes = col->value != NULL;
+        bool modes = col->value != NULL;
+        cg->p.modes = modes;
+        cg->p.named = &named[modes];
         cp_reset(&cg->p);
         cp_count(&cg->p, val);
         cp_temps(&cg->p, val);
         cp_emit(&cg->p, "    out[%d] = ", k);
         cp_expr(&cg->p, val);
         cp_emit(&cg->p, ";\n");
+        if (!dae_is_leaf(val))
+            ptrmap_put(&named[modes], val, (void *)(intptr_t)(k + 1));
         cg->p.modes = false;
+        cg->p.named = NULL;
     }
     cp_chunk_end(&cg->p, &c);
+    ptrmap_free(&named[0]);
+    ptrmap_free(&named[1]);
     cp_emit(&cg->p, "static const RtColumnsFn column_parts[] = {");
     for (int i = 0; i < c.parts; i++)
         cp_emit(&cg->p, c.parts == 1 ? "%scolumns" : "%scolumns_%d", cp_list_sep(i), i);

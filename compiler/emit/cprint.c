@@ -170,9 +170,15 @@ static int const_slot(const CPrint *cg, const DaeExpr *e)
     return cg->consts_of ? (int)(intptr_t)ptrmap_get(cg->consts_of, e) : 0;
 }
 
+/* Where e's value already is in out[] (CPrint.named): 1 + k, or 0. */
+static int named_slot(const CPrint *cg, const DaeExpr *e)
+{
+    return cg->named ? (int)(intptr_t)ptrmap_get(cg->named, e) : 0;
+}
+
 void cp_count(CPrint *cg, DaeExpr *e)
 {
-    if (dae_is_leaf(e) || const_slot(cg, e))
+    if (dae_is_leaf(e) || const_slot(cg, e) || named_slot(cg, e))
         return; /* read where used, never a temporary */
     intptr_t n = (intptr_t)ptrmap_get(&cg->uses, e);
     ptrmap_put(&cg->uses, e, (void *)(n + 1));
@@ -330,6 +336,10 @@ void cp_expr(CPrint *cg, DaeExpr *e)
         cp_emit(cg, "p[%d]", cg->consts_base + k - 1);
         return;
     }
+    if ((k = named_slot(cg, e)) != 0) {
+        cp_emit(cg, "out[%d]", k - 1);
+        return;
+    }
     void *tnum = ptrmap_get(&cg->temp, e);
     if (tnum) {
         cp_emit(cg, "t%d", (int)(intptr_t)tnum - 1);
@@ -341,7 +351,7 @@ void cp_expr(CPrint *cg, DaeExpr *e)
 /* Emits temporaries for the shared nodes under e, children first. */
 void cp_temps(CPrint *cg, DaeExpr *e)
 {
-    if (dae_is_leaf(e) || const_slot(cg, e) || ptrmap_get(&cg->temp, e))
+    if (dae_is_leaf(e) || const_slot(cg, e) || named_slot(cg, e) || ptrmap_get(&cg->temp, e))
         return;
     if (cg->modes && ptrmap_get(cg->modes_of, e))
         return;

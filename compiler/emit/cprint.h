@@ -66,6 +66,9 @@ struct CPrint {
        a chain's blocks repeat a few source lines thousands of times */
     struct CpLocSeen { int file; uint32_t off; int id; } *loc_seen[2];
     /* per-function common subexpressions */
+    const PtrMap *named;    /* node -> 1 + k: its value is already out[k]
+                               (columns(): an earlier column of the same
+                               part), read as that; NULL elsewhere */
     PtrMap uses;            /* node -> use count (as intptr) */
     PtrMap temp;            /* node -> 1 + temp number */
     int ntemps;             /* temporaries made in the current function */

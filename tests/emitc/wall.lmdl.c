@@ -195,10 +195,10 @@ static void columns(const RtEval *e, double *out)
     (void)out;
     out[0] = (p[1] * (x[0] - p[9]));
     out[2] = (x[0] - p[9]);
-    out[5] = (-((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + (p[1] * (x[0] - p[9]))));
+    out[5] = (-((p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0)) + out[0]));
     out[6] = (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0);
     out[7] = (p[5] * (x[0] - p[4]));
-    out[8] = (p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0));
+    out[8] = (p[5] * out[6]);
 }
 
 static const RtColumnsFn column_parts[] = {
