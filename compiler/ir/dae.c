@@ -24,8 +24,8 @@ void dae_table_init(DaeExprTable *t, Arena *a)
 {
     *t = (DaeExprTable){0};
     t->arena = a;
-    t->nslots = 2048;
-    t->slots = mem_big_alloc(t->nslots * sizeof *t->slots);
+    t->nbuckets = 1024;
+    t->buckets = mem_big_alloc(t->nbuckets * sizeof *t->buckets);
     t->count = 0;
 }
 
@@ -44,9 +44,9 @@ void dae_table_free(DaeExprTable *t)
     free(t->stack);
     t->stack = NULL;
     t->nstack = 0;
-    mem_big_free(t->slots, t->nslots * sizeof *t->slots);
-    t->slots = NULL;
-    t->nslots = 0;
+    mem_big_free(t->buckets, t->nbuckets * sizeof *t->buckets);
+    t->buckets = NULL;
+    t->nbuckets = 0;
     free(t->leaves);
     t->leaves = NULL;
     t->cap_leaves = 0;
@@ -158,27 +158,24 @@ static uint64_t hash_of(const DaeExpr *x)
     }
 }
 
-/* Doubles the hash table: the slots move by the hashes they hold, with
-   no node read (a node is a cache miss on a large model). */
 static void rehash(DaeExprTable *t)
 {
-    size_t n = t->nslots * 2;
-    DaeExprSlot *b = mem_big_alloc(n * sizeof *b);
-    for (size_t i = 0; i < t->nslots; i++) {
-        if (!t->slots[i].e)
-            continue;
-        size_t j = t->slots[i].hash & (n - 1);
-        while (b[j].e)
-            j = (j + 1) & (n - 1);
-        b[j] = t->slots[i];
+    size_t n = t->nbuckets * 2;
+    DaeExpr **b = mem_big_alloc(n * sizeof *b);
+    for (size_t i = 0; i < t->nbuckets; i++) {
+        for (DaeExpr *e = t->buckets[i], *next; e; e = next) {
+            next = e->next;
+            e->next = b[e->hash & (n - 1)];
+            b[e->hash & (n - 1)] = e;
+        }
     }
-    mem_big_free(t->slots, t->nslots * sizeof *t->slots);
-    t->slots = b;
-    t->nslots = n;
+    mem_big_free(t->buckets, t->nbuckets * sizeof *t->buckets);
+    t->buckets = b;
+    t->nbuckets = n;
 }
 
 /* Murmur3's 64-bit finalizer, folded to the 32 bits kept in the node:
-   spreads the combined hash over the low bits that select the slot. */
+   spreads the combined hash over the low bits that select the bucket. */
 static uint32_t fmix(uint64_t h)
 {
     h ^= h >> 33;
@@ -197,27 +194,22 @@ uint32_t dae_var_bit(int index, int order)
 
 static void set_flags(DaeExprTable *t, DaeExpr *e);
 
-/* Returns the shared node equal to *proto, creating it if needed.  The
-   table is open-addressed with linear probing and at most half full; a
-   probe compares a slot's hash before it reads the node. */
+/* Returns the shared node equal to *proto, creating it if needed. */
 static DaeExpr *intern(DaeExprTable *t, const DaeExpr *proto)
 {
     uint32_t h = fmix(hash_of(proto));
-    size_t i = h & (t->nslots - 1);
-    for (; t->slots[i].e; i = (i + 1) & (t->nslots - 1))
-        if (t->slots[i].hash == h && same(t->slots[i].e, proto))
-            return t->slots[i].e;
-    if (2 * ((size_t)t->count + 1) > t->nslots) {
+    for (DaeExpr *e = t->buckets[h & (t->nbuckets - 1)]; e; e = e->next)
+        if (e->hash == h && same(e, proto))
+            return e;
+    if (t->count >= t->nbuckets)
         rehash(t);
-        for (i = h & (t->nslots - 1); t->slots[i].e; i = (i + 1) & (t->nslots - 1))
-            ;
-    }
     DaeExpr *e = arena_alloc(t->arena, sizeof *e);
     *e = *proto;
     e->hash = h;
     e->id = t->count++;
     set_flags(t, e);
-    t->slots[i] = (DaeExprSlot){e, h};
+    e->next = t->buckets[h & (t->nbuckets - 1)];
+    t->buckets[h & (t->nbuckets - 1)] = e;
     return e;
 }
 

@@ -153,6 +153,7 @@ struct DaeExpr {
     uint32_t hash;          /* structural hash */
     uint32_t vars;          /* one bit per variable below (a Bloom filter:
                                a clear bit proves a variable is absent) */
+    DaeExpr *next;          /* hash-table chain */
     union {
         double value;                           /* DX_CONST */
         int index;                              /* DX_PARAM */
@@ -168,18 +169,11 @@ struct DaeExpr {
     } u;
 };
 
-/* A slot of the expression table's hash table: the node's hash beside
-   it, so that a probe reads a node only when the hashes agree. */
-typedef struct DaeExprSlot {
-    DaeExpr *e;             /* NULL: empty */
-    uint32_t hash;          /* e->hash */
-} DaeExprSlot;
-
 /* The expression table: owner of every node of one DAE. */
 typedef struct DaeExprTable {
     Arena *arena;           /* node storage */
-    DaeExprSlot *slots;     /* the hash table, open-addressed */
-    size_t nslots;          /* power of two, at least twice count */
+    DaeExpr **buckets;      /* hash buckets */
+    size_t nbuckets;        /* power of two */
     uint32_t count;         /* nodes made */
     PtrMap origin;          /* relation node -> DaeRelOrigin*, for the event log */
     PtrMap delays;          /* DX_DELAY node -> DaeDelay* */
