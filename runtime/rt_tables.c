@@ -64,8 +64,7 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out)
 enum { GATHER_KINDS = RT_FROM_ZERO + 1 };
 
 struct RtGather {
-    int nfields;                /* the written columns */
-    int *value_of;              /* ... each one's distinct value */
+    int *value_of;              /* per written column: its distinct value */
     unsigned char *negated;     /* ... and whether it is minus that */
     int nvalues;                /* the distinct values (sources) */
     int n[GATHER_KINDS];        /* distinct values of each kind */
@@ -74,6 +73,7 @@ struct RtGather {
     int nparts;                 /* the parts of columns() that compute them */
     int *parts;                 /* ... ascending (RtModel.column_parts) */
 };
+
 /* The part of columns() that computes column c (RtModel.column_part_end
    ascends: the first part that ends after c). */
 static int part_of(const RtModel *m, int c)
@@ -108,7 +108,6 @@ static void gather_parts(const RtModel *m, RtGather *g)
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
 {
     RtGather *g = rt_xcalloc(1, sizeof *g);
-    g->nfields = n;
     g->value_of = rt_xcalloc((size_t)n + 1, sizeof *g->value_of);
     g->negated = rt_xcalloc((size_t)n + 1, 1);
     int *src = rt_xcalloc((size_t)n + 1, sizeof *src);
@@ -117,7 +116,8 @@ RtGather *rt_gather_make(const RtModel *m, const int *cols, int n)
     size_t cap = 16;
     while (cap < 2 * (size_t)n)
         cap *= 2;
-    int *slot_src = rt_xcalloc(cap, sizeof *slot_src), *slot_value = rt_xcalloc(cap, sizeof *slot_value);
+    int *slot_src = rt_xcalloc(cap, sizeof *slot_src);
+    int *slot_value = rt_xcalloc(cap, sizeof *slot_value);
     for (int k = 0; k < n; k++) {
         int neg, s = source_of(m, cols[k], &neg);
         size_t h = ((unsigned)s * 0x9E3779B1u) & (cap - 1);
