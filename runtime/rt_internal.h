@@ -553,7 +553,8 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out);
    values[value_of[k]], negated when negated[k].  rt_gather_make groups
    the distinct values by the kind of their source once, so that a row is
    one tight loop per kind, and numbers them in the order of the fields
-   that first have them (no two fields share one: value k is field k). */
+   that first have them: when no two fields share a value, value k is
+   field k's. */
 typedef struct RtGather RtGather;
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n);
 void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *values);

@@ -99,8 +99,10 @@ static int *column_sources(Cg *cg)
     }
     for (int k = 0; k < n; k++) {
         const PlanColumn *col = &pl->columns[k];
+        if (from[k] != RT_FROM_CODE)
+            continue;
         DaeExpr *val = plan_column_value(pl, col);
-        if (from[k] != RT_FROM_CODE || val->kind != DX_NEG)
+        if (val->kind != DX_NEG)
             continue;
         DaeExpr *inner = val->u.bin.a;
         int at, kind = cg_value_slot(cg, inner, &at), j;
