@@ -594,22 +594,45 @@ static void emit_stmts(Cg *cg, int from, int to)
     }
 }
 
-/* eval's locals: cp_locals' and dx. */
-static void eval_locals(Cg *cg)
+/* Whether statements from .. to - 1 of eval solve an algebraic loop by
+   Newton: its residual functions write a[] through e->alg. */
+static bool has_newton(const Plan *pl, int from, int to)
 {
-    cp_locals(&cg->p, true);
-    cp_emit(&cg->p, "    double *restrict dx = e->dx;\n    (void)dx;\n");
+    for (int j = from; j < to; j++)
+        if (pl->blocks[pl->stmts[j].block].method == PLAN_NEWTON)
+            return true;
+    return false;
 }
 
-/* One part of eval, a function of its own. */
-static void emit_eval_part(Cg *cg, int part)
+/* The head of a part of eval: its arrays come as restrict parameters,
+   which the C compiler honours (restrict locals loaded from e it mostly
+   ignores), so a value stored in a[] stays in its register for the dx[]
+   that copies it.  a[] is not restrict where a Newton loop's residual
+   functions write it through e. */
+static void eval_part_head(Cg *cg, int part, int from, int to)
 {
-    const Plan *pl = cg->pl;
-    cp_emit(&cg->p, "static int eval_%d(RtEval *e)\n{\n", part);
-    eval_locals(cg);
+    cp_emit(&cg->p,
+            "static int eval_%d(RtEval *e, const double t, const double *restrict x, "
+            "const double *restrict p, double *%sa, const int *restrict md, double *restrict dx)\n{\n"
+            "    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;\n",
+            part, has_newton(cg->pl, from, to) ? "" : "restrict ");
+}
+
+/* One part of eval, a function of its own: statements from .. to - 1,
+   and, when there is one, the test that ends a solver's evaluation at
+   statement solver_end. */
+static void emit_eval_part(Cg *cg, int part, int from, int to, int solver_end)
+{
+    eval_part_head(cg, part, from, to);
     cp_begin_function(&cg->p);
     size_t body_at = cg->p.buf.n;
-    emit_stmts(cg, pl->part_start[part], pl->part_start[part + 1]);
+    if (solver_end > from && solver_end < to) {
+        emit_stmts(cg, from, solver_end);
+        cp_emit(&cg->p, "    if (e->partial)\n        return 0;\n");
+        emit_stmts(cg, solver_end, to);
+    } else {
+        emit_stmts(cg, from, to);
+    }
     cp_roll(&cg->p.buf, body_at);
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
@@ -634,11 +657,10 @@ static void emit_eval_parts(Cg *cg)
         if (pl->blocks[k].method == PLAN_NEWTON)
             emit_loop_functions(cg, k, &pl->blocks[k]);
     /* dx, in parts like everything else */
-    CpChunk c = {.name = "derivatives", .params = "RtEval *e", .args = "e",
-                 .prologue = "    const double *restrict x = e->x;\n"
-                             "    const double *restrict a = e->alg;\n"
-                             "    double *restrict dx = e->dx;\n"
-                             "    (void)x; (void)a; (void)dx;\n"};
+    CpChunk c = {.name = "derivatives",
+                 .params = "const double *restrict x, const double *restrict a, "
+                           "double *restrict dx",
+                 .args = "x, a, dx", .prologue = "    (void)x; (void)a; (void)dx;\n"};
     /* a derivative that a solver's statement computes is written there
        (emit_dx); derivatives() copies the others (a state, a value no
        statement writes) */
@@ -677,30 +699,22 @@ static void emit_eval_parts(Cg *cg)
        evaluation is the solver's (RtEval.partial); a model of at most one
        part of each is one function */
     bool alone = pl->nparts_solver <= 1 && pl->nparts - pl->nparts_solver <= 1;
-    if (!alone)
+    int nfun = alone ? 1 : pl->nparts;
+    if (alone)
+        emit_eval_part(cg, 0, 0, pl->nstmts, pl->nsolver);
+    else
         for (int i = 0; i < pl->nparts; i++)
-            emit_eval_part(cg, i);
-    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n");
-    if (alone) {
-        eval_locals(cg);
-        cp_begin_function(&cg->p);
-        emit_stmts(cg, 0, pl->nsolver);
-        if (pl->nstmts > pl->nsolver) {
+            emit_eval_part(cg, i, pl->part_start[i], pl->part_start[i + 1], -1);
+    cp_emit(&cg->p, "static int eval(RtEval *e)\n{\n    int r;\n");
+    for (int i = 0; i < nfun; i++) {
+        if (!alone && i == pl->nparts_solver)
             cp_emit(&cg->p, "    if (e->partial)\n        goto done;\n");
-            emit_stmts(cg, pl->nsolver, pl->nstmts);
-            cp_emit(&cg->p, "done:\n");
-        }
-    } else {
-        cp_emit(&cg->p, "    int r;\n");
-        for (int i = 0; i < pl->nparts; i++) {
-            if (i == pl->nparts_solver)
-                cp_emit(&cg->p, "    if (e->partial)\n        goto done;\n");
-            cp_emit(&cg->p, "    if ((r = eval_%d(e)) != 0) return r;\n", i);
-        }
-        if (pl->nparts > pl->nparts_solver)
-            cp_emit(&cg->p, "done:\n");
+        cp_emit(&cg->p, "    if ((r = eval_%d(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)\n"
+                        "        return r;\n", i);
     }
-    cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e);\n");
+    if (!alone && pl->nparts > pl->nparts_solver)
+        cp_emit(&cg->p, "done:\n");
+    cp_emit(&cg->p, "    if (e->dx)\n        derivatives(e->x, e->alg, e->dx);\n");
     cp_emit(&cg->p, "    return 0;\n}\n\n");
 }
 

@@ -164,7 +164,7 @@ void cg_update(CPrint *p, const Dae *d)
     bool modes = p->modes;
     p->modes = true;
     CpChunk c = {.name = "update",
-                 .params = "const RtEval *e, const int *pre, int initial, double *evn",
+                 .params = "const RtEval *e, const int *pre, int initial, double *restrict evn",
                  .args = "e, pre, initial, evn", .prologue = UPDATE_LOCALS};
     cp_chunk_begin(p, &c);
     for (int i = 0; i < d->whens.n; i++) {
@@ -325,7 +325,7 @@ void cg_delays(CPrint *p, const Plan *pl)
     cp_pool_end(p, pool_at);
     bool modes = p->modes;
     p->modes = true;
-    CpChunk c = {.name = "delay_args", .params = "const RtEval *e, double *u", .args = "e, u",
+    CpChunk c = {.name = "delay_args", .params = "const RtEval *e, double *restrict u", .args = "e, u",
                  .prologue = RO_LOCALS};
     cp_chunk_begin(p, &c);
     for (int k = 0; k < pl->delays.n; k++) {

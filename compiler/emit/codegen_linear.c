@@ -15,7 +15,7 @@
 static void entries_function(Cg *cg, const char *name, const int *start, int n,
                              DaeExpr *const *vals, const int *what)
 {
-    CpChunk c = {.name = name, .params = "const RtEval *e, double *val", .args = "e, val",
+    CpChunk c = {.name = name, .params = "const RtEval *e, double *restrict val", .args = "e, val",
                  .prologue = RO_LOCALS "    (void)val;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int g = 0; g < n; g++) {

@@ -158,7 +158,7 @@ void cg_columns(Cg *cg)
     for (int k = 0; k < pl->ncolumns; k++)
         cp_emit(&cg->p, "%s%d", cp_list_sep(k), from[k]);
     cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
-    CpChunk c = {.name = "columns", .params = "const RtEval *e, double *out", .args = "e, out",
+    CpChunk c = {.name = "columns", .params = "const RtEval *e, double *restrict out", .args = "e, out",
                  .prologue = RO_LOCALS "    (void)out;\n", .max_items = COLUMN_PART_ITEMS};
     /* part k computes the code columns before part_end[k] (and from
        part_end[k - 1] on): a row that writes a few of them calls only
@@ -276,7 +276,7 @@ void cg_relations(Cg *cg)
     cp_emit(&cg->p, "};\n\n");
     cp_pool_end(&cg->p, pool_at);
     cg->p.modes = false;
-    CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *g",
+    CpChunk cz = {.name = "zero_crossings", .params = "const RtEval *e, double *restrict g",
                   .args = "e, g", .prologue = RO_LOCALS "    (void)g;\n"};
     cp_chunk_begin(&cg->p, &cz);
     for (int i = 0; i < pl->nrels; i++) {
@@ -303,7 +303,7 @@ void cg_relations(Cg *cg)
         cg->p.modes = false;
     }
     cp_chunk_end(&cg->p, &cz);
-    CpChunk cr = {.name = "relation_values", .params = "const RtEval *e, int *truth",
+    CpChunk cr = {.name = "relation_values", .params = "const RtEval *e, int *restrict truth",
                   .args = "e, truth", .prologue = RO_LOCALS "    (void)truth;\n"};
     cp_chunk_begin(&cg->p, &cr);
     for (int i = 0; i < pl->nrels; i++) {
@@ -469,7 +469,7 @@ static void emit_warning_checks(Cg *cg)
         return;
     cg->p.modes = false;
     cg->p.consts_of = &cg->pl->const_index;
-    CpChunk c = {.name = "check_warnings", .params = "const RtEval *e, unsigned char *failing",
+    CpChunk c = {.name = "check_warnings", .params = "const RtEval *e, unsigned char *restrict failing",
                  .args = "e, failing", .prologue = RO_LOCALS "    (void)failing;\n"};
     cp_chunk_begin(&cg->p, &c);
     for (int i = 0; i < d->asserts.n; i++) {

@@ -234,60 +234,29 @@ static void alg_start(const double *p, double *a)
     (void)p; (void)a;
 }
 
-static void derivatives(RtEval *e)
+static void derivatives(const double *restrict x, const double *restrict a, double *restrict dx)
 {
-    const double *restrict x = e->x;
-    const double *restrict a = e->alg;
-    double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
 }
 
-static int eval(RtEval *e)
+static int eval_0(RtEval *e, const double t, const double *restrict x, const double *restrict p, double *restrict a, const int *restrict md, double *restrict dx)
 {
-    const double t = e->t;
-    const double *restrict x = e->x;
-    const double *restrict p = e->p;
-    double *restrict a = e->alg;
-    const int *md = e->modes;
-    (void)t; (void)x; (void)p; (void)a; (void)md;
-    double *restrict dx = e->dx;
-    (void)dx;
+    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;
     /* block 15, explicit: s(1).f; s(1), <stdlib>/translational/Spring.lmdl:21 */
     a[0] = (p[20] * ((x[4] - x[0]) - p[21]));
     /* block 17, explicit: der(m(1).v); m(1), <stdlib>/translational/Mass.lmdl:21 */
     a[1] = ((a[0] - (p[5] * (md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[34] * x[1])) : 0) : 0))) * p[36]);
     dx[0] = x[1];
     dx[1] = a[1];
-    /* block 19, explicit: s(2).f; s(2), <stdlib>/translational/Spring.lmdl:21 */
-    a[2] = (p[22] * ((x[6] - x[4]) - p[23]));
-    /* block 21, explicit: der(m(2).v); m(2), <stdlib>/translational/Mass.lmdl:21 */
-    a[3] = ((a[2] - a[0]) * p[37]);
-    dx[4] = x[5];
-    dx[5] = a[3];
-    /* block 23, explicit: s(3).f; s(3), <stdlib>/translational/Spring.lmdl:21 */
-    a[4] = (p[24] * ((x[8] - x[6]) - p[25]));
-    /* block 25, explicit: der(m(3).v); m(3), <stdlib>/translational/Mass.lmdl:21 */
-    a[5] = ((a[4] - a[2]) * p[38]);
-    dx[6] = x[7];
-    dx[7] = a[5];
-    /* block 27, explicit: s(4).f; s(4), <stdlib>/translational/Spring.lmdl:21 */
-    a[6] = (p[26] * ((x[10] - x[8]) - p[27]));
-    /* block 29, explicit: der(m(4).v); m(4), <stdlib>/translational/Mass.lmdl:21 */
-    a[7] = ((a[6] - a[4]) * p[39]);
-    dx[8] = x[9];
-    dx[9] = a[7];
-    /* block 31, explicit: s(5).f; s(5), <stdlib>/translational/Spring.lmdl:21 */
-    a[8] = (p[28] * ((x[12] - x[10]) - p[29]));
-    /* block 33, explicit: der(m(5).v); m(5), <stdlib>/translational/Mass.lmdl:21 */
-    a[9] = ((a[8] - a[6]) * p[40]);
-    dx[10] = x[11];
-    dx[11] = a[9];
-    /* block 35, explicit: s(6).f; s(6), <stdlib>/translational/Spring.lmdl:21 */
-    a[10] = (p[30] * ((x[14] - x[12]) - p[31]));
-    /* block 37, explicit: der(m(6).v); m(6), <stdlib>/translational/Mass.lmdl:21 */
-    a[11] = ((a[10] - a[8]) * p[41]);
-    dx[12] = x[13];
-    dx[13] = a[11];
+    /* 5 times the 4 statements below, for r_ = 0 .. 4: the first time's blocks; each next one steps its indices */
+    for (int r_ = 0; r_ < 5; r_++) {
+        /* block 19, explicit: s(2).f; s(2), <stdlib>/translational/Spring.lmdl:21 */
+        a[(2 + 2 * r_)] = (p[(22 + 2 * r_)] * ((x[(6 + 2 * r_)] - x[(4 + 2 * r_)]) - p[(23 + 2 * r_)]));
+        /* block 21, explicit: der(m(2).v); m(2), <stdlib>/translational/Mass.lmdl:21 */
+        a[(3 + 2 * r_)] = ((a[(2 + 2 * r_)] - a[(0 + 2 * r_)]) * p[(37 + 1 * r_)]);
+        dx[(4 + 2 * r_)] = x[(5 + 2 * r_)];
+        dx[(5 + 2 * r_)] = a[(3 + 2 * r_)];
+    }
     /* block 39, explicit: s(7).f; s(7), <stdlib>/translational/Spring.lmdl:21 */
     a[12] = (p[32] * ((x[2] - x[14]) - p[33]));
     /* block 41, explicit: der(m(7).v); m(7), <stdlib>/translational/Mass.lmdl:21 */
@@ -299,7 +268,7 @@ static int eval(RtEval *e)
     dx[2] = x[3];
     dx[3] = a[14];
     if (e->partial)
-        goto done;
+        return 0;
     /* block 8, explicit: wl.penetration; wl, <stdlib>/translational/Wall.lmdl:26 */
     const double t0 = (p[5] * (x[0] - p[4]));
     a[15] = t0;
@@ -321,36 +290,15 @@ static int eval(RtEval *e)
     a[21] = t4;
     /* block 16, explicit: m(1).f; node wl.P, <stdlib>/translational/Wall.lmdl:9 */
     a[22] = (a[0] - a[17]);
-    /* block 18, explicit: s(2).stretch; s(2), <stdlib>/translational/Spring.lmdl:20 */
-    const double t5 = ((x[6] - x[4]) - p[23]);
-    a[23] = t5;
-    /* block 20, explicit: m(2).f; node m(2).P, <stdlib>/translational/Mass.lmdl:5 */
-    const double t6 = (a[2] - a[0]);
-    a[24] = t6;
-    /* block 22, explicit: s(3).stretch; s(3), <stdlib>/translational/Spring.lmdl:20 */
-    const double t7 = ((x[8] - x[6]) - p[25]);
-    a[25] = t7;
-    /* block 24, explicit: m(3).f; node m(3).P, <stdlib>/translational/Mass.lmdl:5 */
-    const double t8 = (a[4] - a[2]);
-    a[26] = t8;
-    /* block 26, explicit: s(4).stretch; s(4), <stdlib>/translational/Spring.lmdl:20 */
-    const double t9 = ((x[10] - x[8]) - p[27]);
-    a[27] = t9;
-    /* block 28, explicit: m(4).f; node m(4).P, <stdlib>/translational/Mass.lmdl:5 */
-    const double t10 = (a[6] - a[4]);
-    a[28] = t10;
-    /* block 30, explicit: s(5).stretch; s(5), <stdlib>/translational/Spring.lmdl:20 */
-    const double t11 = ((x[12] - x[10]) - p[29]);
-    a[29] = t11;
-    /* block 32, explicit: m(5).f; node m(5).P, <stdlib>/translational/Mass.lmdl:5 */
-    const double t12 = (a[8] - a[6]);
-    a[30] = t12;
-    /* block 34, explicit: s(6).stretch; s(6), <stdlib>/translational/Spring.lmdl:20 */
-    const double t13 = ((x[14] - x[12]) - p[31]);
-    a[31] = t13;
-    /* block 36, explicit: m(6).f; node m(6).P, <stdlib>/translational/Mass.lmdl:5 */
-    const double t14 = (a[10] - a[8]);
-    a[32] = t14;
+    /* 5 times the 4 statements below, for r_ = 0 .. 4: the first time's blocks; each next one steps its indices */
+    for (int r_ = 0; r_ < 5; r_++) {
+        /* block 18, explicit: s(2).stretch; s(2), <stdlib>/translational/Spring.lmdl:20 */
+        const double t5 = ((x[(6 + 2 * r_)] - x[(4 + 2 * r_)]) - p[(23 + 2 * r_)]);
+        a[(23 + 2 * r_)] = t5;
+        /* block 20, explicit: m(2).f; node m(2).P, <stdlib>/translational/Mass.lmdl:5 */
+        const double t6 = (a[(2 + 2 * r_)] - a[(0 + 2 * r_)]);
+        a[(24 + 2 * r_)] = t6;
+    }
     /* block 38, explicit: s(7).stretch; s(7), <stdlib>/translational/Spring.lmdl:20 */
     const double t15 = ((x[2] - x[14]) - p[33]);
     a[33] = t15;
@@ -359,9 +307,16 @@ static int eval(RtEval *e)
     a[34] = t16;
     /* block 42, explicit: m(8).f; node wr.P, <stdlib>/translational/Wall.lmdl:9 */
     a[35] = (-(a[12] + a[20]));
-done:
+    return 0;
+}
+
+static int eval(RtEval *e)
+{
+    int r;
+    if ((r = eval_0(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)
+        return r;
     if (e->dx)
-        derivatives(e);
+        derivatives(e->x, e->alg, e->dx);
     return 0;
 }
 
@@ -504,7 +459,7 @@ static const int column_from[] = {
     97, 644, 644, 105, 668, 668, 113, 692, 692, 121, 716, 716
 };
 
-static void columns(const RtEval *e, double *out)
+static void columns(const RtEval *e, double *restrict out)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -584,7 +539,7 @@ static const RtRelationInfo relations[] = {
     {pool1 + 86, pool1 + 25, s15, 2, 1, 0, 0, 0, 0, pool1 + 80, 0},
 };
 
-static void zero_crossings(const RtEval *e, double *g)
+static void zero_crossings(const RtEval *e, double *restrict g)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -599,7 +554,7 @@ static void zero_crossings(const RtEval *e, double *g)
     g[3] = ((p[10] * (p[9] * (x[2] - p[8]))) + (p[35] * x[3]));
 }
 
-static void relation_values(const RtEval *e, int *truth)
+static void relation_values(const RtEval *e, int *restrict truth)
 {
     const double t = e->t;
     const double *restrict x = e->x;

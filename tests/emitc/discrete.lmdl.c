@@ -58,35 +58,32 @@ static void alg_start(const double *p, double *a)
     (void)p; (void)a;
 }
 
-static void derivatives(RtEval *e)
+static void derivatives(const double *restrict x, const double *restrict a, double *restrict dx)
 {
-    const double *restrict x = e->x;
-    const double *restrict a = e->alg;
-    double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
 }
 
-static int eval(RtEval *e)
+static int eval_0(RtEval *e, const double t, const double *restrict x, const double *restrict p, double *restrict a, const int *restrict md, double *restrict dx)
 {
-    const double t = e->t;
-    const double *restrict x = e->x;
-    const double *restrict p = e->p;
-    double *restrict a = e->alg;
-    const int *md = e->modes;
-    (void)t; (void)x; (void)p; (void)a; (void)md;
-    double *restrict dx = e->dx;
-    (void)dx;
+    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;
     /* block 2, explicit: der(v); (top), discrete.lmdl:30 */
     a[0] = (-((e->ev[2] == 1) ? 9.81 : 0));
     dx[0] = x[1];
     dx[1] = a[0];
     if (e->partial)
-        goto done;
+        return 0;
     /* block 1, explicit: y; (top), discrete.lmdl:18 */
     a[1] = rt_delay(e, 0, 0.1);
-done:
+    return 0;
+}
+
+static int eval(RtEval *e)
+{
+    int r;
+    if ((r = eval_0(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)
+        return r;
     if (e->dx)
-        derivatives(e);
+        derivatives(e->x, e->alg, e->dx);
     return 0;
 }
 
@@ -122,7 +119,7 @@ static const int column_from[] = {
     1, 9, 10, 0, 0, 0
 };
 
-static void columns(const RtEval *e, double *out)
+static void columns(const RtEval *e, double *restrict out)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -168,7 +165,7 @@ static const RtRelationInfo relations[] = {
     {pool0, pool1 + 21, s7, -1, 0, 0, 0, 0, 0, pool1 + 28, 0},
 };
 
-static void zero_crossings(const RtEval *e, double *g)
+static void zero_crossings(const RtEval *e, double *restrict g)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -181,7 +178,7 @@ static void zero_crossings(const RtEval *e, double *g)
     g[1] = (-x[0]);
 }
 
-static void relation_values(const RtEval *e, int *truth)
+static void relation_values(const RtEval *e, int *restrict truth)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -202,7 +199,7 @@ static const RtDelayInfo delays[] = {
     {"", s9, pool2},
 };
 
-static void delay_args(const RtEval *e, double *u)
+static void delay_args(const RtEval *e, double *restrict u)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -229,7 +226,7 @@ static void evar_start(const double *p, double *ev)
     ev[3] = 0;
 }
 
-static void update(const RtEval *e, const int *pre, int initial, double *evn)
+static void update(const RtEval *e, const int *pre, int initial, double *restrict evn)
 {
     const double t = e->t;
     const double *restrict x = e->x;

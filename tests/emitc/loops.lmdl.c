@@ -94,29 +94,19 @@ static int b3_j(RtEval *e, const double *z, double *jac)
     return 0;
 }
 
-static void derivatives(RtEval *e)
+static void derivatives(const double *restrict x, const double *restrict a, double *restrict dx)
 {
-    const double *restrict x = e->x;
-    const double *restrict a = e->alg;
-    double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
 }
 
-static int eval(RtEval *e)
+static int eval_0(RtEval *e, const double t, const double *restrict x, const double *restrict p, double *a, const int *restrict md, double *restrict dx)
 {
-    const double t = e->t;
-    const double *restrict x = e->x;
-    const double *restrict p = e->p;
-    double *restrict a = e->alg;
-    const int *md = e->modes;
-    (void)t; (void)x; (void)p; (void)a; (void)md;
-    double *restrict dx = e->dx;
-    (void)dx;
+    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;
     /* block 0, explicit: der(x); (top), loops.lmdl:23 */
     a[0] = (-(p[0] * x[0]));
     dx[0] = a[0];
     if (e->partial)
-        goto done;
+        return 0;
     /* block 1, symbolic linear: y, w; (top), loops.lmdl:24 */
     a[1] = ((x[0] - p[1]) * p[4]);
     a[2] = (1 + (p[2] * a[1]));
@@ -146,9 +136,16 @@ static int eval(RtEval *e)
     a[6] = (x[0] * p[5]);
     /* block 5, explicit: f; (top), loops.lmdl:30 */
     a[7] = (md[0] ? (md[1] ? a[6] : 0) : 0);
-done:
+    return 0;
+}
+
+static int eval(RtEval *e)
+{
+    int r;
+    if ((r = eval_0(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)
+        return r;
     if (e->dx)
-        derivatives(e);
+        derivatives(e->x, e->alg, e->dx);
     return 0;
 }
 
@@ -181,7 +178,7 @@ static const int column_from[] = {
     1, 18, 10, 26, 34, 42, 50, 58
 };
 
-static void columns(const RtEval *e, double *out)
+static void columns(const RtEval *e, double *restrict out)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -224,7 +221,7 @@ static const RtRelationInfo relations[] = {
     {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22, 0},
 };
 
-static void zero_crossings(const RtEval *e, double *g)
+static void zero_crossings(const RtEval *e, double *restrict g)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -237,7 +234,7 @@ static void zero_crossings(const RtEval *e, double *g)
     g[1] = ((x[0] * p[5]) - 0.1);
 }
 
-static void relation_values(const RtEval *e, int *truth)
+static void relation_values(const RtEval *e, int *restrict truth)
 {
     const double t = e->t;
     const double *restrict x = e->x;

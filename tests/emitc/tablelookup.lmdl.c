@@ -106,38 +106,35 @@ static void alg_start(const double *p, double *a)
     (void)p; (void)a;
 }
 
-static void derivatives(RtEval *e)
+static void derivatives(const double *restrict x, const double *restrict a, double *restrict dx)
 {
-    const double *restrict x = e->x;
-    const double *restrict a = e->alg;
-    double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
 }
 
-static int eval(RtEval *e)
+static int eval_0(RtEval *e, const double t, const double *restrict x, const double *restrict p, double *restrict a, const int *restrict md, double *restrict dx)
 {
-    const double t = e->t;
-    const double *restrict x = e->x;
-    const double *restrict p = e->p;
-    double *restrict a = e->alg;
-    const int *md = e->modes;
-    (void)t; (void)x; (void)p; (void)a; (void)md;
-    double *restrict dx = e->dx;
-    (void)dx;
+    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;
     /* block 0, explicit: der(x); (top), tablelookup.lmdl:18 */
     a[0] = 0.001;
     dx[0] = a[0];
     if (e->partial)
-        goto done;
+        return 0;
     /* block 1, explicit: f; (top), tablelookup.lmdl:19 */
     a[1] = rt_lookup(&tables[0], p, e, md[0], 0, x[0], 0.0, 0, 0);
     /* block 2, explicit: der(f); (top), tablelookup.lmdl:19 */
     a[2] = (rt_lookup(&tables[0], p, e, md[0], 0, x[0], 0.0, 1, 0) * a[0]);
     /* block 4, explicit: g; (top), tablelookup.lmdl:21 */
     a[3] = rt_lookup(&tables[1], p, e, md[1], md[2], x[0], t, 0, 0);
-done:
+    return 0;
+}
+
+static int eval(RtEval *e)
+{
+    int r;
+    if ((r = eval_0(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)
+        return r;
     if (e->dx)
-        derivatives(e);
+        derivatives(e->x, e->alg, e->dx);
     return 0;
 }
 
@@ -164,7 +161,7 @@ static const int column_from[] = {
     1, 10, 18, 26
 };
 
-static void columns(const RtEval *e, double *out)
+static void columns(const RtEval *e, double *restrict out)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -198,7 +195,7 @@ static const RtRelationInfo relations[] = {
     {pool0, pool0 + 79, s5, -1, 0, 2, 1, 0, 0, pool0 + 111, 1},
 };
 
-static void zero_crossings(const RtEval *e, double *g)
+static void zero_crossings(const RtEval *e, double *restrict g)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -212,7 +209,7 @@ static void zero_crossings(const RtEval *e, double *g)
     g[2] = rt_grid_crossing(p + 8, 2, md[2], t);
 }
 
-static void relation_values(const RtEval *e, int *truth)
+static void relation_values(const RtEval *e, int *restrict truth)
 {
     const double t = e->t;
     const double *restrict x = e->x;

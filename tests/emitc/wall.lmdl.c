@@ -83,30 +83,20 @@ static void alg_start(const double *p, double *a)
     (void)p; (void)a;
 }
 
-static void derivatives(RtEval *e)
+static void derivatives(const double *restrict x, const double *restrict a, double *restrict dx)
 {
-    const double *restrict x = e->x;
-    const double *restrict a = e->alg;
-    double *restrict dx = e->dx;
     (void)x; (void)a; (void)dx;
 }
 
-static int eval(RtEval *e)
+static int eval_0(RtEval *e, const double t, const double *restrict x, const double *restrict p, double *restrict a, const int *restrict md, double *restrict dx)
 {
-    const double t = e->t;
-    const double *restrict x = e->x;
-    const double *restrict p = e->p;
-    double *restrict a = e->alg;
-    const int *md = e->modes;
-    (void)t; (void)x; (void)p; (void)a; (void)md;
-    double *restrict dx = e->dx;
-    (void)dx;
+    (void)e; (void)t; (void)x; (void)p; (void)a; (void)md; (void)dx;
     /* block 6, explicit: der(mass.v); mass, <stdlib>/translational/Mass.lmdl:21 */
     a[0] = ((p[13] - ((md[0] ? (md[1] ? ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1])) : 0) : 0) * p[11])) - (x[0] * p[12]));
     dx[0] = x[1];
     dx[1] = a[0];
     if (e->partial)
-        goto done;
+        return 0;
     /* block 1, explicit: base.f; spring, <stdlib>/translational/Spring.lmdl:21 */
     a[1] = (p[1] * (x[0] - p[9]));
     /* block 2, explicit: wall.penetration; wall, <stdlib>/translational/Wall.lmdl:26 */
@@ -119,9 +109,16 @@ static int eval(RtEval *e)
     a[4] = (p[5] * a[3]);
     /* block 5, explicit: mass.f; node spring.F, <stdlib>/translational/Spring.lmdl:6 */
     a[5] = (-(a[4] + a[1]));
-done:
+    return 0;
+}
+
+static int eval(RtEval *e)
+{
+    int r;
+    if ((r = eval_0(e, e->t, e->x, e->p, e->alg, e->modes, e->dx)) != 0)
+        return r;
     if (e->dx)
-        derivatives(e);
+        derivatives(e->x, e->alg, e->dx);
     return 0;
 }
 
@@ -184,7 +181,7 @@ static const int column_from[] = {
     0, 4, 0, 1, 9, 0, 0, 0, 0, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
 
-static void columns(const RtEval *e, double *out)
+static void columns(const RtEval *e, double *restrict out)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -234,7 +231,7 @@ static const RtRelationInfo relations[] = {
     {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82, 0},
 };
 
-static void zero_crossings(const RtEval *e, double *g)
+static void zero_crossings(const RtEval *e, double *restrict g)
 {
     const double t = e->t;
     const double *restrict x = e->x;
@@ -247,7 +244,7 @@ static void zero_crossings(const RtEval *e, double *g)
     g[1] = ((p[6] * (p[5] * (x[0] - p[4]))) + (p[8] * x[1]));
 }
 
-static void relation_values(const RtEval *e, int *truth)
+static void relation_values(const RtEval *e, int *restrict truth)
 {
     const double t = e->t;
     const double *restrict x = e->x;
