@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 19
+#define RT_ABI_VERSION 20
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -316,6 +316,10 @@ struct RtModel {
 
     int n_states;
     const char *const *state_names;
+    /* Each state's column, the first one named like the state, or -1
+       (a derivative's state, der(...), has none); NULL in hand-written
+       models, whose states are looked up by name. */
+    const int *state_column;
     /* Declared start values and nominal magnitudes of the states. */
     void (*start)(const double *p, double *x0, double *nominal);
 

@@ -135,10 +135,12 @@ static void write_meta(FILE *fp, const void *ctx)
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
                ci ? ci->description : "");
     }
-    RtNameIndex *ix = rt_names_new(m->column_names, m->n_columns);
+    /* each state's column from the model's table; by name in a
+       hand-written model */
+    RtNameIndex *ix = m->state_column ? NULL : rt_names_new(m->column_names, m->n_columns);
     for (int i = 0; i < m->n_states; i++) {
         const char *name = m->state_names[i];
-        int c = rt_names_find(ix, name, strlen(name));
+        int c = ix ? rt_names_find(ix, name, strlen(name)) : m->state_column[i];
         record(fp, "state", name, c >= 0 ? column_unit(m, c, uc) : "", "state", "");
     }
     rt_names_free(ix);

@@ -782,8 +782,8 @@ char *cg_generate(const Plan *pl, const char *model)
     if (pl->nconst_slots)
         cp_emit(&cg.p, "    .n_consts = %d,\n", pl->nconst_slots);
     cp_emit(&cg.p, "    .check_params = check_params,\n");
-    cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names, .start = start,\n",
-            s->nstates);
+    cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names,"
+            " .state_column = state_column, .start = start,\n", s->nstates);
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
     cp_emit(&cg.p, "    .n_alg_solver = %d,\n", pl->nalg_solver);
     cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n"

@@ -121,6 +121,35 @@ static int *column_sources(Cg *cg)
     return from;
 }
 
+/* state_column[]: each state's column, the first one named like the
+   state, so that the runtime need not look the names up among all the
+   columns (rt_sidecar.c).  That column's value is the state or minus it
+   (a display name taken from an eliminated alias), so only the columns
+   whose source is a state are compared; a derivative's state,
+   der(...), has none. */
+static void emit_state_columns(Cg *cg, const int *from)
+{
+    const Plan *pl = cg->pl;
+    Structure *s = cg->s;
+    int *col = mem_calloc((size_t)s->nstates + 1, sizeof(int));
+    for (int i = 0; i < s->nstates; i++)
+        col[i] = -1;
+    for (int k = 0; k < pl->ncolumns; k++) {
+        int f = from[k];
+        while ((f & 7) == RT_FROM_COLUMN || (f & 7) == RT_FROM_NEG)
+            f = from[f >> 3];
+        int i = f >> 3;
+        if ((f & 7) != RT_FROM_X || i >= s->nstates || col[i] >= 0)
+            continue;
+        StVar *x = s->vars.items[s->state_var[i]];
+        if (x->order == 0
+            && !strcmp(pl->columns[k].name, dae_shown_name(cg->d->vars.items[x->var])))
+            col[i] = k;
+    }
+    cp_int_array(&cg->p, "state_column", col, s->nstates);
+    free(col);
+}
+
 /* Columns, in the plan's order: each variable computed in its first
    column and copied to its others, each intermediate computed. */
 void cg_columns(Cg *cg)
@@ -154,6 +183,7 @@ void cg_columns(Cg *cg)
     /* the columns that are copies, as a table the runtime applies after
        columns() (rt_tables.c); code for the others */
     int *from = column_sources(cg);
+    emit_state_columns(cg, from);
     cp_emit(&cg->p, "static const int column_from[] = {");
     for (int k = 0; k < pl->ncolumns; k++)
         cp_emit(&cg->p, "%s%d", cp_list_sep(k), from[k]);

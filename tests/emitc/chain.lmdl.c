@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 19,
-               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 20,
+               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -451,6 +451,10 @@ static const int column_info_of[] = {
     9, 9, 9, 10, 10, 10, 9, 9, 9, 10, 10, 10
 };
 
+static const int state_column[] = {
+    6, 7, 27, 28, 9, 10, 12, 13, 15, 16, 18, 19, 21, 22, 24, 25
+};
+
 static const int column_from[] = {
     0, 0, 0, 0, 0, 0, 1, 9, 0, 33, 41, 0, 49, 57, 0, 65, 73, 0, 81, 89,
     0, 97, 105, 0, 113, 121, 0, 17, 25, 0, 2, 0, 18, 0, 34, 0, 50, 0, 66, 0,
@@ -761,7 +765,7 @@ const RtModel rt_model = {
     .n_params = 34, .params = params, .derive_params = derive_params,
     .n_consts = 10,
     .check_params = check_params,
-    .n_states = 16, .state_names = state_names, .start = start,
+    .n_states = 16, .state_names = state_names, .state_column = state_column, .start = start,
     .n_alg = 44, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 15,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 19,
-               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 20,
+               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -123,6 +123,10 @@ static const int column_info_of[] = {
     0, 1, 1, 2, 0, 1, 1
 };
 
+static const int state_column[] = {
+    0, 4, 2, 6
+};
+
 static const int column_from[] = {
     1, 17, 17, 0, 9, 25, 25
 };
@@ -236,7 +240,7 @@ const RtModel rt_model = {
     .name = "Observed",
     .n_params = 2, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 4, .state_names = state_names, .start = start,
+    .n_states = 4, .state_names = state_names, .state_column = state_column, .start = start,
     .n_alg = 4, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 2,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 19,
-               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 20,
+               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -157,6 +157,10 @@ static const int column_info_of[] = {
     0, 1, 2, 1
 };
 
+static const int state_column[] = {
+    0
+};
+
 static const int column_from[] = {
     1, 10, 18, 26
 };
@@ -271,7 +275,7 @@ const RtModel rt_model = {
     .name = "TableSpring",
     .n_params = 18, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 1, .state_names = state_names, .start = start,
+    .n_states = 1, .state_names = state_names, .state_column = state_column, .start = start,
     .n_alg = 5, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 19,
-               "generated for runtime interface 19: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 20,
+               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -177,6 +177,10 @@ static const int column_info_of[] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 10, 10, 9, 9, 9, 10, 10, 10
 };
 
+static const int state_column[] = {
+    3, 4
+};
+
 static const int column_from[] = {
     0, 4, 0, 1, 9, 0, 0, 0, 0, 3, 76, 5, 92, 1, 108, 108, 9, 132, 132
 };
@@ -345,7 +349,7 @@ const RtModel rt_model = {
     .n_params = 8, .params = params, .derive_params = derive_params,
     .n_consts = 6,
     .check_params = check_params,
-    .n_states = 2, .state_names = state_names, .start = start,
+    .n_states = 2, .state_names = state_names, .state_column = state_column, .start = start,
     .n_alg = 7, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,
