@@ -34,50 +34,102 @@
  * close, both checked, and the old file stays.  It is not synced to the
  * disk: the results file it describes is not either (a run's files are as
  * durable as any program's output), and fsync cost a third of a
- * millisecond, a fifth of the start of a 100-lever simulator.
+ * millisecond, a fifth of the start of a 100-lever simulator.  A file that
+ * already holds the same text (the same model run again with the same
+ * columns), as a regular file with one name and the mode a new one would
+ * get, is left as it is: replacing it made the file system write and
+ * discard blocks (another 0.2 ms).
  */
 #include "rt_sidecar.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Whether path is a regular file, not a link, with one name and the mode
+   a new one would get, that holds exactly text[0 .. n). */
+static int holds(const char *path, mode_t mode, const char *text, size_t n)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1
+               && (st.st_mode & 07777) == mode && st.st_size >= 0 && (size_t)st.st_size == n;
+    char buf[16384];
+    for (size_t at = 0; same && at < n;) {
+        size_t want = n - at < sizeof buf ? n - at : sizeof buf;
+        ssize_t got = read(fd, buf, want);
+        same = got > 0 && memcmp(buf, text + at, (size_t)got) == 0;
+        at += got > 0 ? (size_t)got : 0;
+    }
+    close(fd);
+    return same;
+}
+
+/* Writes text[0 .. n) to the new file fd: 0, or an errno. */
+static int write_all(int fd, const char *text, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, text, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        text += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx),
                        const void *ctx)
 {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return -1;
+    fill(mem, ctx);
+    if (fclose(mem) != 0) {
+        int err = errno;
+        free(text);
+        errno = err;
+        return -1;
+    }
+    /* the file gets what open(..., 0666) would */
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = 0666 & ~mask;
+    /* the same file already there (a run again with the same columns):
+       nothing to replace */
+    if (holds(path, mode, text, len)) {
+        free(text);
+        return 0;
+    }
     size_t n = strlen(path) + 8;
     char *tmp = rt_xcalloc(n, 1);
     snprintf(tmp, n, "%s.XXXXXX", path);
     int fd = mkstemp(tmp), err = 0;
     if (fd < 0) {
         err = errno;
-        free(tmp);
-        errno = err;
-        return -1;
-    }
-    /* mkstemp makes 0600; the file gets what open(..., 0666) would */
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *fp = fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-    if (!fp) {
-        err = errno;
-        close(fd);
     } else {
-        fill(fp, ctx);
-        /* every byte written before the name changes: a full disk shows
-           here or at the close, never as a short file under the name */
-        if (fflush(fp) != 0 || ferror(fp))
-            err = errno ? errno : EIO;
-        if (fclose(fp) != 0 && !err)
+        /* mkstemp makes 0600; every byte written before the name
+           changes: a full disk shows here or at the close, never as a
+           short file under the name */
+        err = fchmod(fd, mode) != 0 ? errno : write_all(fd, text, len);
+        if (close(fd) != 0 && !err)
             err = errno;
+        if (!err && rename(tmp, path) != 0)
+            err = errno;
+        if (err)
+            unlink(tmp);
     }
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err)
-        unlink(tmp);
     free(tmp);
+    free(text);
     errno = err;
     return err ? -1 : 0;
 }

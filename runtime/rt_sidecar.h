@@ -23,10 +23,11 @@ void rt_meta_write(const RtSim *s);
    (malloc'd): no other output may be that file (rt_main.c, rt_sweep.c). */
 char *rt_meta_path(const char *out);
 
-/* Writes path atomically: `fill` writes a new file (created with mkstemp
-   beside path, so no link is followed), which is then renamed over path,
-   with the mode 0666 less the umask.  0, or -1 with errno set and nothing
-   left behind. */
+/* Writes path atomically: `fill` writes the text (to memory), which goes
+   to a new file (created with mkstemp beside path, so no link is
+   followed) that is then renamed over path, with the mode 0666 less the
+   umask; unless path already is such a file, with one name, holding that
+   text.  0, or -1 with errno set and nothing left behind. */
 int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx),
                        const void *ctx);
 
