@@ -231,15 +231,19 @@ static RtOutput *output(RtSim *s)
 }
 
 /* Writes n bytes to fd with write(2) alone (a signal handler may call
-   it); returns the bytes left unwritten, 0 on success. */
-static size_t write_all(int fd, const char *at, size_t left)
+   it); returns the bytes left unwritten, 0 on success (errno says why,
+   or is EIO when write wrote nothing). */
+size_t rt_write_all(int fd, const char *at, size_t left)
 {
     while (left > 0) {
         ssize_t w = write(fd, at, left);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
             break;
+        }
         at += w;
         left -= (size_t)w;
     }
@@ -266,7 +270,7 @@ static size_t write_both(int fd, const char *a, size_t na, const char *b, size_t
             na = 0;
         }
     }
-    return write_all(fd, b, nb);
+    return rt_write_all(fd, b, nb);
 }
 
 /* The line reaches fp's file in one write, with the terminating signals
@@ -275,7 +279,7 @@ static int write_line(RtSim *s, FILE *fp, const char *path, double t)
 {
     Line *l = &s->output->line;
     rt_hold_signals();
-    size_t left = write_all(fileno(fp), l->text, l->len);
+    size_t left = rt_write_all(fileno(fp), l->text, l->len);
     rt_release_signals();
     l->len = 0;
     if (left > 0) {
@@ -297,7 +301,7 @@ static int write_batch(RtOutput *o)
 {
     if (o->mat)
         return rt_mat_flush(o->mat);
-    size_t left = write_all(o->fd, o->batch.text, o->batch.len);
+    size_t left = rt_write_all(o->fd, o->batch.text, o->batch.len);
     o->batch.len = 0;
     return left > 0 ? -1 : 0;
 }

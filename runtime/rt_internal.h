@@ -468,6 +468,10 @@ void rt_param_in_declared_unit(const RtParamInfo *pi, double v, char *buf, size_
 
 /* rt_csv.c: the results file and the event log, whole lines; results rows
    in batches (each a write of whole rows). */
+/* Writes n bytes to fd with write(2) alone (async-signal-safe); returns
+   the bytes left unwritten, 0 on success (errno says why, EIO when write
+   wrote nothing) (rt_csv.c). */
+size_t rt_write_all(int fd, const char *at, size_t n);
 int rt_csv_header(RtSim *s);
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
                const double *alg);

@@ -70,21 +70,6 @@ static int holds(const char *path, mode_t mode, const char *text, size_t n)
     return same;
 }
 
-/* Writes text[0 .. n) to the new file fd: 0, or an errno. */
-static int write_all(int fd, const char *text, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, text, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? errno : EIO;
-        text += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx),
                        const void *ctx)
 {
@@ -120,7 +105,7 @@ int rt_sidecar_replace(const char *path, void (*fill)(FILE *fp, const void *ctx)
         /* mkstemp makes 0600; every byte written before the name
            changes: a full disk shows here or at the close, never as a
            short file under the name */
-        err = fchmod(fd, mode) != 0 ? errno : write_all(fd, text, len);
+        err = fchmod(fd, mode) != 0 ? errno : rt_write_all(fd, text, len) ? errno : 0;
         if (close(fd) != 0 && !err)
             err = errno;
         if (!err && rename(tmp, path) != 0)
