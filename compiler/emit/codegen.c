@@ -619,14 +619,14 @@ static void eval_part_head(Cg *cg, int part, int from, int to)
 }
 
 /* One part of eval, a function of its own: statements from .. to - 1,
-   and, when there is one, the test that ends a solver's evaluation at
-   statement solver_end. */
+   and the test that ends a solver's evaluation before statement
+   solver_end when from <= solver_end < to (-1: none). */
 static void emit_eval_part(Cg *cg, int part, int from, int to, int solver_end)
 {
     eval_part_head(cg, part, from, to);
     cp_begin_function(&cg->p);
     size_t body_at = cg->p.buf.n;
-    if (solver_end > from && solver_end < to) {
+    if (solver_end >= from && solver_end < to) {
         emit_stmts(cg, from, solver_end);
         cp_emit(&cg->p, "    if (e->partial)\n        return 0;\n");
         emit_stmts(cg, solver_end, to);
