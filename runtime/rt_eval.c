@@ -207,10 +207,10 @@ static void check_warnings(RtSim *s, const RtEval *e)
         if (!s->warn_failing[k] || s->warned[k])
             continue;
         s->warned[k] = 1;
-        const RtAssertInfo *a = &m->asserts[k];
+        RtAssertInfo a = rt_assert_info(m, k);
         rt_warn(s, "%s: at t = %.10g, the assertion in %s does not hold: %s (a warning "
-                "only; given once)", a->location, s->t, a->instance[0] ? a->instance
-                : "the top model", a->message);
+                "only; given once)", a.location, s->t, a.instance[0] ? a.instance
+                : "the top model", a.message);
     }
 }
 

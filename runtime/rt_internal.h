@@ -561,6 +561,11 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out);
    field k's. */
 typedef struct RtGather RtGather;
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n);
+
+/* Assertion k and block k (k in range) with their strings, from the
+   model's Info tables or its rows of offsets (rt_model.h). */
+RtAssertInfo rt_assert_info(const RtModel *m, int k);
+RtBlockInfo rt_block_info(const RtModel *m, int k);
 void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *values);
 int rt_gather_values(const RtGather *g);     /* the distinct values; 0 for NULL */
 const int *rt_gather_value_of(const RtGather *g);

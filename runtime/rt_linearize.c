@@ -248,7 +248,12 @@ static int linearize(RtSim *s, Lin *lin)
     int bad = -1;
     rc = sensitivities(s, L, val, in_pos, nz, W, &bad);
     if (rc != 0) {
-        const RtBlockInfo *bi = bad >= 0 && bad < m->n_blocks ? &m->blocks[bad] : NULL;
+        RtBlockInfo info = {0};
+        const RtBlockInfo *bi = NULL;
+        if (bad >= 0 && bad < m->n_blocks && (m->blocks || m->block_rows)) {
+            info = rt_block_info(m, bad);
+            bi = &info;
+        }
         rt_message(s->msgs ? s->msgs : stderr, s->prog, "error", "cannot linearize at t = %g: "
                    "the Jacobian of block %d (%s, at %s) is singular there", s->t, bad,
                    bi ? bi->what : "?", bi ? bi->location : "?");

@@ -283,8 +283,12 @@ static const char *instance_name(const RtSim *s, const char *inst)
 static void report_eval(RtMsg *g, const RtSim *s, const RtFailure *f)
 {
     const RtModel *m = s->m;
-    const RtBlockInfo *b = f->index >= 0 && f->index < m->n_blocks && m->blocks
-                           ? &m->blocks[f->index] : NULL;
+    RtBlockInfo info = {0};
+    const RtBlockInfo *b = NULL;
+    if (f->index >= 0 && f->index < m->n_blocks && (m->blocks || m->block_rows)) {
+        info = rt_block_info(m, f->index);
+        b = &info;
+    }
     static const char *const what[] = {
         [RT_FAIL_SINGULAR] = "the system is singular",
         [RT_FAIL_NEWTON] = "the algebraic loop did not converge",
@@ -432,8 +436,12 @@ static void report_failure(RtMsg *g, const RtSim *s)
                 f->is_der ? ")" : "'");
         return;
     case RT_FAILKIND_ASSERT: {
-        const RtAssertInfo *a = f->index >= 0 && f->index < m->n_asserts
-                                ? &m->asserts[f->index] : NULL;
+        RtAssertInfo info = {0};
+        const RtAssertInfo *a = NULL;
+        if (f->index >= 0 && f->index < m->n_asserts && (m->asserts || m->assert_rows)) {
+            info = rt_assert_info(m, f->index);
+            a = &info;
+        }
         if (f->before_start) {
             o = rt_msg_begin(g, msg_out(s), s->prog, "error", a ? a->location : NULL,
                              a ? a->location_end : NULL);

@@ -254,3 +254,41 @@ int rt_param_asserts(const RtModel *m, const double *p)
     }
     return first;
 }
+
+/* ---- assertions and blocks ------------------------------------------------ */
+
+/* The string at offset k of the model's texts; NULL for an absent end. */
+static const char *text_at(const RtModel *m, unsigned k)
+{
+    return m->texts ? m->texts + k : "";
+}
+
+RtAssertInfo rt_assert_info(const RtModel *m, int k)
+{
+    if (m->asserts || !m->assert_rows)
+        return m->asserts ? m->asserts[k] : (RtAssertInfo){0};
+    const RtAssertRow *r = &m->assert_rows[k];
+    return (RtAssertInfo){
+        .instance = text_at(m, r->instance),
+        .message = text_at(m, r->message),
+        .location = text_at(m, r->location),
+        .n_params = r->n_params,
+        .params = r->n_params && m->assert_reads ? m->assert_reads + r->params : NULL,
+        .params_only = r->params_only,
+        .location_end = r->location_end ? text_at(m, r->location_end) : NULL,
+        .warn = r->warn,
+    };
+}
+
+RtBlockInfo rt_block_info(const RtModel *m, int k)
+{
+    if (m->blocks || !m->block_rows)
+        return m->blocks ? m->blocks[k] : (RtBlockInfo){0};
+    const RtBlockRow *r = &m->block_rows[k];
+    return (RtBlockInfo){
+        .size = r->size,
+        .what = text_at(m, r->what),
+        .location = text_at(m, r->location),
+        .location_end = r->location_end ? text_at(m, r->location_end) : NULL,
+    };
+}

@@ -774,6 +774,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cg_blocks(&cg);
     cg_sparsity(&cg);
     cg_rel_states(&cg);
+    cp_texts_end(&cg.p);
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
@@ -796,16 +797,18 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .n_relations = %d, .relations = relations,\n"
             "    .zero_crossings = zero_crossings, .relation_values = relation_values,\n",
             pl->nrels);
-    cp_emit(&cg.p, "    .n_asserts = %d, .asserts = asserts,"
+    cp_emit(&cg.p, "    .n_asserts = %d, .assert_rows = assert_rows,%s"
             " .check_asserts = check_asserts,\n"
-            "    .check_param_asserts = check_param_asserts,\n", d->asserts.n);
+            "    .check_param_asserts = check_param_asserts,\n", d->asserts.n,
+            cg.nassert_reads ? " .assert_reads = assert_reads," : "");
     for (int i = 0; i < d->asserts.n; i++) {
         if (((DaeAssert *)d->asserts.items[i])->warn) {
             cp_emit(&cg.p, "    .check_warnings = check_warnings,\n");
             break;
         }
     }
-    cp_emit(&cg.p, "    .n_blocks = %d, .blocks = blocks,\n", s->blocks.n);
+    cp_emit(&cg.p, "    .n_blocks = %d, .block_rows = block_rows, .texts = texts,\n",
+            s->blocks.n);
     if (d->t.tables.n)
         cp_emit(&cg.p, "    .n_tables = %d, .tables = tables,\n", d->t.tables.n);
     cg_discrete_fields(&cg.p, d);

@@ -14,6 +14,7 @@ typedef struct Cg {
     int nparam_copies;      /* entries of param_copies */
     int npivot_slots;       /* entries of pivot_slots */
     int ncolumn_parts;      /* entries of column_parts (cg_columns) */
+    int nassert_reads;      /* entries of assert_reads (cg_asserts) */
     int *dx_first;          /* per StVar: the first state whose derivative
                                it is, or -1 (eval writes dx[] where the
                                solver's statements compute it) */

@@ -449,30 +449,28 @@ void cg_asserts(Cg *cg)
     at[d->asserts.n] = nreads;
     if (nreads)
         cp_emit(&cg->p, "\n};\n\n");
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtAssertInfo asserts[] = {\n");
+    cg->nassert_reads = nreads;
+    /* rows of offsets into the texts (RtAssertRow): no pointers */
+    cg->p.offsets = true;
+    cp_emit(&cg->p, "/* instance, message, location, its end: offsets into texts[] */\n"
+                    "static const RtAssertRow assert_rows[] = {\n");
     for (int i = 0; i < d->asserts.n; i++) {
         DaeAssert *a = d->asserts.items[i];
-        int n = at[i + 1] - at[i]; /* the reads listed above, at most 8 */
         cp_emit(&cg->p, "    {");
         cp_pstr(&cg->p, a->instance);
         cp_emit(&cg->p, ", ");
         cp_pstr(&cg->p, a->message);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, a->span);
-        if (n)
-            cp_emit(&cg->p, ", %d, assert_reads + %d", n, at[i]);
-        else
-            cp_emit(&cg->p, ", 0, NULL");
-        cp_emit(&cg->p, ", %d", cg->pl->assert_once[i] ? 1 : 0);
         cp_location_end(&cg->p, a->span);
-        cp_emit(&cg->p, ", %d", a->warn ? 1 : 0);
-        cp_emit(&cg->p, "},\n");
+        /* the reads listed above, at most 8 */
+        cp_emit(&cg->p, ", %d, %d, %d, %d},\n", at[i + 1] - at[i], at[i],
+                cg->pl->assert_once[i] ? 1 : 0, a->warn ? 1 : 0);
     }
     if (!d->asserts.n)
-        cp_emit(&cg->p, "    {\"\", \"\", \"\", 0, NULL, 0, NULL, 0},\n");
+        cp_emit(&cg->p, "    {0, 0, 0, 0, 0, 0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
-    cp_pool_end(&cg->p, pool_at);
+    cg->p.offsets = false;
     free(at);
     /* the state-dependent ones after each step; the parameter-only ones
        once, before initialization */
@@ -526,8 +524,9 @@ void cg_blocks(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    size_t pool_at = cp_pool_begin(&cg->p);
-    cp_emit(&cg->p, "static const RtBlockInfo blocks[] = {\n");
+    cg->p.offsets = true; /* rows of offsets into the texts (RtBlockRow) */
+    cp_emit(&cg->p, "/* size, description, location, its end: offsets into texts[] */\n"
+                    "static const RtBlockRow block_rows[] = {\n");
     DaeNames nm = dae_names(d);
     /* one stream over one buffer for every description: they are cut at
        400 bytes anyway */
@@ -563,7 +562,7 @@ void cg_blocks(Cg *cg)
         if (len > BLOCK_WHAT_MAX)
             strcpy(what + BLOCK_WHAT_MAX - 4, "...");
         cp_emit(&cg->p, "    {%d, ", b->n);
-        cp_str(&cg->p, what);
+        cp_text(&cg->p, what);
         cp_emit(&cg->p, ", ");
         cp_location(&cg->p, o->span);
         cp_location_end(&cg->p, o->span);
@@ -571,9 +570,9 @@ void cg_blocks(Cg *cg)
     }
     fclose(fp);
     if (!s->blocks.n)
-        cp_emit(&cg->p, "    {0, \"\", \"\", NULL},\n");
+        cp_emit(&cg->p, "    {0, 0, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
-    cp_pool_end(&cg->p, pool_at);
+    cg->p.offsets = false;
 }
 
 /* ---- the Jacobian's sparsity -------------------------------------------- */

@@ -463,6 +463,7 @@ struct CpPoolEntry {
     size_t offset;          /* its first byte there */
     bool own;               /* a definition of its own (s<id>), not in an
                                array: a path, whose length varies */
+    size_t text_at;         /* its offset in the text pool, 0: not there */
 };
 
 uint64_t cp_hash(const char *s)
@@ -507,6 +508,7 @@ static int pool_id(CPrint *cg, const char *s)
     cg->pool[id].hash = h;
     cg->pool[id].array = -1;
     cg->pool[id].own = false;
+    cg->pool[id].text_at = 0;
     cg->pool_slots[j] = id + 1;
     return id;
 }
@@ -518,10 +520,50 @@ size_t cp_pool_begin(CPrint *cg)
     return cg->buf.n;
 }
 
+/* s appended to the text pool: its offset. */
+static size_t text_add(CPrint *cg, const char *s)
+{
+    if (!*s)
+        return 0;   /* the pool's first byte, a NUL */
+    size_t at = cg->texts_size ? cg->texts_size : 1;
+    CpBuf keep = cg->buf;
+    cg->buf = cg->texts;
+    cp_emit(cg, "\n    ");
+    cp_str(cg, s);
+    if (!cg->buf.over)
+        cg->buf.n--; /* the closing quote: the NUL goes inside */
+    cp_put(&cg->buf, "\\0\"", 3);
+    cg->texts = cg->buf;
+    cg->buf = keep;
+    if (cg->texts.over)
+        cg->buf.over = true;
+    cg->texts_size = at + strlen(s) + 1;
+    return at;
+}
+
+void cp_text(CPrint *cg, const char *s)
+{
+    cp_put_long(&cg->buf, (long)text_add(cg, s ? s : ""));
+}
+
+void cp_texts_end(CPrint *cg)
+{
+    cp_emit(cg, "static const char texts[] =\n    \"\\0\"");
+    if (cg->texts.n && !cg->texts.over)
+        cp_put(&cg->buf, cg->texts.s, cg->texts.n);
+    cp_emit(cg, ";\n\n");
+}
+
 /* pool[id] as a reference into the pool; own: in a definition of its own. */
 static void pool_ref(CPrint *cg, int id, bool own)
 {
     struct CpPoolEntry *e = &cg->pool[id];
+    if (cg->offsets) {
+        if (!e->text_at && e->text[0])
+            e->text_at = text_add(cg, e->text);
+        cp_put_long(&cg->buf, (long)e->text_at);
+        return;
+    }
     if (e->array < 0) {
         /* new: it goes into the array this table's strings start, or a
            definition of its own */
@@ -626,6 +668,9 @@ void cp_pool_free(CPrint *cg)
     cg->pool_slots = NULL;
     cg->pending = NULL;
     cg->pool_cap = cg->pool_n = 0;
+    free(cg->texts.s);
+    cg->texts = (CpBuf){0};
+    cg->texts_size = 0;
 }
 
 char *cp_source_text(SrcSpan sp)
@@ -710,7 +755,7 @@ void cp_location(CPrint *cg, SrcSpan sp)
 void cp_location_end(CPrint *cg, SrcSpan sp)
 {
     if (!src_get(sp.file)) {
-        cp_emit(cg, ", NULL");
+        cp_emit(cg, cg->offsets ? ", 0" : ", NULL");
         return;
     }
     uint32_t end = sp.end < sp.begin ? sp.begin : sp.end;

@@ -61,6 +61,13 @@ struct CPrint {
     int npending, cap_pending;
     int pool_arrays;        /* arrays made (K of the next one) */
     size_t pool_fill;       /* bytes in the array being made */
+    /* the text pool: with `offsets` set, cp_pstr, cp_location and
+       cp_location_end print a string as its offset in one array, `texts`
+       (cp_texts_end prints it), for the tables the runtime reads as
+       offsets: no pointers, so nothing for the loader to relocate */
+    bool offsets;
+    CpBuf texts;            /* the array's literal, after its first NUL */
+    size_t texts_size;      /* its bytes so far: the next string's offset */
     /* the pool ids of recent locations (cp_location: [0], "path:line:col";
        cp_location_end: [1], "line:col"), by file and offset, direct-mapped:
        a chain's blocks repeat a few source lines thousands of times */
@@ -158,6 +165,11 @@ size_t cp_pool_begin(CPrint *cg);
 void cp_pstr(CPrint *cg, const char *s);
 void cp_pool_end(CPrint *cg, size_t at);
 void cp_pool_free(CPrint *cg);
+/* s appended to the text pool, not shared with an equal string (a block's
+   description: they are long and rarely equal); prints its offset. */
+void cp_text(CPrint *cg, const char *s);
+/* `static const char texts[]`, the text pool (offset 0: ""). */
+void cp_texts_end(CPrint *cg);
 /* A hash of a string (FNV-1a). */
 uint64_t cp_hash(const char *s);
 

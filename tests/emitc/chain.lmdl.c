@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -578,60 +578,29 @@ static const int assert_reads[] = {
     32
 };
 
-static const char s19[] = "<stdlib>/translational/Wall.lmdl:33:5";
-static const char s22[] = "<stdlib>/translational/Wall.lmdl:34:5";
-static const char s25[] = "<stdlib>/translational/Wall.lmdl:35:5";
-static const char s29[] = "<stdlib>/translational/Mass.lmdl:22:5";
-static const char s40[] = "<stdlib>/translational/Spring.lmdl:22:5";
-static const char pool2[] =
-    "Wall: side must be 1 or -1\0"
-    "33:67\0"
-    "Wall: stiffness must be >= 0\0"
-    "34:60\0"
-    "Wall: damping must be >= 0\0"
-    "35:56\0"
-    "m(1)\0"
-    "Mass: m must be > 0\0"
-    "22:42\0"
-    "m(2)\0"
-    "m(3)\0"
-    "m(4)\0"
-    "m(5)\0"
-    "m(6)\0"
-    "m(7)\0"
-    "m(8)\0"
-    "s(1)\0"
-    "Spring: k must be >= 0\0"
-    "22:46\0"
-    "s(2)\0"
-    "s(3)\0"
-    "s(4)\0"
-    "s(5)\0"
-    "s(6)\0"
-    "s(7)\0";
-
-static const RtAssertInfo asserts[] = {
-    {pool1, pool2, s19, 1, assert_reads + 0, 1, pool2 + 27, 0},
-    {pool1, pool2 + 33, s22, 1, assert_reads + 1, 1, pool2 + 62, 0},
-    {pool1, pool2 + 68, s25, 1, assert_reads + 2, 1, pool2 + 95, 0},
-    {pool1 + 86, pool2, s19, 1, assert_reads + 3, 1, pool2 + 27, 0},
-    {pool1 + 86, pool2 + 33, s22, 1, assert_reads + 4, 1, pool2 + 62, 0},
-    {pool1 + 86, pool2 + 68, s25, 1, assert_reads + 5, 1, pool2 + 95, 0},
-    {pool2 + 101, pool2 + 106, s29, 1, assert_reads + 6, 1, pool2 + 126, 0},
-    {pool2 + 132, pool2 + 106, s29, 1, assert_reads + 7, 1, pool2 + 126, 0},
-    {pool2 + 137, pool2 + 106, s29, 1, assert_reads + 8, 1, pool2 + 126, 0},
-    {pool2 + 142, pool2 + 106, s29, 1, assert_reads + 9, 1, pool2 + 126, 0},
-    {pool2 + 147, pool2 + 106, s29, 1, assert_reads + 10, 1, pool2 + 126, 0},
-    {pool2 + 152, pool2 + 106, s29, 1, assert_reads + 11, 1, pool2 + 126, 0},
-    {pool2 + 157, pool2 + 106, s29, 1, assert_reads + 12, 1, pool2 + 126, 0},
-    {pool2 + 162, pool2 + 106, s29, 1, assert_reads + 13, 1, pool2 + 126, 0},
-    {pool2 + 167, pool2 + 172, s40, 1, assert_reads + 14, 1, pool2 + 195, 0},
-    {pool2 + 201, pool2 + 172, s40, 1, assert_reads + 15, 1, pool2 + 195, 0},
-    {pool2 + 206, pool2 + 172, s40, 1, assert_reads + 16, 1, pool2 + 195, 0},
-    {pool2 + 211, pool2 + 172, s40, 1, assert_reads + 17, 1, pool2 + 195, 0},
-    {pool2 + 216, pool2 + 172, s40, 1, assert_reads + 18, 1, pool2 + 195, 0},
-    {pool2 + 221, pool2 + 172, s40, 1, assert_reads + 19, 1, pool2 + 195, 0},
-    {pool2 + 226, pool2 + 172, s40, 1, assert_reads + 20, 1, pool2 + 195, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {1, 4, 31, 79, 1, 0, 1, 0},
+    {1, 85, 114, 162, 1, 1, 1, 0},
+    {1, 168, 195, 243, 1, 2, 1, 0},
+    {249, 4, 31, 79, 1, 3, 1, 0},
+    {249, 85, 114, 162, 1, 4, 1, 0},
+    {249, 168, 195, 243, 1, 5, 1, 0},
+    {252, 257, 277, 325, 1, 6, 1, 0},
+    {331, 257, 277, 325, 1, 7, 1, 0},
+    {336, 257, 277, 325, 1, 8, 1, 0},
+    {341, 257, 277, 325, 1, 9, 1, 0},
+    {346, 257, 277, 325, 1, 10, 1, 0},
+    {351, 257, 277, 325, 1, 11, 1, 0},
+    {356, 257, 277, 325, 1, 12, 1, 0},
+    {361, 257, 277, 325, 1, 13, 1, 0},
+    {366, 371, 394, 444, 1, 14, 1, 0},
+    {450, 371, 394, 444, 1, 15, 1, 0},
+    {455, 371, 394, 444, 1, 16, 1, 0},
+    {460, 371, 394, 444, 1, 17, 1, 0},
+    {465, 371, 394, 444, 1, 18, 1, 0},
+    {470, 371, 394, 444, 1, 19, 1, 0},
+    {475, 371, 394, 444, 1, 20, 1, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -675,71 +644,52 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s48[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
-static const char s50[] = "<stdlib>/translational/Wall.lmdl:26:5";
-static const char s52[] = "<stdlib>/translational/Wall.lmdl:27:5";
-static const char s54[] = "<stdlib>/translational/Wall.lmdl:32:5";
-static const char s56[] = "<stdlib>/translational/Spring.lmdl:20:5";
-static const char s58[] = "<stdlib>/translational/Spring.lmdl:21:5";
-static const char s60[] = "<stdlib>/translational/Wall.lmdl:9:5";
-static const char s62[] = "<stdlib>/translational/Mass.lmdl:21:5";
-static const char s64[] = "<stdlib>/translational/Mass.lmdl:5:5";
-static const char pool3[] =
-    "12:17\0"
-    "26:44\0"
-    "31:8\0"
-    "32:26\0"
-    "20:31\0"
-    "21:22\0"
-    "9:25\0"
-    "21:21\0"
-    "5:25\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(wl.P.x) == m(1).v (node wl.P), solved for der(m(1).x)", s48, pool3},
-    {1, "der(wr.P.x) == m(8).v (node wr.P), solved for der(m(8).x)", s48, pool3},
-    {1, "der(m(2).P.x) == m(2).v (node m(2).P), solved for der(m(2).x)", s48, pool3},
-    {1, "der(m(3).P.x) == m(3).v (node m(3).P), solved for der(m(3).x)", s48, pool3},
-    {1, "der(m(4).P.x) == m(4).v (node m(4).P), solved for der(m(4).x)", s48, pool3},
-    {1, "der(m(5).P.x) == m(5).v (node m(5).P), solved for der(m(5).x)", s48, pool3},
-    {1, "der(m(6).P.x) == m(6).v (node m(6).P), solved for der(m(6).x)", s48, pool3},
-    {1, "der(m(7).P.x) == m(7).v (node m(7).P), solved for der(m(7).x)", s48, pool3},
-    {1, "wl.penetration == wl.side * (wl.P.x - wl.position) (in wl), solved for wl.penetration", s50, pool3 + 6},
-    {1, "wl.f == if wl.penetration > 0, max(wl.stiffness * wl.penetration + wl.damping * wl.side * m(1).v, 0) else 0 end (in wl), solved for wl.f", s52, pool3 + 12},
-    {1, "wl.reaction == wl.side * wl.f (in wl), solved for wl.reaction", s54, pool3 + 17},
-    {1, "wr.penetration == wr.side * (wr.P.x - wr.position) (in wr), solved for wr.penetration", s50, pool3 + 6},
-    {1, "wr.f == if wr.penetration > 0, max(wr.stiffness * wr.penetration + wr.damping * wr.side * m(8).v, 0) else 0 end (in wr), solved for wr.f", s52, pool3 + 12},
-    {1, "wr.reaction == wr.side * wr.f (in wr), solved for wr.reaction", s54, pool3 + 17},
-    {1, "s(1).stretch == m(2).P.x - wl.P.x - s(1).l0 (in s(1)), solved for s(1).stretch", s56, pool3 + 23},
-    {1, "s(1).f == s(1).k * s(1).stretch (in s(1)), solved for s(1).f", s58, pool3 + 29},
-    {1, "-wl.reaction - m(1).f + s(1).f == 0 (node wl.P), solved for m(1).f", s60, pool3 + 35},
-    {1, "m(1).m * der(m(1).v) == m(1).f (in m(1)), solved for der(m(1).v)", s62, pool3 + 40},
-    {1, "s(2).stretch == m(3).P.x - m(2).P.x - s(2).l0 (in s(2)), solved for s(2).stretch", s56, pool3 + 23},
-    {1, "s(2).f == s(2).k * s(2).stretch (in s(2)), solved for s(2).f", s58, pool3 + 29},
-    {1, "-m(2).f - s(1).f + s(2).f == 0 (node m(2).P), solved for m(2).f", s64, pool3 + 46},
-    {1, "m(2).m * der(m(2).v) == m(2).f (in m(2)), solved for der(m(2).v)", s62, pool3 + 40},
-    {1, "s(3).stretch == m(4).P.x - m(3).P.x - s(3).l0 (in s(3)), solved for s(3).stretch", s56, pool3 + 23},
-    {1, "s(3).f == s(3).k * s(3).stretch (in s(3)), solved for s(3).f", s58, pool3 + 29},
-    {1, "-m(3).f - s(2).f + s(3).f == 0 (node m(3).P), solved for m(3).f", s64, pool3 + 46},
-    {1, "m(3).m * der(m(3).v) == m(3).f (in m(3)), solved for der(m(3).v)", s62, pool3 + 40},
-    {1, "s(4).stretch == m(5).P.x - m(4).P.x - s(4).l0 (in s(4)), solved for s(4).stretch", s56, pool3 + 23},
-    {1, "s(4).f == s(4).k * s(4).stretch (in s(4)), solved for s(4).f", s58, pool3 + 29},
-    {1, "-m(4).f - s(3).f + s(4).f == 0 (node m(4).P), solved for m(4).f", s64, pool3 + 46},
-    {1, "m(4).m * der(m(4).v) == m(4).f (in m(4)), solved for der(m(4).v)", s62, pool3 + 40},
-    {1, "s(5).stretch == m(6).P.x - m(5).P.x - s(5).l0 (in s(5)), solved for s(5).stretch", s56, pool3 + 23},
-    {1, "s(5).f == s(5).k * s(5).stretch (in s(5)), solved for s(5).f", s58, pool3 + 29},
-    {1, "-m(5).f - s(4).f + s(5).f == 0 (node m(5).P), solved for m(5).f", s64, pool3 + 46},
-    {1, "m(5).m * der(m(5).v) == m(5).f (in m(5)), solved for der(m(5).v)", s62, pool3 + 40},
-    {1, "s(6).stretch == m(7).P.x - m(6).P.x - s(6).l0 (in s(6)), solved for s(6).stretch", s56, pool3 + 23},
-    {1, "s(6).f == s(6).k * s(6).stretch (in s(6)), solved for s(6).f", s58, pool3 + 29},
-    {1, "-m(6).f - s(5).f + s(6).f == 0 (node m(6).P), solved for m(6).f", s64, pool3 + 46},
-    {1, "m(6).m * der(m(6).v) == m(6).f (in m(6)), solved for der(m(6).v)", s62, pool3 + 40},
-    {1, "s(7).stretch == wr.P.x - m(7).P.x - s(7).l0 (in s(7)), solved for s(7).stretch", s56, pool3 + 23},
-    {1, "s(7).f == s(7).k * s(7).stretch (in s(7)), solved for s(7).f", s58, pool3 + 29},
-    {1, "-m(7).f - s(6).f + s(7).f == 0 (node m(7).P), solved for m(7).f", s64, pool3 + 46},
-    {1, "m(7).m * der(m(7).v) == m(7).f (in m(7)), solved for der(m(7).v)", s62, pool3 + 40},
-    {1, "-wr.reaction - m(8).f - s(7).f == 0 (node wr.P), solved for m(8).f", s60, pool3 + 35},
-    {1, "m(8).m * der(m(8).v) == m(8).f (in m(8)), solved for der(m(8).v)", s62, pool3 + 40},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 480, 538, 591},
+    {1, 597, 538, 591},
+    {1, 655, 538, 591},
+    {1, 717, 538, 591},
+    {1, 779, 538, 591},
+    {1, 841, 538, 591},
+    {1, 903, 538, 591},
+    {1, 965, 538, 591},
+    {1, 1027, 1113, 1161},
+    {1, 1167, 1304, 1352},
+    {1, 1357, 1419, 1467},
+    {1, 1473, 1113, 1161},
+    {1, 1559, 1304, 1352},
+    {1, 1696, 1419, 1467},
+    {1, 1758, 1837, 1887},
+    {1, 1893, 1954, 2004},
+    {1, 2010, 2077, 2124},
+    {1, 2129, 2194, 2242},
+    {1, 2248, 1837, 1887},
+    {1, 2329, 1954, 2004},
+    {1, 2390, 2454, 2501},
+    {1, 2506, 2194, 2242},
+    {1, 2571, 1837, 1887},
+    {1, 2652, 1954, 2004},
+    {1, 2713, 2454, 2501},
+    {1, 2777, 2194, 2242},
+    {1, 2842, 1837, 1887},
+    {1, 2923, 1954, 2004},
+    {1, 2984, 2454, 2501},
+    {1, 3048, 2194, 2242},
+    {1, 3113, 1837, 1887},
+    {1, 3194, 1954, 2004},
+    {1, 3255, 2454, 2501},
+    {1, 3319, 2194, 2242},
+    {1, 3384, 1837, 1887},
+    {1, 3465, 1954, 2004},
+    {1, 3526, 2454, 2501},
+    {1, 3590, 2194, 2242},
+    {1, 3655, 1837, 1887},
+    {1, 3734, 1954, 2004},
+    {1, 3795, 2454, 2501},
+    {1, 3859, 2194, 2242},
+    {1, 3924, 2077, 2124},
+    {1, 3991, 2194, 2242},
 };
 
 static const int jac_color[] = {
@@ -759,6 +709,103 @@ static const int rel_states[] = {
     0, 1, 2, 3
 };
 
+static const char texts[] =
+    "\0"
+    "wl\0"
+    "Wall: side must be 1 or -1\0"
+    "<stdlib>/translational/Wall.lmdl:33:5\0"
+    "33:67\0"
+    "Wall: stiffness must be >= 0\0"
+    "<stdlib>/translational/Wall.lmdl:34:5\0"
+    "34:60\0"
+    "Wall: damping must be >= 0\0"
+    "<stdlib>/translational/Wall.lmdl:35:5\0"
+    "35:56\0"
+    "wr\0"
+    "m(1)\0"
+    "Mass: m must be > 0\0"
+    "<stdlib>/translational/Mass.lmdl:22:5\0"
+    "22:42\0"
+    "m(2)\0"
+    "m(3)\0"
+    "m(4)\0"
+    "m(5)\0"
+    "m(6)\0"
+    "m(7)\0"
+    "m(8)\0"
+    "s(1)\0"
+    "Spring: k must be >= 0\0"
+    "<stdlib>/translational/Spring.lmdl:22:5\0"
+    "22:46\0"
+    "s(2)\0"
+    "s(3)\0"
+    "s(4)\0"
+    "s(5)\0"
+    "s(6)\0"
+    "s(7)\0"
+    "der(wl.P.x) == m(1).v (node wl.P), solved for der(m(1).x)\0"
+    "<stdlib>/domains/TranslationalPB.lmdl:12:5\0"
+    "12:17\0"
+    "der(wr.P.x) == m(8).v (node wr.P), solved for der(m(8).x)\0"
+    "der(m(2).P.x) == m(2).v (node m(2).P), solved for der(m(2).x)\0"
+    "der(m(3).P.x) == m(3).v (node m(3).P), solved for der(m(3).x)\0"
+    "der(m(4).P.x) == m(4).v (node m(4).P), solved for der(m(4).x)\0"
+    "der(m(5).P.x) == m(5).v (node m(5).P), solved for der(m(5).x)\0"
+    "der(m(6).P.x) == m(6).v (node m(6).P), solved for der(m(6).x)\0"
+    "der(m(7).P.x) == m(7).v (node m(7).P), solved for der(m(7).x)\0"
+    "wl.penetration == wl.side * (wl.P.x - wl.position) (in wl), solved for wl.penetration\0"
+    "<stdlib>/translational/Wall.lmdl:26:5\0"
+    "26:44\0"
+    "wl.f == if wl.penetration > 0, max(wl.stiffness * wl.penetration + wl.damping * wl.side * m(1).v, 0) else 0 end (in wl), solved for wl.f\0"
+    "<stdlib>/translational/Wall.lmdl:27:5\0"
+    "31:8\0"
+    "wl.reaction == wl.side * wl.f (in wl), solved for wl.reaction\0"
+    "<stdlib>/translational/Wall.lmdl:32:5\0"
+    "32:26\0"
+    "wr.penetration == wr.side * (wr.P.x - wr.position) (in wr), solved for wr.penetration\0"
+    "wr.f == if wr.penetration > 0, max(wr.stiffness * wr.penetration + wr.damping * wr.side * m(8).v, 0) else 0 end (in wr), solved for wr.f\0"
+    "wr.reaction == wr.side * wr.f (in wr), solved for wr.reaction\0"
+    "s(1).stretch == m(2).P.x - wl.P.x - s(1).l0 (in s(1)), solved for s(1).stretch\0"
+    "<stdlib>/translational/Spring.lmdl:20:5\0"
+    "20:31\0"
+    "s(1).f == s(1).k * s(1).stretch (in s(1)), solved for s(1).f\0"
+    "<stdlib>/translational/Spring.lmdl:21:5\0"
+    "21:22\0"
+    "-wl.reaction - m(1).f + s(1).f == 0 (node wl.P), solved for m(1).f\0"
+    "<stdlib>/translational/Wall.lmdl:9:5\0"
+    "9:25\0"
+    "m(1).m * der(m(1).v) == m(1).f (in m(1)), solved for der(m(1).v)\0"
+    "<stdlib>/translational/Mass.lmdl:21:5\0"
+    "21:21\0"
+    "s(2).stretch == m(3).P.x - m(2).P.x - s(2).l0 (in s(2)), solved for s(2).stretch\0"
+    "s(2).f == s(2).k * s(2).stretch (in s(2)), solved for s(2).f\0"
+    "-m(2).f - s(1).f + s(2).f == 0 (node m(2).P), solved for m(2).f\0"
+    "<stdlib>/translational/Mass.lmdl:5:5\0"
+    "5:25\0"
+    "m(2).m * der(m(2).v) == m(2).f (in m(2)), solved for der(m(2).v)\0"
+    "s(3).stretch == m(4).P.x - m(3).P.x - s(3).l0 (in s(3)), solved for s(3).stretch\0"
+    "s(3).f == s(3).k * s(3).stretch (in s(3)), solved for s(3).f\0"
+    "-m(3).f - s(2).f + s(3).f == 0 (node m(3).P), solved for m(3).f\0"
+    "m(3).m * der(m(3).v) == m(3).f (in m(3)), solved for der(m(3).v)\0"
+    "s(4).stretch == m(5).P.x - m(4).P.x - s(4).l0 (in s(4)), solved for s(4).stretch\0"
+    "s(4).f == s(4).k * s(4).stretch (in s(4)), solved for s(4).f\0"
+    "-m(4).f - s(3).f + s(4).f == 0 (node m(4).P), solved for m(4).f\0"
+    "m(4).m * der(m(4).v) == m(4).f (in m(4)), solved for der(m(4).v)\0"
+    "s(5).stretch == m(6).P.x - m(5).P.x - s(5).l0 (in s(5)), solved for s(5).stretch\0"
+    "s(5).f == s(5).k * s(5).stretch (in s(5)), solved for s(5).f\0"
+    "-m(5).f - s(4).f + s(5).f == 0 (node m(5).P), solved for m(5).f\0"
+    "m(5).m * der(m(5).v) == m(5).f (in m(5)), solved for der(m(5).v)\0"
+    "s(6).stretch == m(7).P.x - m(6).P.x - s(6).l0 (in s(6)), solved for s(6).stretch\0"
+    "s(6).f == s(6).k * s(6).stretch (in s(6)), solved for s(6).f\0"
+    "-m(6).f - s(5).f + s(6).f == 0 (node m(6).P), solved for m(6).f\0"
+    "m(6).m * der(m(6).v) == m(6).f (in m(6)), solved for der(m(6).v)\0"
+    "s(7).stretch == wr.P.x - m(7).P.x - s(7).l0 (in s(7)), solved for s(7).stretch\0"
+    "s(7).f == s(7).k * s(7).stretch (in s(7)), solved for s(7).f\0"
+    "-m(7).f - s(6).f + s(7).f == 0 (node m(7).P), solved for m(7).f\0"
+    "m(7).m * der(m(7).v) == m(7).f (in m(7)), solved for der(m(7).v)\0"
+    "-wr.reaction - m(8).f - s(7).f == 0 (node wr.P), solved for m(8).f\0"
+    "m(8).m * der(m(8).v) == m(8).f (in m(8)), solved for der(m(8).v)\0";
+
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Chain",
@@ -774,9 +821,9 @@ const RtModel rt_model = {
     .n_targets = 8, .targets = targets, .target_values = target_values,
     .n_relations = 4, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 21, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 21, .assert_rows = assert_rows, .assert_reads = assert_reads, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 44, .blocks = blocks,
+    .n_blocks = 44, .block_rows = block_rows, .texts = texts,
     .n_colors = 4, .color = jac_color, .jac_colptr = jac_colptr,
     .jac_rows = jac_rows,
     .n_rel_states = 4, .rel_states = rel_states,

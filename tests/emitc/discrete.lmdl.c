@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -321,8 +321,9 @@ static const RtChartInfo charts[] = {
     {"", "mc", s11, 2, 2, chart_modes_0, 3, pool3},
 };
 
-static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -346,23 +347,28 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s13[] = "discrete.lmdl:17:5";
-static const char s15[] = "discrete.lmdl:18:5";
-static const char s17[] = "discrete.lmdl:30:13";
-static const char pool4[] =
-    "17:17\0"
-    "18:31\0"
-    "30:40\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(x) == v, solved for der(x)", s13, pool4},
-    {1, "y == delay(x, 0.1), solved for y", s15, pool4 + 6},
-    {1, "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)", s17, pool4 + 12},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 1, 32, 51},
+    {1, 57, 90, 109},
+    {1, 115, 182, 202},
 };
 
 static const int rel_states[] = {
     0
 };
+
+static const char texts[] =
+    "\0"
+    "der(x) == v, solved for der(x)\0"
+    "discrete.lmdl:17:5\0"
+    "17:17\0"
+    "y == delay(x, 0.1), solved for y\0"
+    "discrete.lmdl:18:5\0"
+    "18:31\0"
+    "if mc == 1, der(v) - -9.81 else der(v) end == 0, solved for der(v)\0"
+    "discrete.lmdl:30:13\0"
+    "30:40\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -378,9 +384,9 @@ const RtModel rt_model = {
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 0, .assert_rows = assert_rows, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 3, .blocks = blocks,
+    .n_blocks = 3, .block_rows = block_rows, .texts = texts,
     .n_evars = 4, .evar_start = evar_start,
     .update = update,
     .n_charts = 1, .charts = charts,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -251,8 +251,9 @@ static void relation_values(const RtEval *e, int *restrict truth)
     truth[1] = ((x[0] * p[5]) > 0.1);
 }
 
-static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -276,28 +277,36 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s7[] = "loops.lmdl:23:5";
-static const char s9[] = "loops.lmdl:24:5";
-static const char s11[] = "loops.lmdl:26:5";
-static const char s13[] = "loops.lmdl:28:5";
-static const char s15[] = "loops.lmdl:29:5";
-static const char s17[] = "loops.lmdl:30:5";
-static const char pool2[] =
-    "23:22\0"
-    "24:20\0"
-    "26:20\0"
-    "28:18\0"
-    "29:16\0"
-    "30:58\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(x) == -(k * x), solved for der(x)", s7, pool2},
-    {2, "a * y + w == x and 1 more equation, solved for y, w", s9, pool2 + 6},
-    {2, "x * u + v == 1 and 1 more equation, solved for u, v", s11, pool2 + 12},
-    {1, "z ^ 3 + z == x, solved for z", s13, pool2 + 18},
-    {1, "a * q == x, solved for q", s15, pool2 + 24},
-    {1, "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f", s17, pool2 + 30},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 1, 39, 55},
+    {2, 61, 113, 129},
+    {2, 135, 187, 203},
+    {1, 209, 238, 254},
+    {1, 260, 285, 301},
+    {1, 307, 374, 390},
 };
+
+static const char texts[] =
+    "\0"
+    "der(x) == -(k * x), solved for der(x)\0"
+    "loops.lmdl:23:5\0"
+    "23:22\0"
+    "a * y + w == x and 1 more equation, solved for y, w\0"
+    "loops.lmdl:24:5\0"
+    "24:20\0"
+    "x * u + v == 1 and 1 more equation, solved for u, v\0"
+    "loops.lmdl:26:5\0"
+    "26:20\0"
+    "z ^ 3 + z == x, solved for z\0"
+    "loops.lmdl:28:5\0"
+    "28:18\0"
+    "a * q == x, solved for q\0"
+    "loops.lmdl:29:5\0"
+    "29:16\0"
+    "f == if x > 0.5, if q > 0.1, q else 0 end else 0 end, solved for f\0"
+    "loops.lmdl:30:5\0"
+    "30:58\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -314,9 +323,9 @@ const RtModel rt_model = {
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 0, .assert_rows = assert_rows, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 6, .blocks = blocks,
+    .n_blocks = 6, .block_rows = block_rows, .texts = texts,
     .column_from = column_from, .column_info_of = column_info_of,
     .n_column_parts = 1, .column_parts = column_parts,
     .column_part_end = column_part_end,

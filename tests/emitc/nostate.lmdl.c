@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -151,8 +151,9 @@ static void relation_values(const RtEval *e, int *restrict truth)
     (void)truth;
 }
 
-static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -176,13 +177,16 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s1[] = "nostate.lmdl:11:5";
-static const char pool1[] =
-    "11:19\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "y == k * time, solved for y", s1, pool1},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 1, 29, 47},
 };
+
+static const char texts[] =
+    "\0"
+    "y == k * time, solved for y\0"
+    "nostate.lmdl:11:5\0"
+    "11:19\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -198,9 +202,9 @@ const RtModel rt_model = {
     .n_targets = 0, .targets = targets, .target_values = target_values,
     .n_relations = 0, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 0, .assert_rows = assert_rows, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 1, .blocks = blocks,
+    .n_blocks = 1, .block_rows = block_rows, .texts = texts,
     .column_from = column_from, .column_info_of = column_info_of,
     .n_column_parts = 1, .column_parts = column_parts,
     .column_part_end = column_part_end,

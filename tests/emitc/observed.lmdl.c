@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -197,8 +197,9 @@ static void relation_values(const RtEval *e, int *restrict truth)
     (void)truth;
 }
 
-static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -222,18 +223,24 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s1[] = "observed.lmdl:16:5";
-static const char s3[] = "observed.lmdl:17:10";
-static const char pool1[] =
-    "16:20\0"
-    "17:18\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)", s1, pool1},
-    {1, "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)", s1, pool1},
-    {1, "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)", s3, pool1 + 6},
-    {1, "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)", s3, pool1 + 6},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 1, 69, 88},
+    {1, 94, 69, 88},
+    {1, 167, 235, 255},
+    {1, 261, 235, 255},
 };
+
+static const char texts[] =
+    "\0"
+    "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)\0"
+    "observed.lmdl:16:5\0"
+    "16:20\0"
+    "der(inner.x) == -(inner.r * inner.x) (in inner), solved for der(inner.x)\0"
+    "der(seen.integ_1) == seen.x (in seen), solved for der(seen.integ_1)\0"
+    "observed.lmdl:17:10\0"
+    "17:18\0"
+    "der(inner.integ_1) == inner.x (in inner), solved for der(inner.integ_1)\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -250,9 +257,9 @@ const RtModel rt_model = {
     .n_targets = 4, .targets = targets, .target_values = target_values,
     .n_relations = 0, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 0, .assert_rows = assert_rows, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 4, .blocks = blocks,
+    .n_blocks = 4, .block_rows = block_rows, .texts = texts,
     .column_from = column_from, .column_info_of = column_info_of,
     .n_column_parts = 1, .column_parts = column_parts,
     .column_part_end = column_part_end,

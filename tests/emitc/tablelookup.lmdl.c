@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -227,8 +227,9 @@ static void relation_values(const RtEval *e, int *restrict truth)
     truth[2] = rt_grid_segment(p + 8, 2, t);
 }
 
-static const RtAssertInfo asserts[] = {
-    {"", "", "", 0, NULL, 0, NULL, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -252,23 +253,30 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s7[] = "tablelookup.lmdl:18:5";
-static const char s9[] = "tablelookup.lmdl:19:5";
-static const char s11[] = "tablelookup.lmdl:20:5";
-static const char s13[] = "tablelookup.lmdl:21:5";
-static const char pool1[] =
-    "18:27\0"
-    "19:82\0"
-    "20:18\0"
-    "21:42\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(x) == 0.001, solved for der(x)", s7, pool1},
-    {1, "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f", s9, pool1 + 6},
-    {1, "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)", s9, pool1 + 6},
-    {1, "df == der(f), solved for df", s11, pool1 + 12},
-    {1, "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g", s13, pool1 + 18},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 1, 36, 58},
+    {1, 64, 143, 165},
+    {1, 171, 143, 165},
+    {1, 271, 299, 321},
+    {1, 327, 427, 449},
 };
+
+static const char texts[] =
+    "\0"
+    "der(x) == 0.001, solved for der(x)\0"
+    "tablelookup.lmdl:18:5\0"
+    "18:27\0"
+    "f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for f\0"
+    "tablelookup.lmdl:19:5\0"
+    "19:82\0"
+    "derivative 1 of f == tablelookup(xd(1)..xd(4), fd(1)..fd(4), x, smooth, nearest), solved for der(f)\0"
+    "df == der(f), solved for df\0"
+    "tablelookup.lmdl:20:5\0"
+    "20:18\0"
+    "g == tablelookup(xd(1)..xd(4), td(1)..td(2), F(1,1)..F(4,2), x, time, linear, linear), solved for g\0"
+    "tablelookup.lmdl:21:5\0"
+    "21:42\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -284,9 +292,9 @@ const RtModel rt_model = {
     .n_targets = 0, .targets = targets, .target_values = target_values,
     .n_relations = 3, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 0, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 0, .assert_rows = assert_rows, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 5, .blocks = blocks,
+    .n_blocks = 5, .block_rows = block_rows, .texts = texts,
     .n_tables = 2, .tables = tables,
     .column_from = column_from, .column_info_of = column_info_of,
     .n_column_parts = 1, .column_parts = column_parts,

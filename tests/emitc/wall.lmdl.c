@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 20,
-               "generated for runtime interface 20: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 21,
+               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -265,31 +265,13 @@ static const int assert_reads[] = {
     1, 3, 5, 6, 7
 };
 
-static const char s20[] = "<stdlib>/translational/Spring.lmdl:22:5";
-static const char s24[] = "<stdlib>/translational/Mass.lmdl:22:5";
-static const char s27[] = "<stdlib>/translational/Wall.lmdl:33:5";
-static const char s30[] = "<stdlib>/translational/Wall.lmdl:34:5";
-static const char s33[] = "<stdlib>/translational/Wall.lmdl:35:5";
-static const char pool2[] =
-    "spring\0"
-    "Spring: k must be >= 0\0"
-    "22:46\0"
-    "mass\0"
-    "Mass: m must be > 0\0"
-    "22:42\0"
-    "Wall: side must be 1 or -1\0"
-    "33:67\0"
-    "Wall: stiffness must be >= 0\0"
-    "34:60\0"
-    "Wall: damping must be >= 0\0"
-    "35:56\0";
-
-static const RtAssertInfo asserts[] = {
-    {pool2, pool2 + 7, s20, 1, assert_reads + 0, 1, pool2 + 30, 0},
-    {pool2 + 36, pool2 + 41, s24, 1, assert_reads + 1, 1, pool2 + 61, 0},
-    {pool1, pool2 + 67, s27, 1, assert_reads + 2, 1, pool2 + 94, 0},
-    {pool1, pool2 + 100, s30, 1, assert_reads + 3, 1, pool2 + 129, 0},
-    {pool1, pool2 + 135, s33, 1, assert_reads + 4, 1, pool2 + 162, 0},
+/* instance, message, location, its end: offsets into texts[] */
+static const RtAssertRow assert_rows[] = {
+    {1, 8, 31, 81, 1, 0, 1, 0},
+    {87, 92, 112, 160, 1, 1, 1, 0},
+    {166, 171, 198, 246, 1, 2, 1, 0},
+    {166, 252, 281, 329, 1, 3, 1, 0},
+    {166, 335, 362, 410, 1, 4, 1, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -317,31 +299,58 @@ static int check_param_asserts(const double *restrict p)
     return -1;
 }
 
-static const char s35[] = "<stdlib>/domains/TranslationalPB.lmdl:12:5";
-static const char s37[] = "<stdlib>/translational/Spring.lmdl:21:5";
-static const char s39[] = "<stdlib>/translational/Wall.lmdl:26:5";
-static const char s41[] = "<stdlib>/translational/Wall.lmdl:27:5";
-static const char s43[] = "<stdlib>/translational/Wall.lmdl:32:5";
-static const char s45[] = "<stdlib>/translational/Spring.lmdl:6:5";
-static const char s47[] = "<stdlib>/translational/Mass.lmdl:21:5";
-static const char pool3[] =
-    "12:17\0"
-    "21:22\0"
-    "26:44\0"
-    "31:8\0"
-    "32:26\0"
-    "6:25\0"
-    "21:21\0";
-
-static const RtBlockInfo blocks[] = {
-    {1, "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)", s35, pool3},
-    {1, "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f", s37, pool3 + 6},
-    {1, "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration", s39, pool3 + 12},
-    {1, "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f", s41, pool3 + 18},
-    {1, "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction", s43, pool3 + 23},
-    {1, "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f", s45, pool3 + 29},
-    {1, "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)", s47, pool3 + 34},
+/* size, description, location, its end: offsets into texts[] */
+static const RtBlockRow block_rows[] = {
+    {1, 416, 478, 531},
+    {1, 537, 628, 678},
+    {1, 684, 780, 828},
+    {1, 834, 987, 1035},
+    {1, 1040, 1112, 1160},
+    {1, 1166, 1239, 1288},
+    {1, 1293, 1358, 1406},
 };
+
+static const char texts[] =
+    "\0"
+    "spring\0"
+    "Spring: k must be >= 0\0"
+    "<stdlib>/translational/Spring.lmdl:22:5\0"
+    "22:46\0"
+    "mass\0"
+    "Mass: m must be > 0\0"
+    "<stdlib>/translational/Mass.lmdl:22:5\0"
+    "22:42\0"
+    "wall\0"
+    "Wall: side must be 1 or -1\0"
+    "<stdlib>/translational/Wall.lmdl:33:5\0"
+    "33:67\0"
+    "Wall: stiffness must be >= 0\0"
+    "<stdlib>/translational/Wall.lmdl:34:5\0"
+    "34:60\0"
+    "Wall: damping must be >= 0\0"
+    "<stdlib>/translational/Wall.lmdl:35:5\0"
+    "35:56\0"
+    "der(mass.x) == mass.v (node spring.F), solved for der(mass.x)\0"
+    "<stdlib>/domains/TranslationalPB.lmdl:12:5\0"
+    "12:17\0"
+    "base.f == spring.k * (mass.x - (base.position + spring.l0)) (in spring), solved for base.f\0"
+    "<stdlib>/translational/Spring.lmdl:21:5\0"
+    "21:22\0"
+    "wall.penetration == wall.side * (mass.x - wall.position) (in wall), solved for wall.penetration\0"
+    "<stdlib>/translational/Wall.lmdl:26:5\0"
+    "26:44\0"
+    "wall.f == if wall.penetration > 0, max(wall.stiffness * wall.penetration + wall.damping * wall.side * mass.v, 0) else 0 end (in wall), solved for wall.f\0"
+    "<stdlib>/translational/Wall.lmdl:27:5\0"
+    "31:8\0"
+    "wall.reaction == wall.side * wall.f (in wall), solved for wall.reaction\0"
+    "<stdlib>/translational/Wall.lmdl:32:5\0"
+    "32:26\0"
+    "-base.f - mass.f - wall.reaction == 0 (node spring.F), solved for mass.f\0"
+    "<stdlib>/translational/Spring.lmdl:6:5\0"
+    "6:25\0"
+    "mass.m * der(mass.v) == mass.f (in mass), solved for der(mass.v)\0"
+    "<stdlib>/translational/Mass.lmdl:21:5\0"
+    "21:21\0";
 
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
@@ -358,9 +367,9 @@ const RtModel rt_model = {
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
     .zero_crossings = zero_crossings, .relation_values = relation_values,
-    .n_asserts = 5, .asserts = asserts, .check_asserts = check_asserts,
+    .n_asserts = 5, .assert_rows = assert_rows, .assert_reads = assert_reads, .check_asserts = check_asserts,
     .check_param_asserts = check_param_asserts,
-    .n_blocks = 7, .blocks = blocks,
+    .n_blocks = 7, .block_rows = block_rows, .texts = texts,
     .column_from = column_from, .column_info_of = column_info_of,
     .n_column_parts = 1, .column_parts = column_parts,
     .column_part_end = column_part_end,
