@@ -386,7 +386,7 @@ int rt_csv_header(RtSim *s)
     line_put(&o->line, "time", 4);
     for (int i = 0; i < nf; i++) {
         line_char(&o->line, ',');
-        line_field(&o->line, m->column_names[s->opt.vars[i]]);
+        line_field(&o->line, rt_column_name(m, s->opt.vars[i]));
     }
     line_char(&o->line, '\n');
     return write_line(s, s->out, s->opt.out_path, 0);

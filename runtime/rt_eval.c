@@ -106,7 +106,7 @@ static const char *nonfinite_column(RtSim *s, const RtEval *e)
     rt_columns(m, e, s->cols);
     for (int i = 0; i < m->n_columns; i++)
         if (!isfinite(s->cols[i]))
-            return m->column_names[i];
+            return rt_column_name(m, i);
     return NULL;
 }
 
@@ -124,7 +124,7 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
     RtEval e = rt_eval_make(s, t, x, dx, alg, modes);
     int bad = e.partial ? -1 : first_nonfinite(x, m->n_states);
     if (bad >= 0) {
-        nonfinite(f, t, m->state_names[bad], 0);
+        nonfinite(f, t, rt_state_name(m, bad), 0);
         return -1;
     }
     if (s->table_tolerant)
@@ -150,7 +150,7 @@ int rt_eval_try(RtSim *s, double t, const double *x, double *dx,
             return -1;
     }
     if (m->n_states > 0 && (bad = first_nonfinite(dx, m->n_states)) >= 0) {
-        nonfinite(f, t, m->state_names[bad], 1);
+        nonfinite(f, t, rt_state_name(m, bad), 1);
         return -1;
     }
     /* the solver's evaluations check dx only; an accepted state's what

@@ -454,7 +454,7 @@ static void report_unmet(RtSim *s, const Targets *tg)
         rt_warn(s, "initialization: the %s-priority target on '%s' is not "
                 "met: it is %.10g, the target is %.10g",
                 m->targets[k].high && !tg->demoted ? "high" : "low",
-                m->column_names[col], got, tg->tv[k]);
+                rt_column_name(m, col), got, tg->tv[k]);
     }
 }
 

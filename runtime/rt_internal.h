@@ -439,13 +439,51 @@ void rt_report_failure(const RtSim *s);
 void rt_fail_eval(RtFailure *f, double t, int code, int block);
 void rt_fail_simple(RtFailure *f, RtFailKind kind, double t, int index);
 
+/* A list of names: an array of pointers, or offsets into one text (a
+   generated model's states and columns, RtModel.texts). */
+typedef struct RtNames {
+    const char *const *ptr; /* the names; or NULL, and name i is ... */
+    const char *text;       /* ... text + at[i] */
+    const unsigned *at;
+} RtNames;
+
+static inline const char *rt_name(RtNames names, int i)
+{
+    return names.ptr ? names.ptr[i] : names.text + names.at[i];
+}
+
+static inline RtNames rt_names_of(const char *const *ptr)
+{
+    return (RtNames){ptr, NULL, NULL};
+}
+
+/* The model's column and state names. */
+static inline RtNames rt_column_names(const RtModel *m)
+{
+    return (RtNames){m->column_names, m->texts, m->column_name_at};
+}
+
+static inline RtNames rt_state_names(const RtModel *m)
+{
+    return (RtNames){m->state_names, m->texts, m->state_name_at};
+}
+
+static inline const char *rt_column_name(const RtModel *m, int c)
+{
+    return rt_name(rt_column_names(m), c);
+}
+
+static inline const char *rt_state_name(const RtModel *m, int i)
+{
+    return rt_name(rt_state_names(m), i);
+}
+
 /* rt_names.c: names to indices without linear searches. */
 typedef struct RtNameIndex RtNameIndex;
-RtNameIndex *rt_names_new(const char *const *names, int n);
+RtNameIndex *rt_names_new(RtNames names, int n);
 int rt_names_find(const RtNameIndex *ix, const char *name, size_t len);
 void rt_names_free(RtNameIndex *ix);
-const char *rt_names_suggest(const char *const *names, int n,
-                             const char *name, size_t len);
+const char *rt_names_suggest(RtNames names, int n, const char *name, size_t len);
 /* A comma-separated list of names among names[0 .. n) (a comma inside
    parentheses is part of a matrix element's name, M(1,2)): their
    indices, in order (*nsel of them; malloc'ed), or NULL with *bad and
@@ -455,7 +493,7 @@ const char *rt_names_suggest(const char *const *names, int n,
    outside parentheses, since a matrix element is named M(1,2); NULL for
    the last name. */
 const char *rt_names_end(const char *s);
-int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
+int *rt_names_list(RtNames names, int n, const char *list, int skip_empty,
                    int *nsel, const char **bad, size_t *badlen);
 
 /* rt_params.c: --param PATH=VALUE. Returns 0, or -1 after a message. */

@@ -30,7 +30,7 @@
 #include <gsl/gsl_linalg.h>
 
 /* Says that name[0 .. len) is not among names[0 .. n). */
-static void not_found(const RtSim *s, const char *const *names, int n, const char *name,
+static void not_found(const RtSim *s, RtNames names, int n, const char *name,
                       size_t len, const char *option, const char *what)
 {
     const char *hint = rt_names_suggest(names, n, name, len);
@@ -64,7 +64,7 @@ static int plain_parameter(const RtSim *s, const char *name, size_t len)
 
 /* list: comma-separated names among names[0 .. n) -> *sel (indices),
    *nsel, each once (empty names skipped); 0, or -1 after a message. */
-static int select_list(const RtSim *s, const char *list, const char *const *names, int n,
+static int select_list(const RtSim *s, const char *list, RtNames names, int n,
                        const char *option, const char *what, int **sel, int *nsel)
 {
     const char *bad;
@@ -78,7 +78,7 @@ static int select_list(const RtSim *s, const char *list, const char *const *name
     for (int i = 0; i < *nsel; i++) {
         for (int k = 0; k < i; k++) {
             if ((*sel)[k] == (*sel)[i]) {
-                const char *name = names[(*sel)[i]];
+                const char *name = rt_name(names, (*sel)[i]);
                 rt_usage_error(s->prog, "%s: '%s' is named twice", option, name);
                 return -1;
             }
@@ -110,7 +110,7 @@ int rt_linearize_select(RtSim *s)
         in_names[k] = m->params[L->input_param[k]].name;
     int rc = 0;
     if (o->lin_inputs) {
-        rc = select_list(s, o->lin_inputs, in_names, L->n_inputs, "--inputs",
+        rc = select_list(s, o->lin_inputs, rt_names_of(in_names), L->n_inputs, "--inputs",
                          "an input", &o->lin_in, &o->n_lin_in);
     } else {
         o->lin_in = rt_xcalloc((size_t)L->n_inputs + 1, sizeof *o->lin_in);
@@ -123,7 +123,7 @@ int rt_linearize_select(RtSim *s)
     /* outputs: columns by name; the top model's outputs by default */
     int nvis = m->n_columns - m->n_hidden;
     if (o->lin_outputs)
-        return select_list(s, o->lin_outputs, (const char *const *)m->column_names, nvis,
+        return select_list(s, o->lin_outputs, rt_column_names(m), nvis,
                            "--outputs", "a variable", &o->lin_out, &o->n_lin_out);
     o->lin_out = rt_xcalloc((size_t)m->n_columns + 1, sizeof *o->lin_out);
     for (int c = 0; c < nvis; c++) {
@@ -345,7 +345,7 @@ static void names_make(const RtSim *s, const Lin *lin, Names *nm)
     nm->uu = rt_xcalloc((size_t)lin->nu + 1, sizeof *nm->uu);
     nm->yu = rt_xcalloc((size_t)lin->ny + 1, sizeof *nm->yu);
     for (int i = 0; i < lin->nx; i++) {
-        nm->x[i] = m->state_names[i];
+        nm->x[i] = rt_state_name(m, i);
         rt_unit_format(L->state_dim[i], nm->xu[i], sizeof nm->xu[i]);
     }
     for (int k = 0; k < lin->nu; k++) {
@@ -355,7 +355,7 @@ static void names_make(const RtSim *s, const Lin *lin, Names *nm)
     }
     for (int i = 0; i < lin->ny; i++) {
         int c = s->opt.lin_out[i];
-        nm->y[i] = m->column_names[c];
+        nm->y[i] = rt_column_name(m, c);
         const RtColumnInfo *ci = m->column_info
             ? &m->column_info[m->column_info_of ? m->column_info_of[c] : c] : NULL;
         if (ci)

@@ -278,7 +278,7 @@ static int parse_cmdline(CmdLine *c, const char *prog, int argc, char **argv)
         }
         if (!takes_value(name)) {
             if (arg[0] == '-') {
-                const char *hint = rt_names_suggest(all_options,
+                const char *hint = rt_names_suggest(rt_names_of(all_options),
                     (int)(sizeof all_options / sizeof all_options[0]), arg, len);
                 if (hint)
                     rt_usage_error(prog, "unknown option '%.*s'; did you mean "
@@ -338,7 +338,7 @@ static int check_options(CmdLine *c, const char *prog)
 static char *without_time(const RtModel *m, int shown, const char *vars)
 {
     for (int i = 0; i < shown; i++)
-        if (!strcmp(m->column_names[i], "time"))
+        if (!strcmp(rt_column_name(m, i), "time"))
             return rt_xstrdup(vars);
     char *out = rt_xcalloc(strlen(vars) + 1, 1);
     size_t n = 0;
@@ -384,12 +384,12 @@ static int select_columns(RtSim *s, const char *vars)
         free(asked);
         asked = rt_xstrdup(vars);
     }
-    s->opt.vars = rt_names_list(m->column_names, shown, asked, 0, &s->opt.n_vars, &at, &len);
+    s->opt.vars = rt_names_list(rt_column_names(m), shown, asked, 0, &s->opt.n_vars, &at, &len);
     if (s->opt.vars) {
         free(asked);
         return 0;
     }
-    const char *hint = len ? rt_names_suggest(m->column_names, shown, at, len) : NULL;
+    const char *hint = len ? rt_names_suggest(rt_column_names(m), shown, at, len) : NULL;
     if (!len)
         rt_usage_error(s->prog, "--vars: empty column name");
     else if (hint)

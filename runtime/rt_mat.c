@@ -111,7 +111,7 @@ static const char *var_name(const RtSim *s, int j)
     if (j == 0)
         return "time";
     if (j <= s->opt.n_vars)
-        return s->m->column_names[s->opt.vars[j - 1]];
+        return rt_column_name(s->m, s->opt.vars[j - 1]);
     return s->m->params[j - 1 - s->opt.n_vars].name;
 }
 

@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 21
+#define RT_ABI_VERSION 22
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -334,7 +334,8 @@ struct RtModel {
     int (*check_params)(const double *p);
 
     int n_states;
-    const char *const *state_names;
+    const char *const *state_names;   /* hand-written models; or: */
+    const unsigned *state_name_at;    /* generated ones: in texts */
     /* Each state's column, the first one named like the state, or -1
        (a derivative's state, der(...), has none); NULL in hand-written
        models, whose states are looked up by name. */
@@ -353,7 +354,9 @@ struct RtModel {
     int n_alg_solver;
 
     int n_columns;
-    const char *const *column_names; /* CSV header after "time" */
+    const char *const *column_names; /* CSV header after "time" (hand-
+                                        written models); or: */
+    const unsigned *column_name_at;  /* generated ones: in texts */
     const RtColumnInfo *column_info; /* per column, or per column_info_of
                                         entry; NULL in hand-written models */
     /* The last n_hidden columns are never written (targets may read
@@ -397,8 +400,9 @@ struct RtModel {
     int n_blocks;
     const RtBlockInfo *blocks;      /* hand-written models; or: */
     const RtBlockRow *block_rows;   /* generated ones */
-    /* The strings of assert_rows and block_rows: an offset k is the
-       string at texts + k (offset 0 is ""). */
+    /* The strings of assert_rows, block_rows, state_name_at and
+       column_name_at: an offset k is the string at texts + k (offset 0
+       is ""). */
     const char *texts;
 
     /* The tables of tablelookup calls; their grids are checked to be

@@ -20,7 +20,7 @@
 #include <string.h>
 
 struct RtNameIndex {
-    const char *const *names;   /* the model's names */
+    RtNames names;              /* the model's names */
     size_t mask;                /* table size - 1 (a power of two) */
     int *slot;                  /* name index, or -1 for empty */
 };
@@ -40,7 +40,7 @@ static int same(const char *name, const char *s, size_t len)
     return strncmp(name, s, len) == 0 && name[len] == 0;
 }
 
-RtNameIndex *rt_names_new(const char *const *names, int n)
+RtNameIndex *rt_names_new(RtNames names, int n)
 {
     RtNameIndex *ix = rt_xcalloc(1, sizeof *ix);
     size_t size = 8;
@@ -52,11 +52,11 @@ RtNameIndex *rt_names_new(const char *const *names, int n)
     for (size_t i = 0; i < size; i++)
         ix->slot[i] = -1;
     for (int k = 0; k < n; k++) {
-        const char *name = names[k];
+        const char *name = rt_name(names, k);
         size_t len = strlen(name);
         size_t i = (size_t)hash(name, len) & ix->mask;
         /* The first of two equal names keeps the slot. */
-        while (ix->slot[i] >= 0 && !same(names[ix->slot[i]], name, len))
+        while (ix->slot[i] >= 0 && !same(rt_name(names, ix->slot[i]), name, len))
             i = (i + 1) & ix->mask;
         if (ix->slot[i] < 0)
             ix->slot[i] = k;
@@ -68,7 +68,7 @@ int rt_names_find(const RtNameIndex *ix, const char *name, size_t len)
 {
     size_t i = (size_t)hash(name, len) & ix->mask;
     while (ix->slot[i] >= 0) {
-        if (same(ix->names[ix->slot[i]], name, len))
+        if (same(rt_name(ix->names, ix->slot[i]), name, len))
             return ix->slot[i];
         i = (i + 1) & ix->mask;
     }
@@ -129,15 +129,15 @@ enum { LIST_SCAN = 8 };
 
 /* The first of names[0 .. n) that is s[0 .. len) (len > 0), or -1: what
    rt_names_find answers, by a scan. */
-static int first_named(const char *const *names, int n, const char *s, size_t len)
+static int first_named(RtNames names, int n, const char *s, size_t len)
 {
     for (int j = 0; j < n; j++)
-        if (names[j][0] == s[0] && same(names[j], s, len))
+        if (rt_name(names, j)[0] == s[0] && same(rt_name(names, j), s, len))
             return j;
     return -1;
 }
 
-int *rt_names_list(const char *const *names, int n, const char *list, int skip_empty,
+int *rt_names_list(RtNames names, int n, const char *list, int skip_empty,
                    int *nsel, const char **bad, size_t *badlen)
 {
     size_t cap = 1;
@@ -158,7 +158,7 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
             /* a vector or matrix named whole, y: its elements y(1) ...,
                in their order */
             for (int j = 0; j < n; j++)
-                whole += !strncmp(names[j], at, len) && names[j][len] == '(';
+                whole += !strncmp(rt_name(names, j), at, len) && rt_name(names, j)[len] == '(';
         }
         if (k >= 0) {
             sel[(*nsel)++] = k;
@@ -166,7 +166,7 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
             cap += (size_t)whole;
             sel = rt_xrealloc(sel, cap * sizeof *sel);
             for (int j = 0; j < n; j++)
-                if (!strncmp(names[j], at, len) && names[j][len] == '(')
+                if (!strncmp(rt_name(names, j), at, len) && rt_name(names, j)[len] == '(')
                     sel[(*nsel)++] = j;
         } else if (len || !skip_empty) {
             *bad = at;
@@ -185,16 +185,15 @@ int *rt_names_list(const char *const *names, int n, const char *list, int skip_e
     return NULL;
 }
 
-const char *rt_names_suggest(const char *const *names, int n,
-                             const char *name, size_t len)
+const char *rt_names_suggest(RtNames names, int n, const char *name, size_t len)
 {
     const char *suffix = NULL;
     int n_suffix = 0;
     for (int k = 0; k < n; k++) {
-        size_t l = strlen(names[k]);
-        if (l > len && names[k][l - len - 1] == '.'
-            && strncmp(names[k] + l - len, name, len) == 0) {
-            suffix = names[k];
+        const char *nk = rt_name(names, k);
+        size_t l = strlen(nk);
+        if (l > len && nk[l - len - 1] == '.' && strncmp(nk + l - len, name, len) == 0) {
+            suffix = nk;
             n_suffix++;
         }
     }
@@ -204,10 +203,10 @@ const char *rt_names_suggest(const char *const *names, int n,
     const char *best = NULL;
     size_t best_d = limit + 1;
     for (int k = 0; k < n; k++) {
-        size_t d = distance(name, len, names[k], limit);
+        size_t d = distance(name, len, rt_name(names, k), limit);
         if (d < best_d) {
             best_d = d;
-            best = names[k];
+            best = rt_name(names, k);
         }
     }
     return best;

@@ -337,7 +337,7 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
     if (first >= 0)
         return apply_vector(s, first, rows, cols, path, plen, skip_space(eq + 1));
     if (k < 0) {
-        const char *hint = rt_names_suggest(names, m->n_params, path, plen);
+        const char *hint = rt_names_suggest(rt_names_of(names), m->n_params, path, plen);
         if (hint)
             rt_usage_error(s->prog, "unknown parameter '%.*s'; did you mean "
                            "'%s'?", (int)plen, path, hint);
@@ -395,7 +395,7 @@ int rt_params_apply(RtSim *s, char **specs, int n_specs)
         const char **names = rt_xcalloc((size_t)m->n_params, sizeof *names);
         for (int i = 0; i < m->n_params; i++)
             names[i] = m->params[i].name;
-        RtNameIndex *ix = rt_names_new(names, m->n_params);
+        RtNameIndex *ix = rt_names_new(rt_names_of(names), m->n_params);
         for (int i = 0; i < n_specs && rc == 0; i++)
             rc = apply_one(s, ix, names, specs[i]);
         rt_names_free(ix);

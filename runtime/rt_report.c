@@ -227,7 +227,7 @@ void rt_warn_targets(const RtSim *s, const char *lead, const int *targets,
     for (int i = 0; i < n; i++) {
         int col = m->targets[targets[i]].column;
         fprintf(o, "%s'%s'", i ? ", " : "", col >= 0 && col < m->n_columns
-                ? m->column_names[col] : "?");
+                ? rt_column_name(m, col) : "?");
     }
     fprintf(o, "%s\n", tail);
     rt_msg_end(&g);
@@ -546,7 +546,7 @@ static void report_failure(RtMsg *g, const RtSim *s)
         for (int k = 0; k < f->n_culprits; k++) {
             int j = f->culprits[k];
             fprintf(o, "%sder(%s) stays %.6g", k == 0 ? "" : k == f->n_culprits - 1
-                    ? " and " : ", ", j >= 0 && j < m->n_states ? m->state_names[j] : "?",
+                    ? " and " : ", ", j >= 0 && j < m->n_states ? rt_state_name(m, j) : "?",
                     j >= 0 && j < m->n_states ? s->dx[j] : NAN);
         }
         fputs(" (SI) at the closest point found; a state that only integrates (a "

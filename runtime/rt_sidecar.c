@@ -170,15 +170,15 @@ static void write_meta(FILE *fp, const void *ctx)
     for (int i = 0; i < s->opt.n_vars; i++) {
         int c = s->opt.vars[i];
         const RtColumnInfo *ci = rt_column_info(m, c);
-        record(fp, "column", m->column_names[c], column_unit(m, c, uc),
+        record(fp, "column", rt_column_name(m, c), column_unit(m, c, uc),
                ci && ci->kind == RT_COL_OUTPUT ? "output" : "variable",
                ci ? ci->description : "");
     }
     /* each state's column from the model's table; by name in a
        hand-written model */
-    RtNameIndex *ix = m->state_column ? NULL : rt_names_new(m->column_names, m->n_columns);
+    RtNameIndex *ix = m->state_column ? NULL : rt_names_new(rt_column_names(m), m->n_columns);
     for (int i = 0; i < m->n_states; i++) {
-        const char *name = m->state_names[i];
+        const char *name = rt_state_name(m, i);
         int c = ix ? rt_names_find(ix, name, strlen(name)) : m->state_column[i];
         record(fp, "state", name, c >= 0 ? column_unit(m, c, uc) : "", "state", "");
     }

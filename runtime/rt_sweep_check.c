@@ -89,7 +89,7 @@ static int check_header(Sweep *w)
     const char **names = rt_xcalloc((size_t)m->n_params, sizeof *names);
     for (int i = 0; i < m->n_params; i++)
         names[i] = m->params[i].name;
-    RtNameIndex *ix = rt_names_new(names, m->n_params);
+    RtNameIndex *ix = rt_names_new(rt_names_of(names), m->n_params);
     int *seen = rt_xcalloc((size_t)m->n_params, sizeof *seen);
     int rc = 0;
     for (int c = w->first; c < w->n_cols && rc == 0; c++) {
@@ -105,7 +105,7 @@ static int check_header(Sweep *w)
             rt_sweep_sets_error(w, h->line, "%s has no name: the header names a "
                        "parameter in every column", col);
         } else if (k < 0) {
-            const char *hint = rt_names_suggest(names, m->n_params, name, len);
+            const char *hint = rt_names_suggest(rt_names_of(names), m->n_params, name, len);
             rt_sweep_sets_error(w, h->line, "%s '%s' is not a parameter of %s%s%s%s",
                        col, name, m->name ? m->name : "the model",
                        hint ? "; did you mean '" : "", hint ? hint : "",
@@ -265,7 +265,7 @@ static int check_rows(Sweep *w)
     free(scratch.p);
     free(scratch.overridden);
     if (rc == 0 && w->first) {
-        RtNameIndex *ix = rt_names_new((const char *const *)w->labels,
+        RtNameIndex *ix = rt_names_new(rt_names_of((const char *const *)w->labels),
                                        (int)w->n_rows);
         for (long k = 0; k < w->n_rows && rc == 0; k++) {
             const char *l = w->labels[k];
@@ -375,7 +375,7 @@ static int check_outputs(Sweep *w)
     const char **names = rt_xcalloc(n + 1, sizeof *names);
     for (size_t i = 0; i < n; i++)
         names[i] = files[i].path;
-    RtNameIndex *ix = rc == 0 ? rt_names_new(names, (int)n) : NULL;
+    RtNameIndex *ix = rc == 0 ? rt_names_new(rt_names_of(names), (int)n) : NULL;
     for (size_t i = 0; ix && i < n && rc == 0; i++) {
         int first = rt_names_find(ix, names[i], strlen(names[i]));
         if (first >= 0 && (size_t)first != i)

@@ -313,26 +313,28 @@ static void emit_states(Cg *cg)
 {
     Dae *d = cg->d;
     Structure *s = cg->s;
-    cp_emit(&cg->p, "static const char *const state_names[] = {\n");
+    /* the names, as offsets into texts[]: der(name) for a state that is
+       a derivative */
+    cp_emit(&cg->p, "static const unsigned state_name_at[] = {");
     for (int i = 0; i < s->nstates; i++) {
         StVar *x = s->vars.items[s->state_var[i]];
-        DaeVar *v = d->vars.items[x->var];
-        /* der(name) for a state that is a derivative, written in place */
-        cp_emit(&cg->p, "    \"");
+        const char *shown = dae_shown_name(d->vars.items[x->var]);
+        size_t n = strlen(shown);
+        char *name = malloc(n + 5 * (size_t)x->order + 1), *at = name;
+        if (!name)
+            abort();
+        for (int k = 0; k < x->order; k++, at += 4)
+            memcpy(at, "der(", 4);
+        memcpy(at, shown, n);
+        at += n;
         for (int k = 0; k < x->order; k++)
-            cp_put(&cg->p.buf, "der(", 4);
-        size_t at = cg->p.buf.n;
-        cp_str(&cg->p, dae_shown_name(v));
-        /* cp_str's quotes: the opening one goes, the closing one stays last */
-        if (!cg->p.buf.over) {
-            memmove(cg->p.buf.s + at, cg->p.buf.s + at + 1, cg->p.buf.n - at - 1);
-            cg->p.buf.n -= 2;
-        }
-        for (int k = 0; k < x->order; k++)
-            cp_put(&cg->p.buf, ")", 1);
-        cp_emit(&cg->p, "\",\n");
+            *at++ = ')';
+        *at = 0;
+        cp_emit(&cg->p, "%s", cp_list_sep(i));
+        cp_text(&cg->p, name);
+        free(name);
     }
-    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    cp_emit(&cg->p, "%s\n};\n\n", s->nstates ? "" : "0");
     CpChunk c = {.name = "start", .params = "const double *p, double *x0, double *nom",
                  .args = "p, x0, nom", .prologue = "    (void)p; (void)x0; (void)nom;\n"};
     cp_chunk_begin(&cg->p, &c);
@@ -783,11 +785,11 @@ char *cg_generate(const Plan *pl, const char *model)
     if (pl->nconst_slots)
         cp_emit(&cg.p, "    .n_consts = %d,\n", pl->nconst_slots);
     cp_emit(&cg.p, "    .check_params = check_params,\n");
-    cp_emit(&cg.p, "    .n_states = %d, .state_names = state_names,"
+    cp_emit(&cg.p, "    .n_states = %d, .state_name_at = state_name_at,"
             " .state_column = state_column, .start = start,\n", s->nstates);
     cp_emit(&cg.p, "    .n_alg = %d, .alg_start = alg_start,\n    .eval = eval,\n", s->nalg);
     cp_emit(&cg.p, "    .n_alg_solver = %d,\n", pl->nalg_solver);
-    cp_emit(&cg.p, "    .n_columns = %d, .column_names = column_names, .columns = columns,\n"
+    cp_emit(&cg.p, "    .n_columns = %d, .column_name_at = column_name_at, .columns = columns,\n"
             "    .column_info = column_info,\n", pl->ncolumns);
     if (pl->n_on_request || pl->n_hidden)
         cp_emit(&cg.p, "    .n_on_request = %d, .n_hidden = %d,\n", pl->n_on_request,

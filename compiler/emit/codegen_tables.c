@@ -155,13 +155,13 @@ static void emit_state_columns(Cg *cg, const int *from)
 void cg_columns(Cg *cg)
 {
     const Plan *pl = cg->pl;
-    cp_emit(&cg->p, "static const char *const column_names[] = {\n");
+    /* the names, as offsets into texts[]: no pointers to relocate */
+    cp_emit(&cg->p, "static const unsigned column_name_at[] = {");
     for (int k = 0; k < pl->ncolumns; k++) {
-        cp_emit(&cg->p, "    ");
-        cp_str(&cg->p, pl->columns[k].name);
-        cp_emit(&cg->p, ",\n");
+        cp_emit(&cg->p, "%s", cp_list_sep(k));
+        cp_text(&cg->p, pl->columns[k].name);
     }
-    cp_emit(&cg->p, "    \"\"\n};\n\n");
+    cp_emit(&cg->p, "%s\n};\n\n", pl->ncolumns ? "" : "0");
     /* the unit, description and kind of each column: each distinct one
        once, and per column the index of its own (plan_tables.c) */
     size_t pool_at = cp_pool_begin(&cg->p);

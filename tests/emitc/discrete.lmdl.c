@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -38,10 +38,8 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    "x",
-    "v",
-    ""
+static const unsigned state_name_at[] = {
+    1, 3
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -87,14 +85,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "x",
-    "v",
-    "y",
-    "n",
-    "v_before",
-    "mc",
-    ""
+static const unsigned column_name_at[] = {
+    5, 7, 9, 11, 13, 22
 };
 
 static const char pool0[] =
@@ -349,9 +341,9 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 1, 32, 51},
-    {1, 57, 90, 109},
-    {1, 115, 182, 202},
+    {1, 25, 56, 75},
+    {1, 81, 114, 133},
+    {1, 139, 206, 226},
 };
 
 static const int rel_states[] = {
@@ -360,6 +352,14 @@ static const int rel_states[] = {
 
 static const char texts[] =
     "\0"
+    "x\0"
+    "v\0"
+    "x\0"
+    "v\0"
+    "y\0"
+    "n\0"
+    "v_before\0"
+    "mc\0"
     "der(x) == v, solved for der(x)\0"
     "discrete.lmdl:17:5\0"
     "17:17\0"
@@ -375,11 +375,11 @@ const RtModel rt_model = {
     .name = "Discrete",
     .n_params = 1, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 2, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 2, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 3, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,
-    .n_columns = 6, .column_names = column_names, .columns = columns,
+    .n_columns = 6, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,

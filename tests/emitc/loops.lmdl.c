@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -50,9 +50,8 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    "x",
-    ""
+static const unsigned state_name_at[] = {
+    1
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -149,16 +148,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "x",
-    "y",
-    "w",
-    "u",
-    "v",
-    "z",
-    "q",
-    "f",
-    ""
+static const unsigned column_name_at[] = {
+    3, 5, 7, 9, 11, 13, 15, 17
 };
 
 static const char pool0[] =
@@ -279,16 +270,25 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 1, 39, 55},
-    {2, 61, 113, 129},
-    {2, 135, 187, 203},
-    {1, 209, 238, 254},
-    {1, 260, 285, 301},
-    {1, 307, 374, 390},
+    {1, 19, 57, 73},
+    {2, 79, 131, 147},
+    {2, 153, 205, 221},
+    {1, 227, 256, 272},
+    {1, 278, 303, 319},
+    {1, 325, 392, 408},
 };
 
 static const char texts[] =
     "\0"
+    "x\0"
+    "x\0"
+    "y\0"
+    "w\0"
+    "u\0"
+    "v\0"
+    "z\0"
+    "q\0"
+    "f\0"
     "der(x) == -(k * x), solved for der(x)\0"
     "loops.lmdl:23:5\0"
     "23:22\0"
@@ -314,11 +314,11 @@ const RtModel rt_model = {
     .n_params = 3, .params = params, .derive_params = derive_params,
     .n_consts = 3,
     .check_params = check_params,
-    .n_states = 1, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 8, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,
-    .n_columns = 8, .column_names = column_names, .columns = columns,
+    .n_columns = 8, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -34,8 +34,7 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    ""
+static const unsigned state_name_at[] = {0
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -73,9 +72,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "y",
-    ""
+static const unsigned column_name_at[] = {
+    1
 };
 
 static const char pool0[] =
@@ -179,11 +177,12 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 1, 29, 47},
+    {1, 3, 31, 49},
 };
 
 static const char texts[] =
     "\0"
+    "y\0"
     "y == k * time, solved for y\0"
     "nostate.lmdl:11:5\0"
     "11:19\0";
@@ -193,11 +192,11 @@ const RtModel rt_model = {
     .name = "NoState",
     .n_params = 1, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 0, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 0, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 1, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 0,
-    .n_columns = 1, .column_names = column_names, .columns = columns,
+    .n_columns = 1, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_targets = 0, .targets = targets, .target_values = target_values,
     .n_relations = 0, .relations = relations,

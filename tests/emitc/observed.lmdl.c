@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -43,12 +43,8 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    "seen.x",
-    "inner.x",
-    "seen.integ_1",
-    "inner.integ_1",
-    ""
+static const unsigned state_name_at[] = {
+    1, 8, 16, 29
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -98,15 +94,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "seen.x",
-    "seen.q",
-    "seen.integ_1",
-    "seen.rate",
-    "inner.x",
-    "inner.q",
-    "inner.integ_1",
-    ""
+static const unsigned column_name_at[] = {
+    43, 50, 57, 70, 80, 88, 96
 };
 
 static const char pool0[] =
@@ -225,14 +214,25 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 1, 69, 88},
-    {1, 94, 69, 88},
-    {1, 167, 235, 255},
-    {1, 261, 235, 255},
+    {1, 110, 178, 197},
+    {1, 203, 178, 197},
+    {1, 276, 344, 364},
+    {1, 370, 344, 364},
 };
 
 static const char texts[] =
     "\0"
+    "seen.x\0"
+    "inner.x\0"
+    "seen.integ_1\0"
+    "inner.integ_1\0"
+    "seen.x\0"
+    "seen.q\0"
+    "seen.integ_1\0"
+    "seen.rate\0"
+    "inner.x\0"
+    "inner.q\0"
+    "inner.integ_1\0"
     "der(seen.x) == -(seen.r * seen.x) (in seen), solved for der(seen.x)\0"
     "observed.lmdl:16:5\0"
     "16:20\0"
@@ -247,11 +247,11 @@ const RtModel rt_model = {
     .name = "Observed",
     .n_params = 2, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 4, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 4, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 4, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 2,
-    .n_columns = 7, .column_names = column_names, .columns = columns,
+    .n_columns = 7, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_on_request = 2, .n_hidden = 3,
     .n_targets = 4, .targets = targets, .target_values = target_values,

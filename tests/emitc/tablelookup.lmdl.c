@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -89,9 +89,8 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    "x",
-    ""
+static const unsigned state_name_at[] = {
+    1
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -138,12 +137,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "x",
-    "f",
-    "df",
-    "g",
-    ""
+static const unsigned column_name_at[] = {
+    3, 5, 7, 10
 };
 
 static const RtColumnInfo column_info[] = {
@@ -255,15 +250,20 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 1, 36, 58},
-    {1, 64, 143, 165},
-    {1, 171, 143, 165},
-    {1, 271, 299, 321},
-    {1, 327, 427, 449},
+    {1, 12, 47, 69},
+    {1, 75, 154, 176},
+    {1, 182, 154, 176},
+    {1, 282, 310, 332},
+    {1, 338, 438, 460},
 };
 
 static const char texts[] =
     "\0"
+    "x\0"
+    "x\0"
+    "f\0"
+    "df\0"
+    "g\0"
     "der(x) == 0.001, solved for der(x)\0"
     "tablelookup.lmdl:18:5\0"
     "18:27\0"
@@ -283,11 +283,11 @@ const RtModel rt_model = {
     .name = "TableSpring",
     .n_params = 18, .params = params, .derive_params = derive_params,
     .check_params = check_params,
-    .n_states = 1, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 5, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,
-    .n_columns = 4, .column_names = column_names, .columns = columns,
+    .n_columns = 4, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_targets = 0, .targets = targets, .target_values = target_values,
     .n_relations = 3, .relations = relations,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 21,
-               "generated for runtime interface 21: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 22,
+               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -63,10 +63,8 @@ static int check_params(const double *p)
     return -1;
 }
 
-static const char *const state_names[] = {
-    "mass.x",
-    "mass.v",
-    ""
+static const unsigned state_name_at[] = {
+    1, 8
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -122,27 +120,8 @@ static int eval(RtEval *e)
     return 0;
 }
 
-static const char *const column_names[] = {
-    "base.f",
-    "spring.f",
-    "spring.stretch",
-    "mass.x",
-    "mass.v",
-    "mass.f",
-    "wall.f",
-    "wall.penetration",
-    "wall.reaction",
-    "base.P.x",
-    "spring.B.x",
-    "base.P.v",
-    "spring.B.v",
-    "spring.F.x",
-    "mass.P.x",
-    "wall.P.x",
-    "spring.F.v",
-    "mass.P.v",
-    "wall.P.v",
-    ""
+static const unsigned column_name_at[] = {
+    15, 22, 31, 46, 53, 60, 67, 74, 91, 105, 114, 125, 134, 145, 156, 165, 174, 185, 194
 };
 
 static const char pool0[] =
@@ -267,11 +246,11 @@ static const int assert_reads[] = {
 
 /* instance, message, location, its end: offsets into texts[] */
 static const RtAssertRow assert_rows[] = {
-    {1, 8, 31, 81, 1, 0, 1, 0},
-    {87, 92, 112, 160, 1, 1, 1, 0},
-    {166, 171, 198, 246, 1, 2, 1, 0},
-    {166, 252, 281, 329, 1, 3, 1, 0},
-    {166, 335, 362, 410, 1, 4, 1, 0},
+    {203, 210, 233, 283, 1, 0, 1, 0},
+    {289, 294, 314, 362, 1, 1, 1, 0},
+    {368, 373, 400, 448, 1, 2, 1, 0},
+    {368, 454, 483, 531, 1, 3, 1, 0},
+    {368, 537, 564, 612, 1, 4, 1, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -301,17 +280,38 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 416, 478, 531},
-    {1, 537, 628, 678},
-    {1, 684, 780, 828},
-    {1, 834, 987, 1035},
-    {1, 1040, 1112, 1160},
-    {1, 1166, 1239, 1288},
-    {1, 1293, 1358, 1406},
+    {1, 618, 680, 733},
+    {1, 739, 830, 880},
+    {1, 886, 982, 1030},
+    {1, 1036, 1189, 1237},
+    {1, 1242, 1314, 1362},
+    {1, 1368, 1441, 1490},
+    {1, 1495, 1560, 1608},
 };
 
 static const char texts[] =
     "\0"
+    "mass.x\0"
+    "mass.v\0"
+    "base.f\0"
+    "spring.f\0"
+    "spring.stretch\0"
+    "mass.x\0"
+    "mass.v\0"
+    "mass.f\0"
+    "wall.f\0"
+    "wall.penetration\0"
+    "wall.reaction\0"
+    "base.P.x\0"
+    "spring.B.x\0"
+    "base.P.v\0"
+    "spring.B.v\0"
+    "spring.F.x\0"
+    "mass.P.x\0"
+    "wall.P.x\0"
+    "spring.F.v\0"
+    "mass.P.v\0"
+    "wall.P.v\0"
     "spring\0"
     "Spring: k must be >= 0\0"
     "<stdlib>/translational/Spring.lmdl:22:5\0"
@@ -358,11 +358,11 @@ const RtModel rt_model = {
     .n_params = 8, .params = params, .derive_params = derive_params,
     .n_consts = 6,
     .check_params = check_params,
-    .n_states = 2, .state_names = state_names, .state_column = state_column, .start = start,
+    .n_states = 2, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 7, .alg_start = alg_start,
     .eval = eval,
     .n_alg_solver = 1,
-    .n_columns = 19, .column_names = column_names, .columns = columns,
+    .n_columns = 19, .column_name_at = column_name_at, .columns = columns,
     .column_info = column_info,
     .n_targets = 1, .targets = targets, .target_values = target_values,
     .n_relations = 2, .relations = relations,
