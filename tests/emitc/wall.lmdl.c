@@ -246,11 +246,11 @@ static const int assert_reads[] = {
 
 /* instance, message, location, its end: offsets into texts[] */
 static const RtAssertRow assert_rows[] = {
-    {203, 210, 233, 283, 1, 0, 1, 0},
-    {289, 294, 314, 362, 1, 1, 1, 0},
-    {368, 373, 400, 448, 1, 2, 1, 0},
-    {368, 454, 483, 531, 1, 3, 1, 0},
-    {368, 537, 564, 612, 1, 4, 1, 0},
+    {203, 210, 233, 278, 1, 0, 1, 0},
+    {284, 289, 309, 352, 1, 1, 1, 0},
+    {358, 363, 390, 433, 1, 2, 1, 0},
+    {358, 439, 468, 511, 1, 3, 1, 0},
+    {358, 517, 544, 587, 1, 4, 1, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -280,13 +280,13 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 618, 680, 733},
-    {1, 739, 830, 880},
-    {1, 886, 982, 1030},
-    {1, 1036, 1189, 1237},
-    {1, 1242, 1314, 1362},
-    {1, 1368, 1441, 1490},
-    {1, 1495, 1560, 1608},
+    {1, 593, 655, 703},
+    {1, 709, 800, 845},
+    {1, 851, 947, 990},
+    {1, 996, 1149, 1192},
+    {1, 1197, 1269, 1312},
+    {1, 1318, 1391, 1435},
+    {1, 1440, 1505, 1548},
 };
 
 static const char texts[] =
