@@ -508,7 +508,7 @@ void rt_param_in_declared_unit(const RtParamInfo *pi, double v, char *buf, size_
    in batches (each a write of whole rows). */
 /* Writes n bytes to fd with write(2) alone (async-signal-safe); returns
    the bytes left unwritten, 0 on success (errno says why, EIO when write
-   wrote nothing) (rt_csv.c). */
+   wrote nothing). */
 size_t rt_write_all(int fd, const char *at, size_t n);
 int rt_csv_header(RtSim *s);
 int rt_csv_row(RtSim *s, double t, const double *x, const double *dx,
@@ -599,16 +599,17 @@ void rt_columns(const RtModel *m, const RtEval *e, double *out);
    field k's. */
 typedef struct RtGather RtGather;
 RtGather *rt_gather_make(const RtModel *m, const int *cols, int n);
-
-/* Assertion k and block k (k in range) with their strings, from the
-   model's Info tables or its rows of offsets (rt_model.h). */
-RtAssertInfo rt_assert_info(const RtModel *m, int k);
-RtBlockInfo rt_block_info(const RtModel *m, int k);
 void rt_gather(const RtModel *m, const RtEval *e, double *out, const RtGather *g, double *values);
 int rt_gather_values(const RtGather *g);     /* the distinct values; 0 for NULL */
 const int *rt_gather_value_of(const RtGather *g);
 const unsigned char *rt_gather_negated(const RtGather *g);
 void rt_gather_free(RtGather *g);
+
+/* rt_tables.c: assertion k and block k (k in range) with their strings,
+   from the model's Info tables or its rows of offsets (rt_model.h). */
+RtAssertInfo rt_assert_info(const RtModel *m, int k);
+RtBlockInfo rt_block_info(const RtModel *m, int k);
+
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);
 void rt_derive(const RtModel *m, double *p, const unsigned char *overridden);

@@ -12,7 +12,9 @@
  * would have: copies of parameters first (their sources are never
  * derived), then derive_params; columns() first, then the copies in
  * column order (a copied column's source is earlier); the first failing
- * pivot or assertion of tables and code together.
+ * pivot or assertion of tables and code together.  And the assertions'
+ * and blocks' descriptions, from a hand-written model's structs or a
+ * generated model's rows of offsets into its texts.
  */
 #include "rt_internal.h"
 
@@ -257,7 +259,7 @@ int rt_param_asserts(const RtModel *m, const double *p)
 
 /* ---- assertions and blocks ------------------------------------------------ */
 
-/* The string at offset k of the model's texts; NULL for an absent end. */
+/* The string at offset k of the model's texts ("" without them). */
 static const char *text_at(const RtModel *m, unsigned k)
 {
     return m->texts ? m->texts + k : "";
