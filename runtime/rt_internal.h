@@ -606,9 +606,11 @@ const unsigned char *rt_gather_negated(const RtGather *g);
 void rt_gather_free(RtGather *g);
 
 /* rt_tables.c: assertion k and block k (k in range) with their strings,
-   from the model's Info tables or its rows of offsets (rt_model.h). */
+   from the model's Info tables or its rows of offsets (rt_model.h) ... */
 RtAssertInfo rt_assert_info(const RtModel *m, int k);
 RtBlockInfo rt_block_info(const RtModel *m, int k);
+/* ... and parameter k. */
+RtParamInfo rt_param_info(const RtModel *m, int k);
 
 /* Column c's RtColumnInfo, or NULL in a model without them. */
 const RtColumnInfo *rt_column_info(const RtModel *m, int c);

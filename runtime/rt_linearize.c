@@ -50,7 +50,7 @@ static void not_found(const RtSim *s, RtNames names, int n, const char *name,
 static int plain_parameter(const RtSim *s, const char *name, size_t len)
 {
     for (int i = 0; i < s->m->n_params; i++) {
-        const char *p = s->m->params[i].name;
+        const char *p = rt_param_info(s->m, i).name;
         if (strlen(p) == len && !strncmp(p, name, len)) {
             rt_usage_error(s->prog, "--inputs: '%.*s' is a parameter, not an input of the "
                            "top model; linearize takes inputs (declare it in the top "
@@ -107,7 +107,7 @@ int rt_linearize_select(RtSim *s)
     /* inputs: by parameter name; all of them by default */
     const char **in_names = rt_xcalloc((size_t)L->n_inputs + 1, sizeof *in_names);
     for (int k = 0; k < L->n_inputs; k++)
-        in_names[k] = m->params[L->input_param[k]].name;
+        in_names[k] = rt_param_info(m, L->input_param[k]).name;
     int rc = 0;
     if (o->lin_inputs) {
         rc = select_list(s, o->lin_inputs, rt_names_of(in_names), L->n_inputs, "--inputs",
@@ -349,7 +349,8 @@ static void names_make(const RtSim *s, const Lin *lin, Names *nm)
         rt_unit_format(L->state_dim[i], nm->xu[i], sizeof nm->xu[i]);
     }
     for (int k = 0; k < lin->nu; k++) {
-        const RtParamInfo *pi = &m->params[L->input_param[s->opt.lin_in[k]]];
+        RtParamInfo info = rt_param_info(m, L->input_param[s->opt.lin_in[k]]);
+        const RtParamInfo *pi = &info;
         nm->u[k] = pi->name;
         rt_unit_format(pi->dim, nm->uu[k], sizeof nm->uu[k]);
     }

@@ -99,7 +99,8 @@ static void usage(const RtModel *m, const char *prog)
     /* every one of them: a parameter left out could not be found here */
     int shown = 0;
     for (int i = 0; i < m->n_params; i++) {
-        const RtParamInfo *pi = &m->params[i];
+        RtParamInfo info = rt_param_info(m, i);
+        const RtParamInfo *pi = &info;
         if (pi->structural || rt_param_fixed(pi))
             continue;
         if (!shown++)

@@ -112,7 +112,7 @@ static const char *var_name(const RtSim *s, int j)
         return "time";
     if (j <= s->opt.n_vars)
         return rt_column_name(s->m, s->opt.vars[j - 1]);
-    return s->m->params[j - 1 - s->opt.n_vars].name;
+    return rt_param_info(s->m, j - 1 - s->opt.n_vars).name;
 }
 
 static void put_data_info(Image *im, const RtSim *s, const RtGather *g, int j)

@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 22
+#define RT_ABI_VERSION 23
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -96,6 +96,18 @@ typedef struct RtParamInfo {
     unsigned char unit_relative; /* a degC/degF unit is a difference
                                     (Conversion = relative) */
 } RtParamInfo;
+
+/* A generated model's parameter: RtParamInfo with its strings as offsets
+   into RtModel.texts, so the table holds no pointers (rt_param_info
+   gives the RtParamInfo). */
+typedef struct RtParamRow {
+    unsigned name;
+    double value;
+    short dim[RT_DIM_COUNT];
+    unsigned char structural, is_bool, access;
+    unsigned unit;          /* 0: none (SI) */
+    unsigned char unit_relative;
+} RtParamRow;
 
 /* What a column is, for binary results, plots and FMI's modelDescription. */
 enum {
@@ -318,7 +330,8 @@ struct RtModel {
     const char *name;       /* top-level component */
 
     int n_params;
-    const RtParamInfo *params;
+    const RtParamInfo *params;      /* hand-written models; or: */
+    const RtParamRow *param_rows;   /* generated ones */
     /* Recomputes every parameter defined by an expression of others
        (e.g. lever.r12 bound to the top-level r12), in dependency order,
        skipping those with overridden[i] != 0. */
@@ -400,9 +413,9 @@ struct RtModel {
     int n_blocks;
     const RtBlockInfo *blocks;      /* hand-written models; or: */
     const RtBlockRow *block_rows;   /* generated ones */
-    /* The strings of assert_rows, block_rows, state_name_at and
-       column_name_at: an offset k is the string at texts + k (offset 0
-       is ""). */
+    /* The strings of param_rows, assert_rows, block_rows, state_name_at
+       and column_name_at: an offset k is the string at texts + k (offset
+       0 is ""). */
     const char *texts;
 
     /* The tables of tablelookup calls; their grids are checked to be

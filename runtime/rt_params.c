@@ -220,7 +220,7 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
                        "elements, as in %.*s=[%s], or set one, as in %s=...",
                        (int)plen, path, rows, cols, rows == 1 || cols == 1 ? "vector"
                        : "matrix", (int)plen, path, rows == 1 || cols == 1 ? "1 2 3"
-                       : "1 2; 3 4", m->params[first].name);
+                       : "1 2; 3 4", rt_param_info(m, first).name);
         return -1;
     }
     double *v = rt_xcalloc((size_t)n + 1, sizeof *v);
@@ -277,16 +277,19 @@ static int apply_vector(RtSim *s, int first, int rows, int cols, const char *pat
         rc = -1;
     }
     double scale = 1, offset = 0;
+    RtParamInfo head = rt_param_info(m, first);
     if (rc == 0)
-        rc = unit_scale(s, &m->params[first], skip_space(at), &scale, &offset);
-    for (int k = 0; rc == 0 && k < n; k++)
-        if (m->params[first + k].structural || rt_param_fixed(&m->params[first + k]))
-            rc = refuse_structural(s, &m->params[first + k]);
+        rc = unit_scale(s, &head, skip_space(at), &scale, &offset);
+    for (int k = 0; rc == 0 && k < n; k++) {
+        RtParamInfo pk = rt_param_info(m, first + k);
+        if (pk.structural || rt_param_fixed(&pk))
+            rc = refuse_structural(s, &pk);
+    }
     for (int k = 0; rc == 0 && k < n; k++) {
         char text[320];
         snprintf(text, sizeof text, "%.10g%s%s", v[k], *skip_space(at) ? " " : "",
                  skip_space(at));
-        rc = check_scaled(s, &m->params[first], path, (int)plen, text,
+        rc = check_scaled(s, &head, path, (int)plen, text,
                           (int)trimmed_len(text, strlen(text)), v[k], scale, offset);
     }
     for (int k = 0; rc == 0 && k < n; k++) {
@@ -349,7 +352,8 @@ static int apply_one(RtSim *s, const RtNameIndex *ix, const char *const *names,
                            path);
         return -1;
     }
-    const RtParamInfo *pi = &m->params[k];
+    RtParamInfo info = rt_param_info(m, k);
+    const RtParamInfo *pi = &info;
     if (pi->structural || rt_param_fixed(pi))
         return refuse_structural(s, pi);
     const char *val = skip_space(eq + 1);
@@ -394,7 +398,7 @@ int rt_params_apply(RtSim *s, char **specs, int n_specs)
     if (n_specs > 0) {
         const char **names = rt_xcalloc((size_t)m->n_params, sizeof *names);
         for (int i = 0; i < m->n_params; i++)
-            names[i] = m->params[i].name;
+            names[i] = rt_param_info(m, i).name;
         RtNameIndex *ix = rt_names_new(rt_names_of(names), m->n_params);
         for (int i = 0; i < n_specs && rc == 0; i++)
             rc = apply_one(s, ix, names, specs[i]);

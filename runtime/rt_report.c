@@ -332,15 +332,15 @@ static void report_table(RtMsg *msg, const RtSim *s, const RtFailure *f)
     const double *g = s->p + tb->grid[f->axis];
     int n = tb->n[f->axis];
     const char *pname = tb->grid[f->axis] + (int)f->count < m->n_params
-                        ? m->params[tb->grid[f->axis] + f->count].name : "?";
+                        ? rt_param_info(m, tb->grid[f->axis] + f->count).name : "?";
     if (f->kind == RT_FAILKIND_GRID) {
         FILE *o = rt_msg_begin(msg, msg_out(s), s->prog, "error", tb->location,
                                tb->location_end);
         fprintf(o, "invalid parameters: the grid of tablelookup in %s is not strictly "
                 "monotonic: %s = ", instance_name(s, tb->instance), pname);
         put_quantity(o, g[f->count], tb->dim[f->axis], 10);
-        fprintf(o, " does not follow %s = ", m->params[tb->grid[f->axis]
-                + f->count - 1].name);
+        fprintf(o, " does not follow %s = ",
+                rt_param_info(m, tb->grid[f->axis] + f->count - 1).name);
         put_quantity(o, g[f->count - 1], tb->dim[f->axis], 10);
         fputc('\n', o);
         return;
@@ -380,7 +380,8 @@ static void param_values(FILE *o, const RtSim *s, const RtAssertInfo *a)
         int k = a->params[i];
         if (k < 0 || k >= m->n_params)
             continue;
-        const RtParamInfo *pi = &m->params[k];
+        RtParamInfo info = rt_param_info(m, k);
+        const RtParamInfo *pi = &info;
         fprintf(o, "%s%s = ", shown++ ? ", " : " (", pi->name);
         if (pi->is_bool) {
             fputs(s->p[k] != 0 ? "true" : "false", o);

@@ -88,7 +88,7 @@ static int check_header(Sweep *w)
     free(c0);
     const char **names = rt_xcalloc((size_t)m->n_params, sizeof *names);
     for (int i = 0; i < m->n_params; i++)
-        names[i] = m->params[i].name;
+        names[i] = rt_param_info(m, i).name;
     RtNameIndex *ix = rt_names_new(rt_names_of(names), m->n_params);
     int *seen = rt_xcalloc((size_t)m->n_params, sizeof *seen);
     int rc = 0;
@@ -100,6 +100,7 @@ static int check_header(Sweep *w)
         snprintf(col, sizeof col, "column %d", c + 1);
         size_t len = strlen(name);
         int k = len ? rt_names_find(ix, name, len) : -1;
+        RtParamInfo pk = k >= 0 ? rt_param_info(m, k) : (RtParamInfo){0};
         rc = -1;
         if (!len) {
             rt_sweep_sets_error(w, h->line, "%s has no name: the header names a "
@@ -110,10 +111,10 @@ static int check_header(Sweep *w)
                        col, name, m->name ? m->name : "the model",
                        hint ? "; did you mean '" : "", hint ? hint : "",
                        hint ? "'?" : "");
-        } else if (rt_param_fixed(&m->params[k])) {
+        } else if (rt_param_fixed(&pk)) {
             rt_sweep_sets_error(w, h->line, "%s '%s' %s, so a sweep cannot change it", col,
-                       name, rt_param_fixed(&m->params[k]));
-        } else if (m->params[k].structural) {
+                       name, rt_param_fixed(&pk));
+        } else if (pk.structural) {
             rt_sweep_sets_error(w, h->line, "%s '%s' is a structural parameter: it "
                        "chooses the model's equations at compile time, so "
                        "a sweep cannot change it; change it in the model "

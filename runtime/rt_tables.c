@@ -12,13 +12,14 @@
  * would have: copies of parameters first (their sources are never
  * derived), then derive_params; columns() first, then the copies in
  * column order (a copied column's source is earlier); the first failing
- * pivot or assertion of tables and code together.  And the assertions'
- * and blocks' descriptions, from a hand-written model's structs or a
- * generated model's rows of offsets into its texts.
+ * pivot or assertion of tables and code together.  And the parameters',
+ * assertions' and blocks' descriptions, from a hand-written model's
+ * structs or a generated model's rows of offsets into its texts.
  */
 #include "rt_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Where column c's value comes from, with the links to other columns
    followed (their chain ends, rt_model.h): RT_FROM_* | index << 3, the
@@ -293,4 +294,22 @@ RtBlockInfo rt_block_info(const RtModel *m, int k)
         .location = text_at(m, r->location),
         .location_end = r->location_end ? text_at(m, r->location_end) : NULL,
     };
+}
+
+RtParamInfo rt_param_info(const RtModel *m, int k)
+{
+    if (m->params || !m->param_rows)
+        return m->params ? m->params[k] : (RtParamInfo){0};
+    const RtParamRow *r = &m->param_rows[k];
+    RtParamInfo pi = {
+        .name = text_at(m, r->name),
+        .value = r->value,
+        .structural = r->structural,
+        .is_bool = r->is_bool,
+        .access = r->access,
+        .unit = r->unit ? text_at(m, r->unit) : NULL,
+        .unit_relative = r->unit_relative,
+    };
+    memcpy(pi.dim, r->dim, sizeof pi.dim);
+    return pi;
 }

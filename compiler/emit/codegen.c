@@ -171,11 +171,14 @@ static int emit_solver_copies(Cg *cg)
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
-    cp_emit(&cg->p, "static const RtParamInfo params[] = {\n");
+    /* name, value, dimension, flags, unit: the strings as offsets into
+       texts[] (RtParamRow), so the table holds no pointers */
+    cg->p.offsets = true;
+    cp_emit(&cg->p, "static const RtParamRow param_rows[] = {\n");
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
         cp_emit(&cg->p, "    {");
-        cp_str(&cg->p, p->name);
+        cp_text(&cg->p, p->name);
         cp_emit(&cg->p, ", ");
         cp_num(&cg->p, p->value);
         cp_emit(&cg->p, ", {");
@@ -186,15 +189,16 @@ static void emit_params(Cg *cg)
                 : p->access == RT_PARAM_OBSERVED ? "RT_PARAM_OBSERVED"
                 : p->access == RT_PARAM_NETWORK ? "RT_PARAM_NETWORK"
                 : p->access == RT_PARAM_INTERNAL ? "RT_PARAM_INTERNAL" : "RT_PARAM_PUBLIC");
-        if (p->unit)
-            cp_str(&cg->p, p->unit);
+        if (p->unit && p->unit[0])
+            cp_pstr(&cg->p, p->unit);
         else
-            cp_emit(&cg->p, "NULL");
+            cp_emit(&cg->p, "0");
         cp_emit(&cg->p, ", %d},\n", p->unit_relative ? 1 : 0);
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {\"\", 0, {0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},\n");
+        cp_emit(&cg->p, "    {0, 0, {0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
+    cg->p.offsets = false;
     /* a parameter bound to another that is not derived itself is a copy
        the runtime makes before derive_params (rt_tables.c) */
     cp_emit(&cg->p, "static const int param_copies[] = {");
@@ -780,7 +784,7 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "const RtModel rt_model = {\n");
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
-    cp_emit(&cg.p, ",\n    .n_params = %d, .params = params,"
+    cp_emit(&cg.p, ",\n    .n_params = %d, .param_rows = param_rows,"
             " .derive_params = derive_params,\n", d->params.n);
     if (pl->nconst_slots)
         cp_emit(&cg.p, "    .n_consts = %d,\n", pl->nconst_slots);

@@ -363,7 +363,7 @@ static void reset_run(FmiInstance *in)
     const RtModel *m = s->m;
     rt_integrate_teardown(s);
     for (int i = 0; i < m->n_params; i++) {
-        s->p[i] = m->params[i].value;
+        s->p[i] = rt_param_info(m, i).value;
         s->overridden[i] = 0;
     }
     rt_derive(m, s->p, s->overridden);

@@ -203,7 +203,8 @@ enum { FMI_SETTABLE = FMI_INSTANTIATED | FMI_INIT | FMI_EVENT | FMI_CONT | FMI_S
 static int may_set(FmiInstance *in, const char *fn, fmi2ValueReference vr, int kind, int k,
                    double value)
 {
-    const RtParamInfo *pi = &FMI_MODEL->params[k];
+    RtParamInfo info = rt_param_info(FMI_MODEL, k);
+    const RtParamInfo *pi = &info;
     if (!isfinite(value)) {
         fmi_log(in, fmi2Error, FMI_LOG_ERROR, "%s: %s '%s' cannot be %g", fn,
                 kind_what[kind], pi->name, value);
@@ -307,9 +308,9 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     "computed by the model: only inputs and parameters can be set", vr[i],
                     kind_what[v->kind]);
             st = fmi2Error;
-        } else if (FMI_MODEL->params[v->index].is_bool) {
+        } else if (rt_param_info(FMI_MODEL, v->index).is_bool) {
             fmi_log(in, fmi2Error, FMI_LOG_ERROR, "fmi2SetReal: '%s' is a Boolean: set it "
-                    "with fmi2SetBoolean", FMI_MODEL->params[v->index].name);
+                    "with fmi2SetBoolean", rt_param_info(FMI_MODEL, v->index).name);
             st = fmi2Error;
         } else {
             kinds[i] = v->kind;
@@ -390,7 +391,7 @@ static int known_of(FmiInstance *in, fmi2ValueReference vr)
     const LmdlFmiVar *v = &FMI_INFO->reals[vr];
     if (v->kind == LMDL_FMI_INPUT
         || (v->kind == LMDL_FMI_PARAM && in->state == FMI_INIT
-            && !m->params[v->index].structural))
+            && !rt_param_info(m, v->index).structural))
         return -(1 + v->index);
     return 0;
 }

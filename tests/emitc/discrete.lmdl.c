@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -17,8 +17,8 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[0]  e
  */
 
-static const RtParamInfo params[] = {
-    {"e", 0.5, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+static const RtParamRow param_rows[] = {
+    {1, 0.5, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -39,7 +39,7 @@ static int check_params(const double *p)
 }
 
 static const unsigned state_name_at[] = {
-    1, 3
+    3, 5
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -86,7 +86,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    5, 7, 9, 11, 13, 22
+    7, 9, 11, 13, 15, 24
 };
 
 static const char pool0[] =
@@ -341,9 +341,9 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 25, 56, 75},
-    {1, 81, 114, 133},
-    {1, 139, 206, 226},
+    {1, 27, 58, 77},
+    {1, 83, 116, 135},
+    {1, 141, 208, 228},
 };
 
 static const int rel_states[] = {
@@ -352,6 +352,7 @@ static const int rel_states[] = {
 
 static const char texts[] =
     "\0"
+    "e\0"
     "x\0"
     "v\0"
     "x\0"
@@ -373,7 +374,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Discrete",
-    .n_params = 1, .params = params, .derive_params = derive_params,
+    .n_params = 1, .param_rows = param_rows, .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 2, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 3, .alg_start = alg_start,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -23,10 +23,10 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[2]  b
  */
 
-static const RtParamInfo params[] = {
-    {"k", 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
-    {"a", 3, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"b", 4, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
+static const RtParamRow param_rows[] = {
+    {1, 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
+    {7, 3, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {9, 4, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -51,7 +51,7 @@ static int check_params(const double *p)
 }
 
 static const unsigned state_name_at[] = {
-    1
+    11
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -149,7 +149,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    3, 5, 7, 9, 11, 13, 15, 17
+    13, 15, 17, 19, 21, 23, 25, 27
 };
 
 static const char pool0[] =
@@ -203,8 +203,8 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
-static const char s2[] = "loops.lmdl:30:13";
-static const char s5[] = "loops.lmdl:30:25";
+static const char s3[] = "loops.lmdl:30:13";
+static const char s6[] = "loops.lmdl:30:25";
 static const char pool1[] =
     "x > 0.5\0"
     "30:20\0"
@@ -212,8 +212,8 @@ static const char pool1[] =
     "30:32\0";
 
 static const RtRelationInfo relations[] = {
-    {pool0, pool1, s2, -1, 0, 0, 0, 0, 0, pool1 + 8, 0},
-    {pool0, pool1 + 14, s5, 0, 1, 0, 0, 0, 0, pool1 + 22, 0},
+    {pool0, pool1, s3, -1, 0, 0, 0, 0, 0, pool1 + 8, 0},
+    {pool0, pool1 + 14, s6, 0, 1, 0, 0, 0, 0, pool1 + 22, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *restrict g)
@@ -270,16 +270,20 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 19, 57, 73},
-    {2, 79, 131, 147},
-    {2, 153, 205, 221},
-    {1, 227, 256, 272},
-    {1, 278, 303, 319},
-    {1, 325, 392, 408},
+    {1, 29, 67, 83},
+    {2, 89, 141, 157},
+    {2, 163, 215, 231},
+    {1, 237, 266, 282},
+    {1, 288, 313, 329},
+    {1, 335, 402, 418},
 };
 
 static const char texts[] =
     "\0"
+    "k\0"
+    "1/s\0"
+    "a\0"
+    "b\0"
     "x\0"
     "x\0"
     "y\0"
@@ -311,7 +315,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Loops",
-    .n_params = 3, .params = params, .derive_params = derive_params,
+    .n_params = 3, .param_rows = param_rows, .derive_params = derive_params,
     .n_consts = 3,
     .check_params = check_params,
     .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,

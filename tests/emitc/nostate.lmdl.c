@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -13,8 +13,8 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[0]  k
  */
 
-static const RtParamInfo params[] = {
-    {"k", 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
+static const RtParamRow param_rows[] = {
+    {1, 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -73,7 +73,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    1
+    7
 };
 
 static const char pool0[] =
@@ -177,11 +177,13 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 3, 31, 49},
+    {1, 9, 37, 55},
 };
 
 static const char texts[] =
     "\0"
+    "k\0"
+    "1/s\0"
     "y\0"
     "y == k * time, solved for y\0"
     "nostate.lmdl:11:5\0"
@@ -190,7 +192,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "NoState",
-    .n_params = 1, .params = params, .derive_params = derive_params,
+    .n_params = 1, .param_rows = param_rows, .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 0, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 1, .alg_start = alg_start,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -21,9 +21,9 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[1]  inner.r
  */
 
-static const RtParamInfo params[] = {
-    {"seen.r", 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "1/s", 0},
-    {"inner.r", 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED, "1/s", 0},
+static const RtParamRow param_rows[] = {
+    {1, 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 8, 0},
+    {12, 1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_OBSERVED, 8, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -44,7 +44,7 @@ static int check_params(const double *p)
 }
 
 static const unsigned state_name_at[] = {
-    1, 8, 16, 29
+    20, 27, 35, 48
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -95,7 +95,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    43, 50, 57, 70, 80, 88, 96
+    62, 69, 76, 89, 99, 107, 115
 };
 
 static const char pool0[] =
@@ -214,14 +214,17 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 110, 178, 197},
-    {1, 203, 178, 197},
-    {1, 276, 344, 364},
-    {1, 370, 344, 364},
+    {1, 129, 197, 216},
+    {1, 222, 197, 216},
+    {1, 295, 363, 383},
+    {1, 389, 363, 383},
 };
 
 static const char texts[] =
     "\0"
+    "seen.r\0"
+    "1/s\0"
+    "inner.r\0"
     "seen.x\0"
     "inner.x\0"
     "seen.integ_1\0"
@@ -245,7 +248,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Observed",
-    .n_params = 2, .params = params, .derive_params = derive_params,
+    .n_params = 2, .param_rows = param_rows, .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 4, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 4, .alg_start = alg_start,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -51,25 +51,25 @@ static const RtTableInfo tables[] = {
      2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{12, 0, 0, 0, 0, 0, 0}, {0, 0, 12, 0, 0, 0, 0}}, pool0 + 111},
 };
 
-static const RtParamInfo params[] = {
-    {"xd(1)", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(2)", 0.001, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(3)", 0.002, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"xd(4)", 0.004, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "mm", 0},
-    {"fd(1)", 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(2)", 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(3)", 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"fd(4)", 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"td(1)", 0, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
-    {"td(2)", 1, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "s", 0},
-    {"F(1,1)", 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(2,1)", 2, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(3,1)", 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(4,1)", 6, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(1,2)", 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(2,2)", 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(3,2)", 5, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
-    {"F(4,2)", 7, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N", 0},
+static const RtParamRow param_rows[] = {
+    {1, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {10, 0.001, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {16, 0.002, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {22, 0.004, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {28, 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {36, 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {42, 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {48, 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {54, 0, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
+    {62, 1, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
+    {68, 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {75, 2, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {82, 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {89, 6, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {96, 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {103, 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {110, 5, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {117, 7, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -90,7 +90,7 @@ static int check_params(const double *p)
 }
 
 static const unsigned state_name_at[] = {
-    1
+    124
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -138,7 +138,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    3, 5, 7, 10
+    126, 128, 130, 133
 };
 
 static const RtColumnInfo column_info[] = {
@@ -250,15 +250,36 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 12, 47, 69},
-    {1, 75, 154, 176},
-    {1, 182, 154, 176},
-    {1, 282, 310, 332},
-    {1, 338, 438, 460},
+    {1, 135, 170, 192},
+    {1, 198, 277, 299},
+    {1, 305, 277, 299},
+    {1, 405, 433, 455},
+    {1, 461, 561, 583},
 };
 
 static const char texts[] =
     "\0"
+    "xd(1)\0"
+    "mm\0"
+    "xd(2)\0"
+    "xd(3)\0"
+    "xd(4)\0"
+    "fd(1)\0"
+    "N\0"
+    "fd(2)\0"
+    "fd(3)\0"
+    "fd(4)\0"
+    "td(1)\0"
+    "s\0"
+    "td(2)\0"
+    "F(1,1)\0"
+    "F(2,1)\0"
+    "F(3,1)\0"
+    "F(4,1)\0"
+    "F(1,2)\0"
+    "F(2,2)\0"
+    "F(3,2)\0"
+    "F(4,2)\0"
     "x\0"
     "x\0"
     "f\0"
@@ -281,7 +302,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "TableSpring",
-    .n_params = 18, .params = params, .derive_params = derive_params,
+    .n_params = 18, .param_rows = param_rows, .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 5, .alg_start = alg_start,

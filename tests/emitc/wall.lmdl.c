@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 22,
-               "generated for runtime interface 22: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 23,
+               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -28,15 +28,15 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[7]  wall.damping
  */
 
-static const RtParamInfo params[] = {
-    {"base.position", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"spring.k", 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"spring.l0", 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"mass.m", 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "kg", 0},
-    {"wall.position", 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "m", 0},
-    {"wall.side", 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, NULL, 0},
-    {"wall.stiffness", 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N/m", 0},
-    {"wall.damping", 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, "N*s/m", 0},
+static const RtParamRow param_rows[] = {
+    {1, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {17, 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
+    {30, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {40, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 47, 0},
+    {50, 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {64, 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {74, 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
+    {89, 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 102, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -64,7 +64,7 @@ static int check_params(const double *p)
 }
 
 static const unsigned state_name_at[] = {
-    1, 8
+    108, 115
 };
 
 static void start(const double *p, double *x0, double *nom)
@@ -121,7 +121,7 @@ static int eval(RtEval *e)
 }
 
 static const unsigned column_name_at[] = {
-    15, 22, 31, 46, 53, 60, 67, 74, 91, 105, 114, 125, 134, 145, 156, 165, 174, 185, 194
+    122, 129, 138, 153, 160, 167, 174, 181, 198, 212, 221, 232, 241, 252, 263, 272, 281, 292, 301
 };
 
 static const char pool0[] =
@@ -200,8 +200,8 @@ static void target_values(const double *p, double *v, double *nom)
     nom[0] = 1.0;
 }
 
-static const char s13[] = "<stdlib>/translational/Wall.lmdl:27:8";
-static const char s16[] = "<stdlib>/translational/Wall.lmdl:28:12";
+static const char s17[] = "<stdlib>/translational/Wall.lmdl:27:8";
+static const char s20[] = "<stdlib>/translational/Wall.lmdl:28:12";
 static const char pool1[] =
     "wall\0"
     "penetration > 0\0"
@@ -210,8 +210,8 @@ static const char pool1[] =
     "28:66\0";
 
 static const RtRelationInfo relations[] = {
-    {pool1, pool1 + 5, s13, -1, 0, 0, 0, 0, 0, pool1 + 21, 0},
-    {pool1, pool1 + 27, s16, 0, 1, 0, 0, 0, 0, pool1 + 82, 0},
+    {pool1, pool1 + 5, s17, -1, 0, 0, 0, 0, 0, pool1 + 21, 0},
+    {pool1, pool1 + 27, s20, 0, 1, 0, 0, 0, 0, pool1 + 82, 0},
 };
 
 static void zero_crossings(const RtEval *e, double *restrict g)
@@ -246,11 +246,11 @@ static const int assert_reads[] = {
 
 /* instance, message, location, its end: offsets into texts[] */
 static const RtAssertRow assert_rows[] = {
-    {203, 210, 233, 278, 1, 0, 1, 0},
-    {284, 289, 309, 352, 1, 1, 1, 0},
-    {358, 363, 390, 433, 1, 2, 1, 0},
-    {358, 439, 468, 511, 1, 3, 1, 0},
-    {358, 517, 544, 587, 1, 4, 1, 0},
+    {310, 317, 340, 385, 1, 0, 1, 0},
+    {391, 396, 416, 459, 1, 1, 1, 0},
+    {465, 470, 497, 540, 1, 2, 1, 0},
+    {465, 546, 575, 618, 1, 3, 1, 0},
+    {465, 624, 651, 694, 1, 4, 1, 0},
 };
 
 static int check_asserts(const RtEval *e)
@@ -280,17 +280,29 @@ static int check_param_asserts(const double *restrict p)
 
 /* size, description, location, its end: offsets into texts[] */
 static const RtBlockRow block_rows[] = {
-    {1, 593, 655, 703},
-    {1, 709, 800, 845},
-    {1, 851, 947, 990},
-    {1, 996, 1149, 1192},
-    {1, 1197, 1269, 1312},
-    {1, 1318, 1391, 1435},
-    {1, 1440, 1505, 1548},
+    {1, 700, 762, 810},
+    {1, 816, 907, 952},
+    {1, 958, 1054, 1097},
+    {1, 1103, 1256, 1299},
+    {1, 1304, 1376, 1419},
+    {1, 1425, 1498, 1542},
+    {1, 1547, 1612, 1655},
 };
 
 static const char texts[] =
     "\0"
+    "base.position\0"
+    "m\0"
+    "spring.k\0"
+    "N/m\0"
+    "spring.l0\0"
+    "mass.m\0"
+    "kg\0"
+    "wall.position\0"
+    "wall.side\0"
+    "wall.stiffness\0"
+    "wall.damping\0"
+    "N*s/m\0"
     "mass.x\0"
     "mass.v\0"
     "base.f\0"
@@ -355,7 +367,7 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "MassOnWall",
-    .n_params = 8, .params = params, .derive_params = derive_params,
+    .n_params = 8, .param_rows = param_rows, .derive_params = derive_params,
     .n_consts = 6,
     .check_params = check_params,
     .n_states = 2, .state_name_at = state_name_at, .state_column = state_column, .start = start,
