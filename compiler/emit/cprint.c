@@ -525,7 +525,7 @@ static size_t text_add(CPrint *cg, const char *s)
 {
     if (!*s)
         return 0;   /* the pool's first byte, a NUL */
-    size_t at = cg->texts_size ? cg->texts_size : 1;
+    size_t at = 1 + cg->texts_size;
     CpBuf keep = cg->buf;
     cg->buf = cg->texts;
     cp_emit(cg, "\n    ");
@@ -537,7 +537,7 @@ static size_t text_add(CPrint *cg, const char *s)
     cg->buf = keep;
     if (cg->texts.over)
         cg->buf.over = true;
-    cg->texts_size = at + strlen(s) + 1;
+    cg->texts_size += strlen(s) + 1;
     return at;
 }
 

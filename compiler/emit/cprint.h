@@ -67,7 +67,8 @@ struct CPrint {
        offsets: no pointers, so nothing for the loader to relocate */
     bool offsets;
     CpBuf texts;            /* the array's literal, after its first NUL */
-    size_t texts_size;      /* its bytes so far: the next string's offset */
+    size_t texts_size;      /* its bytes after the first NUL: the next
+                               string's offset is 1 + texts_size */
     /* the pool ids of recent locations (cp_location: [0], "path:line:col";
        cp_location_end: [1], "line:col"), by file and offset, direct-mapped:
        a chain's blocks repeat a few source lines thousands of times */
