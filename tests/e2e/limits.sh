@@ -14,8 +14,7 @@
 #    its C (a left fold of 10^5 terms overflowed the stack of its walks),
 #    and x' = the sum of 3,000 ones gives x(1) = 3,000 (within 1e-6).
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
+d=$work
 {
   printf 'function y = f0(x)\n  definitions\n    y = x + x;\n  end\nend\n'
   k=1

@@ -376,6 +376,51 @@ static void read_description(Fmu *f)
     xml_free(&x);
 }
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+/* Removes the unzipped tree, deepest first. */
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The directories this process unzipped and has not removed yet.  A run
+ * that ends through exit() (a failed call, a refused --set) removes them
+ * at exit, so a failing test leaves nothing in $TMPDIR. */
+#define MAX_UNZIPPED 8
+static char unzipped[MAX_UNZIPPED][256];
+
+static void remove_unzipped(void)
+{
+    for (int i = 0; i < MAX_UNZIPPED; i++)
+        if (unzipped[i][0]) {
+            remove_tree(unzipped[i]);
+            unzipped[i][0] = 0;
+        }
+}
+
+/* Notes DIR for removal at exit (on = 1) or forgets it (on = 0). */
+static void note_unzipped(const char *dir, int on)
+{
+    static int registered;
+    if (!registered && atexit(remove_unzipped) == 0)
+        registered = 1;
+    for (int i = 0; i < MAX_UNZIPPED; i++) {
+        if (on && !unzipped[i][0]) {
+            snprintf(unzipped[i], sizeof unzipped[i], "%s", dir);
+            return;
+        }
+        if (!on && !strcmp(unzipped[i], dir)) {
+            unzipped[i][0] = 0;
+            return;
+        }
+    }
+}
+
 void fmu_load(Fmu *f, const char *path)
 {
     memset(f, 0, sizeof *f);
@@ -389,6 +434,7 @@ void fmu_load(Fmu *f, const char *path)
                  getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(f->dir))
             die("mkdtemp: %s", strerror(errno));
+        note_unzipped(f->dir, 1);
         unzip(path, f->dir);
     }
     read_description(f);
@@ -405,18 +451,6 @@ void fmu_load(Fmu *f, const char *path)
     FMI2_FUNCTIONS(X_FMI2_SYM)
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st, (void)type, (void)ftw;
-    return remove(path);
-}
-
-/* Removes the unzipped tree, deepest first. */
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 void fmu_unload(Fmu *f)
 {
     if (f->so)
@@ -426,8 +460,10 @@ void fmu_unload(Fmu *f)
     free(f->vars);
     free(f->state_vars);
     free(f->der_vars);
-    if (!f->keep_dir)
+    if (!f->keep_dir) {
         remove_tree(f->dir);
+        note_unzipped(f->dir, 0);
+    }
     for (int i = 0; i < n_log; i++)
         free(log_text[i]);
     n_log = 0;

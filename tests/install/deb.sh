@@ -35,7 +35,10 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version: $(field Version)"
 [ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
 [ "$(field Depends)" = "$depends" ] || fail "Depends: '$(field Depends)', expected '$depends'"
-dpkg-deb -I "$deb" | grep -q "^ Depends: $depends\$" || fail "dpkg-deb -I shows no Depends"
+# (into a file: grep -q stops reading at the first match, and dpkg-deb
+# killed by the broken pipe leaves its own temporary directory behind)
+dpkg-deb -I "$deb" >"$tmp/info" || fail "dpkg-deb -I"
+grep -q "^ Depends: $depends\$" "$tmp/info" || fail "dpkg-deb -I shows no Depends"
 for d in "gcc | c-compiler" libc6-dev libgsl-dev libsundials-dev libsuitesparse-dev libzip4; do
   printf '%s\n' "$depends" | tr ',' '\n' | sed 's/^ *//' | grep -qx "$d" \
     || fail "Depends lacks '$d'"
