@@ -525,8 +525,9 @@ int rt_csv_event_text(RtSim *s, double t, const char *instance, const char *cond
    are closed); 0, or -1 with s->fail set. */
 int rt_csv_flush(RtSim *s);
 void rt_csv_close(RtSim *s);
-/* One CSV field (RFC 4180 quoting when needed) to a stdio stream. */
-void rt_csv_field(FILE *fp, const char *text);
+/* One CSV record of n fields (RFC 4180 quoting when needed; NULL is
+   empty) and its line break to a stdio stream. */
+void rt_csv_record(FILE *fp, const char *const *fields, int n);
 /* SIGINT, SIGTERM and SIGHUP held off while a row reaches its file: one
    that comes meanwhile takes effect at the release. */
 void rt_hold_signals(void);

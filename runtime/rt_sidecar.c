@@ -6,7 +6,7 @@
  * every CSV reader keeps working; what a plot needs besides the numbers
  * goes into a second file named after it, RESULTS.meta (`-o out.csv`
  * writes `out.csv.meta`, as a sweep row's summary is `out.csv.summary`).
- * It is itself a CSV (RFC 4180, the quoting of rt_csv_field), one record
+ * It is itself a CSV (RFC 4180, the quoting of rt_csv_record), one record
  * per line under the fixed header RT_META_HEADER:
  *
  *   record,name,unit,kind,description
@@ -124,12 +124,7 @@ static void record(FILE *fp, const char *kind, const char *name,
                    const char *unit, const char *what, const char *description)
 {
     const char *fields[] = {kind, name, unit, what, description};
-    for (int i = 0; i < 5; i++) {
-        if (i)
-            fputc(',', fp);
-        rt_csv_field(fp, fields[i]);
-    }
-    fputc('\n', fp);
+    rt_csv_record(fp, fields, 5);
 }
 
 /* The units of the columns: most columns share a few dimensions, each

@@ -135,12 +135,7 @@ static void make_header(Sweep *w, const char *vars)
 
 static void write_fields(FILE *fp, char *const *fields, int n)
 {
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputc(',', fp);
-        rt_csv_field(fp, fields[i]);
-    }
-    fputc('\n', fp);
+    rt_csv_record(fp, (const char *const *)fields, n);
 }
 
 static void free_fields(char **fields, int n)
