@@ -23,7 +23,7 @@
 #include "rt_math.h"
 #include "rt_units.h"
 
-#define RT_ABI_VERSION 23
+#define RT_ABI_VERSION 24
 
 /* Failure codes returned by RtModel.eval and rt_solve_block. */
 enum {
@@ -102,7 +102,6 @@ typedef struct RtParamInfo {
    gives the RtParamInfo). */
 typedef struct RtParamRow {
     unsigned name;
-    double value;
     short dim[RT_DIM_COUNT];
     unsigned char structural, is_bool, access;
     unsigned unit;          /* 0: none (SI) */
@@ -331,7 +330,9 @@ struct RtModel {
 
     int n_params;
     const RtParamInfo *params;      /* hand-written models; or: */
-    const RtParamRow *param_rows;   /* generated ones */
+    const RtParamRow *param_rows;   /* generated ones, with: */
+    const double *param_values;     /* ... their values, in index order
+                                       (the start copies these alone) */
     /* Recomputes every parameter defined by an expression of others
        (e.g. lever.r12 bound to the top-level r12), in dependency order,
        skipping those with overridden[i] != 0. */

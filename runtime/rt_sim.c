@@ -11,6 +11,7 @@
 #include "rt_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void rt_sim_alloc(RtSim *s, const RtModel *m)
 {
@@ -22,8 +23,11 @@ void rt_sim_alloc(RtSim *s, const RtModel *m)
     s->m = m;
     s->p = rt_xcalloc(rt_param_slots(m) + 1, sizeof *s->p);
     s->overridden = rt_xcalloc(np, sizeof *s->overridden);
-    for (size_t i = 0; i < np; i++)
-        s->p[i] = rt_param_info(m, i).value;
+    if (m->param_values && np)
+        memcpy(s->p, m->param_values, np * sizeof *s->p);
+    else
+        for (size_t i = 0; i < np; i++)
+            s->p[i] = rt_param_info(m, i).value;
     double **vecs[] = {&s->x, &s->dx, &s->x_start, &s->nominal, &s->xt, &s->full_x,
                        &s->dxt, &s->x0, &s->dx0, &s->xj, &s->fj, &s->f0j, &s->fx,
                        &s->end_x, &s->end_dx};

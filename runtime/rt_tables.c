@@ -303,7 +303,7 @@ RtParamInfo rt_param_info(const RtModel *m, int k)
     const RtParamRow *r = &m->param_rows[k];
     RtParamInfo pi = {
         .name = text_at(m, r->name),
-        .value = r->value,
+        .value = m->param_values[k],
         .structural = r->structural,
         .is_bool = r->is_bool,
         .access = r->access,

@@ -171,16 +171,22 @@ static int emit_solver_copies(Cg *cg)
 static void emit_params(Cg *cg)
 {
     Dae *d = cg->d;
-    /* name, value, dimension, flags, unit: the strings as offsets into
-       texts[] (RtParamRow), so the table holds no pointers */
+    /* the values alone, which every run copies at its start; then name,
+       dimension, flags, unit, read on demand: the strings as offsets
+       into texts[] (RtParamRow), so the table holds no pointers */
+    cp_emit(&cg->p, "static const double param_values[] = {");
+    for (int i = 0; i < d->params.n; i++) {
+        cp_emit(&cg->p, i % 8 ? " " : "\n    ");
+        cp_num(&cg->p, ((DaeParam *)d->params.items[i])->value);
+        cp_emit(&cg->p, ",");
+    }
+    cp_emit(&cg->p, "%s\n};\n\n", d->params.n ? "" : "\n    0");
     cg->p.offsets = true;
     cp_emit(&cg->p, "static const RtParamRow param_rows[] = {\n");
     for (int i = 0; i < d->params.n; i++) {
         DaeParam *p = d->params.items[i];
         cp_emit(&cg->p, "    {");
         cp_text(&cg->p, p->name);
-        cp_emit(&cg->p, ", ");
-        cp_num(&cg->p, p->value);
         cp_emit(&cg->p, ", {");
         for (int j = 0; j < RT_DIM_COUNT; j++)
             cp_emit(&cg->p, "%s%d", j ? ", " : "", p->dim.e[j]);
@@ -196,7 +202,7 @@ static void emit_params(Cg *cg)
         cp_emit(&cg->p, ", %d},\n", p->unit_relative ? 1 : 0);
     }
     if (!d->params.n)
-        cp_emit(&cg->p, "    {0, 0, {0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},\n");
+        cp_emit(&cg->p, "    {0, {0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},\n");
     cp_emit(&cg->p, "};\n\n");
     cg->p.offsets = false;
     /* a parameter bound to another that is not derived itself is a copy
@@ -785,7 +791,8 @@ char *cg_generate(const Plan *pl, const char *model)
     cp_emit(&cg.p, "    .abi = RT_ABI_VERSION,\n    .name = ");
     cp_str(&cg.p, model);
     cp_emit(&cg.p, ",\n    .n_params = %d, .param_rows = param_rows,"
-            " .derive_params = derive_params,\n", d->params.n);
+            " .param_values = param_values,\n    .derive_params = derive_params,\n",
+            d->params.n);
     if (pl->nconst_slots)
         cp_emit(&cg.p, "    .n_consts = %d,\n", pl->nconst_slots);
     cp_emit(&cg.p, "    .check_params = check_params,\n");

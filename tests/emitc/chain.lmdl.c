@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 23,
-               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 24,
+               "generated for runtime interface 24: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -105,41 +105,49 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[33]  s(7).l0
  */
 
+static const double param_values[] = {
+    8, 1000, 1, 0.01, -0.01, -1, 1000000, 1000,
+    0.01, 1, 1000000, 1000, 1, 1, 1, 1,
+    1, 1, 1, 1, 1000, 0, 1000, 0,
+    1000, 0, 1000, 0, 1000, 0, 1000, 0,
+    1000, 0,
+};
+
 static const RtParamRow param_rows[] = {
-    {1, 8, {0, 0, 0, 0, 0, 0, 0}, 1, 0, RT_PARAM_PUBLIC, 0, 0},
-    {3, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {9, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {17, 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 21, 0},
-    {24, -0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {38, -1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
-    {46, 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {59, 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 70, 0},
-    {76, 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {88, 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
-    {96, 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {109, 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 70, 0},
-    {120, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {127, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {134, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {141, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {148, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {155, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {162, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {169, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
-    {176, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {183, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {191, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {198, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {206, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {213, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {221, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {228, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {236, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {243, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {251, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {258, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
-    {266, 1000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
-    {273, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {1, {0, 0, 0, 0, 0, 0, 0}, 1, 0, RT_PARAM_PUBLIC, 0, 0},
+    {3, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {9, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {17, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 21, 0},
+    {24, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {38, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {46, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {59, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 70, 0},
+    {76, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {88, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {96, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {109, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 70, 0},
+    {120, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {127, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {134, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {141, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {148, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {155, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {162, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {169, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 14, 0},
+    {176, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {183, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {191, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {198, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {206, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {213, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {221, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {228, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {236, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {243, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {251, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {258, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
+    {266, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 5, 0},
+    {273, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 36, 0},
 };
 
 static const int param_copies[] = {
@@ -852,7 +860,8 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Chain",
-    .n_params = 34, .param_rows = param_rows, .derive_params = derive_params,
+    .n_params = 34, .param_rows = param_rows, .param_values = param_values,
+    .derive_params = derive_params,
     .n_consts = 10,
     .check_params = check_params,
     .n_states = 16, .state_name_at = state_name_at, .state_column = state_column, .start = start,

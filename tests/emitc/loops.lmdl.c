@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 23,
-               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 24,
+               "generated for runtime interface 24: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -23,10 +23,14 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[2]  b
  */
 
+static const double param_values[] = {
+    2, 3, 4,
+};
+
 static const RtParamRow param_rows[] = {
-    {1, 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
-    {7, 3, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
-    {9, 4, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
+    {7, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {9, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -315,7 +319,8 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "Loops",
-    .n_params = 3, .param_rows = param_rows, .derive_params = derive_params,
+    .n_params = 3, .param_rows = param_rows, .param_values = param_values,
+    .derive_params = derive_params,
     .n_consts = 3,
     .check_params = check_params,
     .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 23,
-               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 24,
+               "generated for runtime interface 24: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -13,8 +13,12 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[0]  k
  */
 
+static const double param_values[] = {
+    2,
+};
+
 static const RtParamRow param_rows[] = {
-    {1, 2, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
+    {1, {0, 0, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 3, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -192,7 +196,8 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "NoState",
-    .n_params = 1, .param_rows = param_rows, .derive_params = derive_params,
+    .n_params = 1, .param_rows = param_rows, .param_values = param_values,
+    .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 0, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 1, .alg_start = alg_start,

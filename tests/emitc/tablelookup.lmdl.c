@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 23,
-               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 24,
+               "generated for runtime interface 24: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -51,25 +51,31 @@ static const RtTableInfo tables[] = {
      2, {4, 2}, {0, 8}, 10, RT_INTERP_LINEAR, RT_EXTRAP_LINEAR, {{12, 0, 0, 0, 0, 0, 0}, {0, 0, 12, 0, 0, 0, 0}}, pool0 + 111},
 };
 
+static const double param_values[] = {
+    0, 0.001, 0.002, 0.004, 0, 1, 3, 4,
+    0, 1, 0, 2, 4, 6, 1, 3,
+    5, 7,
+};
+
 static const RtParamRow param_rows[] = {
-    {1, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
-    {10, 0.001, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
-    {16, 0.002, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
-    {22, 0.004, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
-    {28, 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {36, 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {42, 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {48, 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {54, 0, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
-    {62, 1, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
-    {68, 0, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {75, 2, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {82, 4, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {89, 6, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {96, 1, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {103, 3, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {110, 5, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
-    {117, 7, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {1, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {10, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {16, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {22, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 7, 0},
+    {28, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {36, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {42, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {48, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {54, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
+    {62, {0, 0, 12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 60, 0},
+    {68, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {75, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {82, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {89, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {96, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {103, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {110, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
+    {117, {12, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 34, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -302,7 +308,8 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "TableSpring",
-    .n_params = 18, .param_rows = param_rows, .derive_params = derive_params,
+    .n_params = 18, .param_rows = param_rows, .param_values = param_values,
+    .derive_params = derive_params,
     .check_params = check_params,
     .n_states = 1, .state_name_at = state_name_at, .state_column = state_column, .start = start,
     .n_alg = 5, .alg_start = alg_start,

@@ -2,8 +2,8 @@
 #include "rt_model.h"
 #include <math.h>
 
-_Static_assert(RT_ABI_VERSION == 23,
-               "generated for runtime interface 23: generate it again with this runtime's lmdlc");
+_Static_assert(RT_ABI_VERSION == 24,
+               "generated for runtime interface 24: generate it again with this runtime's lmdlc");
 _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
 
 /*
@@ -28,15 +28,19 @@ _Static_assert(RT_DIM_COUNT == 7, "generated for 7 SI base dimensions");
  *   p[7]  wall.damping
  */
 
+static const double param_values[] = {
+    0, 100, 0, 1, 0.01, 1, 1000000, 1000,
+};
+
 static const RtParamRow param_rows[] = {
-    {1, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
-    {17, 100, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
-    {30, 0, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
-    {40, 1, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 47, 0},
-    {50, 0.01, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
-    {64, 1, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
-    {74, 1000000, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
-    {89, 1000, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 102, 0},
+    {1, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {17, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
+    {30, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {40, {0, 12, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 47, 0},
+    {50, {12, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 15, 0},
+    {64, {0, 0, 0, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 0, 0},
+    {74, {0, 12, -24, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 26, 0},
+    {89, {0, 12, -12, 0, 0, 0, 0}, 0, 0, RT_PARAM_PUBLIC, 102, 0},
 };
 
 static const int param_copies[] = {0, 0
@@ -367,7 +371,8 @@ static const char texts[] =
 const RtModel rt_model = {
     .abi = RT_ABI_VERSION,
     .name = "MassOnWall",
-    .n_params = 8, .param_rows = param_rows, .derive_params = derive_params,
+    .n_params = 8, .param_rows = param_rows, .param_values = param_values,
+    .derive_params = derive_params,
     .n_consts = 6,
     .check_params = check_params,
     .n_states = 2, .state_name_at = state_name_at, .state_column = state_column, .start = start,
