@@ -2,7 +2,7 @@
 # array_chain.sh N FORM [FILE]: writes a chain of N masses and N-1
 # springs between two walls (the chain of mass_chain.sh) in one of two
 # forms that make the same model, for the paired compile-time benchmark
-# of arrays (bench/arrays.sh):
+# of arrays (the arrays section of bench/run.sh):
 #
 #   loop      the masses m(i) and springs s(i) are arrays declared and
 #             connected in for-loops, N a parameter

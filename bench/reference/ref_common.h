@@ -76,7 +76,9 @@ static Contact contact[REF_MAX_WALLS];
 static void ref_usage(const char *prog)
 {
     fprintf(stderr, "usage: %s [--n N] [--stop-time T] [--output-step DT] [--rtol R] "
-            "[--atol A] [--solver NAME] [-o FILE]\n", prog);
+            "[--atol A] [--solver NAME] [-o FILE]\n"
+            "  --n N: the chains' number of stages, which they need\n"
+            "  -o FILE: the CSV's file [standard output]\n", prog);
     exit(1);
 }
 
