@@ -29,11 +29,9 @@ tables_only=
 # usage [STATUS]: the comment above, to stdout for --help (status 0),
 # else to stderr
 usage() {
-    if [ "${1:-1}" = 0 ]; then
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
-    else
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
-    fi
+    fd=2
+    [ "${1:-1}" != 0 ] || fd=1
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&$fd
     exit "${1:-1}"
 }
 

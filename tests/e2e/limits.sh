@@ -14,7 +14,6 @@
 #    its C (a left fold of 10^5 terms overflowed the stack of its walks),
 #    and x' = the sum of 3,000 ones gives x(1) = 3,000 (within 1e-6).
 . "$(dirname "$0")/lib.sh"
-d=$work
 {
   printf 'function y = f0(x)\n  definitions\n    y = x + x;\n  end\nend\n'
   k=1
@@ -24,38 +23,38 @@ d=$work
     k=$((k + 1))
   done
   printf "component Doubling\n  variables\n    z = {0, 's'};\n  end\n  equations\n    z == f22(time);\n  end\nend\n"
-} > "$d/doubling.lmdl"
-"$LMDLC" run "$d/doubling.lmdl" --stop-time 1 --output-step 1 --quiet > "$d/out.csv" \
+} > "$work/doubling.lmdl"
+"$LMDLC" run "$work/doubling.lmdl" --stop-time 1 --output-step 1 --quiet > "$work/out.csv" \
   || fail "the doubling functions do not run"
-last=$(tail -1 "$d/out.csv")
+last=$(tail -1 "$work/out.csv")
 [ "$last" = "1,62762119218" ] || fail "f22(1) = $last, expected 1,62762119218 (2 * 3^22)"
 
-printf "component Big\n  parameters\n    v = zeros(1, 1000);\n  end\n  variables\n    x = 0;\n  end\n  equations\n    der(x) == sum(v) * {1, '1/s'};\n  end\nend\n" > "$d/big.lmdl"
-LMDL_MAX_C_BYTES=20000 "$LMDLC" emit-c "$d/big.lmdl" -o "$d/big.c" 2> "$d/err" \
+printf "component Big\n  parameters\n    v = zeros(1, 1000);\n  end\n  variables\n    x = 0;\n  end\n  equations\n    der(x) == sum(v) * {1, '1/s'};\n  end\nend\n" > "$work/big.lmdl"
+LMDL_MAX_C_BYTES=20000 "$LMDLC" emit-c "$work/big.lmdl" -o "$work/big.c" 2> "$work/err" \
   && fail "C over LMDL_MAX_C_BYTES: exit 0"
-grep -q "big.lmdl:1:11: error: the C of model 'Big' would be more than 20000 bytes" "$d/err" \
-  || fail "the C size message: $(cat "$d/err")"
-[ ! -e "$d/big.c" ] || fail "a C file was written"
-"$LMDLC" emit-c "$d/big.lmdl" -o "$d/big.c" || fail "the same model under the default limit"
+grep -q "big.lmdl:1:11: error: the C of model 'Big' would be more than 20000 bytes" "$work/err" \
+  || fail "the C size message: $(cat "$work/err")"
+[ ! -e "$work/big.c" ] || fail "a C file was written"
+"$LMDLC" emit-c "$work/big.lmdl" -o "$work/big.c" || fail "the same model under the default limit"
 
 wc="$(dirname "$0")/../../examples/wall_contact/wall_contact.lmdl"
-"$LMDLC" emit-c "$wc" -o "$d/wc.c" || fail "emit-c wall_contact"
-size=$(wc -c < "$d/wc.c")
+"$LMDLC" emit-c "$wc" -o "$work/wc.c" || fail "emit-c wall_contact"
+size=$(wc -c < "$work/wc.c")
 lim=500
 while [ "$lim" -lt "$size" ]; do
   rc=0
-  LMDL_MAX_C_BYTES=$lim "$LMDLC" emit-c "$wc" -o "$d/wc_lim.c" 2> "$d/err" || rc=$?
-  [ "$rc" = 2 ] || fail "wall_contact under LMDL_MAX_C_BYTES=$lim (C is $size bytes): exit $rc: $(cat "$d/err")"
-  grep -q "would be more than $lim bytes" "$d/err" || fail "the C size message at $lim: $(cat "$d/err")"
-  [ ! -e "$d/wc_lim.c" ] || fail "a C file was written under the limit $lim"
+  LMDL_MAX_C_BYTES=$lim "$LMDLC" emit-c "$wc" -o "$work/wc_lim.c" 2> "$work/err" || rc=$?
+  [ "$rc" = 2 ] || fail "wall_contact under LMDL_MAX_C_BYTES=$lim (C is $size bytes): exit $rc: $(cat "$work/err")"
+  grep -q "would be more than $lim bytes" "$work/err" || fail "the C size message at $lim: $(cat "$work/err")"
+  [ ! -e "$work/wc_lim.c" ] || fail "a C file was written under the limit $lim"
   lim=$((lim + 700))
 done
 
-sed 's/zeros(1, 1000)/ones(1, 100000)/' "$d/big.lmdl" > "$d/long.lmdl"
-"$LMDLC" emit-c "$d/long.lmdl" -o "$d/long.c" || fail "the C of a sum of 10^5 elements"
-sed 's/zeros(1, 1000)/ones(1, 3000)/' "$d/big.lmdl" > "$d/sum.lmdl"
-"$LMDLC" run "$d/sum.lmdl" --stop-time 1 --output-step 1 --quiet > "$d/sum.csv" \
+sed 's/zeros(1, 1000)/ones(1, 100000)/' "$work/big.lmdl" > "$work/long.lmdl"
+"$LMDLC" emit-c "$work/long.lmdl" -o "$work/long.c" || fail "the C of a sum of 10^5 elements"
+sed 's/zeros(1, 1000)/ones(1, 3000)/' "$work/big.lmdl" > "$work/sum.lmdl"
+"$LMDLC" run "$work/sum.lmdl" --stop-time 1 --output-step 1 --quiet > "$work/sum.csv" \
   || fail "a sum of 3,000 elements"
-tail -1 "$d/sum.csv" | awk -F, '{ exit !($1 == 1 && $2 > 3000 - 1e-6 && $2 < 3000 + 1e-6) }' \
-  || fail "sum of 3,000 ones, integrated for 1 s: $(tail -1 "$d/sum.csv"), expected 3000 within 1e-6"
+tail -1 "$work/sum.csv" | awk -F, '{ exit !($1 == 1 && $2 > 3000 - 1e-6 && $2 < 3000 + 1e-6) }' \
+  || fail "sum of 3,000 ones, integrated for 1 s: $(tail -1 "$work/sum.csv"), expected 3000 within 1e-6"
 echo ok
